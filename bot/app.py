@@ -115,7 +115,11 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
     db = Path(settings.database_path)
     fresh = settings.database_url is None and not db.exists()
     store = await open_store(settings)
-    service = TableService(store, decisions_in_process=settings.decisions_in_process)
+    service = TableService(
+        store,
+        decisions_in_process=settings.decisions_in_process,
+        storage_wait=settings.storage_wait_seconds,
+    )
     adapters: list[_Adapter] = []
     started = False
     telegram = None

@@ -101,7 +101,7 @@ from bot.presses import decode, start_table, table_of
 from bot.service.recovery import START_SEND_SECONDS
 from bot.service.runtime import wait_expired, wait_undated, waits_for_chat
 from bot.texts import language_of, tr
-from storage.api import Store, TableRecord, lease_key
+from storage.api import Store, TableRecord, answer_within, lease_key
 
 if TYPE_CHECKING:
     from bot.discord import DiscordAdapter
@@ -131,6 +131,11 @@ _SHARD_KEY = "discord-shard"  # a shard's lease: "discord-shard:<id>" (shard_key
 STEADY_LEASES = 10
 #: the lease that spaces the IDENTIFYs of every worker of the bot (:meth:`Worker.identify_slot`)
 IDENTIFY_LEASE = "identify:discord"
+
+#: the share of the lease time a worker's heartbeat and renewals wait for storage at most
+#: (:meth:`Worker.renew`): a renewal older than half of it is not trusted anyway
+#: (:meth:`Worker.holds`)
+RENEW_SHARE = 0.5
 _JSON = {"Content-Type": "application/json"}
 #: the header every request to a worker's internal endpoint carries (:func:`internal_key`)
 INTERNAL_HEADER = "X-OFC-Internal-Key"
@@ -490,11 +495,16 @@ class Worker:
         await self.sweep()
 
     async def renew(self) -> None:
-        """Heartbeat, and renew the leases: the tables of the lost ones are dropped."""
-        await self.store.heartbeat(self.worker_id, self.address, self.ttl)
+        """Heartbeat, and renew the leases: the tables of the lost ones are dropped. Both
+        writes wait for storage half the lease time at most (:data:`RENEW_SHARE`), then
+        raise :class:`~storage.api.StorageTimeout` (the round is logged, the next one tries):
+        a renewal later than that is worth nothing (:meth:`holds`), and one waiting on a
+        silent database held the renewals, and the news of leases lost, for minutes."""
         keys = self.held_keys()
         asked = time.monotonic()  # the renewed leases run at least ttl from here
-        kept = set(await self.store.renew_leases(self.worker_id, keys, self.ttl))
+        with answer_within(self.ttl * RENEW_SHARE):
+            await self.store.heartbeat(self.worker_id, self.address, self.ttl)
+            kept = set(await self.store.renew_leases(self.worker_id, keys, self.ttl))
         claiming = {k for k, lock in self._locks.items() if lock.locked()}
         self._renewed = {k: asked for k in kept if k not in claiming}
         for key in set(keys) - kept:

@@ -20,6 +20,11 @@ _LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 _SECRET = re.compile(r"^[A-Za-z0-9_-]{1,256}$")
 
 
+#: the most ``STORAGE_WAIT_SECONDS`` may be: a press is answered within that (a Telegram
+#: button's spinner, a Discord interaction deferred after 2 s), so more is no bound at all
+MAX_STORAGE_WAIT = 30.0
+
+
 class ConfigError(Exception):
     """Bad configuration; the message is one line telling what to set."""
 
@@ -52,6 +57,10 @@ class Settings(BaseSettings):
         (empty: all, one process). A worker's are the shards it prefers: it takes them when
         free, and takes over a dead worker's; ``none``: a worker that only takes over.
     :ivar discord_shard_count: the total number of Discord shards (with shard ids).
+    :ivar storage_wait_seconds: how long a press, a command or a timer's step waits for the
+        database in all (seconds, more than 0 and at most 30; default 1): then it is answered
+        "nothing changed, try again" (:data:`bot.service.runtime.STORAGE_WAIT`). More for a
+        far PostgreSQL server whose round trips take a good part of a second.
     :ivar discord_members_intent: ask Discord for the privileged members intent (switch on
         "Server Members Intent" in the Developer Portal first): a member who leaves the
         server or is kicked then leaves its tables; without it only a ban is known.
@@ -72,6 +81,7 @@ class Settings(BaseSettings):
     worker_listen: str = "127.0.0.1:8600"
     worker_address: str | None = None
     lease_seconds: float = 5.0
+    storage_wait_seconds: float = 1.0
     discord_shard_ids: str | None = None
     discord_shard_count: int | None = None
     discord_members_intent: bool = False
@@ -172,6 +182,16 @@ class Settings(BaseSettings):
     def _lease_positive(cls, value: float) -> float:
         if not 1.0 <= value <= 300.0:
             raise ValueError("LEASE_SECONDS must be between 1 and 300")
+        return value
+
+    @field_validator("storage_wait_seconds")
+    @classmethod
+    def _storage_wait(cls, value: float) -> float:
+        if not 0.0 < value <= MAX_STORAGE_WAIT:  # (nan fails too)
+            raise ValueError(
+                "STORAGE_WAIT_SECONDS must be a number of seconds above 0 and at most "
+                f"{MAX_STORAGE_WAIT:g} (default 1: a press waits that long for the database)"
+            )
         return value
 
     @model_validator(mode="after")

@@ -1787,6 +1787,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "выдачи ({amount}) не удалось сохранить. Проверьте баланс: если больше, выдайте "
         "−{amount}.",
     },
+    # storage did not answer within STORAGE_WAIT_SECONDS a command that holds no table
+    # (/stats, /balance, /daily, …: TableService._within)
+    "err.storage_slow": {
+        "en": "The database did not answer in time. Please try again in a moment.",
+        "ru": "База данных не ответила вовремя. Попробуйте ещё раз чуть позже.",
+    },
     "err.storage": {
         "en": "Could not save that; nothing changed. Please try again.",
         "ru": "Не удалось сохранить, ничего не изменилось. Попробуйте ещё раз.",

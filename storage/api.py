@@ -79,19 +79,21 @@ _DEADLINE: contextvars.ContextVar[tuple[float, asyncio.Task[Any] | None] | None]
 
 
 @contextlib.contextmanager
-def answer_within(seconds: float) -> Iterator[None]:
+def answer_within(seconds: float, *, anew: bool = False) -> Iterator[None]:
     """Within the block, the store calls the current task makes wait at most until
     ``seconds`` from now in all (a press or a command answered within a second whatever the
     database does), then raise :class:`StorageTimeout`; the stores that can wait
     (PostgreSQL, SQLite) honour it. Tasks started meanwhile (timers, background saves,
     the step's sending) are not bound by it: the bound is the task's, not its context's.
-    Calls outside such a block have no bound (statistics, migrations, the start). Within
-    another such block of the task, the sooner end holds."""
+    Calls outside such a block have no bound (migrations, the start's restore). Within
+    another such block of the task, the sooner end holds; with ``anew``, this block's own
+    (work of its own inside a command, each table's step of a settings change, say, that
+    must not find the command's time spent by the steps before it)."""
     loop = asyncio.get_running_loop()
     task = asyncio.current_task()
     end = loop.time() + seconds
     outer = _DEADLINE.get()
-    if outer is not None and outer[1] is task:
+    if outer is not None and outer[1] is task and not anew:
         end = min(end, outer[0])
     token = _DEADLINE.set((end, task))
     try:

@@ -27,6 +27,13 @@ Design:
   result.
 - A call whose caller is cancelled once its transaction started completes it (the
   transaction runs in a shielded task), like :class:`storage.sqlite.SqliteStore`'s queue.
+- TCP keepalives (:data:`KEEPALIVES`): every connection asks the server to probe it when
+  idle, so a bot process that died or was cut off (a partition) has its connections
+  closed, its transactions rolled back and their row locks freed within about two minutes,
+  not after the server's OS default of some two hours of silence. The client side has no
+  keepalive of its own (asyncpg offers none but through its private transport,
+  MagicStack/asyncpg#606): a call the bot waits on is bound instead
+  (:func:`~storage.api.answer_within`; the connection is dropped when its time is up).
 - Migrations are the numbered files ``storage/migrations/postgres/NNN_name.sql`` (the same
   numbers and names as SQLite's), applied in order at :meth:`PostgresStore.open`, each in
   its own transaction with its ``schema_version`` row, under an advisory lock so that two
@@ -40,6 +47,7 @@ import math
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+from urllib.parse import parse_qs, urlsplit
 
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
@@ -109,7 +117,15 @@ from storage.api import (
 )
 from storage.check import AUDIT_QUERIES, AuditData
 
-__all__ = ["POOL_SIZE", "RETRIES", "PostgresStore", "is_postgres_url", "migrations"]
+__all__ = [
+    "KEEPALIVES",
+    "POOL_SIZE",
+    "RETRIES",
+    "PostgresStore",
+    "is_postgres_url",
+    "keepalives",
+    "migrations",
+]
 
 T = TypeVar("T")
 Row = asyncpg.Record
@@ -120,6 +136,19 @@ else:
 
 POOL_SIZE = 10
 """The most connections one store opens (transactions of one process running at once)."""
+
+KEEPALIVES: Mapping[str, str] = {
+    "tcp_keepalives_idle": "60",
+    "tcp_keepalives_interval": "10",
+    "tcp_keepalives_count": "6",
+}
+"""The server settings every connection of the store starts with (asyncpg's
+``server_settings``, PostgreSQL's documented per-connection parameters): the server sends a
+TCP keepalive probe after 60 s of silence on the connection, again every 10 s, and closes
+it after 6 probes unanswered: a dead or cut-off bot process's locks are freed about two
+minutes on. Ignored by the server on a unix socket (no TCP there: ``SHOW`` reads 0). Each
+can be set otherwise in ``DATABASE_URL``'s query (``?tcp_keepalives_idle=30``), which then
+holds (:func:`keepalives`)."""
 
 RETRIES = 10
 """How many times a transaction that hit a deadlock or a serialization failure is rerun."""
@@ -145,6 +174,14 @@ BACKFILL_BATCH = 500
 def is_postgres_url(value: str) -> bool:
     """Whether ``value`` is a PostgreSQL connection URL (``postgresql://`` or ``postgres://``)."""
     return value.startswith(("postgresql://", "postgres://"))
+
+
+def keepalives(url: str) -> dict[str, str]:
+    """The :data:`KEEPALIVES` that ``url`` does not set in its query itself (a query
+    parameter asyncpg does not know is a server setting, ``?tcp_keepalives_idle=30``, and the
+    URL's own stays: asyncpg's ``server_settings`` argument would override it)."""
+    given = parse_qs(urlsplit(url).query)
+    return {name: value for name, value in KEEPALIVES.items() if name not in given}
 
 
 def migrations() -> list[Migration]:
@@ -886,7 +923,11 @@ class PostgresStore:
         """
         try:
             pool = await asyncpg.create_pool(
-                url, min_size=1, max_size=pool_size, reset=_keep_session
+                url,
+                min_size=1,
+                max_size=pool_size,
+                reset=_keep_session,
+                server_settings=keepalives(url),
             )
         except (asyncpg.PostgresError, OSError, asyncpg.exceptions.InterfaceError) as e:
             raise StorageError(f"cannot connect to PostgreSQL: {e}") from e

@@ -24,11 +24,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import inspect
 import logging
 import random
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Concatenate, ParamSpec
 
 from bot.model import (
     HAND_VIEW_PREFIX,
@@ -82,7 +83,7 @@ from bot.service import settings as settings_mod
 from bot.service import timers as timing
 from bot.service.recovery import START_SEND_SECONDS
 from bot.service.rules import rules_text
-from bot.service.runtime import Answered, Runtime, TransitionFailed, unsure_ref
+from bot.service.runtime import STORAGE_WAIT, Answered, Runtime, TransitionFailed, unsure_ref
 from bot.service.settings import PLAYABLE_GAMES, SETTINGS
 from bot.texts import kush_word, language_of, on, tr
 from game.cards import Card
@@ -109,6 +110,30 @@ Answer = Callable[[Reply], Awaitable[None]]
 RestoredLook = Callable[[LiveTable], Awaitable[None]]
 
 
+_P = ParamSpec("_P")
+_Command = Callable[Concatenate["TableService", _P], Awaitable[Reply]]
+
+
+def _waits_for_storage(method: _Command[_P]) -> _Command[_P]:
+    """A command of the service whose store calls wait :attr:`Runtime.storage_wait` in all
+    (``STORAGE_WAIT_SECONDS``, :func:`storage.api.answer_within`): a database that does not
+    answer by then (silent, or slow: a far server, a lock held) has the command answered
+    ``err.storage_slow`` ("did not answer in time, try again", in the actor's language),
+    not left hanging. For the commands a user waits on that hold no table (``/stats``,
+    ``/balance``, ``/daily``, …): a table's steps bound themselves once they hold its lock
+    (:meth:`TableService._at_table`, :meth:`TableService.press`). The method takes an
+    ``actor`` (:class:`Actor`) argument."""
+    at = list(inspect.signature(method).parameters).index("actor") - 1  # (self not in args)
+
+    @functools.wraps(method)
+    async def bounded(self: TableService, /, *args: _P.args, **kwargs: _P.kwargs) -> Reply:
+        actor = kwargs["actor"] if "actor" in kwargs else args[at]
+        assert isinstance(actor, Actor)
+        return await self._within(actor, method(self, *args, **kwargs))
+
+    return bounded
+
+
 class TableService:
     """Runs the tables of every platform on one event loop.
 
@@ -122,6 +147,9 @@ class TableService:
     :param decisions_in_process: make the computer players' and "Arrange for me"'s decisions
         in a worker process (:class:`bot.thinking.Thinker`, ``DECISIONS_IN_PROCESS``);
         ``False``: in threads; ``None``: :data:`bot.thinking.IN_PROCESS`.
+    :param storage_wait: seconds a press, a command or a timer's step waits for storage in
+        all, then answered "nothing changed, try again" (``STORAGE_WAIT_SECONDS``; default
+        :data:`~bot.service.runtime.STORAGE_WAIT`). :raises ValueError: not above 0.
     """
 
     def __init__(
@@ -135,6 +163,7 @@ class TableService:
         deck_source: Callable[[], Sequence[Card]] | None = None,
         bot_pace: tuple[float, float] = (1.0, 3.0),
         decisions_in_process: bool | None = None,
+        storage_wait: float = STORAGE_WAIT,
     ) -> None:
         self.rt = Runtime(
             store,
@@ -145,6 +174,7 @@ class TableService:
             deck_source=deck_source,
             bot_pace=bot_pace,
             decisions_in_process=decisions_in_process,
+            storage_wait=storage_wait,
         )
         rt = self.rt
 
@@ -224,15 +254,18 @@ class TableService:
         restart. A store error is logged, never raised: the next update of theirs writes it
         again."""
         try:
-            await self.rt.store.remember_username(platform, username, user_id)
+            with answer_within(self.rt.storage_wait):  # (a pool connection held, else)
+                await self.rt.store.remember_username(platform, username, user_id)
         except Exception as exc:
             log.warning("could not keep the username of %s: %r", user_id, exc)
 
     async def user_of_username(self, platform: str, username: str) -> str | None:
         """The user id ``username`` (with or without ``@``) names in the store, or ``None``
-        (none known, or the store failed: logged)."""
+        (none known, or the store failed or did not answer within :attr:`Runtime.storage_wait`:
+        logged; the command that asked goes on, bound afresh)."""
         try:
-            return await self.rt.store.user_of_username(platform, username)
+            with answer_within(self.rt.storage_wait):
+                return await self.rt.store.user_of_username(platform, username)
         except Exception as exc:
             log.warning("could not look the username %r up: %r", username, exc)
             return None
@@ -240,7 +273,8 @@ class TableService:
     async def _keep_alive(self) -> None:
         while True:
             try:
-                await self.mark_alive()
+                with answer_within(self.rt.storage_wait):  # (a silent database held it)
+                    await self.mark_alive()
             except Exception as exc:  # the store is busy or away: the next mark will do
                 log.warning("could not mark the bot running: %r", exc)
             await asyncio.sleep(ALIVE_SECONDS)
@@ -352,6 +386,19 @@ class TableService:
         return self.rt.table_at(chat.platform, chat.chat_id)
 
     # -- helpers ---------------------------------------------------------------------------
+    async def _within(self, actor: Actor, work: Awaitable[Reply]) -> Reply:
+        """``work``'s reply, its store calls bound to :attr:`Runtime.storage_wait` in all;
+        storage not answering by then: ``err.storage_slow`` in the actor's language
+        (:func:`_waits_for_storage`). A write among them may have been saved all the same:
+        the commands this bounds are safe to repeat (``/daily`` pays once a day, a setting
+        set twice is set; ``/grant`` says itself that it cannot tell, ``err.grant_unsure``)."""
+        try:
+            with answer_within(self.rt.storage_wait):
+                return await work
+        except StorageTimeout as exc:
+            log.warning("storage did not answer within %.1f s: %s", self.rt.storage_wait, exc)
+            return Reply(tr(language_of(actor.language), "err.storage_slow"), alert=True)
+
     async def _community(self, chat: ChatRef) -> Community:
         """The chat's community (made on its first command): the first read of nearly every
         command, waited for :attr:`Runtime.storage_wait` at most (a silent database raises
@@ -535,8 +582,15 @@ class TableService:
         tournament: bool,
         request: str | None = None,
     ) -> Reply:
-        community = await self._community(chat)
-        lang = await self._lang(community, actor)
+        """:meth:`new_table` and :meth:`new_tournament`. The reads before and the opening
+        each wait :attr:`Runtime.storage_wait` at most (``err.storage_slow`` after; apart:
+        an idle close due first, :meth:`_idle_closed`, sends its messages in between)."""
+        try:
+            with answer_within(self.rt.storage_wait):
+                community = await self._community(chat)
+                lang = await self._lang(community, actor)
+        except StorageTimeout:
+            return Reply(tr(language_of(actor.language), "err.storage_slow"), alert=True)
         if chat.private:
             return Reply(tr(lang, "reply.group_only"), alert=True)
         # the game first: "/newtable holdem" at an open table answered "already has an open
@@ -579,12 +633,15 @@ class TableService:
             except OptionError as exc:  # stored payouts or schedule that make no tournament
                 return Reply(tr(lang, "reply.settings_bad", error=str(exc)), alert=True)
         try:
-            t = await lobby.open_table(
-                self.rt, community, chat.platform, chat.chat_id, options, lang,
-                tournament=tour, opener=actor.user_id, topic=chat.topic, request=request,
-            )  # fmt: skip
+            with answer_within(self.rt.storage_wait):  # (a silent database)
+                t = await lobby.open_table(
+                    self.rt, community, chat.platform, chat.chat_id, options, lang,
+                    tournament=tour, opener=actor.user_id, topic=chat.topic, request=request,
+                )  # fmt: skip
         except TransitionFailed:
             return Reply(tr(lang, "err.storage"), alert=True)
+        except StorageTimeout:  # (a record made all the same is closed by the next opening)
+            return Reply(tr(lang, "err.storage_slow"), alert=True)
         except StorageError:
             # another /newtable in this chat opened one while this one waited on storage
             existing = self.table_in(chat)
@@ -729,6 +786,7 @@ class TableService:
             chat, actor, lambda t, _, lang: lobby.close(self.rt, t, lang), answer, request
         )
 
+    @_waits_for_storage
     async def usage(self, chat: ChatRef, actor: Actor, command: str) -> Reply:
         """The answer to ``command`` (one that takes no words: ``join``, ``ready``, ``leave``,
         ``sitout``, ``balance``, ``hand``) typed with words a user plausibly
@@ -739,6 +797,7 @@ class TableService:
         community = None if chat.private else await self._community(chat)
         return Reply(tr(await self._lang(community, actor), f"usage.{command}"), alert=True)
 
+    @_waits_for_storage
     async def balance(self, chat: ChatRef, actor: Actor) -> Reply:
         """The player's balance and stack in the group (a private chat has no wallet: told to
         ask in the group, :meth:`_no_wallet_here`)."""
@@ -748,6 +807,7 @@ class TableService:
         lang = await self._lang(community, actor)
         return await wallet.balance(self.rt, community, self.table_in(chat), actor, lang)
 
+    @_waits_for_storage
     async def top(self, chat: ChatRef, actor: Actor, period: str = "") -> Reply:
         """The community leaderboard: by balance plus stacks, or with ``period`` (``week``,
         ``month``, ``all``) by kush won in it (issue 12). Not in a private chat."""
@@ -765,6 +825,7 @@ class TableService:
         private chat must not grow a wallet of its own (its balance would mean nothing)."""
         return Reply(tr(language_of(actor.language), "reply.wallet_in_group"), alert=True)
 
+    @_waits_for_storage
     async def stats(
         self,
         chat: ChatRef,
@@ -784,6 +845,7 @@ class TableService:
         lang = await self._lang(community, actor)
         return await stats.stats(self.rt, community, actor, lang, list(args), shown or {}, of)
 
+    @_waits_for_storage
     async def replay(self, chat: ChatRef, actor: Actor, arg: str, *, here: bool = False) -> Reply:
         """``/replay N``: hand ``#N`` of ``/history`` street by street with ◀ ▶, for its
         players only. ``here``: the reply is seen by the asker alone (a Discord ephemeral
@@ -792,6 +854,7 @@ class TableService:
         lang = await self._lang(community, actor)
         return await stats.replay(self.rt, chat, actor, lang, clean_arg(arg, 16), here=here)
 
+    @_waits_for_storage
     async def history(self, chat: ChatRef, actor: Actor, count: str = "") -> Reply:
         """``/history [N]``: the player's last ``N`` hands in the group, 5 without ``N`` (not
         in a private chat). ``count``: everything typed after the command (Discord's integer
@@ -807,6 +870,7 @@ class TableService:
             return Reply(tr(lang, "usage.history"), alert=True)
         return await wallet.history(self.rt, community, actor, lang, limit)
 
+    @_waits_for_storage
     async def daily(self, chat: ChatRef, actor: Actor) -> Reply:
         """The daily bonus in the group, once a day of the group's time zone (not in a
         private chat)."""
@@ -815,6 +879,7 @@ class TableService:
         community = await self._community(chat)
         return await wallet.daily(self.rt, community, actor, await self._lang(community, actor))
 
+    @_waits_for_storage
     async def grant(
         self,
         chat: ChatRef,
@@ -858,6 +923,7 @@ class TableService:
             other,
         )
 
+    @_waits_for_storage
     async def rules(self, chat: ChatRef, actor: Actor, game: str = "") -> Reply:
         """``/rules [game]``: short rules of ``game`` (``pineapple``, ``ofc``, ``chinese``),
         by default of the open table's game (or the community's game), as that table plays
@@ -885,6 +951,7 @@ class TableService:
             opts = settings_mod.table_options(community.settings, GameKind.PINEAPPLE)
         return Reply(rules_text(opts, lang, label))
 
+    @_waits_for_storage
     async def sent_as(self, chat: ChatRef, actor: Actor, *, group: bool) -> Reply:
         """The refusal of a command sent as the group itself (``group``: an anonymous admin,
         who would share one seat and one wallet with every other) or on behalf of a channel,
@@ -894,6 +961,7 @@ class TableService:
         key = "reply.anonymous" if group else "reply.as_channel"
         return Reply(tr(await self._lang(community, actor), key), alert=True)
 
+    @_waits_for_storage
     async def help(self, chat: ChatRef, actor: Actor) -> Reply:
         """The command list."""
         community = await self._community(chat) if not chat.private else None
@@ -904,6 +972,7 @@ class TableService:
         line = tr(lang, key.replace("help", "help.kush"), unit=label[:1].upper() + label[1:])
         return Reply(tr(lang, key) + "\n" + line)
 
+    @_waits_for_storage
     async def settings(
         self,
         chat: ChatRef,
@@ -1040,11 +1109,14 @@ class TableService:
         upgraded to a supergroup, followed by another worker, or by this process before a
         restart: :meth:`storage.api.Store.moved_chat`), else ``None``; ``None`` too for a
         chat with a table served here (it moves with its chat) and when storage cannot
-        tell (logged; the update is handled under the id it came with)."""
+        tell (logged; the update is handled under the id it came with), or does not answer
+        within :attr:`Runtime.storage_wait` (every update of a Telegram basic group asks
+        this first: a silent database held every command and press there for good)."""
         if self.rt.table_at(platform, chat_id) is not None:
             return None
         try:
-            return await self.rt.store.moved_chat(platform, chat_id)
+            with answer_within(self.rt.storage_wait):
+                return await self.rt.store.moved_chat(platform, chat_id)
         except StorageError as exc:
             log.warning("where chat %s moved is not known: %r", chat_id, exc)
             return None
@@ -1388,18 +1460,20 @@ class TableService:
         if press is None:
             return Reply(tr(lang, "err.forged"), alert=True)
         if isinstance(press, SettingStep):
-            return await self._settings_press(chat, actor, press, is_admin, request)
+            return await self._within(  # (no table: bound here, a table's under its lock)
+                actor, self._settings_press(chat, actor, press, is_admin, request)
+            )
         if isinstance(press, ReplayStep):  # a history entry, no table (issue 12)
             if chat is not None and not chat.private and not _hand_view(message_ref):
                 # (a replay is on a message only its player sees: its frames hold their
                 # discards, R3.3; on a group's message it was dropped without a word)
                 return Reply(tr(lang, "err.forged"), alert=True)
-            return await stats.replay_press(self.rt, actor, press, lang)
+            return await self._within(actor, stats.replay_press(self.rt, actor, press, lang))
         t = self.rt.tables.get(press.table)
         if t is None and self.rt.restoring:  # (its table may be one still to be restored)
             return Reply(tr(lang, "err.restarting"), alert=True)
         if t is None or t.platform != actor.platform:
-            return await self._closed_press(actor, press.table, chat, lang)
+            return await self._within(actor, self._closed_press(actor, press.table, chat, lang))
         async with t.lock:
             with answer_within(self.rt.storage_wait):  # (a silent database)
                 if not self.rt.open_here(t):

@@ -13,7 +13,7 @@ from bot import pictures
 from bot.model import Actor, ChatRef, LiveTable, Reply
 from bot.service.runtime import Runtime
 from bot.texts import language_of, tr
-from storage.api import StorageError
+from storage.api import StorageError, answer_within
 
 __all__ = ["hand_picture", "tables_elsewhere"]
 
@@ -72,14 +72,14 @@ def _ranked(t: LiveTable, chat: ChatRef, actor: Actor) -> tuple[pictures.Picture
 async def tables_elsewhere(rt: Runtime, platform: str, user_id: str) -> list[LiveTable]:
     """The open tables on ``platform`` where ``user_id`` is seated that this worker does not
     serve (another worker does, issue 14), as their last committed snapshots say (to read,
-    never to serve); none that storage cannot give or read."""
+    never to serve); none that storage cannot give or read, or not within
+    :attr:`Runtime.storage_wait` (a player's ``/start`` or ``/hand`` waits for it)."""
     out = []
     try:
-        ids = await rt.store.seated_tables(platform, user_id)
-        for table_id in ids:
-            if table_id in rt.tables:
-                continue
-            state = await rt.store.table_state(table_id)
+        with answer_within(rt.storage_wait):
+            ids = await rt.store.seated_tables(platform, user_id)
+            states = [(n, await rt.store.table_state(n)) for n in ids if n not in rt.tables]
+        for table_id, state in states:
             if not state or not state[1]:
                 continue
             try:

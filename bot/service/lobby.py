@@ -58,6 +58,7 @@ from storage.api import (
     Joined,
     LeaseLost,
     StorageError,
+    answer_within,
 )
 
 log = logging.getLogger("bot.service")
@@ -602,8 +603,14 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
     the same, never expected, it stands up).
     Call under ``t.lock`` when :meth:`LiveTable.top_ups_due`.
 
-    :raises TransitionFailed: storage refused a step (the rest wait for the retry)."""
-    community = await rt.store.get_community(t.community_id)
+    :raises TransitionFailed: storage refused a step, or the settings' read (the rest wait
+        for the retry); that read waits :attr:`Runtime.storage_wait` at most (a timer's step
+        holds the table: a silent database held it, and every press there, for good)."""
+    try:
+        with answer_within(rt.storage_wait):
+            community = await rt.store.get_community(t.community_id)
+    except StorageError as exc:
+        raise TransitionFailed(f"the group's settings not read: {exc!r}") from exc
     limit = stack_limit(t, community.settings if community else None)
     for number in sorted(t.seats):
         # looked up afresh each time: a rolled-back step puts new seat objects in place

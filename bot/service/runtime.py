@@ -174,7 +174,9 @@ TABLE_REQUESTS_KEPT = 64
 #: another process's lock). Storage not answering by then: "nothing changed, try again";
 #: a step's commit not answered is an unknown outcome (:attr:`Runtime.unsure`), read back
 #: by the table's next step. A table step of no press (a timer's) waits as long for its
-#: commit (:meth:`Runtime.commit`): it holds the table, which the presses there wait for
+#: commit (:meth:`Runtime.commit`): it holds the table, which the presses there wait for.
+#: The default of ``STORAGE_WAIT_SECONDS`` (:class:`bot.config.Settings`: more for a far
+#: PostgreSQL server), passed as ``storage_wait`` to :class:`Runtime`
 STORAGE_WAIT = 1.0
 
 #: the chain of a table's sender that writes its group messages (the others are its
@@ -324,6 +326,9 @@ class Runtime:
     :param decisions_in_process: make the computer players' and "Arrange for me"'s decisions
         in a worker process (:class:`bot.thinking.Thinker`); ``False``: in threads; ``None``:
         :data:`bot.thinking.IN_PROCESS`.
+    :param storage_wait: seconds a press, a command or a step waits for storage in all
+        (:data:`STORAGE_WAIT` by default; ``STORAGE_WAIT_SECONDS``). :raises ValueError: not
+        above 0.
     """
 
     def __init__(
@@ -337,10 +342,13 @@ class Runtime:
         deck_source: Callable[[], Sequence[Card]] | None = None,
         bot_pace: tuple[float, float] = (1.0, 3.0),
         decisions_in_process: bool | None = None,
+        storage_wait: float = STORAGE_WAIT,
     ) -> None:
+        if not storage_wait > 0:
+            raise ValueError(f"storage_wait must be above 0 seconds, not {storage_wait!r}")
         self.store = store
-        #: how long a press or a table command waits for storage (:data:`STORAGE_WAIT`)
-        self.storage_wait = STORAGE_WAIT
+        #: how long a press, a command or a step waits for storage (:data:`STORAGE_WAIT`)
+        self.storage_wait = storage_wait
         self.bot_pace = bot_pace
         self.clock = clock
         self.rng = rng
@@ -501,8 +509,9 @@ class Runtime:
             return s if kept == s.table_requests else dataclasses.replace(s, table_requests=kept)
 
         try:
-            async with self.settings_lock(community_id):
-                await self.store.change_settings(community_id, keep)
+            async with self.settings_lock(community_id):  # (an admin's /settings waits)
+                with answer_within(self.storage_wait):
+                    await self.store.change_settings(community_id, keep)
         except Exception as exc:
             log.warning("table %s: its command keys not saved: %r", table, exc)
 
@@ -1230,7 +1239,8 @@ class Runtime:
         failure is logged: a restart posts the picture again, as before."""
         final["outbox"] = [i for i in final.get("outbox", ()) if int(i["id"]) != item_id]
         try:
-            await self.store.save_owed(t.id, final)
+            with answer_within(self.storage_wait):  # (the table's sender waits)
+                await self.store.save_owed(t.id, final)
         except Exception as exc:
             log.warning("table %s: its picture was posted, not recorded so: %r", t.id, exc)
 
@@ -1276,7 +1286,8 @@ class Runtime:
             item for n, item in enumerate(t.private_outbox) if n not in delivered
         ]
         try:
-            await self.store.save_owed(t.id, data)
+            with answer_within(self.storage_wait):  # (the stop waits)
+                await self.store.save_owed(t.id, data)
         except Exception as exc:
             log.warning("table %s: what it still owes not recorded: %r", t.id, exc)
 
@@ -1285,7 +1296,8 @@ class Runtime:
         to its chat (:func:`waiting_for_chat`): its private messages are sent. If that
         fails, the next start sends them again (the whole snapshot is kept)."""
         try:
-            await self.store.save_owed(t.id, waiting_for_chat(t))
+            with answer_within(self.storage_wait):
+                await self.store.save_owed(t.id, waiting_for_chat(t))
         except Exception as exc:
             log.warning("table %s: its players were told, not recorded so: %r", t.id, exc)
 
@@ -1308,7 +1320,8 @@ class Runtime:
             self.owing_pictures.add(t.id)
             self.closing[t.id] = t
             try:
-                await self.store.save_owed(t.id, pictures_owed(t))
+                with answer_within(self.storage_wait):  # (holding the table)
+                    await self.store.save_owed(t.id, pictures_owed(t))
             except Exception as exc:
                 log.warning("table %s: owes only its pictures, not recorded so: %r", t.id, exc)
 
@@ -1321,7 +1334,8 @@ class Runtime:
         if not wait_undated(snap):
             return
         try:
-            await self.store.save_owed(table_id, {**snap, "waiting_since": time.time()})
+            with answer_within(self.storage_wait):
+                await self.store.save_owed(table_id, {**snap, "waiting_since": time.time()})
         except Exception as exc:
             log.warning("table %s: its wait for the chat not dated: %r", table_id, exc)
 
@@ -1329,7 +1343,8 @@ class Runtime:
         """Delete a closed table's final snapshot: what its closing step owed the chat was
         sent. If that fails, the next start sends it again (the same stored messages)."""
         try:
-            await self.store.delete_snapshot(table_id)
+            with answer_within(self.storage_wait):  # (perhaps holding the table)
+                await self.store.delete_snapshot(table_id)
         except Exception as exc:
             log.warning("table %s: its last messages were sent, not recorded so: %r", table_id, exc)
 
@@ -1406,7 +1421,10 @@ class Runtime:
         while table_id in self._pending:
             data = self._pending.pop(table_id)
             try:
-                await self.store.save_snapshot(table_id, data)
+                # bound: a silent database held the writer, the pool's connection and the
+                # stop's drain for minutes (the connection is dropped, the next save tries)
+                with answer_within(self.storage_wait):
+                    await self.store.save_snapshot(table_id, data)
             except Exception as exc:
                 log.warning("table %s: background snapshot not saved: %r", table_id, exc)
 

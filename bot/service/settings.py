@@ -52,7 +52,7 @@ from bot.texts import LANGS, TEXTS, grouped, kush_word, on, tr
 from game.errors import OptionConflict, OptionError
 from game.options import OPTION_GAMES, GameKind, RuleOptions
 from game.tournament import DEFAULT_SCHEDULE, TournamentConfig
-from storage.api import DEFAULT_KUSH_LABEL, Community, CommunitySettings
+from storage.api import DEFAULT_KUSH_LABEL, Community, CommunitySettings, answer_within
 
 __all__ = [
     "GAME_NAMES",
@@ -1733,33 +1733,36 @@ async def settings_changed(
         if t.community_id != community.id:
             continue
         async with t.lock:
-            # a timer whose time came before the change is made first (R8.2, R8.2a): a raised
-            # ready_seconds or idle_close_seconds gave a timer that had run out more time
-            await rt.overdue_first(t)
-            if not rt.open_here(t):
-                continue
-            try:
-                async with rt.transition(t) as tx:
-                    relabelled, moved = _pend(
-                        t, community.settings, rt.kush_label(community), language=language
-                    )
-                    if moved:
-                        tx.group = True  # (the countdown shown follows it)
-                    if t.hand is None:
-                        apply_pending(t, tx, rt.clock())
-                        tx.group = True
-                        if t.tournament is None:
-                            # as after a top-up: a point lowered to a busted player's stack
-                            # leaves nobody's top-up to wait for, the next hand comes in the
-                            # usual time (it waited for the end of the top-up window)
-                            maybe_start(rt, t, tx)
-                    _reshow(t, tx, relabelled)
-            except TransitionFailed:
-                # logged; the step was rolled back, so the table has the old settings: it
-                # takes the new ones from its next committed step on
-                if rt.open_here(t):
-                    _pend(t, community.settings, rt.kush_label(community), language=language)
-                continue
+            # each table's step its own time for storage (the change's write, and the
+            # tables before, spent the command's)
+            with answer_within(rt.storage_wait, anew=True):
+                # a timer whose time came before the change is made first (R8.2, R8.2a): a raised
+                # ready_seconds or idle_close_seconds gave a timer that had run out more time
+                await rt.overdue_first(t)
+                if not rt.open_here(t):
+                    continue
+                try:
+                    async with rt.transition(t) as tx:
+                        relabelled, moved = _pend(
+                            t, community.settings, rt.kush_label(community), language=language
+                        )
+                        if moved:
+                            tx.group = True  # (the countdown shown follows it)
+                        if t.hand is None:
+                            apply_pending(t, tx, rt.clock())
+                            tx.group = True
+                            if t.tournament is None:
+                                # as after a top-up: a point lowered to a busted player's stack
+                                # leaves nobody's top-up to wait for, the next hand comes in the
+                                # usual time (it waited for the end of the top-up window)
+                                maybe_start(rt, t, tx)
+                        _reshow(t, tx, relabelled)
+                except TransitionFailed:
+                    # logged; the step was rolled back, so the table has the old settings: it
+                    # takes the new ones from its next committed step on
+                    if rt.open_here(t):
+                        _pend(t, community.settings, rt.kush_label(community), language=language)
+                    continue
         await rt.settled(t)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pydantic import SecretStr
@@ -137,3 +138,27 @@ def test_settle_heap_freezes_what_is_alive() -> None:
         assert gc.get_freeze_count() > 10_000  # the libraries imported at least
     finally:
         gc.unfreeze()
+
+
+async def test_the_service_waits_for_storage_as_long_as_storage_wait_seconds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``STORAGE_WAIT_SECONDS`` reaches the service the bot runs: its presses and commands
+    wait that long for the database (it was a constant, 1 s, too short for a far server)."""
+    made: list[float] = []
+
+    class Recorded(app.TableService):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            made.append(self.rt.storage_wait)
+
+    monkeypatch.setattr(app, "TableService", Recorded)
+    settings = Settings(
+        database_path=str(tmp_path / "ofc.sqlite3"),
+        storage_wait_seconds=2.5,
+        _env_file=None,  # type: ignore[call-arg]
+    )
+    stop = asyncio.Event()
+    stop.set()  # (started, then stopped at once: no platform)
+    await asyncio.wait_for(run(settings, stop), 60)
+    assert made == [2.5]

@@ -199,3 +199,27 @@ def test_a_malformed_setting_is_one_line_naming_its_variable(
         load_settings(str(tmp_path / "none.env"), tokens=False)
     message = str(caught.value)
     assert message.startswith(said) and "\n" not in message, message
+
+
+def test_storage_wait_seconds_is_read_and_a_bad_one_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``STORAGE_WAIT_SECONDS``: how long a press waits for the database (default 1; more
+    for a far PostgreSQL server); anything but a number of seconds above 0 and at most 30
+    stops the start with one line naming the variable."""
+    env = tmp_path / "none.env"
+    assert load_settings(str(env), tokens=False).storage_wait_seconds == 1.0
+    monkeypatch.setenv("STORAGE_WAIT_SECONDS", "2.5")
+    assert load_settings(str(env), tokens=False).storage_wait_seconds == 2.5
+    for bad in ("0", "-1", "nan", "inf", "31", "abc", "1s"):
+        monkeypatch.setenv("STORAGE_WAIT_SECONDS", bad)
+        with pytest.raises(ConfigError) as caught:
+            load_settings(str(env), tokens=False)
+        message = str(caught.value)
+        assert message.startswith("STORAGE_WAIT_SECONDS") and "\n" not in message, (bad, message)
+    proc = run_bot(
+        {"TELEGRAM_BOT_TOKEN": "123456:" + "A" * 35, "STORAGE_WAIT_SECONDS": "0"}, tmp_path
+    )
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: STORAGE_WAIT_SECONDS must be"), lines

@@ -45,3 +45,14 @@ async def test_a_task_started_within_the_block_is_not_bound() -> None:
     with answer_within(1.0):
         task = asyncio.create_task(child())
         assert await task is None
+
+
+async def test_a_bound_anew_is_its_own_within_a_spent_one() -> None:
+    """``anew``: a block's own time inside a command whose time is spent (each table's step
+    of a settings change after the change's write); the outer one holds again after it."""
+    with answer_within(0.01):
+        await asyncio.sleep(0.05)
+        with answer_within(5.0, anew=True):
+            left = time_left()
+            assert left is not None and 4.0 < left <= 5.0
+        assert time_left() == 0.0

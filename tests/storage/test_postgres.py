@@ -394,3 +394,64 @@ async def test_migration_006_reads_yo_as_ye_in_the_names_stored_before(
     finally:
         await conn.close()
     assert keys == ["алена", "ежик семенов", "bob"]
+
+
+async def _keepalive_sources(store: PostgresStore, n: int) -> list[dict[str, str]]:
+    """Where each of ``n`` connections of the store (held at once: the pool opens ``n``)
+    has its TCP keepalive settings from: ``pg_settings.source`` by name."""
+    held = asyncio.Event()
+    seen: list[dict[str, str]] = []
+
+    async def look(conn: asyncpg.Connection) -> None:
+        rows = await conn.fetch(
+            "SELECT name, source FROM pg_settings WHERE name LIKE 'tcp_keepalives_%'"
+        )
+        seen.append({r["name"]: r["source"] for r in rows})
+        if len(seen) == n:
+            held.set()
+        await asyncio.wait_for(held.wait(), 10)  # (the connection stays taken meanwhile)
+
+    await asyncio.gather(*(store._call(look) for _ in range(n)))
+    return seen
+
+
+async def test_every_connection_asks_the_server_for_tcp_keepalives(url: str) -> None:
+    """Each connection of the store's pool starts with the TCP keepalive settings
+    (``tcp_keepalives_idle/interval/count``, :data:`storage.postgres.KEEPALIVES`), so the
+    server drops a dead bot's connections, and the row locks its transactions held, within
+    about two minutes (without them the server's OS default waits some two hours). Here
+    the server reads them from the connection (``source`` ``client``; on this unix socket
+    the server shows their value as 0, as it does for any connection without TCP)."""
+    assert postgres_module.KEEPALIVES == {
+        "tcp_keepalives_idle": "60",
+        "tcp_keepalives_interval": "10",
+        "tcp_keepalives_count": "6",
+    }
+    store = await PostgresStore.open(url)
+    try:
+        names = set(postgres_module.KEEPALIVES)
+        assert await _keepalive_sources(store, 3) == [dict.fromkeys(names, "client")] * 3
+    finally:
+        await store.close()
+    bare = await asyncpg.connect(url)  # (a connection without them: the server's default)
+    try:
+        rows = await bare.fetch("SELECT source FROM pg_settings WHERE name = 'tcp_keepalives_idle'")
+        assert [r["source"] for r in rows] == ["default"]
+    finally:
+        await bare.close()
+
+
+async def test_a_keepalive_set_in_the_database_url_holds(url: str) -> None:
+    """A keepalive setting in ``DATABASE_URL``'s query (``?tcp_keepalives_idle=30``: asyncpg
+    passes it to the server) is the operator's: the store does not override it with its
+    own, and adds the others; the server takes all three from the connection."""
+    plain = "postgresql://ofc:pw@db.example:5432/ofc"
+    assert postgres_module.keepalives(plain) == dict(postgres_module.KEEPALIVES)
+    given = postgres_module.keepalives(f"{plain}?sslmode=require&tcp_keepalives_idle=30")
+    assert given == {"tcp_keepalives_interval": "10", "tcp_keepalives_count": "6"}
+    store = await PostgresStore.open(f"{url}&tcp_keepalives_idle=30")
+    try:
+        names = set(postgres_module.KEEPALIVES)
+        assert await _keepalive_sources(store, 1) == [dict.fromkeys(names, "client")]
+    finally:
+        await store.close()
