@@ -64,6 +64,7 @@ __all__ = [
     "objective",
     "rank_counts",
     "refined_best",
+    "top_class",
 ]
 
 #: The names of :func:`features`' numbers, in order (the model file's schema).
@@ -1012,6 +1013,17 @@ class AdpModel:
         return objective(self.components(board, dead, fl, foul), fl, foul)
 
 
+def top_class(board: Board) -> str:
+    """The class of a partial board's top that :func:`choose`'s ``calib`` offsets go by
+    (issue 13): ``"qq"`` a made QQ+ (a pair of queens or better, or trips: R6.1's entry when
+    the board does not foul), ``"lone"`` an unpaired queen or better with a slot still open,
+    ``"other"`` anything else (empty, lower cards, a low pair, a full top without QQ+)."""
+    qq, lone = _top_part(board.top)[3:5]
+    if qq:
+        return "qq"
+    return "lone" if lone else "other"
+
+
 def choose(
     model: AdpModel,
     board: Board,
@@ -1032,6 +1044,7 @@ def choose(
     deep: int = 0,
     deep_next: int = 8,
     deep_top: int = 0,
+    calib: Mapping[tuple[int, str], tuple[float, float]] | None = None,
 ) -> list[tuple[Card, Box | None]] | None:
     """Place a Pineapple street by the fitted value (R3.2): the last street exactly
     (:func:`best_finish`), any other the afterstate of highest :meth:`AdpModel.value`.
@@ -1058,6 +1071,12 @@ def choose(
         compared again by the deeper one; 0: every expanded afterstate.
     :param chances: in the look-ahead, the 11-card afterstates' P(Fantasyland) and P(foul)
         exactly (:func:`last_chances_many`) instead of by the fitted V_11 (issue 13).
+    :param calib: (issue 13, fl20, a prototype) offsets ``(ΔP(Fantasyland), ΔP(foul))`` by
+        ``(cards after this street, top_class(afterstate))`` added to every afterstate's
+        components before it is compared (the fitted value and the look-ahead), so that
+        ``F × ΔFL − C × Δfoul`` shifts the value of a whole class of afterstates: measured on
+        strong's own play, where the chosen afterstates' look-ahead predicted more or less than
+        the boards went on to get (:func:`top_class`).
     :param width: > 0: compare only the candidates of the ``strong`` play-outs
         (:func:`game.strategy.candidate_placements`, chasing Fantasyland) instead of every
         legal placement.
@@ -1099,7 +1118,13 @@ def choose(
     values = model.values(
         [(after, known | frozenset(thrown)) for _, after, thrown in options_], fl, foul
     )
-    scored = [(v, i) for i, v in enumerate(values)]
+    shifts = [0.0] * len(options_)
+    if calib:
+        for i, (_, after, _) in enumerate(options_):
+            d = calib.get((after_n, top_class(after)))
+            if d is not None:
+                shifts[i] = fl * d[0] - foul * d[1]
+    scored = [(v + shifts[i], i) for i, v in enumerate(values)]
     scored.sort(key=lambda t: (-t[0], t[1]))
     if not (expand and next_streets and model.covers(after_n + 2)):
         return options_[scored[0][1]][0]
@@ -1132,7 +1157,7 @@ def choose(
             exact if refine and after_n + 2 == 11 else None,
             deeper if deepen else None,
         )
-        return objective(o, fl, foul)
+        return objective(o, fl, foul) + shifts[i]
 
     chosen = [i for _, i in scored[:expand]]
     deepen = bool(deep and deep_next and after_n + 2 == 9 and model.covers(11))

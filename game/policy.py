@@ -54,6 +54,8 @@ if TYPE_CHECKING:  # a type only: policies never reach a Hand
 __all__ = [
     "NORMAL_PLAYOUTS",
     "STRONG_ADP",
+    "STRONG_ADP_CALIB",
+    "STRONG_ADP_CALIB_TABLE",
     "STRONG_ADP_CHANCES",
     "STRONG_ADP_DEEP2",
     "STRONG_ADP_DEEP2_NEXT",
@@ -145,6 +147,27 @@ STRONG_ADP_DEEP2_NEXT = 8
 #: With ``STRONG_ADP_DEEP2``: > 0 looks deeper only for this many of the expanded
 #: afterstates, the best by the plain look-ahead (``choose``'s ``deep_top``); 0: for all.
 STRONG_ADP_DEEP2_TOP = 0
+#: With ``STRONG_ADP``: > 0 shifts the value of each class of afterstates on streets 1–3 by
+#: this share of :data:`STRONG_ADP_CALIB_TABLE` (``choose``'s ``calib``; issue 13, fl20, a
+#: prototype): ``(cards after the street, game.adp.top_class) → (ΔP(Fantasyland), ΔP(foul))``,
+#: what strong's own boards got less what its look-ahead predicted for the afterstates it
+#: chose (3,000 boards against two easy, decks not of the benches; ``tools/adp_calib.py``).
+#: Off: it changed 1 of 90 placements of strong's own play, and on `bench_strength.py`'s
+#: default decks gave 16.8 / 7.8 % Fantasyland / fouls against the default's 16.7 / 7.9 %
+#: (docs/fantasyland-attempts.md, the twentieth session).
+STRONG_ADP_CALIB = 0.0
+STRONG_ADP_CALIB_TABLE: dict[tuple[int, str], tuple[float, float]] = {
+    # each cell's realized − predicted, shrunk by n / (n + 200) for its n chosen afterstates
+    (5, "lone"): (0.001, 0.001),
+    (5, "other"): (0.003, 0.005),
+    (5, "qq"): (-0.003, 0.0),
+    (7, "lone"): (0.023, 0.002),
+    (7, "other"): (0.014, -0.005),
+    (7, "qq"): (0.029, -0.032),
+    (9, "lone"): (0.033, 0.008),
+    (9, "other"): (0.017, 0.0),
+    (9, "qq"): (0.008, -0.017),
+}
 
 
 class Level(Enum):
@@ -250,6 +273,12 @@ def decide(
                 deep=STRONG_ADP_DEEP2,
                 deep_next=STRONG_ADP_DEEP2_NEXT,
                 deep_top=STRONG_ADP_DEEP2_TOP,
+                calib={
+                    key: (STRONG_ADP_CALIB * d_fl, STRONG_ADP_CALIB * d_foul)
+                    for key, (d_fl, d_foul) in STRONG_ADP_CALIB_TABLE.items()
+                }
+                if STRONG_ADP_CALIB
+                else None,
             )
             if moves is not None:
                 return moves

@@ -1068,3 +1068,78 @@ def test_r3_2_the_policy_passes_street_twos_deeper_look_ahead_when_set(
     monkeypatch.setattr(game.policy, "STRONG_ADP_DEEP2_TOP", 1)
     decide(k, Level.STRONG)
     assert seen[1] == (1, 2, 1)
+
+
+def test_r6_1_top_class_names_a_made_qq_top_a_lone_queen_or_better_and_the_rest() -> None:
+    def top(cards: str) -> Board:
+        return Board(parse_cards(cards), (), ())
+
+    assert adp.top_class(top("Qh Qd")) == "qq"
+    assert adp.top_class(top("Ah Ad 2c")) == "qq"
+    assert adp.top_class(top("5h 5d 5c")) == "qq"  # trips enter Fantasyland (R6.1)
+    assert adp.top_class(top("Jh Jd")) == "other"  # a pair below queens does not
+    assert adp.top_class(top("Qh")) == "lone"
+    assert adp.top_class(top("Kh 7d")) == "lone"
+    assert adp.top_class(top("Kh 7d 2c")) == "other"  # full: no more chance to pair it
+    assert adp.top_class(top("Jh 7d")) == "other"
+    assert adp.top_class(Board((), parse_cards("Qh Qd"), ())) == "other"
+
+
+@needs_model
+def test_r6_1_calib_shifts_a_whole_class_of_afterstates_in_both_comparisons() -> None:
+    # calib=None or {} leaves choose as it was; a large offset for one class of (cards after
+    # the street, top_class) makes choose take, or avoid, that class wherever it can
+    model = adp.MODEL
+    assert model is not None
+    took = {"lone": 0, "other": 0}
+    for seed in range(8, 20):
+        k = _street(PINEAPPLE, 0, seed)
+        args = (model, k.board, k.cards, k.discards_needed, k.dead, PINEAPPLE, 60.0, 35.0)
+        plain = adp.choose(*args, expand=3, next_streets=4)
+        assert adp.choose(*args, expand=3, next_streets=4, calib={}) == plain
+        assert adp.choose(*args, expand=3, next_streets=4, calib={(7, "lone"): (1.0, 0.0)}) == plain
+        classes = {adp.top_class(after) for _, after, _ in adp.afterstates(k.board, k.cards, 0)}
+        for wanted in ("lone", "other"):
+            if wanted not in classes:
+                continue
+            for expand in (0, 3):
+                moves = adp.choose(
+                    *args, expand=expand, next_streets=4, calib={(5, wanted): (1.0, 0.0)}
+                )
+                after = k.board
+                for c, b in moves:
+                    if b is not None:
+                        after = after.with_card(b, c)
+                assert adp.top_class(after) == wanted
+                avoid = adp.choose(
+                    *args, expand=expand, next_streets=4, calib={(5, wanted): (0.0, 2.0)}
+                )
+                after = k.board
+                for c, b in avoid:
+                    if b is not None:
+                        after = after.with_card(b, c)
+                assert adp.top_class(after) != wanted or classes == {wanted}
+            took[wanted] += 1
+    assert took["lone"] and took["other"]  # both classes were offered and steered
+
+
+@needs_model
+def test_r6_1_the_policy_passes_the_calibration_only_when_set(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # policy.STRONG_ADP_CALIB (0 by default: off) passes its share of the table to choose
+    seen: list[object] = []
+    real = adp.choose
+
+    def spy(*args: object, **kwargs: object) -> object:
+        seen.append(kwargs["calib"])
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(adp, "choose", spy)
+    k = _street(PINEAPPLE, 5, 8)
+    decide(k, Level.STRONG)
+    assert seen == [None]
+    monkeypatch.setattr(game.policy, "STRONG_ADP_CALIB", 0.5)
+    monkeypatch.setattr(game.policy, "STRONG_ADP_CALIB_TABLE", {(7, "lone"): (-0.04, 0.02)})
+    decide(k, Level.STRONG)
+    assert seen[1] == {(7, "lone"): (-0.02, 0.01)}
