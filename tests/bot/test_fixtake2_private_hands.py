@@ -52,9 +52,7 @@ def _dm_calls(fake: FakeTelegram, since: int, user: FakeUser) -> list[tuple[str,
 
 async def _place_one(w: World, user: FakeUser, message: dict[str, Any]) -> dict[str, Any]:
     """``user`` presses the first placing button of their hand ``message``."""
-    data = next(
-        b["callback_data"] for b in w.fake.buttons(message) if ":p:" in b["callback_data"]
-    )
+    data = next(b["callback_data"] for b in w.fake.buttons(message) if ":p:" in b["callback_data"])
     return await w.press(user, user.id, message, data)
 
 
@@ -120,6 +118,11 @@ async def test_r14_a_takeover_writes_each_hand_over_its_message(
             assert t.hand is not None
             old = {u.id: (w.private(u) or {})["message_id"] for u in (ALICE, BOB)}
             actor = ALICE if t.seats[t.hand.to_act[0]].user_id == str(ALICE.id) else BOB
+            await w.service.rt.drain()  # (the hands' refs are saved in the background)
+            state = await w.store.table_state(t.id)
+            assert state is not None
+            saved = {str(s["user_id"]): s.get("private_ref") for s in state[1]["seats"]}
+            assert saved == {str(u.id): str(old[u.id]) for u in (ALICE, BOB)}
             await w1.halt()  # dies: nothing given up nor written
             for table_id in list(w.service.tables):
                 await w.service.release(table_id)

@@ -76,9 +76,9 @@ async def test_r14_a_hand_taken_over_from_a_killed_worker_keeps_the_hand_message
         state = await c.store.table_state(table)
         assert state is not None
         refs = {str(s.get("user_id")): s.get("private_ref") for s in state[1].get("seats", [])}
-        if state[1].get("hand") and all(str(r or "").isdigit() for r in refs.values()):
-            if len(refs) == 2:
-                break
+        sure = all(str(r or "").isdigit() for r in refs.values())
+        if state[1].get("hand") and sure and len(refs) == 2:
+            break
         assert time.monotonic() < deadline, state[1].get("seats")
         await asyncio.sleep(0.05)
     old = {u.id: int(str(refs[str(u.id)])) for u in (ALICE, BOB)}
