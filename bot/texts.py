@@ -1557,6 +1557,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "⬇️ Table #{table} goes on in the message below.",
         "ru": "⬇️ Стол #{table} продолжается в сообщении ниже.",
     },
+    # a player's hand message from before a restart, once their hand is posted anew
+    "private.hand_moved": {
+        "en": "⬇️ Your hand at table #{table} goes on below.",
+        "ru": "⬇️ Ваша рука за столом #{table} продолжается ниже.",
+    },
     "lobby.close_cancelled": {
         "en": "The bot can write here again: table #{table} stays open.",
         "ru": "Бот снова может писать здесь: стол #{table} остаётся открытым.",

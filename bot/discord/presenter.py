@@ -757,6 +757,20 @@ class DiscordPresenter(LatePictures):
         except _WRITE_ERRORS as exc:
             log.info("old table message %s/%s not written as moved: %s", chat_id, ref, exc)
 
+    async def retire_private(self, user_id: str, ref: str, text: str) -> None:
+        """Write a player's old DM hand (one from before a restart, its hand posted anew:
+        :meth:`Runtime.send_private`) as ``text``, its buttons gone, once: one deleted or
+        refused is left so (never posted again, as a hand message would be)."""
+        ref = self._moved.get((user_id, ref), ref)
+        key = _parse_ref(ref)
+        if key is None:
+            return
+        message = self.client.get_partial_messageable(key[0]).get_partial_message(key[1])
+        try:
+            await message.edit(content=content_of(text), view=None)
+        except _WRITE_ERRORS as exc:
+            log.info("old hand message %s/%s not written as moved: %s", user_id, ref, exc)
+
     async def show_private(
         self, user_id: str, screen: Screen, ref: str | None, answered: str | None = None
     ) -> str | None:

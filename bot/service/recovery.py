@@ -254,6 +254,13 @@ async def resume(
     (:meth:`Runtime.retire_earlier`; ``same_chat``: not one of a chat the group left, an
     upgraded group's, whose ids are not the new chat's).
 
+    The players' private hand messages go the same way: taken over, each is written over
+    the one its seat's snapshot names (the adapter posts it again if the player deleted
+    it; one not posted for certain, a pending ref, is posted anew); at a restart they are
+    posted anew. A hand posted anew writes the player's old hand message as moved, its
+    buttons gone (:meth:`Runtime.retire_hand_later`): its buttons answered "out of date"
+    for good, live to the eye. The hidden cards go to each player's private chat only.
+
     ``owed``: private messages (by seat) of the step the snapshot holds that its process
     never sent (a step read back as saved, :meth:`Runtime._restore_anew`): sent with this
     step, each over the message the seat had (a seat still at the table keeps that message
@@ -270,7 +277,10 @@ async def resume(
         t.last_deal_at = rt.clock()
     for s in t.seats.values():
         s.stack = int(stacks.get(s.player_id, 0))
-        s.private_ref = None
+        if not keep_message or unsure_ref(s.private_ref):
+            if not s.bot and not unsure_ref(s.private_ref):  # (posted for certain)
+                rt.retire_hand_later(t, s.user_id, str(s.private_ref))
+            s.private_ref = None
         if s.bot:  # never away (R8.6 sits out a person): a snapshot from before that rule
             s.sitting_out = s.timed_out = False  # may have one sat out, waited for forever
     community = None

@@ -449,6 +449,10 @@ class Runtime:
         #: posts the table message anew), written as moved once out of date
         #: (:meth:`retire_earlier`)
         self._earlier: dict[int, str] = {}
+        #: the players' hand messages from before a restart (by table and user id;
+        #: :func:`.recovery.resume` posts those hands anew), written as moved once the new
+        #: one is posted (:meth:`retire_hand_later`)
+        self._earlier_hands: dict[tuple[int, str], str] = {}
         self._savers: dict[int, asyncio.Task[None]] = {}
         #: the writes of closed tables' command keys under way (:meth:`keep_table_requests`)
         self._keepers: set[asyncio.Task[None]] = set()
@@ -522,6 +526,8 @@ class Runtime:
         table's from its final snapshot, :func:`bot.service.recovery.deliver`), forgotten
         (a closed one owing only those leaves :attr:`closing`); nothing written (the fenced
         store would refuse)."""
+        for key in [k for k in self._earlier_hands if k[0] == t.id]:
+            del self._earlier_hands[key]
         if t.timer is not None and t.timer is not asyncio.current_task():
             t.timer.cancel()
         t.timer = None
@@ -1108,13 +1114,15 @@ class Runtime:
         again in the group's chain, once (:meth:`show_group_later`): its line naming them
         with the link to the private chat comes or goes. It stayed until the group's next
         write for another reason, telling a player who sees their cards to open the chat."""
-        was = seat.reachable
+        was, anew = seat.reachable, seat.private_ref is None
         ref = await p.show_private(seat.user_id, screen, seat.private_ref, answered)
         if ref is None:
             seat.reachable = False
         else:
             seat.private_ref = ref
             seat.reachable = True
+            if anew:
+                self._retire_hand(t, p, seat)
         if seat.reachable != was and t.hand is not None and self.open_here(t):
             self.show_group_later(t, reach=True)
         return was and not seat.reachable
@@ -1173,6 +1181,34 @@ class Runtime:
                 await write(t.group_chat, ref, text)
 
         self.send_later(t, retire)
+
+    def retire_hand_later(self, t: LiveTable, user_id: str, ref: str) -> None:
+        """``ref`` is the hand message of player ``user_id`` at ``t`` from before a restart,
+        whose hand is posted anew (:func:`.recovery.resume`): once the new one is posted
+        (:meth:`send_private`) the old one is written as moved, its buttons gone, so the
+        player's private chat never keeps an old hand whose buttons look live and answer
+        "out of date"."""
+        self._earlier_hands[(t.id, user_id)] = ref
+
+    def _retire_hand(self, t: LiveTable, p: Presenter, seat: SeatState) -> None:
+        """The hand of ``seat`` was just posted anew: its message from before a restart
+        (:meth:`retire_hand_later`), if any, is written as moved ("⬇️ your hand goes on
+        below", no card: the adapter's ``retire_private``), in the player's chain after the
+        post. Not one a press made the hand's message again meanwhile (``play.hand_press``
+        takes a pressed message for the hand while none is known)."""
+        ref = self._earlier_hands.pop((t.id, seat.user_id), None)
+        write = getattr(p, "retire_private", None)
+        if ref is None or write is None:
+            return
+        user_id = seat.user_id
+        text = tr(t.lang, "private.hand_moved", table=t.id)
+
+        async def retire() -> None:
+            now = t.seat_of(user_id)  # (a rolled-back step puts new seat objects in place)
+            if now is None or now.private_ref != ref:
+                await write(user_id, ref, text)
+
+        self.send_later(t, retire, chain=user_id)
 
     def _group_render(self, t: LiveTable) -> Screen:
         """The table message as the table is now, at its current version."""

@@ -1090,6 +1090,20 @@ class TelegramPresenter(LatePictures):
         except TelegramError as exc:
             log.info("old table message %s/%s not written as moved: %s", chat_id, ref, exc)
 
+    async def retire_private(self, user_id: str, ref: str, text: str) -> None:
+        """Write a player's old hand message (one from before a restart, its hand posted
+        anew: :meth:`Runtime.send_private`) as ``text``, its buttons gone, once: one deleted
+        or refused is left so (never posted again, as a hand message would be)."""
+        ref = self.current_ref(user_id, ref)
+        if ref.startswith(PENDING_PREFIX) or not ref.isdigit():
+            return
+        try:
+            await self.app.bot.edit_message_text(
+                fit(text, MAX_TEXT), chat_id=user_id, message_id=int(ref)
+            )
+        except TelegramError as exc:
+            log.info("old hand message %s/%s not written as moved: %s", user_id, ref, exc)
+
     async def show_private(
         self, user_id: str, screen: Screen, ref: str | None, answered: str | None = None
     ) -> str | None:
