@@ -1363,6 +1363,18 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Токен бота не задан (TELEGRAM_BOT_TOKEN / DISCORD_BOT_TOKEN; файла {file} нет): "
         "запускаю локальную песочницу.",
     },
+    # the database the sandbox plays on (its own file, --sandbox-db), printed at its start
+    "sandbox.db": {
+        "en": "Database: {path} (the sandbox's own file, --sandbox-db).",
+        "ru": "База данных: {path} (свой файл песочницы, --sandbox-db).",
+    },
+    # the same when the settings name the bot's database: it is not used, and why
+    "sandbox.db_not_bots": {
+        "en": "Database: {path} (the sandbox's own file, --sandbox-db); {name} is the bot's "
+        "and is not used: the sandbox never writes to real groups' balances.",
+        "ru": "База данных: {path} (свой файл песочницы, --sandbox-db); {name} — база бота, "
+        "она не используется: песочница никогда не пишет в балансы настоящих групп.",
+    },
     "sandbox.bye": {
         "en": "» Bye (the table is saved; the next start resumes it)",
         "ru": "» Пока (стол сохранён; следующий запуск продолжит его)",
