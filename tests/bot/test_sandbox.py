@@ -734,7 +734,9 @@ async def test_a_sandbox_db_that_cannot_be_opened_is_refused_in_one_line(tmp_pat
             out = (await asyncio.wait_for(term.proc.stdout.read(), 60)).decode().splitlines()
             status = await asyncio.wait_for(term.proc.wait(), 30)
         line = tr(lang, "sandbox.db_error", path=path, reason=reason)
-        assert (status, out[1:]) == (2, [line]), out
+        # (after the line naming the file it was to play on)
+        assert out[1].startswith(tr(lang, "sandbox.db", path=path).rstrip(".")), out
+        assert (status, out[2:]) == (2, [line]), out
     assert line.startswith("ошибка: не открыть базу песочницы ")
     assert not (tmp_path / "missing").exists()
 
@@ -754,7 +756,8 @@ async def test_a_second_sandbox_on_the_same_file_is_refused_while_the_first_runs
             out = (await asyncio.wait_for(second.proc.stdout.read(), 60)).decode().splitlines()
             status = await asyncio.wait_for(second.proc.wait(), 30)
         busy = tr("ru", "sandbox.db_busy", path=tmp_path / "sandbox.sqlite3")
-        assert (status, out[1:]) == (2, [busy]), out
+        assert out[1].startswith("База данных: "), out  # (the file it was to play on)
+        assert (status, out[2:]) == (2, [busy]), out
         assert busy.startswith("ошибка: на ") and "--sandbox-db" in busy
         await first.send("g1")
         assert "You sit at seat 2" in await first.read_until(r"^» ")
