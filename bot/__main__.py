@@ -11,7 +11,7 @@ from collections.abc import Coroutine, Sequence
 from pathlib import Path
 from typing import Any
 
-from bot.config import ConfigError, load_settings
+from bot.config import ConfigError, Settings, load_settings
 from bot.logs import configure_logging
 from bot.texts import tr
 
@@ -90,6 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             # the file actually read: a mistyped --env-file is read as none, and said so
             key = "sandbox.no_token" if Path(args.env_file).is_file() else "sandbox.no_token_file"
             print(tr(args.lang or "en", key, file=args.env_file), flush=True)
+        print(_sandbox_db_line(args.lang or "en", args.sandbox_db, settings), flush=True)
         logging.getLogger().setLevel(logging.WARNING)
         from bot.sandbox import SandboxOptions, run_sandbox
 
@@ -119,6 +120,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     from bot.app import run
 
     return _run(run(settings))
+
+
+def _sandbox_db_line(lang: str, path: str, settings: Settings) -> str:
+    """The sandbox's start line naming the database it plays on: its own SQLite file
+    (``--sandbox-db``, ``path``), and, when the settings name the bot's database
+    (``DATABASE_URL``, or a ``DATABASE_PATH`` other than the default), that this one is not
+    used and why: the sandbox's group, its computer players and their kush would be written
+    among the real groups' (docs/sandbox.md). It said nothing, and an operator who set
+    ``DATABASE_URL`` took the sandbox to play on it."""
+    if settings.database_url is not None:
+        return tr(lang, "sandbox.db_not_bots", path=path, name="DATABASE_URL")
+    if settings.database_path != Settings.model_fields["database_path"].default:
+        return tr(lang, "sandbox.db_not_bots", path=path, name="DATABASE_PATH")
+    return tr(lang, "sandbox.db", path=path)
 
 
 def _hand_seconds(raw: str) -> float:

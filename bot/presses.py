@@ -21,6 +21,7 @@ from game.cards import Card, parse_card
 
 __all__ = [
     "CARD_PRESSES",
+    "AllSettings",
     "Arrange",
     "Claim",
     "ConfirmMove",
@@ -155,10 +156,20 @@ class Continue(Press):
 
 @dataclass(frozen=True, slots=True)
 class SettingStep(Press):
-    """Change one setting by a step (``+``/``-``) or to its next value (``~``)."""
+    """Change one setting by a step (``+``/``-``) or to its next value (``~``); ``short``: a
+    button of the short settings list (the settings that differ from their defaults), which
+    the press shows again; else of the full one (``/settings all``; a button sent before the
+    short list existed is one of those)."""
 
     code: str
     op: str
+    short: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class AllSettings(Press):
+    """Show every setting (the short settings list's "All settings" button): the message
+    becomes the full list, with every setting's buttons (``/settings all``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +195,7 @@ _SIMPLE: dict[str, type[Press]] = {
     "a": Arrange,
     "k": Claim,
     "n": Continue,
+    "e": AllSettings,
 }
 _LETTER = {cls: letter for letter, cls in _SIMPLE.items()}
 
@@ -199,7 +211,8 @@ def encode(press: Press) -> str:
     if isinstance(press, TakeBack):
         return Payload(press.table, press.version, "w", press.card.text).encode()
     if isinstance(press, SettingStep):
-        return Payload(press.table, press.version, "s", press.code + press.op).encode()
+        short = "_" if press.short else ""  # (the short list's: "rs+_")
+        return Payload(press.table, press.version, "s", press.code + press.op + short).encode()
     if isinstance(press, ReplayStep):
         return Payload(press.table, press.version, "v", str(press.frame)).encode()
     return Payload(press.table, press.version, _LETTER[type(press)]).encode()
@@ -252,8 +265,12 @@ def decode(data: str | None) -> Press | None:
     except ValueError:
         return None
     if p.action == "s":
-        code, op = p.arg[:-1], p.arg[-1:]
-        return SettingStep(p.table, p.version, code, op) if code and op in ("+", "-", "~") else None
+        short = p.arg.endswith("_")
+        arg = p.arg[:-1] if short else p.arg
+        code, op = arg[:-1], arg[-1:]
+        if not code or op not in ("+", "-", "~"):
+            return None
+        return SettingStep(p.table, p.version, code, op, short)
     if p.action == "v":
         ok = p.version[:1] == "R" and p.version[1:].isdigit() and p.arg.isdigit()
         return ReplayStep(p.table, p.version, int(p.arg)) if ok and len(p.arg) < 6 else None

@@ -33,7 +33,7 @@ class Payload:
         the placement buttons of a private message, ``S<n>`` for settings.
     :ivar action: ``j`` join, ``l`` leave, ``r`` ready, ``b`` back, ``p`` place, ``d`` discard,
         ``u`` undo, ``w`` take one card back, ``c`` confirm, ``a`` arrange for me, ``h`` my
-        hand, ``s`` settings.
+        hand, ``s`` settings (``e``: every setting).
     """
 
     table: int

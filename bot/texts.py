@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import re
 import string
+import unicodedata
 from typing import Any
 
 from storage.api import DEFAULT_KUSH_LABEL
@@ -1205,16 +1206,16 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.settings_or": {"en": "{first} or {last}", "ru": "{first} или {last}"},
     "settings.list_hint": {
-        "en": "/settings lists every setting.",
-        "ru": "Все настройки: /settings.",
+        "en": "/settings lists the changed settings, /settings all every one.",
+        "ru": "Изменённые настройки: /settings, все: /settings all.",
     },
     "reply.settings_one_at_a_time": {
         "en": "One setting at a time: {first}, then {second}. Nothing was changed.",
         "ru": "По одной настройке за раз: {first}, затем {second}. Ничего не изменено.",
     },
     "reply.settings_usage_short": {
-        "en": "Usage: /settings <name> <value>; /settings <name> explains one, /settings alone lists them all.",
-        "ru": "Формат: /settings <имя> <значение>; /settings <имя> — описание настройки, просто /settings — все настройки.",
+        "en": "Usage: /settings <name> <value>; /settings <name> explains one, /settings all lists them all.",
+        "ru": "Формат: /settings <имя> <значение>; /settings <имя> — описание настройки, /settings all — все настройки.",
     },
     "reply.private_linked": {
         "en": "Your cards for table #{table} are above.",
@@ -1371,6 +1372,18 @@ TEXTS: dict[str, dict[str, str]] = {
         "starting the local sandbox.",
         "ru": "Токен бота не задан (TELEGRAM_BOT_TOKEN / DISCORD_BOT_TOKEN; файла {file} нет): "
         "запускаю локальную песочницу.",
+    },
+    # the database the sandbox plays on (its own file, --sandbox-db), printed at its start
+    "sandbox.db": {
+        "en": "Database: {path} (the sandbox's own file, --sandbox-db).",
+        "ru": "База данных: {path} (свой файл песочницы, --sandbox-db).",
+    },
+    # the same when the settings name the bot's database: it is not used, and why
+    "sandbox.db_not_bots": {
+        "en": "Database: {path} (the sandbox's own file, --sandbox-db); {name} is the bot's "
+        "and is not used: the sandbox never writes to real groups' balances.",
+        "ru": "База данных: {path} (свой файл песочницы, --sandbox-db); {name} — база бота, "
+        "она не используется: песочница никогда не пишет в балансы настоящих групп.",
     },
     "sandbox.bye": {
         "en": "» Bye (the table is saved; the next start resumes it)",
@@ -2245,9 +2258,32 @@ TEXTS: dict[str, dict[str, str]] = {
     "settings.name.level_minutes": {"en": "Level length", "ru": "Длина уровня"},
     "settings.name.payouts": {"en": "Prizes", "ru": "Призы"},
     "settings.name.chips_schedule": {"en": "Point price by level", "ru": "Цена очка по уровням"},
+    # a kush label in other than Latin letters, as a reader of English sees it: what was saved
+    # and what they read instead (kush_word)
+    "settings.label_as": {
+        "en": '{saved} (readers of English see "{shown}")',
+        "ru": "{saved} (читающие по-английски видят «{shown}»)",
+    },
+    "settings.label_english": {
+        "en": 'Readers of English see "kush" instead: a label in Latin letters ("coins") or a '
+        "sign (🪙, ₽) reads the same for everyone.",
+        "ru": "Читающие по-английски видят вместо него «kush»: название латиницей («coins») "
+        "или значок (🪙, ₽) все читают одинаково.",
+    },
     "settings.on": {"en": "on", "ru": "вкл"},
     "settings.off": {"en": "off", "ru": "выкл"},
     "settings.auto": {"en": "auto", "ru": "авто"},
+    # the short list (/settings alone): the settings that differ from their defaults, then
+    # how many others there are and how to see every one
+    "settings.others_default": {
+        "en": "The other {n} settings of {game} are at their defaults: /settings all lists every one, with buttons; /settings <name> explains one.",
+        "ru": "Остальные настройки игры «{game}» ({n}) — по умолчанию: /settings all покажет все, с кнопками; /settings <имя> объясняет одну.",
+    },
+    "settings.all_default": {
+        "en": "Every setting of {game} is at its default: /settings all lists them, with buttons; /settings <name> <value> changes one.",
+        "ru": "Все настройки игры «{game}» — по умолчанию: /settings all покажет их, с кнопками; /settings <имя> <значение> меняет одну.",
+    },
+    "settings.all_button": {"en": "⚙ All settings", "ru": "⚙ Все настройки"},
     "settings.footer": {
         "en": "Shown: what applies to {game}. /settings <name> explains a setting; /settings <name> <value> sets any.",
         "ru": "Показано то, что действует в игре «{game}». /settings <имя> объясняет настройку; /settings <имя> <значение> меняет любую.",
@@ -2521,7 +2557,12 @@ def kush_word(label: str, lang: str | None, n: object = None) -> str:
     Russian, agreeing with the number ``n`` when one is given (2 куша, 5 кушей), as a common
     Russian unit the admins chose does (:data:`_RU_UNITS`: 5 фишек); another label the admins
     chose (``/settings kush_label``) is shown as they wrote it, after a number in Russian as
-    a name that needs no agreement when it is a word (:func:`_after_number`)."""
+    a name that needs no agreement when it is a word (:func:`_after_number`). A reader of
+    English sees the default (``"kush"``) for a label written in other letters than Latin
+    ones (:func:`latin_only`: «монеты», «кушей» read nothing to them); a sign or an emoji
+    (₽, 🪙) and a Latin word ("coins") read the same in both languages (R8.1)."""
+    if lang != "ru" and not latin_only(label):
+        label = DEFAULT_KUSH_LABEL
     if lang == "ru" and label in (DEFAULT_KUSH_LABEL, "куш"):
         return "куш" if n is None else plural(n, *_KUSH_RU)
     if n is not None and lang == "ru" and (forms := _ru_forms(label)) is not None:
@@ -2529,6 +2570,13 @@ def kush_word(label: str, lang: str | None, n: object = None) -> str:
     if n is not None and lang == "ru" and _inflected(label):
         return _after_number(label)
     return label
+
+
+def latin_only(label: str) -> bool:
+    """Whether every letter of a kush ``label`` is a Latin one ("coins", "crédits"), or it has
+    none (₽, 🪙): a reader of English reads it as it is, else sees the default label
+    (:func:`kush_word`)."""
+    return all(unicodedata.name(ch, "").startswith("LATIN ") for ch in label if ch.isalpha())
 
 
 #: Russian units a group may well choose as its kush label (the settings' example is

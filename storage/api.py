@@ -176,10 +176,11 @@ class CommunitySettings:
     :ivar pictures: a picture of every board goes to the group at each showdown (issue 12).
     :ivar utc_offset: the group's time zone, hours from UTC (−12 … 14): when its day turns
         (``/daily``) and the dates of its charts; ``None`` (the default, never set) follows
-        the group's language: UTC (0) where it is English, else Moscow's (3), most players
-        writing Russian (every group had 3, an English one's chart axis and next /daily read
-        3 h off for a UTC reader). Read it as :attr:`zone_hours`. A group stored before
-        keeps the value it has (3 was saved with its settings).
+        the group's language: UTC (0) where it is English (set so, or ``auto`` with most of
+        its players reading English), else Moscow's (3), most players writing Russian (every
+        group had 3, an English one's chart axis and next /daily read 3 h off for a UTC
+        reader). Read it as :meth:`day_zone`. A group stored before keeps the value it has
+        (3 was saved with its settings).
     :ivar requests: the platform keys of the last settings changes applied (``/settings``
         commands and presses, e.g. ``tg:<chat>:<update_id>``), saved with the change they
         made: a copy delivered later (after a restart, or after newer changes) is answered,
@@ -268,11 +269,20 @@ class CommunitySettings:
 
     @property
     def zone_hours(self) -> float:
+        """The group's time zone, hours from UTC, as its settings alone set it:
+        :meth:`day_zone` with no readers known (``auto`` reads as Moscow's)."""
+        return self.day_zone()
+
+    def day_zone(self, readers: str | None = None) -> float:
         """The group's time zone, hours from UTC: ``utc_offset``, or when never set 0 (UTC)
-        in a group whose language is English and 3 (Moscow) otherwise."""
+        in a group whose language is English and 3 (Moscow) otherwise. Under ``auto``
+        (``language`` ``None``) the language is ``readers``: the one most of the group's
+        players read (``"en"``/``"ru"``, decided by the bot,
+        :func:`bot.service.settings.day_zone`; ``None``, not known: Moscow's)."""
         if self.utc_offset is not None:
             return self.utc_offset
-        return 0.0 if self.language == "en" else 3.0
+        language = self.language if self.language in ("en", "ru") else readers
+        return 0.0 if language == "en" else 3.0
 
     @property
     def top_up_limit(self) -> int:

@@ -465,9 +465,12 @@ _CHOICE_KEYS: dict[str, str] = {
 
 async def _setting_names(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Setting names matching what the admin typed (Discord shows at most 25 suggestions, and
-    there are more settings than that; a name typed in full is checked by the service)."""
+    there are more settings than that; a name typed in full is checked by the service), after
+    ``all`` (every setting listed: ``settings`` alone lists those that differ from their
+    defaults)."""
     typed = current.strip().lower()
-    names = [n for n in SETTINGS if typed in n] if typed else list(SETTINGS)
+    every = ["all", *SETTINGS]
+    names = [n for n in every if typed in n] if typed else every
     return [app_commands.Choice(name=n, value=n) for n in names[:25]]
 
 

@@ -44,6 +44,7 @@ from bot.model import (
 )
 from bot.names import clean_arg
 from bot.presses import (
+    AllSettings,
     Arrange,
     Claim,
     ConfirmMove,
@@ -427,10 +428,7 @@ class TableService:
             for t in self.rt.tables.values():
                 if t.community_id == community.id:
                     return t.lang
-        counts = {"en": 0, "ru": 0}
-        for code, n in (await self.rt.store.languages(community.id)).items():
-            counts[language_of(code)] += n
-        return "ru" if counts["ru"] > counts["en"] else "en"
+        return await settings_mod.readers_language(self.rt, community, tie="en")
 
     async def _at_table(
         self,
@@ -993,7 +991,8 @@ class TableService:
             return Reply(tr(lang, "reply.group_only"), alert=True)
         if not is_admin:
             return _admins_only(lang, chat.platform)
-        if args and self._settings_again(community, request):
+        listing = not args or [a.lower() for a in args] in ([w] for w in settings_mod.ALL_WORDS)
+        if not listing and self._settings_again(community, request):  # (a list: no change)
             return Reply(tr(lang, "reply.request_done"))
         # cleaned, and cut only far beyond the longest value a setting takes (the setting's
         # own range then refuses it): a value cut to fit would be saved silently shortened
@@ -1459,7 +1458,7 @@ class TableService:
         press = decode(data)
         if press is None:
             return Reply(tr(lang, "err.forged"), alert=True)
-        if isinstance(press, SettingStep):
+        if isinstance(press, SettingStep | AllSettings):
             return await self._within(  # (no table: bound here, a table's under its lock)
                 actor, self._settings_press(chat, actor, press, is_admin, request)
             )
@@ -1680,7 +1679,7 @@ class TableService:
         self,
         chat: ChatRef | None,
         actor: Actor,
-        press: SettingStep,
+        press: SettingStep | AllSettings,
         is_admin: Callable[[], Awaitable[bool]] | None,
         request: str | None = None,
     ) -> Reply:
@@ -1692,7 +1691,8 @@ class TableService:
             return _admins_only(lang, chat.platform)
         # delivered again: its version is a digest of the settings, which a later press may
         # have set back as they were (+ then −): the copy moved the value a second time
-        if self._settings_again(community, request):
+        # (the "All settings" button changes nothing: shown again, it shows the list again)
+        if isinstance(press, SettingStep) and self._settings_again(community, request):
             return Reply(tr(lang, "reply.request_done"))
         return await settings_mod.settings_press(
             self.rt, community, lang, press, language_of(actor.language), self._game_in(chat),

@@ -36,7 +36,7 @@ from pydantic import (
 
 from bot.model import REQUESTS_KEPT, LiveTable, Reply, SeatState
 from bot.names import clean_arg, visible
-from bot.presses import SettingStep, encode
+from bot.presses import AllSettings, SettingStep, encode
 from bot.screens import Button, Screen
 from bot.service.dealing import apply_pending, maybe_start
 from bot.service.numbers import (
@@ -48,13 +48,14 @@ from bot.service.numbers import (
     unformatted,
 )
 from bot.service.runtime import Runtime, TransitionFailed, Tx
-from bot.texts import LANGS, TEXTS, grouped, kush_word, on, tr
+from bot.texts import LANGS, TEXTS, grouped, kush_word, language_of, latin_only, on, tr
 from game.errors import OptionConflict, OptionError
 from game.options import OPTION_GAMES, GameKind, RuleOptions
 from game.tournament import DEFAULT_SCHEDULE, TournamentConfig
 from storage.api import DEFAULT_KUSH_LABEL, Community, CommunitySettings, answer_within
 
 __all__ = [
+    "ALL_WORDS",
     "GAME_NAMES",
     "KUSH_LIMIT",
     "PLAYABLE_GAMES",
@@ -64,8 +65,10 @@ __all__ = [
     "SettingRefused",
     "Unit",
     "change_setting",
+    "day_zone",
     "game_named",
     "group_language",
+    "readers_language",
     "reconcile",
     "seat_language",
     "settings",
@@ -547,9 +550,11 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         high=KUSH_LABEL_MAX,
         # (not "chips": a tournament's chips are chips, "Buy-in 500 chips · 1500 chips each")
         en='the unit shown after every kush amount ("500 coins"), e.g. "coins", "монеты" or "₽" '
-        "(display only).",
+        '(display only). Readers of English see "kush" for a label in other than Latin letters '
+        "(«монеты»).",
         ru="единица после каждой суммы кушей («500 монет»), например «монеты», «coins» или «₽» "
-        "(только для показа).",
+        "(только для показа). Читающие по-английски видят «kush» вместо названия не латиницей "
+        "(«монеты»).",
     ),
     Setting(
         name="utc_offset",
@@ -562,16 +567,20 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         step=1,
         en="the group's time zone, hours from UTC (3 is Moscow): it sets when the day turns "
         "for /daily and the dates on charts. Until set, or set to auto: 0 (UTC) in a group "
-        "set to English (language en), else 3 (also when the language is auto).",
+        "set to English (language en), or with language auto where more of its players read "
+        "English than Russian; else 3.",
         ru="часовой пояс группы, часы от UTC (3 — Москва): по нему начинается новый день для "
         "/daily и ставятся даты на графиках. Пока не задан или задан как «авто»: 0 (UTC) в "
-        "группе с языком en, иначе 3 (и при языке «авто»).",
+        "группе с языком en или с языком «авто», где по-английски читает больше игроков, чем "
+        "по-русски; иначе 3.",
         discord_en="the server's time zone, hours from UTC (3 is Moscow): it sets when the day "
         "turns for /daily and the dates on charts. Until set, or set to auto: 0 (UTC) on a "
-        "server set to English (language en), else 3 (also when the language is auto).",
+        "server set to English (language en), or with language auto where more of its players "
+        "read English than Russian; else 3.",
         discord_ru="часовой пояс сервера, часы от UTC (3 — Москва): по нему начинается новый "
         "день для /daily и ставятся даты на графиках. Пока не задан или задан как «авто»: 0 "
-        "(UTC) на сервере с языком en, иначе 3 (и при языке «авто»).",
+        "(UTC) на сервере с языком en или с языком «авто», где по-английски читает больше "
+        "игроков, чем по-русски; иначе 3.",
     ),
     Setting(
         name="pictures",
@@ -884,6 +893,39 @@ def group_language(s: CommunitySettings) -> str | None:
     return s.language if s.language in ("en", "ru") else None
 
 
+async def readers_language(rt: Runtime, community: Community, *, tie: str = "ru") -> str:
+    """The language most of ``community``'s players read (``"en"``/``"ru"``): their stored
+    languages, each read as the bot answers it (:func:`~bot.texts.language_of`: ``uk`` is
+    Russian, ``de`` English); ``tie`` when as many read each, or none is known. With the
+    default (Moscow's day for a group nobody can tell) it is what a time zone never set
+    follows under ``auto`` (:func:`day_zone`); the group's own messages under ``auto`` take
+    ``"en"`` on a tie (``TableService._group_lang``)."""
+    counts = {"en": 0, "ru": 0}
+    for code, n in (await rt.store.languages(community.id)).items():
+        counts[language_of(code)] += n
+    if counts["en"] == counts["ru"]:
+        return tie
+    return "en" if counts["en"] > counts["ru"] else "ru"
+
+
+async def day_zone(rt: Runtime, community: Community) -> float:
+    """The group's time zone, hours from UTC, whose days ``/daily`` counts and its charts
+    date: ``utc_offset``; never set, 0 (UTC) when its language is English, set so or, under
+    ``auto``, read by most of its players (:func:`readers_language`: Moscow's 3 on a tie or
+    with none known), else 3 (:meth:`~storage.api.CommunitySettings.day_zone`). A zone that
+    moves (the players' majority changes) gives nobody a second bonus on one day: R8.1,
+    :meth:`~storage.api.Store.claim_daily`."""
+    s = community.settings
+    if s.utc_offset is not None or group_language(s) is not None:
+        return s.day_zone()  # (no players to count)
+    return s.day_zone(await readers_language(rt, community))
+
+
+#: The word ``/settings`` takes for the list of every setting (``/settings all``; alone it
+#: lists those that differ from their defaults).
+ALL_WORDS = frozenset({"all", "все", "всё"})
+
+
 def table_options(s: CommunitySettings, game: GameKind | str | None = None) -> RuleOptions:
     """The rule options of a table of ``game`` (the community's game by default): the
     community's options that this game has (an option kept for another game, e.g.
@@ -907,11 +949,16 @@ def table_options(s: CommunitySettings, game: GameKind | str | None = None) -> R
     return RuleOptions.preset(kind, **chosen)
 
 
-def _current(s: CommunitySettings, opts: RuleOptions, spec: Setting) -> Any:
+def _current(
+    s: CommunitySettings, opts: RuleOptions, spec: Setting, readers: str | None = None
+) -> Any:
+    """``spec``'s value under ``s`` (a rule option as ``opts`` has it); ``readers``: the
+    language most of the group's players read (:func:`readers_language`), which a time zone
+    never set follows under ``auto`` (:meth:`~storage.api.CommunitySettings.day_zone`)."""
     if spec.name == "language":
         return s.language or "auto"
     if spec.name == "utc_offset":  # (never set: by the group's language)
-        return s.zone_hours
+        return s.day_zone(readers)
     if not spec.community and not spec.applies_to(opts.game):
         # an option of another game: its value for tables of that game (not this game's
         # default, which would hide what was saved)
@@ -927,12 +974,14 @@ def _display(
     lang: str,
     label: str,
     named: bool = True,
+    readers: str | None = None,
 ) -> str:
     """``spec``'s value as the settings message shows it; ``label``: the kush label as
     messages show it (:meth:`Runtime.kush_label`); ``named``: a choice by its name in
     ``lang`` ("Pineapple OFC", "1 a box, scoop 6"), else as ``/settings`` takes it
-    (``pineapple``: the "Saved: game = pineapple" of a change)."""
-    value = _current(s, opts, spec)
+    (``pineapple``: the "Saved: game = pineapple" of a change); ``readers``: as for
+    :func:`_current`."""
+    value = _current(s, opts, spec, readers)
     if isinstance(value, bool):
         return tr(lang, "settings.on" if value else "settings.off")
     if spec.name == "language" and value == "auto":
@@ -948,7 +997,11 @@ def _display(
     if spec.name in ("payouts", "chips_schedule") and not value:
         return tr(lang, f"settings.default_{spec.name}")
     if spec.name == "kush_label":  # the default label as players of ``lang`` read it (куш)
-        return kush_word(label, lang)
+        shown = kush_word(label, lang)
+        if shown != label and not latin_only(label):  # (what was saved, and what English
+            # readers see instead: "Kush label: kush" hid a saved «монеты»)
+            return tr(lang, "settings.label_as", saved=label, shown=shown)
+        return shown
     if isinstance(value, float) and not value.is_integer():
         return _fraction(value, lang)
     if spec.unit in (Unit.KUSH, Unit.CHIPS) and isinstance(value, int):
@@ -956,25 +1009,42 @@ def _display(
     return _shown(value)
 
 
+def _is_default(
+    s: CommunitySettings, spec: Setting, game: GameKind | str, readers: str | None = None
+) -> bool:
+    """Whether ``spec`` (for tables of ``game``) has its default value under ``s``: the one a
+    group that never set it has (``utc_offset``'s follows the language, ``readers`` as for
+    :func:`_current`; the language's own default is auto)."""
+    default = CommunitySettings(language=s.language if spec.name == "utc_offset" else None)
+    now = _current(s, table_options(s, game), spec, readers)
+    return bool(now == _current(default, table_options(default, game), spec, readers))
+
+
 def _with_default(
-    s: CommunitySettings, spec: Setting, lang: str, label: str, game: GameKind | str
+    s: CommunitySettings,
+    spec: Setting,
+    lang: str,
+    label: str,
+    game: GameKind | str,
+    readers: str | None = None,
 ) -> str:
     """``spec``'s value (for tables of ``game``) as the settings message shows it, and its
-    default: "51 (default)", "1 (default 51)"; ``max_buy_in``'s default 0 is "auto"."""
+    default: "51 (default)", "1 (default 51)"; ``max_buy_in``'s default 0 is "auto";
+    ``readers``: as for :func:`_current`."""
     opts = table_options(s, game)
-    shown = _display(s, opts, spec, lang, label)
+    shown = _display(s, opts, spec, lang, label, readers=readers)
     if spec.name in ("payouts", "chips_schedule"):  # (its default is a long text of its own)
         return shown
     # (utc_offset's default follows the language; the language's own default is auto: "English
     # (default)" was said of a group that had set it)
     default = CommunitySettings(language=s.language if spec.name == "utc_offset" else None)
     default_opts = table_options(default, game)
-    if _current(s, opts, spec) == _current(default, default_opts, spec):
+    if _is_default(s, spec, game, readers):
         return tr(lang, "settings.is_default", value=shown)
     if spec.name == "max_buy_in":
         was = tr(lang, "settings.auto")
     elif spec.name == "utc_offset":  # (the default's number: "5 (default 0)")
-        was = _number(default.zone_hours, lang)
+        was = _number(default.day_zone(readers), lang)
     else:
         was = _display(default, default_opts, spec, lang, DEFAULT_KUSH_LABEL)
     return tr(lang, "settings.with_default", value=shown, default=was)
@@ -1012,24 +1082,42 @@ def _title(spec: Setting, lang: str) -> str:
 
 
 def settings_screen(
-    community: Community, lang: str, game: GameKind | None = None, *, label: str
+    community: Community,
+    lang: str,
+    game: GameKind | None = None,
+    *,
+    label: str,
+    full: bool = True,
+    readers: str | None = None,
 ) -> Screen:
-    """The admin settings message: every setting of ``game`` (the game of the chat's open
-    table; the community's game when none is open) with its value and buttons (−/+ for
-    numbers, ⟳ for the others; none for the label). ``label``: the kush label as messages
-    show it (:meth:`Runtime.kush_label`)."""
+    """The admin settings message: the settings of ``game`` (the game of the chat's open
+    table; the community's game when none is open) with their values and buttons (−/+ for
+    numbers, ⟳ for the others; none for the label). ``full``: every one of them (``/settings
+    all``, the "All settings" button); else only those that differ from their defaults, each
+    with its default ("200 (default 100)"), and a line saying how many others there are and
+    how to list them, with an "All settings" button (``/settings`` alone: some 34 lines
+    were too long for a phone). A press on either list shows that list again. ``label``: the
+    kush label as messages show it (:meth:`Runtime.kush_label`); ``readers``: the language
+    most of the group's players read (:func:`readers_language`: a time zone never set
+    follows it under ``auto``)."""
     s = community.settings
     opts = table_options(s, game)
     v = settings_version(community)
     lines = [tr(lang, on(community.platform, "settings.title"))]
     rows: list[tuple[Button, ...]] = []
+    others = 0
     for spec in SETTINGS.values():
         if not spec.applies_to(opts.game):
             continue
         name = _title(spec, lang)
-        lines.append(
-            tr(lang, "settings.line", name=name, value=_display(s, opts, spec, lang, label))
-        )
+        if full:
+            value = _display(s, opts, spec, lang, label, readers=readers)
+        elif _is_default(s, spec, opts.game, readers):
+            others += 1
+            continue
+        else:
+            value = _with_default(s, spec, lang, label, opts.game, readers)
+        lines.append(tr(lang, "settings.line", name=name, value=value))
         short = _short(spec, lang)
         if spec.kind is Kind.TEXT:
             continue
@@ -1037,13 +1125,24 @@ def settings_screen(
             step = _shown(spec.step)
             rows.append(
                 (
-                    Button(f"{short} −{step}", encode(SettingStep(0, v, spec.code, "-"))),
-                    Button(f"+{step}", encode(SettingStep(0, v, spec.code, "+"))),
+                    Button(f"{short} −{step}", encode(SettingStep(0, v, spec.code, "-", not full))),
+                    Button(f"+{step}", encode(SettingStep(0, v, spec.code, "+", not full))),
                 )
             )
         else:
-            rows.append((Button(f"{short} ⟳", encode(SettingStep(0, v, spec.code, "~"))),))
-    lines.append(tr(lang, "settings.footer", game=tr(lang, f"game.{opts.game.value}")))
+            rows.append(
+                (Button(f"{short} ⟳", encode(SettingStep(0, v, spec.code, "~", not full))),)
+            )
+    if full:
+        lines.append(tr(lang, "settings.footer", game=tr(lang, f"game.{opts.game.value}")))
+        return Screen("\n".join(lines), tuple(rows))
+    game_name = tr(lang, f"game.{opts.game.value}")
+    if len(lines) == 1:
+        # (Discord's presenter names its command: /ofcadmin settings all)
+        lines.append(tr(lang, "settings.all_default", game=game_name))
+    elif others:  # (none left at its default: the list is the whole one)
+        lines.append(tr(lang, "settings.others_default", n=others, game=game_name))
+    rows.append((Button(tr(lang, "settings.all_button"), encode(AllSettings(0, v))),))
     return Screen("\n".join(lines), tuple(rows))
 
 
@@ -1162,8 +1261,13 @@ async def settings(
     changed. ``request``: the platform's key of the command, saved with the change it makes
     (:attr:`~storage.api.CommunitySettings.requests`); ``here``: the number of the chat's
     open table (:func:`_change`)."""
-    if not args:
-        return Reply(screen=settings_screen(community, lang, game, label=rt.kush_label(community)))
+    if not args or (len(args) == 1 and unformatted(args[0]).lower() in ALL_WORDS):
+        # alone: the settings that differ from their defaults; "all": every one
+        readers = await readers_language(rt, community)
+        label = rt.kush_label(community)
+        full = bool(args)
+        screen = settings_screen(community, lang, game, label=label, full=full, readers=readers)
+        return Reply(screen=screen)
     # (copied text brings invisible format characters: "hand_seconds\u200b" was "not a
     # setting", shown as “hand_seconds”; a label keeps them, its emoji are joined by them)
     name, value = unformatted(args[0]).lower(), " ".join(args[1:])
@@ -1179,7 +1283,8 @@ async def settings(
     if not value.strip():
         s = community.settings
         label = rt.kush_label(community)
-        shown = _with_default(s, spec, lang, label, game or s.game)
+        readers = await readers_language(rt, community)
+        shown = _with_default(s, spec, lang, label, game or s.game, readers)
         return Reply(spec.help_text(lang, shown, label, community.platform))
     if (more := _second_setting(spec, args)) is not None:
         # "/settings min_buy_in 100 max_buy_in 500" was refused as min_buy_in's value ("takes
@@ -1234,13 +1339,15 @@ async def _change(
     table_game: GameKind | None,
     *,
     listed: bool = True,
+    full: bool = True,
     tournament: int | None = None,
     request: str | None = None,
     version: str | None = None,
     here: int | None = None,
 ) -> Reply:
     """Save ``spec`` = ``value`` and answer what was saved; ``listed``: with the settings
-    list (a press on it), else with how to see the list (a command); ``tournament``: the
+    list (a press on it: the full list, or with ``full`` false the short one, as it was on),
+    else with how to see the list (a command); ``tournament``: the
     number of the chat's open table when it is a tournament's (R8.7); ``here``: the number
     of the chat's open table, whose taking of the value the answer tells; ``request``: the
     platform's key of the command or press, saved with the change; ``version``: a press's,
@@ -1262,8 +1369,10 @@ async def _change(
     if spec.name == "language":  # the group just chose it: the answer is already in it
         lang = group_language(s) or own or lang
     opts = table_options(s, table_game)
-    what = f"{spec.name} = {_display(s, opts, spec, lang, rt.kush_label(community), False)}"
-    named = _display(s, opts, spec, lang, rt.kush_label(community))
+    readers = await readers_language(rt, community)
+    label = rt.kush_label(community)
+    what = f"{spec.name} = {_display(s, opts, spec, lang, label, False, readers)}"
+    named = _display(s, opts, spec, lang, label, readers=readers)
     if (
         lang != "en"
         and spec.kind is Kind.CHOICE
@@ -1285,10 +1394,12 @@ async def _change(
     # the value it had already: "Saved" left the admin thinking something had changed
     # (a default saved as the value it stands for reads the same: nothing changed either;
     # the label is shown as the new one reads, so it is compared as saved)
-    label = rt.kush_label(community)
-    shown_before = _display(before, table_options(before, table_game), spec, lang, label)
+    shown_before = _display(
+        before, table_options(before, table_game), spec, lang, label, readers=readers
+    )
     same = community.settings == before or (
-        spec.name != "kush_label" and shown_before == _display(s, opts, spec, lang, label)
+        spec.name != "kush_label"
+        and shown_before == _display(s, opts, spec, lang, label, readers=readers)
     )
     text = tr(lang, "reply.settings_same" if same else "reply.settings_saved", what=what)
     if spec.name == "game" and table_game is not None and s.game != table_game.value:
@@ -1329,6 +1440,14 @@ async def _change(
             buy_in=s.min_buy_in,
             label=rt.kush_label(community),
         )
+    if (
+        spec.name == "kush_label"
+        and not same
+        and not latin_only(s.kush_label)
+        and group_language(s) != "ru"
+    ):  # a label in other letters than Latin ones: readers of English see "kush" instead
+        # (kush_word); said unless the group reads Russian only
+        text += "\n" + tr(lang, "settings.label_english")
     kept = [t.id for t in _tournaments(rt, community.id) if _kept_by(t, spec)]
     if kept:
         # a tournament keeps what its players registered for (R8.7): "Saved" alone left the
@@ -1336,9 +1455,8 @@ async def _change(
         text += "\n" + tr(lang, "tour.settings_kept", tables=", ".join(f"#{n}" for n in kept))
     if not listed:
         return Reply(text + "\n" + tr(lang, "settings.list_hint"))
-    return Reply(
-        text, screen=settings_screen(community, lang, table_game, label=rt.kush_label(community))
-    )
+    screen = settings_screen(community, lang, table_game, label=label, full=full, readers=readers)
+    return Reply(text, screen=screen)
 
 
 #: The settings a tournament opens with (:func:`tournament_config`).
@@ -1891,7 +2009,7 @@ async def settings_press(
     rt: Runtime,
     community: Community,
     lang: str,
-    p: SettingStep,
+    p: SettingStep | AllSettings,
     own: str | None = None,
     game: GameKind | None = None,
     tournament: int | None = None,
@@ -1902,14 +2020,21 @@ async def settings_press(
     its step, kept within its range; ⟳ turns a switch or moves a choice to the next value
     (``own``: the presser's language, ``game`` and ``tournament``: the open table's, as for
     :func:`settings`; ``request``: the press's platform key, saved with the change; ``here``:
-    the number of the chat's open table)."""
+    the number of the chat's open table); the message then shows the list it was pressed on
+    again (the short one or all, :attr:`SettingStep.short`). "All settings"
+    (:class:`AllSettings`) shows every setting, changing nothing (also on an older list: it
+    shows the settings as they are now)."""
+    readers = await readers_language(rt, community)
+    if isinstance(p, AllSettings):
+        label = rt.kush_label(community)
+        return Reply(screen=settings_screen(community, lang, game, label=label, readers=readers))
     if p.version != settings_version(community):
         return Reply(tr(lang, "err.stale"), alert=True)
     spec = _BY_CODE.get(p.code)
     if spec is None or (p.op == "~") == bool(spec.step) or p.op not in ("-", "+", "~"):
         return Reply(tr(lang, "err.forged"), alert=True)
     s = community.settings
-    current = _current(s, table_options(s, game), spec)
+    current = _current(s, table_options(s, game), spec, readers)
     if p.op == "~":
         if spec.kind is Kind.SWITCH:
             value = "off" if current else "on"
@@ -1929,6 +2054,6 @@ async def settings_press(
             return Reply(tr(lang, "reply.settings_bad", error=error), alert=True)
         value = _shown(number)
     return await _change(
-        rt, community, lang, spec, value, own, game,
+        rt, community, lang, spec, value, own, game, full=not p.short,
         tournament=tournament, request=request, version=p.version, here=here,
     )  # fmt: skip

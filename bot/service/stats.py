@@ -36,6 +36,7 @@ from bot.presses import ReplayStep, encode
 from bot.screens import Button, Screen
 from bot.service.bots import BOT_NAMES, BOT_USER_PREFIX, computer_user_id, is_computer
 from bot.service.runtime import Runtime
+from bot.service.settings import day_zone
 from bot.texts import GROUP_FROM, kush_word, on, signed, tr
 from game.board import BOXES
 from game.errors import GameError
@@ -427,7 +428,8 @@ async def _with_chart(
         return Reply(text)
     name = rt.plain_text(community.platform, p.name)  # drawn: a Discord name's escapes would show
     plain = community.settings.kush_label  # (the label as typed: stored so, drawn so)
-    chart = charts.chart_of(name, lang, plain, when, series, community.settings.zone_hours)
+    zone = await day_zone(rt, community)  # (never set: by the language most players read)
+    chart = charts.chart_of(name, lang, plain, when, series, zone)
     try:
         png = await rt.drawer.draw(charts.draw_kush, chart)
     except (OSError, ValueError, BrokenExecutor):  # the drawing process died: no chart

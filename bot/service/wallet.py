@@ -15,7 +15,7 @@ from bot.model import Actor, LiveTable, Reply
 from bot.service.bots import BOT_NAMES, computer_user_id, is_computer
 from bot.service.numbers import ascii_sign, digits_hint, read_whole
 from bot.service.runtime import Runtime
-from bot.service.settings import KUSH_LIMIT
+from bot.service.settings import KUSH_LIMIT, day_zone
 from bot.service.stats import shown_number
 from bot.texts import grouped, on, tr
 from game.errors import GameError
@@ -46,9 +46,10 @@ HISTORY_DEFAULT = 5
 HISTORY_MAX = 20
 
 
-def _group_now(rt: Runtime, community: Community) -> datetime:
-    """Now in the group's time zone (its ``utc_offset``), whose days the daily bonus counts."""
-    offset = timedelta(hours=community.settings.zone_hours)
+async def _group_now(rt: Runtime, community: Community) -> datetime:
+    """Now in the group's time zone (its ``utc_offset``; never set, by its language:
+    :func:`~bot.service.settings.day_zone`), whose days the daily bonus counts."""
+    offset = timedelta(hours=await day_zone(rt, community))
     return datetime.fromtimestamp(rt.clock(), timezone(offset))
 
 
@@ -80,7 +81,7 @@ async def advice(
     key = "reply.no_money_hint" if lower_buy_in else "reply.no_money_hint_tour"
     if community.settings.daily_bonus <= 0:
         return tr(lang, key + "_no_daily")
-    now = _group_now(rt, community)
+    now = await _group_now(rt, community)
     if not await rt.store.daily_claimed(player_id, f"{now:%Y-%m-%d}", since=_day_start(now)):
         return tr(lang, key)
     left = _minutes_to_next_day(now, await rt.store.last_daily(player_id))
@@ -328,7 +329,7 @@ async def daily(rt: Runtime, community: Community, actor: Actor, lang: str) -> R
     if amount <= 0:
         return Reply(tr(lang, on(community.platform, "reply.daily_off")), alert=True)
     player = await rt.store.player(community.id, actor.user_id, actor.name, actor.language)
-    now = _group_now(rt, community)
+    now = await _group_now(rt, community)
     new_balance = await rt.store.claim_daily(
         community.id,
         player.id,

@@ -149,7 +149,7 @@ async def test_an_admin_s_settings_press_is_answered_while_the_group_is_rate_lim
         w.fake.admins[GROUP_ID] = {ALICE.id}
         w.fake.started_users.update({ALICE.id, BOB.id})
         await seat_everyone(w, [ALICE, BOB])
-        reply = await w.say(ALICE, "/settings")
+        reply = await w.say(ALICE, "/settings all")
         settings = next(m for m in w.fake.chat_messages(GROUP_ID) if m["text"] == reply["text"])
         data = next(
             b["callback_data"]

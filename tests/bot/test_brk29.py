@@ -38,7 +38,7 @@ async def test_an_edit_sitting_out_a_group_429_is_not_sent_into_it_as_the_bot_st
         w.fake.admins[GROUP_ID] = {ALICE.id}
         w.fake.started_users.update({ALICE.id, BOB.id})
         await seat_everyone(w, [ALICE, BOB])
-        reply = await w.say(ALICE, "/settings")
+        reply = await w.say(ALICE, "/settings all")
         settings = next(m for m in w.fake.chat_messages(GROUP_ID) if m["text"] == reply["text"])
         data = next(
             b["callback_data"]

@@ -32,6 +32,8 @@ async def test_r8_1_a_time_zone_turned_back_gives_no_second_daily_bonus() -> Non
     now = [1_700_000_000.0 - 1_700_000_000.0 % DAY + 21.5 * 3600]  # 21:30 UTC: 00:30 Moscow
     service = TableService(store, clock=lambda: now[0], next_hand_delay=0, timers=False)
     service.register(FakePresenter())
+    # (a Moscow group: set so, as its one player reads English, whose group's day is UTC's)
+    assert not (await service.settings(GROUP, ALICE, True, ["utc_offset", "3"])).alert
     paid = await service.daily(GROUP, ALICE)
     assert not paid.alert, paid.text
     assert not (await service.settings(GROUP, ALICE, True, ["utc_offset", "-5"])).alert

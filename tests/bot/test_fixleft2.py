@@ -191,7 +191,7 @@ async def test_two_plus_presses_at_once_on_one_settings_list_move_the_value_once
     try:
         service, _presenter, _store, _clock = service_env(store=store)
         admin = svc.ALICE if lang == "en" else svc.BOB
-        listed = (await service.settings(svc.GROUP, admin, True, [])).screen
+        listed = (await service.settings(svc.GROUP, admin, True, ["all"])).screen
         assert listed is not None
         plus = next(
             b.data

@@ -29,8 +29,8 @@ async def test_an_english_group_counts_its_days_in_utc_and_a_russian_one_in_mosc
     reply = await say(service, "utc_offset")
     assert reply.text.endswith("Now: auto — 0 (default)."), reply.text
     about = (
-        "Until set, or set to auto: 0 (UTC) in a group set to English (language en), else 3 "
-        "(also when the language is auto)."
+        "Until set, or set to auto: 0 (UTC) in a group set to English (language en), or with "
+        "language auto where more of its players read English than Russian; else 3."
     )
     assert about in reply.text
     assert not (await service.daily(GROUP, ALICE)).alert

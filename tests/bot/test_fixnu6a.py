@@ -104,7 +104,7 @@ async def test_r4_2_r5_3_a_classic_table_in_a_pineapple_group_takes_its_listed_o
     assert not (await service.new_table(GROUP, ALICE, "ofc")).alert
     t = service.table_in(GROUP)
     assert t is not None and t.options.game.value == "ofc"
-    listed = (await service.settings(GROUP, ALICE, True, [])).screen
+    listed = (await service.settings(GROUP, ALICE, True, ["all"])).screen
     assert listed is not None and "(heads_up_double_boxes): off" in listed.text
     assert "(scoring): 2 a box" in listed.text
     reply = await service.settings(GROUP, ALICE, True, ["heads_up_double_boxes", "on"])

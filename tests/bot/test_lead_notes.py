@@ -133,8 +133,11 @@ async def test_r8_1_the_advice_offers_daily_only_while_it_can_be_taken(env: Any)
     """R8.1: once ``/daily`` was taken today, a refusal for too few kush still said "Take the
     /daily bonus", which then only answers "You already took today's bonus". It is offered
     while it can be taken; taken, the advice says when the next one comes (the group's next
-    day, Moscow's by default), and offers it again then."""
+    day, Moscow's here), and offers it again then."""
     service, _presenter, _store, clock = env
+    # (Moscow's day set: a group whose players read English and Russian alike is Moscow's
+    # by default, one of English readers alone UTC's, which Alice was at first)
+    assert not (await service.settings(GROUP, ALICE, True, ["utc_offset", "3"])).alert
     assert not (await service.settings(GROUP, ALICE, True, ["min_buy_in", "5000"])).alert
     assert not (await service.settings(GROUP, ALICE, True, ["max_buy_in", "10000"])).alert
     # (hours pass below with Alice alone at the table: no idle close meanwhile, R8.2a)

@@ -218,7 +218,7 @@ async def test_r8_1_a_settings_press_delivered_again_after_its_undo_changes_noth
     back. Answered "already done", the buy-in stays 200."""
     async with world(tmp_path) as w:
         w.fake.admins[GROUP_ID] = {ALICE.id}
-        await w.say(ALICE, "/settings")
+        await w.say(ALICE, "/settings all")
         message = next(m for m in reversed(w.fake.chat_messages(GROUP_ID)) if w.fake.buttons(m))
         answer = await w.press(
             ALICE, GROUP_ID, message, _setting_button(message, w, "min_buy_in", "+")
@@ -322,7 +322,7 @@ async def test_r8_1_a_settings_press_delivered_again_after_a_restart_changes_not
     try:
         async with world(tmp_path, fake=fake, db=db) as w:
             w.fake.admins[GROUP_ID] = {ALICE.id}
-            await w.say(ALICE, "/settings")
+            await w.say(ALICE, "/settings all")
             message = next(m for m in reversed(w.fake.chat_messages(GROUP_ID)) if w.fake.buttons(m))
             for op in ("+", "-"):
                 message = w.fake.messages[(GROUP_ID, message["message_id"])]

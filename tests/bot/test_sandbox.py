@@ -253,6 +253,40 @@ async def test_the_no_token_line_names_the_settings_file_read(tmp_path: Path) ->
         await term.quit()
 
 
+async def test_the_sandbox_says_which_database_it_plays_on(tmp_path: Path) -> None:
+    """The sandbox plays on its own file (``--sandbox-db``) whatever the settings say: its
+    start line names that file, and when ``DATABASE_URL`` (or a ``DATABASE_PATH`` of its own)
+    names the bot's database, that this one is not used and why (it was ignored silently,
+    and an operator took the sandbox to play on the bot's PostgreSQL database)."""
+    db = tmp_path / "sandbox.sqlite3"
+    async with sandbox(tmp_path, env={"DATABASE_URL": None, "DATABASE_PATH": None}) as term:
+        await term.read_until("sandbox")
+        line = await term.read_until(r"^Database: ")
+        assert line == f"Database: {db} (the sandbox's own file, --sandbox-db).", line
+        await term.read_until(r"^Sandbox: ")
+        await term.quit()
+    url = "postgresql://ofc:secret@127.0.0.1:1/ofc"
+    async with sandbox(tmp_path, "--lang", "ru", env={"DATABASE_URL": url}) as term:
+        line = await term.read_until(r"^База данных: ")
+        assert line == (
+            f"База данных: {db} (свой файл песочницы, --sandbox-db); DATABASE_URL — база "
+            "бота, она не используется: песочница никогда не пишет в балансы настоящих групп."
+        ), line
+        assert "secret" not in line
+        await term.read_until(r"^Песочница: ")
+        await term.quit()
+    only_path = {"DATABASE_URL": None, "DATABASE_PATH": "ofc2.db"}
+    async with sandbox(tmp_path, "--lang", "en", env=only_path) as term:
+        line = await term.read_until(r"^Database: ")
+        assert line == (
+            f"Database: {db} (the sandbox's own file, --sandbox-db); DATABASE_PATH is the "
+            "bot's and is not used: the sandbox never writes to real groups' balances."
+        ), line
+        await term.read_until(r"^Sandbox: ")
+        await term.quit()
+    assert not (tmp_path / "ofc2.db").exists()
+
+
 async def test_sandbox_prints_a_chinese_poker_reveal(tmp_path: Path) -> None:
     """Issue 12: every write to the group is printed, edits of earlier messages included: the
     Chinese Poker reveal (R7) box by box and its points, which the next lobby used to overwrite
@@ -700,7 +734,9 @@ async def test_a_sandbox_db_that_cannot_be_opened_is_refused_in_one_line(tmp_pat
             out = (await asyncio.wait_for(term.proc.stdout.read(), 60)).decode().splitlines()
             status = await asyncio.wait_for(term.proc.wait(), 30)
         line = tr(lang, "sandbox.db_error", path=path, reason=reason)
-        assert (status, out[1:]) == (2, [line]), out
+        # (after the line naming the file it was to play on)
+        assert out[1].startswith(tr(lang, "sandbox.db", path=path).rstrip(".")), out
+        assert (status, out[2:]) == (2, [line]), out
     assert line.startswith("ошибка: не открыть базу песочницы ")
     assert not (tmp_path / "missing").exists()
 
@@ -720,7 +756,8 @@ async def test_a_second_sandbox_on_the_same_file_is_refused_while_the_first_runs
             out = (await asyncio.wait_for(second.proc.stdout.read(), 60)).decode().splitlines()
             status = await asyncio.wait_for(second.proc.wait(), 30)
         busy = tr("ru", "sandbox.db_busy", path=tmp_path / "sandbox.sqlite3")
-        assert (status, out[1:]) == (2, [busy]), out
+        assert out[1].startswith("База данных: "), out  # (the file it was to play on)
+        assert (status, out[2:]) == (2, [busy]), out
         assert busy.startswith("ошибка: на ") and "--sandbox-db" in busy
         await first.send("g1")
         assert "You sit at seat 2" in await first.read_until(r"^» ")

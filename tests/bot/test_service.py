@@ -283,7 +283,7 @@ async def test_admin_settings_and_grant(env) -> None:  # type: ignore[no-untyped
     reply = await service.settings(GROUP, ALICE, True, ["min_buy_in", "-3"])
     assert "Cannot" in reply.text
     # buttons
-    screen = (await service.settings(GROUP, ALICE, True, [])).screen
+    screen = (await service.settings(GROUP, ALICE, True, ["all"])).screen
     assert screen is not None
     plus = next(b.data for b in screen.all_buttons() if b.data and b.data.endswith(":mb+"))
 
@@ -488,7 +488,8 @@ async def test_admin_closes_the_table_between_hands_and_opens_another_game(env) 
 
 async def test_r8_1_default_kush_label_reads_kush_in_russian_a_chosen_one_as_written(env) -> None:  # type: ignore[no-untyped-def]
     """The label nobody changed is the language's word for kush ("куш" in Russian, not the
-    Latin "kush"); a label the admins set is shown to everyone as they wrote it (R8.1)."""
+    Latin "kush"); a label the admins set is shown as they wrote it, to a reader of English
+    too when it is in Latin letters (one in Russian reads "kush" to them, R8.1)."""
     service, _presenter, _store, _clock = env
     await service.new_table(GROUP, ALICE)
     await service.join(GROUP, ALICE)
@@ -500,7 +501,12 @@ async def test_r8_1_default_kush_label_reads_kush_in_russian_a_chosen_one_as_wri
     await service.settings(GROUP, ALICE, True, ["kush_label", "монет"])
     ru = await service.balance(GROUP, BOB)
     en = await service.balance(GROUP, ALICE)
-    assert "монет" in ru.text and "монет" in en.text and "куш " not in ru.text
+    assert "монет" in ru.text and "куш " not in ru.text
+    assert "монет" not in en.text and " kush " in en.text, en.text
+    await service.settings(GROUP, ALICE, True, ["kush_label", "coins"])
+    ru = await service.balance(GROUP, BOB)
+    en = await service.balance(GROUP, ALICE)
+    assert " coins " in ru.text and " coins " in en.text
 
 
 async def test_table_commands_in_a_private_chat_say_they_work_in_a_group(env) -> None:  # type: ignore[no-untyped-def]

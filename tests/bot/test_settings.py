@@ -280,13 +280,13 @@ async def test_the_list_and_buttons_name_settings_by_title_in_both_languages() -
         titles = {lang: tr(lang, f"settings.name.{name}") for lang in ("en", "ru")}
         assert all(titles.values()) and titles["en"] != name, (name, titles)
     service, _store = new_service()
-    russian = await say(service, actor=dataclasses.replace(ALICE, language="ru"))
+    russian = await say(service, "all", actor=dataclasses.replace(ALICE, language="ru"))
     assert russian.screen is not None
     assert "Куш за очко (kush_per_point): 1" in russian.screen.text.splitlines()
     # the default label as a Russian reader sees it everywhere else (it read "kush")
     assert "Название валюты (kush_label): куш" in russian.screen.text.splitlines()
     assert {"Куш за очко −1", "Взнос −50", "Фантазия ⟳"} <= set(payloads(russian.screen))
-    english = await say(service)
+    english = await say(service, "all")
     assert english.screen is not None
     assert "Kush per point (kush_per_point): 1" in english.screen.text.splitlines()
     assert "Kush label (kush_label): kush" in english.screen.text.splitlines()
@@ -308,7 +308,7 @@ async def test_r6_4_the_middle_full_house_option_is_titled_as_staying_in_fantasy
         (BORIS, "Остаться в Фантазии: фулл в середине (stay_on_full_house_middle): выкл",
          "Остаться в Фантазии: фулл в середине ⟳"),
     ):  # fmt: skip
-        reply = await say(service, actor=actor)
+        reply = await say(service, "all", actor=actor)
         assert reply.screen is not None
         assert line in reply.screen.text.splitlines() and button in payloads(reply.screen)
         about = await say(service, "stay_on_full_house_middle", actor=actor)
@@ -323,11 +323,11 @@ async def test_switching_the_language_answers_in_the_new_language() -> None:
     russian = await say(service, "language", "ru")
     assert russian.text.startswith("Сохранено: language = ru"), russian.text
     assert russian.text.endswith(tr("ru", "settings.list_hint")) and russian.screen is None
-    listed = (await say(service)).screen
+    listed = (await say(service, "all")).screen
     assert listed is not None and listed.text.startswith("⚙ Настройки группы")
     english = await say(service, "language", "en", actor=BORIS)
     assert english.text.startswith("Saved: language = en"), english.text
-    listed = (await say(service, actor=BORIS)).screen
+    listed = (await say(service, "all", actor=BORIS)).screen
     assert listed is not None and listed.text.startswith("⚙ Settings")
     auto = await say(service, "language", "auto", actor=BORIS)
     assert auto.text.startswith("Сохранено: language = "), auto.text
@@ -343,7 +343,7 @@ async def test_buttons_fit_telegram_and_step_within_the_range() -> None:
     service, store = new_service()
     for game in ("pineapple", "ofc", "chinese"):
         assert not (await say(service, "game", game)).alert
-        screen = (await say(service)).screen
+        screen = (await say(service, "all")).screen
         buttons = payloads(screen)
         assert all(len(d.encode()) <= 64 for d in buttons.values())
         codes = {p.code for d in buttons.values() if isinstance(p := decode(d), SettingStep)}
@@ -358,7 +358,7 @@ async def test_buttons_fit_telegram_and_step_within_the_range() -> None:
 
     value = 60.0
     while True:
-        screen = (await say(service)).screen
+        screen = (await say(service, "all")).screen
         data = next(
             d
             for d in payloads(screen).values()
@@ -607,22 +607,23 @@ async def test_r8_2_a_point_dearer_than_the_buy_in_is_refused_either_way() -> No
 
 # -- the group's time zone ---------------------------------------------------------------------
 async def test_the_daily_bonus_turns_with_the_groups_day() -> None:
-    """``/daily`` is once a day of the group's time zone (``utc_offset``, Moscow's by default):
-    a Moscow group's day turns at 21:00 UTC, not at 03:00 its time."""
+    """``/daily`` is once a day of the group's time zone (``utc_offset``, Moscow's by default
+    for a group of Russian readers): a Moscow group's day turns at 21:00 UTC, not at 03:00
+    its time."""
     store = MemoryStore()
     now = [1_700_000_000.0 - 1_700_000_000.0 % 86400 + 20 * 3600]  # 20:00 UTC
     service = TableService(store, clock=lambda: now[0], next_hand_delay=0, timers=False)
     service.register(FakePresenter())
     assert (await stored(store)).zone_hours == 3  # (never set, language auto)
-    assert not (await service.daily(GROUP, ALICE)).alert  # 23:00 in Moscow
+    assert not (await service.daily(GROUP, BORIS)).alert  # 23:00 in Moscow
     now[0] += 1.5 * 3600  # 21:30 UTC: 00:30 the next day in Moscow
-    assert not (await service.daily(GROUP, ALICE)).alert
+    assert not (await service.daily(GROUP, BORIS)).alert
     assert not (await say(service, "utc_offset", "-5")).alert  # 16:30 the day before
     now[0] += 3600
-    reply = await service.daily(GROUP, ALICE)  # 17:30 there: its next day, in 6 h 30 min,
+    reply = await service.daily(GROUP, BORIS)  # 17:30 there: its next day, in 6 h 30 min,
     # is the one taken at 00:30 in Moscow (it said 6 h 30 min, then refused again): the day
     # after it begins in 30 h 30 min (R8.1)
-    assert reply.alert and reply.text == tr("en", "reply.daily_taken", hours=30, minutes=30)
+    assert reply.alert and reply.text == tr("ru", "reply.daily_taken", hours=30, minutes=30)
     assert (await stored(store)).utc_offset == -5
 
 
@@ -653,12 +654,12 @@ async def test_settings_at_an_open_table_show_the_table_s_game_not_the_group_s()
 
     reply = await service.new_table(GROUP, ALICE, "ofc")
     assert service.table_in(GROUP) is not None, reply.text
-    screen = (await say(service)).screen
+    screen = (await say(service, "all")).screen
     assert screen is not None
     assert "(scoring): 2 a box" in screen.text  # classic OFC's default (R5.3), by its name
     assert "(dummy_box): off" in screen.text and "progressive_fantasyland" not in screen.text
     assert tr("en", "settings.footer", game=tr("en", "game.ofc")) in screen.text
-    russian = (await say(service, actor=BORIS)).screen
+    russian = (await say(service, "all", actor=BORIS)).screen
     assert russian is not None
     assert tr("ru", "settings.footer", game=tr("ru", "game.ofc")) in russian.text
     assert "2 a box (default)" in (await say(service, "scoring")).text.split(":")[-1]
@@ -670,11 +671,11 @@ async def test_settings_at_an_open_table_show_the_table_s_game_not_the_group_s()
     reply = await say(service, "target_points", "5")
     note = tr("en", "settings.elsewhere_table", games="Chinese Poker", game="Classic OFC")
     assert not reply.alert and note in reply.text, reply.text
-    listed = (await say(service)).screen
+    listed = (await say(service, "all")).screen
     assert listed is not None and "target_points" not in listed.text
     # with the table closed, the group's game again
     assert not (await service.close_table(GROUP, ALICE, True)).alert
-    screen = (await say(service)).screen
+    screen = (await say(service, "all")).screen
     assert screen is not None and "(scoring): 1 a box, scoop 6" in screen.text
     assert tr("en", "settings.footer", game=tr("en", "game.pineapple")) in screen.text
 
@@ -682,7 +683,7 @@ async def test_settings_at_an_open_table_show_the_table_s_game_not_the_group_s()
 async def test_settings_at_a_chinese_poker_table_show_its_options() -> None:
     service, _store = new_service()
     await service.new_table(GROUP, ALICE, "chinese")
-    screen = (await say(service)).screen
+    screen = (await say(service, "all")).screen
     assert screen is not None and "(target_points): 51" in screen.text
     assert "fantasyland" not in screen.text.replace("fantasyland_seconds", "")
     assert tr("en", "settings.footer", game=tr("en", "game.chinese")) in screen.text
@@ -939,7 +940,7 @@ async def test_a_settings_press_from_a_group_upgraded_to_a_supergroup_saves_noth
     saved the setting there and said "Saved", while the group's settings stayed as they were.
     The settings message's version now names its community, so that press is out of date."""
     service, store = new_service()
-    screen = (await say(service)).screen
+    screen = (await say(service, "all")).screen
     data = next(
         d
         for d in payloads(screen).values()
@@ -961,7 +962,7 @@ async def test_a_settings_press_from_a_group_upgraded_to_a_supergroup_saves_noth
     assert (await store.community("telegram", "-100")).settings == CommunitySettings()
     # in the supergroup the settings message works as before
     new_group = dataclasses.replace(GROUP, chat_id="-200", community_id="-200")
-    screen = (await restarted.settings(new_group, ALICE, True, [])).screen
+    screen = (await restarted.settings(new_group, ALICE, True, ["all"])).screen
     data = next(
         d
         for d in payloads(screen).values()

@@ -21,7 +21,7 @@ from tests.fakes.discord_api import EPHEMERAL
 
 NO_NAME_EN = (
     "Name the setting to change.\n"
-    "Usage: /settings <name> <value>; /settings <name> explains one, /settings alone lists "
+    "Usage: /settings <name> <value>; /settings <name> explains one, /settings all lists "
     "them all."
 )
 
@@ -31,7 +31,7 @@ async def test_a_value_without_a_name_is_refused_with_the_usage(args: list[str])
     """No name (Discord's ``name`` option left out: ``""``) or a first word that is a number
     (Telegram's ``/settings 30``): the usage, in English and in Russian; nothing saved."""
     service, store = new_service()
-    before = await say(service)
+    before = await say(service, "all")
     reply = await say(service, *args)
     assert reply.alert and reply.screen is None
     assert (
@@ -43,7 +43,7 @@ async def test_a_value_without_a_name_is_refused_with_the_usage(args: list[str])
     assert reply.alert and reply.text == (
         "Укажите, какую настройку изменить.\n" + tr("ru", "reply.settings_usage_short")
     )
-    after = await say(service)
+    after = await say(service, "all")
     assert after.screen == before.screen  # the list as it was: nothing changed
     community = await store.community("telegram", "-100", "Friends")
     assert community.settings == CommunitySettings()  # the defaults, still

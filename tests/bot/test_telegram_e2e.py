@@ -249,7 +249,7 @@ async def test_admin_and_non_admin_settings(tmp_path: Path) -> None:
         w.fake.admins[GROUP_ID] = {ALICE.id}
         reply = await w.say(BOB, "/settings min_buy_in 500")
         assert "администратор" in reply["text"]
-        reply = await w.say(ALICE, "/settings")
+        reply = await w.say(ALICE, "/settings all")
         assert "Buy-in (min_buy_in): 200" in reply["text"]
         settings_msg = next(
             m for m in reversed(w.fake.chat_messages(GROUP_ID)) if "min_buy_in" in m["text"]

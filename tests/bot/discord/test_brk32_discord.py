@@ -82,7 +82,7 @@ async def test_a_setting_changed_in_a_thread_says_when_the_thread_s_table_takes_
             "It applies from the next hand (after any Fantasyland hands this one earns).",
         ], reply["content"]
         # the settings list's "+" in the thread: the same answer, of the thread's table
-        panel = await w.slash(ALICE, "settings", admin=True, channel_id=THREAD_ID)
+        panel = await w.slash(ALICE, "settings", {"name": "all"}, admin=True, channel_id=THREAD_ID)
         pick, plus = next(
             (c["custom_id"], o)
             for c in components(panel)

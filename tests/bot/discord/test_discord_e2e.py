@@ -306,7 +306,7 @@ async def test_settings_and_grant_are_for_admins_only(tmp_path: Path) -> None:
         assert reply["flags"] & EPHEMERAL and not components(reply)
         community = await w.store.community("discord", str(w.fake.guild_id))
         assert community.settings.min_buy_in == 200
-        panel = await w.slash(ALICE, "settings", admin=True)
+        panel = await w.slash(ALICE, "settings", {"name": "all"}, admin=True)
         assert panel["flags"] & EPHEMERAL and "Buy-in (min_buy_in): 200" in panel["content"]
         # more buttons than Discord takes (25): single-choice selects of them
         picks = components(panel)

@@ -56,7 +56,7 @@ async def test_the_settings_panel_a_press_edits_names_discord_commands(tmp_path:
     """The settings panel's footer says how to see or set one setting: ``/ofcadmin settings
     <name>``, when the command shows the panel and after a press has edited it."""
     async with world(tmp_path) as w:
-        panel = await w.slash(ALICE, "settings", admin=True)
+        panel = await w.slash(ALICE, "settings", {"name": "all"}, admin=True)
         assert panel["flags"] & EPHEMERAL and "/ofcadmin settings <name>" in panel["content"]
         assert telegram_commands(panel["content"]) == []
         pick, plus = next(

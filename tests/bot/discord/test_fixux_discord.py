@@ -17,7 +17,7 @@ async def test_settings_name_option_holding_name_and_value_sets_it(tmp_path: Pat
         assert reply["content"].splitlines()[0] == "Saved: hand_seconds = 30.", reply
         reply = await w.slash(BOB, "settings", {"name": " hand_seconds  45 "}, admin=True)
         assert reply["content"].splitlines()[0] == "Сохранено: hand_seconds = 45.", reply
-        reply = await w.slash(ALICE, "settings", admin=True)
+        reply = await w.slash(ALICE, "settings", {"name": "all"}, admin=True)
         assert "Time per hand (hand_seconds): 45" in reply["content"].splitlines(), reply
         # a name mistyped with its value: the name alone is echoed, as on Telegram
         reply = await w.slash(ALICE, "settings", {"name": "hand_secs 30"}, admin=True)
