@@ -1353,6 +1353,9 @@ async def _change(
     platform's key of the command or press, saved with the change; ``version``: a press's,
     of its settings message (:func:`change_setting`)."""
     seen: list[CommunitySettings] = []
+    # (read before the change: once its tables' steps took their time, storage has none
+    # left of the command's, STORAGE_WAIT_SECONDS)
+    readers = await readers_language(rt, community)
     try:
         community = await change_setting(
             rt, community, spec.name, value, own, request, version, stored=seen
@@ -1369,7 +1372,6 @@ async def _change(
     if spec.name == "language":  # the group just chose it: the answer is already in it
         lang = group_language(s) or own or lang
     opts = table_options(s, table_game)
-    readers = await readers_language(rt, community)
     label = rt.kush_label(community)
     what = f"{spec.name} = {_display(s, opts, spec, lang, label, False, readers)}"
     named = _display(s, opts, spec, lang, label, readers=readers)
