@@ -1,0 +1,53 @@
+"""brk38: breaking fixstop (a step read back as saved), fixpgka (STORAGE_WAIT_SECONDS) and
+fixgrant2 (/grant's take-back, a tournament's typed /leave)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.model import Reply
+from bot.service import TableService
+from bot.texts import tr
+from storage.api import Store
+from tests.bot.money import assert_conserved
+from tests.bot.test_fixgrant2 import TakeBack, _alice, _race, _take_backs, world  # noqa: F401
+from tests.bot.test_service import ALICE, BOB, GROUP
+from tests.bot.test_transitions import player_balance_in
+
+
+async def test_r8_1_a_grant_delivered_again_after_a_partial_take_back_takes_nothing_more(
+    world: tuple[TableService, Store],  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two grants of 60 at once put Alice over the limit; a buy-in (200) spent her balance
+    first, so 20 of the grant were taken back (40 stay). An admin grants her 80, then the
+    refused /grant is delivered again (Telegram, its answer lost): the same answer, nothing
+    moves. It took the whole 60 back then, the balance holding it again: 80 taken back of a
+    grant of 60, 20 of Alice's own kush gone."""
+    from bot.service import wallet
+
+    service, store = world
+    monkeypatch.setattr(wallet, "BALANCE_LIMIT", 170)
+    await _alice(service)
+    down = await service.grant(GROUP, BOB, True, ALICE.user_id, "-900", key="down")
+    assert not down.alert, down.text
+    bought: list[Reply] = []
+
+    async def take_back(real, args, kwargs):  # type: ignore[no-untyped-def]
+        if not bought:  # the buy-in comes first: 100 + 60 + 60 - 200 = 20 on the balance
+            bought.append(await service.ready(GROUP, ALICE))
+        return await real(*args, **kwargs)
+
+    refused = await _race(service, store, 60, take_back)
+    assert refused.text == tr("ru", "reply.grant_over_partial", name="Alice", limit="170",
+                              amount=60, taken=20, kept=40, balance=0, label="kush")  # fmt: skip
+    up = await service.grant(GROUP, BOB, True, ALICE.user_id, "80", key="up")
+    assert not up.alert, up.text
+    community = await store.community(GROUP.platform, GROUP.community_id)
+    part = next(e.key for e in await store.ledger(community.id) if e.reason == "over")
+    key = part.removeprefix("grant:").removesuffix(":over:part")
+    again = await service.grant(GROUP, BOB, True, ALICE.user_id, "60", key=key)
+    assert await _take_backs(store) == [-20]  # (without the fix: [-20, -60])
+    assert again == refused
+    assert await player_balance_in(store, GROUP, ALICE) == 80  # type: ignore[arg-type]
+    await assert_conserved(store)
