@@ -20,7 +20,7 @@ from bot.service.stats import shown_number
 from bot.texts import grouped, on, tr
 from game.errors import GameError
 from game.tournament import Tournament
-from storage.api import Community, InsufficientFunds, StorageError
+from storage.api import Community, InsufficientFunds, StorageError, answer_within
 
 __all__ = [
     "BALANCE_LIMIT",
@@ -503,17 +503,19 @@ async def _take_back(
     grant stays (the rest left the balance meanwhile; the balance is then far below the
     limit); the /grant delivered again answers the same, from that row (read first: the
     whole grant taken back then, the balance holding it again, took more than it gave).
-    Storage failing
-    every try: the answer says the grant went in and its take-back could not be saved, so
-    the admin looks at the balance; nothing untrue like "nothing changed"."""
+    Each call to storage has :attr:`Runtime.storage_wait` of its own (the command's time,
+    bound by ``STORAGE_WAIT_SECONDS``, may be spent by the grant: its tries gave up untried).
+    Storage failing every try: the answer says the grant went in and its take-back could not
+    be saved, so the admin looks at the balance; nothing untrue like "nothing changed"."""
     label = rt.kush_label(community)
     limit = grouped(BALANCE_LIMIT, lang)
 
     async def take(amount: int, suffix: str) -> int:
-        return await rt.store.grant(
-            community.id, player_id, -amount, actor=actor.user_id, reason="over",
-            key=f"grant:{key}:over{suffix}",
-        )  # fmt: skip
+        with answer_within(rt.storage_wait, anew=True):  # (each try its own time, below)
+            return await rt.store.grant(
+                community.id, player_id, -amount, actor=actor.user_id, reason="over",
+                key=f"grant:{key}:over{suffix}",
+            )  # fmt: skip
 
     unsure = Reply(
         tr(lang, "err.grant_over_unsure", name=name, limit=limit, amount=value, label=label),
@@ -524,7 +526,7 @@ async def _take_back(
     part = f"grant:{key}:over:part"
     # the /grant delivered again after a partial take-back: what was taken, read first (the
     # whole grant taken back again, the balance holding it by then, took more than it gave)
-    with contextlib.suppress(StorageError):
+    with contextlib.suppress(StorageError), answer_within(rt.storage_wait, anew=True):
         rows = await rt.store.ledger(community.id)
         amount = next((-e.balance_delta for e in reversed(rows) if e.key == part), None)
     for _ in range(TAKE_BACK_TRIES if amount is None else 0):
@@ -541,7 +543,8 @@ async def _take_back(
     for _ in range(TAKE_BACK_TRIES):
         try:
             if amount is None:
-                found = await rt.store.get_player(player_id)
+                with answer_within(rt.storage_wait, anew=True):
+                    found = await rt.store.get_player(player_id)
                 balance = found.balance if found is not None else 0
                 amount = min(value, balance)
             if amount > 0:

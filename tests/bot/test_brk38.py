@@ -3,14 +3,16 @@ fixgrant2 (/grant's take-back, a tournament's typed /leave)."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.model import Reply
 from bot.service import TableService
 from bot.texts import tr
-from storage.api import Store
+from storage.api import StorageTimeout, Store, time_left
 from tests.bot.money import assert_conserved
-from tests.bot.test_fixgrant2 import TakeBack, _alice, _race, _take_backs, world  # noqa: F401
+from tests.bot.test_fixgrant2 import _alice, _bound, _race, _take_backs, world  # noqa: F401
 from tests.bot.test_service import ALICE, BOB, GROUP
 from tests.bot.test_transitions import player_balance_in
 
@@ -50,4 +52,39 @@ async def test_r8_1_a_grant_delivered_again_after_a_partial_take_back_takes_noth
     assert await _take_backs(store) == [-20]  # (without the fix: [-20, -60])
     assert again == refused
     assert await player_balance_in(store, GROUP, ALICE) == 80  # type: ignore[arg-type]
+    await assert_conserved(store)
+
+
+async def test_r8_1_a_take_back_that_timed_out_is_tried_again_with_time_of_its_own(
+    world: tuple[TableService, Store],  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The take-back of a grant found over the limit meets a database slower than the
+    command's time (``STORAGE_WAIT_SECONDS``) once: it gives up, not saved, and is tried again
+    under its key, taken back once, the admin told the grant is refused. Its tries found the
+    command's time spent and gave up at once, untried: the balance stayed over the limit and
+    the admin was asked to take the grant back by hand."""
+    from bot.service import wallet
+
+    service, store = world
+    service.rt.storage_wait = 0.2
+    monkeypatch.setattr(wallet, "BALANCE_LIMIT", 1500)
+    await _alice(service)
+    tries: list[float | None] = []
+
+    async def take_back(real, args, kwargs):  # type: ignore[no-untyped-def]
+        left = time_left()
+        tries.append(left)
+        if left == 0:  # (as the real stores: no call is tried once its bound is spent)
+            raise StorageTimeout("no time left")
+        if len(tries) == 1:  # slower than the time left: given up, not saved
+            await asyncio.sleep(left or 0.0)
+            raise StorageTimeout("no answer within the bound")
+        return await real(*args, **kwargs)
+
+    refused = await _race(service, store, 300, take_back)
+    assert len(tries) == 2 and all(left for left in tries), tries
+    assert refused.text == _bound(1500)
+    assert await player_balance_in(store, GROUP, ALICE) == 1300  # type: ignore[arg-type]
+    assert await _take_backs(store) == [-300]
     await assert_conserved(store)
