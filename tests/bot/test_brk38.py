@@ -4,14 +4,20 @@ fixgrant2 (/grant's take-back, a tournament's typed /leave)."""
 from __future__ import annotations
 
 import asyncio
+import random
+from typing import Any
 
 import pytest
 
 from bot.model import Reply
 from bot.service import TableService
 from bot.texts import tr
-from storage.api import StorageTimeout, Store, time_left
+from storage.api import StorageError, StorageTimeout, Store, time_left
+from storage.check import check_store
+from tests.bot.conftest import Clock
+from tests.bot.fakes import FakePresenter
 from tests.bot.money import assert_conserved
+from tests.bot.test_brkpg_storage import LostReplyStore, seat_of
 from tests.bot.test_fixgrant2 import _alice, _bound, _race, _take_backs, world  # noqa: F401
 from tests.bot.test_service import ALICE, BOB, GROUP
 from tests.bot.test_transitions import player_balance_in
@@ -88,3 +94,92 @@ async def test_r8_1_a_take_back_that_timed_out_is_tried_again_with_time_of_its_o
     assert await player_balance_in(store, GROUP, ALICE) == 1300  # type: ignore[arg-type]
     assert await _take_backs(store) == [-300]
     await assert_conserved(store)
+
+
+class FlakyReadStore(LostReplyStore):
+    """:class:`LostReplyStore` whose table reads after the first ``answer`` fail ``fail``
+    times more (the database, back for a moment, out of reach again)."""
+
+    answer = 0
+    fail = 0
+    #: after the first ``answer``, table reads never answer (a silent database): one bound by
+    #: :func:`storage.api.answer_within` gives up when its time is up, as the real stores do
+    silent = False
+
+    async def table_state(self, table_id: int) -> Any:
+        if self.answer:
+            self.answer -= 1
+        elif self.silent:
+            left = time_left()
+            if left is None:
+                await asyncio.Event().wait()  # (unbound: for good)
+            await asyncio.sleep(left or 0.0)
+            raise StorageTimeout("table_state: no answer within the bound")
+        elif self.fail:
+            self.fail -= 1
+            raise StorageError("cannot reach PostgreSQL")
+        return await super().table_state(table_id)
+
+
+async def test_a_table_whose_restore_anew_fails_once_is_served_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Alice's Ready was saved, its answer lost (and not read back); Bob's Ready reads it
+    saved, so the table is let go to be restored anew from storage, whose read fails once
+    (the database out of reach again a moment). The restore is tried again and the table
+    served: it was left unserved until the next start, the players' stacks held, their
+    presses answered "out of date", the group's /newtable refused."""
+    monkeypatch.setattr("bot.service.runtime.RENEW_RETRY_SECONDS", 0.05, raising=False)
+    store, clock = FlakyReadStore(), Clock()
+    service = TableService(store, clock=clock, rng=random.Random(5), next_hand_delay=5,
+                           timers=False)  # fmt: skip
+    service.register(FakePresenter())
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB):
+        await service.join(GROUP, a)
+    t = service.table_in(GROUP)
+    assert t is not None
+    store.lose, store.blind = 1, 1
+    assert (await service.ready(GROUP, ALICE)).alert  # saved, not known
+    store.answer, store.fail = 1, 1  # (Bob's read-back answers; the restore's read fails)
+    assert (await service.ready(GROUP, BOB)).alert  # read saved: restored anew
+    for _ in range(200):
+        if service.table_in(GROUP) is not None and not service.rt.renewing:
+            break
+        await asyncio.sleep(0.01)
+    t2 = service.table_in(GROUP)
+    assert t2 is not None and t2.id == t.id and t2 is not t
+    assert seat_of(t2, ALICE).ready and not seat_of(t2, BOB).ready
+    assert not (await service.ready(GROUP, BOB)).alert
+    assert t2.hand is not None
+    await service.stop()
+    assert await check_store(store) == []
+
+
+async def test_the_stop_is_not_held_by_a_restore_anew_on_a_silent_database() -> None:
+    """As above, the database silent from the restore's read on: the bot's stop, which
+    waits for the tables being restored anew, waited for good; it is done once the read
+    gave up (``STORAGE_WAIT_SECONDS``), the table left for the next start."""
+    store, clock = FlakyReadStore(), Clock()
+    service = TableService(store, clock=clock, rng=random.Random(5), next_hand_delay=5,
+                           timers=False, storage_wait=0.2)  # fmt: skip
+    service.register(FakePresenter())
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB):
+        await service.join(GROUP, a)
+    t = service.table_in(GROUP)
+    assert t is not None
+    store.lose, store.blind = 1, 1
+    assert (await service.ready(GROUP, ALICE)).alert  # saved, not known
+    store.answer, store.silent = 1, True  # (Bob's read-back answers; then nothing does)
+    assert (await service.ready(GROUP, BOB)).alert  # read saved: restored anew
+    assert service.rt.renewing
+    try:
+        await asyncio.wait_for(service.stop(), 10)
+    except TimeoutError:
+        pytest.fail("the stop waited for good on the table restored anew")
+    assert service.table_in(GROUP) is None and not service.rt.renewing
+    store.silent = False
+    state = await store.table_state(t.id)
+    assert state is not None and state[1]["seats"][0]["ready"]
+    assert await check_store(store) == []
