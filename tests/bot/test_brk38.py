@@ -14,6 +14,7 @@ from bot.service import TableService
 from bot.texts import tr
 from storage.api import StorageError, StorageTimeout, Store, time_left
 from storage.check import check_store
+from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
 from tests.bot.money import assert_conserved
@@ -183,3 +184,42 @@ async def test_the_stop_is_not_held_by_a_restore_anew_on_a_silent_database() -> 
     state = await store.table_state(t.id)
     assert state is not None and state[1]["seats"][0]["ready"]
     assert await check_store(store) == []
+
+
+class RefusingStore(MemoryStore):
+    """A memory store whose commits are refused while :attr:`refuse` (nothing written)."""
+
+    refuse = False
+
+    async def commit(self, *args: Any, **kwargs: Any) -> list[int]:
+        if self.refuse:
+            raise StorageError("disk I/O error")
+        return await super().commit(*args, **kwargs)
+
+
+async def test_r8_2a_a_step_refused_after_the_stop_starts_no_retry_timer() -> None:
+    """The bot is stopping (its timers cancelled, the tables saved; the adapters still take
+    updates until they stop): an admin's /settings makes the table's overdue idle close first
+    (R8.2a), which storage refuses. No timer may start after the stop (the step would run on
+    the table already saved, its clocks counting while the bot is down, R8.5): the step's
+    retry started one (:func:`bot.service.timers._schedule_retry` did not ask
+    :attr:`Runtime.stopping`)."""
+    store, clock = RefusingStore(), Clock()
+    service = TableService(store, clock=clock, rng=random.Random(5), next_hand_delay=5)
+    service.register(FakePresenter())
+    await service.new_table(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None and t.timer is not None
+    await service.stop()
+    assert t.timer is None
+    deadline = service.rt.next_deadline(t)
+    assert deadline is not None
+    clock.now = deadline + 1  # (the idle close is due)
+    store.refuse = True
+    reply = await service.settings(GROUP, ALICE, True, ["min_buy_in", "300"])
+    assert not reply.alert, reply.text
+    assert service.table_in(GROUP) is t  # (the close refused)
+    timer = t.timer
+    if timer is not None:
+        timer.cancel()
+    assert timer is None
