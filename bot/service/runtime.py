@@ -189,6 +189,12 @@ GROUP_CHAIN = "group"
 #: served meanwhile)
 ANEW_WAIT_SECONDS = 5.0
 
+#: Seconds a table restored anew (:meth:`Runtime._restore_anew`) that failed (storage out of
+#: reach again) waits before it is tried again, twice as long each time, at most
+#: :data:`RENEW_RETRY_MAX`: it was left unserved until the next start
+RENEW_RETRY_SECONDS = 2.0
+RENEW_RETRY_MAX = 60.0
+
 
 def unsure_ref(ref: str | None) -> bool:
     """Whether a table message ``ref`` is not posted for certain: none, or a pending one
@@ -433,10 +439,8 @@ class Runtime:
         #: the tables being restored anew (:meth:`_restore_anew`), by id: the stop waits for
         #: them before it saves the tables (:func:`bot.service.recovery.stop`)
         self.renewing: dict[int, asyncio.Task[None]] = {}
-        #: the bot is stopping (:func:`bot.service.recovery.stop`): no table's timer starts
-        #: (:meth:`arm`), so a table restored or stepped during the stop (restored anew, taken
-        #: over) has none running after it
-        self.stopping = False
+        #: set while the bot is stopping (:attr:`stopping`)
+        self._halt = asyncio.Event()
         #: (community, chat) → the openings of a table there under way here (their
         #: :meth:`~storage.api.Store.create_table`): a record one of them is making is not
         #: taken for one a failed opening left (:func:`bot.service.lobby.open_table`)
@@ -761,6 +765,21 @@ class Runtime:
         else:
             await self.arm(t)
 
+    @property
+    def stopping(self) -> bool:
+        """The bot is stopping (:func:`bot.service.recovery.stop`; set back by the next
+        start): no table's timer starts (:meth:`arm`), so a table restored or stepped during
+        the stop (restored anew, taken over) has none running after it, and a table restored
+        anew that failed is not tried again (:meth:`_restore_anew`: the next start does)."""
+        return self._halt.is_set()
+
+    @stopping.setter
+    def stopping(self, value: bool) -> None:
+        if value:
+            self._halt.set()
+        else:
+            self._halt.clear()
+
     def _unsure(self, tx: Tx, seq: int, data: dict[str, Any] | None) -> None:
         """Step ``tx`` (number ``seq``, its snapshot ``data``), rolled back, may have been
         saved all the same: the table's next step reads it first (:attr:`unsure`)."""
@@ -871,7 +890,11 @@ class Runtime:
         the player's message as the step would have written it (a player it stood up, a
         leaver, told too): its "hand over" screens were never sent, the hand it ended not
         being one the restored table shows. The bot stopping meanwhile: the table is restored
-        all the same, with no timer (:attr:`stopping`; the stop waits for it and saves it)."""
+        all the same, with no timer (:attr:`stopping`; the stop waits for it and saves it).
+        Storage failing (out of reach again) or not answering within :attr:`storage_wait`
+        before the table is served: tried again after :data:`RENEW_RETRY_SECONDS`, twice as
+        long each time (:data:`RENEW_RETRY_MAX` at most), until served or the bot stops (the
+        next start restores it): it was left unserved until then, its stacks held."""
         from bot.service import recovery  # (it builds on this module)
 
         table_id = old.id
@@ -880,25 +903,42 @@ class Runtime:
             done = max(int(snap.get("outbox_sent", 0)), old.outbox_sent)
             return {**snap, "outbox_sent": done} if snap else snap
 
-        try:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.settled(old), ANEW_WAIT_SECONDS)
+        wait = RENEW_RETRY_SECONDS
+        while True:
+            try:
+                # (the reads bound: a database silent now held the stop, which waits for this)
+                with answer_within(self.storage_wait):
+                    state = await self.store.table_state(table_id)
+                if state is not None and table_id not in self.tables:
+                    owed = step_privates(old, step) if step is not None and not step.close else {}
+                    await recovery.restore(self, state[0], sent(state[1]), owed=owed)
+                elif state is None and (step is None or data is not None):
+                    # closed by that step: what it owes the chat is sent (one that owed nothing
+                    # sends nothing: a final snapshot stored is another close's)
+                    ours = None if data is None else stored_as(data)
+                    with answer_within(self.storage_wait):
+                        closed = await self.store.closed_snapshots()
+                    for record, snap in closed:
+                        if record.id != table_id or table_id in self.closing:
+                            continue
+                        if ours is not None and stored_as(snap) != ours:
+                            continue  # (another worker's close: that worker sends it)
+                        await recovery.deliver(self, record, sent(snap))
+                return
+            except Exception:
+                if table_id in self.tables or self.stopping:  # (restored, failing later on)
+                    log.exception("table %s: not restored from storage; the next start does",
+                                  table_id)  # fmt: skip
+                    return
+                log.exception("table %s: not restored from storage; tried again", table_id)
+            # (unserved meanwhile: its players' presses out of date, its stacks held)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.settled(old), ANEW_WAIT_SECONDS)
-            state = await self.store.table_state(table_id)
-            if state is not None and table_id not in self.tables:
-                owed = step_privates(old, step) if step is not None and not step.close else {}
-                await recovery.restore(self, state[0], sent(state[1]), owed=owed)
-            elif state is None and (step is None or data is not None):
-                # closed by that step: what it owes the chat is sent (one that owed nothing
-                # sends nothing: a final snapshot stored is another close's)
-                ours = None if data is None else stored_as(data)
-                for record, snap in await self.store.closed_snapshots():
-                    if record.id != table_id or table_id in self.closing:
-                        continue
-                    if ours is not None and stored_as(snap) != ours:
-                        continue  # (another worker's close: that worker sends it)
-                    await recovery.deliver(self, record, sent(snap))
-        except Exception:
-            log.exception("table %s: not restored from storage; the next start does", table_id)
+                await asyncio.wait_for(self._halt.wait(), wait)
+            if self.stopping or table_id in self.tables:  # (the next start restores it)
+                return
+            wait = min(2 * wait, RENEW_RETRY_MAX)
 
     # -- sending -------------------------------------------------------------------------------
     def send(self, tx: Tx) -> None:

@@ -159,8 +159,10 @@ def _schedule_retry(rt: Runtime, t: LiveTable) -> None:
     """Try the table's due step again :data:`RETRY_SECONDS` later (the failed one changed
     nothing: its transition rolled back). The table's timer it replaces is cancelled: a
     step made first by a command (:func:`idle_first`, :meth:`Runtime.overdue_first`) left
-    it running, out of the table's reach (the stop did not cancel it)."""
-    if rt.timers and rt.open_here(t):
+    it running, out of the table's reach (the stop did not cancel it). None once the bot
+    is stopping (:attr:`Runtime.stopping`, as :meth:`Runtime.arm`): a step refused during
+    the stop (a command's overdue step) started a timer that ran after the stop."""
+    if rt.timers and rt.open_here(t) and not rt.stopping:
         if t.timer is not None and t.timer is not asyncio.current_task():
             t.timer.cancel()
         t.timer = asyncio.create_task(_retry(rt, t), name=f"table-{t.id}-retry")

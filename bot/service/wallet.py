@@ -20,7 +20,7 @@ from bot.service.stats import shown_number
 from bot.texts import grouped, on, tr
 from game.errors import GameError
 from game.tournament import Tournament
-from storage.api import Community, InsufficientFunds, StorageError
+from storage.api import Community, InsufficientFunds, StorageError, answer_within
 
 __all__ = [
     "BALANCE_LIMIT",
@@ -502,23 +502,35 @@ async def _take_back(
     holds ``value`` (a buy-in, another admin's take, since the grant), what it holds is
     taken back instead (key ``grant:<key>:over:part``), and the answer says how much of the
     grant stays (the rest left the balance meanwhile; the balance is then far below the
-    limit); the /grant delivered again answers the same, from that row. Storage failing
-    every try: the answer says the grant went in and its take-back could not be saved, so
-    the admin looks at the balance; nothing untrue like "nothing changed"."""
+    limit); the /grant delivered again answers the same, from that row (read first: the
+    whole grant taken back then, the balance holding it again, took more than it gave).
+    Each call to storage has :attr:`Runtime.storage_wait` of its own (the command's time,
+    bound by ``STORAGE_WAIT_SECONDS``, may be spent by the grant: its tries gave up untried).
+    Storage failing every try: the answer says the grant went in and its take-back could not
+    be saved, so the admin looks at the balance; nothing untrue like "nothing changed"."""
     label = rt.kush_label(community)
     limit = grouped(BALANCE_LIMIT, lang)
 
     async def take(amount: int, suffix: str) -> int:
-        return await rt.store.grant(
-            community.id, player_id, -amount, actor=actor.user_id, reason="over",
-            key=f"grant:{key}:over{suffix}",
-        )  # fmt: skip
+        with answer_within(rt.storage_wait, anew=True):  # (each try its own time, below)
+            return await rt.store.grant(
+                community.id, player_id, -amount, actor=actor.user_id, reason="over",
+                key=f"grant:{key}:over{suffix}",
+            )  # fmt: skip
 
     unsure = Reply(
         tr(lang, "err.grant_over_unsure", name=name, limit=limit, amount=value, label=label),
         alert=True,
     )
-    for _ in range(TAKE_BACK_TRIES):
+    amount: int | None = None  # what is taken back: the balance as read, then kept for a
+    # try again under the same key (storage unsure whether it saved that amount)
+    part = f"grant:{key}:over:part"
+    # the /grant delivered again after a partial take-back: what was taken, read first (the
+    # whole grant taken back again, the balance holding it by then, took more than it gave)
+    with contextlib.suppress(StorageError), answer_within(rt.storage_wait, anew=True):
+        rows = await rt.store.ledger(community.id)
+        amount = next((-e.balance_delta for e in reversed(rows) if e.key == part), None)
+    for _ in range(TAKE_BACK_TRIES if amount is None else 0):
         try:
             await take(value, "")
             return Reply(bound, alert=True)
@@ -527,17 +539,13 @@ async def _take_back(
         except StorageError as exc:  # saved or not: tried again under its key
             log.warning("grant %s: its take-back not known to be saved (%r)", key, exc)
     else:
-        return unsure
-    amount: int | None = None  # what is taken back: the balance as read, then kept for a
-    # try again under the same key (storage unsure whether it saved that amount)
-    part = f"grant:{key}:over:part"
-    with contextlib.suppress(StorageError):  # (the /grant delivered again: what was taken)
-        rows = await rt.store.ledger(community.id)
-        amount = next((-e.balance_delta for e in reversed(rows) if e.key == part), None)
+        if amount is None:
+            return unsure
     for _ in range(TAKE_BACK_TRIES):
         try:
             if amount is None:
-                found = await rt.store.get_player(player_id)
+                with answer_within(rt.storage_wait, anew=True):
+                    found = await rt.store.get_player(player_id)
                 balance = found.balance if found is not None else 0
                 amount = min(value, balance)
             if amount > 0:
