@@ -1449,12 +1449,6 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "» {first} и {second} действуют только для нового стола; /addbot [лёгкий|средний|сильный] "
         "сажает ещё одного компьютерного игрока",
     },
-    "sandbox.table_lang": {
-        "en": "» --lang en: this table was opened in Russian and keeps its language (your hand's "
-        "screens too); /settings language en switches it to English",
-        "ru": "» --lang ru: этот стол открыт на английском и остаётся на нём (экраны вашей руки "
-        "тоже); /settings language ru переключит его на русский",
-    },
     # --hand-seconds over the group's timers: which settings it replaced, old → new
     # --fantasyland: the player's next Pineapple hand is stacked (bot/sandbox.py)
     "sandbox.fantasyland": {
