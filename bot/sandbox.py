@@ -627,9 +627,18 @@ class Sandbox:
         )  # fmt: skip
         if replay is not None and not _buttons(replay):
             self._other_focus, self._one_frame = None, True
+        printed_hand = False
         for m in changed:
             if m["message_id"] == hand_id:
                 self._print_message(chat, m["text"], _buttons(m))
+                printed_hand = True
+            elif hand is not None and _buttons(hand) and _is_turn_ping(m, hand):
+                # the adapter's turn ping ("your move", 10 s without a press: the hand's title
+                # and clock lines) was printed as a screen of two lines without buttons, the
+                # last thing printed a hand with no numbers: the hand is printed again with
+                # its numbered buttons, its clock as the ping says (nothing if just printed)
+                if not printed_hand:
+                    self._print_message(chat, _with_clock(hand["text"], m["text"]), _buttons(hand))
             else:
                 rows = _buttons(m) if m["message_id"] == other else []
                 self._print_message(chat, m["text"], rows, prefix="r")
@@ -882,6 +891,28 @@ def _number(text: str) -> bool:
     """Whether ``text`` is a button number: ASCII digits only (``str.isdigit`` takes a
     superscript ``²``, which ``int`` refuses)."""
     return text.isascii() and text.isdigit()
+
+
+def _is_turn_ping(message: dict[str, Any], hand: dict[str, Any]) -> bool:
+    """Whether the private ``message`` is a turn ping of the ``hand`` message (the Telegram
+    adapter's "your move" after :data:`~bot.telegram.adapter.TURN_PING_SECONDS` without a
+    press, :func:`~bot.render.ping_lines`): no buttons, the hand's title, at most two lines."""
+    lines = str(message.get("text", "")).splitlines()
+    title = str(hand.get("text", "")).split("\n", 1)[0]
+    return not _buttons(message) and 0 < len(lines) <= 2 and lines[0] == title
+
+
+def _with_clock(hand: str, ping: str) -> str:
+    """The hand message's text ``hand`` with the clock line (⏱) of the turn ping ``ping``: the
+    time left when the ping was sent (the hand's own says the time its turn began)."""
+    clock = next((line for line in ping.splitlines()[1:] if "⏱" in line), None)
+    if clock is None:
+        return hand
+    lines = hand.splitlines()
+    at = next((i for i, line in enumerate(lines) if "⏱" in line), None)
+    if at is not None:
+        lines[at] = clock
+    return "\n".join(lines)
 
 
 def _buttons(message: dict[str, Any]) -> list[list[tuple[str, str]]]:

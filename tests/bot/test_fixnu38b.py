@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import io
 from pathlib import Path
+
+from bot.sandbox import Sandbox, SandboxOptions
 
 from tests.bot.test_sandbox import _sandbox_session
 
@@ -21,3 +25,41 @@ async def test_lang_ru_sets_the_groups_language_so_a_later_start_stays_russian(
     assert any(x.startswith("» Язык этой группы — русский") for x in again), again
     assert any(x.startswith("» Ананас: 13 карт") for x in again), again  # /rules
     assert any(x.startswith("» Пока (стол сохранён") for x in again), again
+
+
+async def test_a_turn_ping_reprints_the_hand_with_its_numbered_buttons(tmp_path: Path) -> None:
+    """The Telegram adapter's turn ping (a short "your move" message after 10 s without a
+    press) was printed as a private screen of two lines without buttons: the last thing on
+    screen a hand with no numbers. Now the hand is printed again with its numbered buttons,
+    its clock line the ping's."""
+    out = io.StringIO()
+    # (the computer player, first to act, moves after a while: the hand's message is sent
+    # before the player's turn, which an edit begins, as the ping wants)
+    box = Sandbox(SandboxOptions(db=tmp_path / "s.sqlite3", bot_delay=0.5), out)
+    try:
+        await box.start()
+        assert box.adapter is not None
+        box.adapter.turn_ping_seconds = 0.3
+        assert await box.handle("g1")
+        assert await box.handle("g2")
+        pinged = await box._wait(
+            lambda: any(
+                c.method == "sendMessage"
+                and str(c.params.get("chat_id")) == str(box.human.id)
+                and not c.params.get("reply_markup")
+                and str(c.params.get("text", "")).count("\n") == 1  # (title and clock)
+                for c in box.fake.calls
+            )
+        )
+        assert pinged, out.getvalue()
+        await asyncio.sleep(0.2)
+        await box.print_changes()
+        lines = out.getvalue().splitlines()
+        last_title = max(i for i, x in enumerate(lines) if x.startswith("── private"))
+        screen = lines[last_title:]
+        assert screen[1].startswith("🃏 Table #1 · hand 1")
+        assert screen[2].startswith("Your move · ⏱ 1:5"), screen  # the ping's clock
+        assert screen[-1].strip().endswith("✅ Confirm"), screen
+        assert any(x.strip().startswith("[1] ") for x in screen), screen
+    finally:
+        await box.stop()
