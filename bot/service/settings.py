@@ -782,8 +782,10 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         MIN_IDLE_CLOSE_SECONDS,
         604800,
         300,
-        en="a table with no hand dealt for this long closes itself; more than ready_seconds.",
-        ru="стол без раздач дольше этого закрывается сам; больше, чем ready_seconds.",
+        en="a table with no hand dealt for this long closes itself (a lowered value counts "
+        "from its change); more than ready_seconds.",
+        ru="стол без раздач дольше этого закрывается сам (уменьшенное значение отсчитывается "
+        "от изменения); больше, чем ready_seconds.",
     ),
     _kush(
         "tournament_buy_in",

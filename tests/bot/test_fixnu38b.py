@@ -7,6 +7,11 @@ import io
 from pathlib import Path
 
 from bot.sandbox import Sandbox, SandboxOptions
+from bot.texts import tr
+from storage.check import check_store
+from tests.bot.test_brk26_timers import _closes
+from tests.bot.test_service import ALICE, BOB, GROUP
+from tests.bot.test_transitions import player_balance
 
 from tests.bot.test_sandbox import _sandbox_session
 
@@ -63,3 +68,30 @@ async def test_a_turn_ping_reprints_the_hand_with_its_numbered_buttons(tmp_path:
         assert any(x.strip().startswith("[1] ") for x in screen), screen
     finally:
         await box.stop()
+
+
+async def test_r8_2a_a_lowered_idle_close_counts_from_its_change(env) -> None:  # type: ignore[no-untyped-def]
+    """Alice sits alone ten minutes after the table opened (no hand dealt); an admin sets
+    ``idle_close_seconds`` to 300: "Saved", and at once "Table #1 closed: no hand for 5
+    minutes" (R8.2a). Now the wait counts from the change: open until five minutes after."""
+    service, presenter, store, clock = env
+    await service.new_table(GROUP, ALICE)
+    assert not (await service.join(GROUP, ALICE)).alert
+    assert not (await service.ready(GROUP, ALICE)).alert
+    t = service.table_in(GROUP)
+    clock.now += 600
+    reply = await service.settings(GROUP, BOB, True, ["idle_close_seconds", "300"])
+    assert not reply.alert, reply.text
+    await service.run_due()
+    assert service.table_in(GROUP) is t is not None
+    assert t.options.idle_close_seconds == 300
+    assert _closes(presenter) == []
+    clock.now += 299
+    await service.run_due()
+    assert service.table_in(GROUP) is t
+    clock.now += 2
+    await service.run_due()
+    assert service.table_in(GROUP) is None
+    assert _closes(presenter) == [tr("en", "table.idle_closed", table=1, minutes=5, seconds=300)]
+    assert await player_balance(store, ALICE) == 1000
+    assert await check_store(store) == []
