@@ -499,9 +499,14 @@ def _private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
     for o in view.seats:
         if o.seat in boards:
             continue
-        # (their face-down cards, said in words: "🂠13" read as a code)
-        extra = " " + tr(lang, "private.opponent_hidden", count=o.hidden) if o.hidden else ""
-        lines.append(f"{t.board_label(o.seat)}: {_compact(o.board)}{extra}")
+        # their face-down cards said as the group's message says them (R6.3, R3.6): a
+        # Fantasyland board set at once read "· · · | · · · · · | · · · · · 🂠 13 hidden",
+        # an empty board and 13 more, beside the group's "hidden until showdown: 13 cards"
+        parts = [_compact(o.board)] if o.board.count or not o.hidden else []
+        if o.hidden:
+            key = "board.hidden" if o.closed else "board.hidden_street"
+            parts.append(tr(lang, key, count=o.hidden))
+        lines.append(f"{t.board_label(o.seat)}: {' '.join(parts)}")
     buttons: list[tuple[Button, ...]] = []
     if acting:
         version = f"{t.hand_no}.{board_seat}.{me.version}"

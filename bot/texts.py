@@ -127,11 +127,6 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "🂠 hidden until the street ends: {count:card|cards}",
         "ru": "🂠 закрыто до конца улицы: {count:карта|карты|карт}",
     },
-    # an opponent's face-down cards after their row on a private screen ("🂠13" said nothing)
-    "private.opponent_hidden": {
-        "en": "🂠 {count} hidden",
-        "ru": "🂠 закрыто: {count}",
-    },
     "board.placing": {"en": "placing: {cards}", "ru": "выкладывает: {cards}"},
     "board.done": {"en": "done", "ru": "готово"},
     "board.bank": {"en": "time bank", "ru": "тайм-банк"},

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 from pathlib import Path
 
@@ -10,7 +11,8 @@ from bot.sandbox import Sandbox, SandboxOptions
 from bot.texts import tr
 from storage.check import check_store
 from tests.bot.test_brk26_timers import _closes
-from tests.bot.test_service import ALICE, BOB, GROUP
+from tests.bot.test_bots import alice_and_a_bot, play_hand_with_bots
+from tests.bot.test_service import ALICE, BOB, GROUP, press_auto_and_confirm
 from tests.bot.test_transitions import player_balance
 
 from tests.bot.test_sandbox import _sandbox_session
@@ -95,3 +97,38 @@ async def test_r8_2a_a_lowered_idle_close_counts_from_its_change(env) -> None:  
     assert _closes(presenter) == [tr("en", "table.idle_closed", table=1, minutes=5, seconds=300)]
     assert await player_balance(store, ALICE) == 1000
     assert await check_store(store) == []
+
+
+async def test_r6_3_a_fantasyland_board_is_said_alike_on_the_group_and_private_screens() -> None:
+    """R6.3: heads-up, Anna (a computer player) in Fantasyland sets her 13 cards at once while
+    Alice plays her streets; both boards stay hidden until showdown, their counts public.
+    Alice's private screen read "🤖 Anna: · · · | · · · · · | · · · · · 🂠 13 hidden" (an
+    empty board and 13 more) where the group read "🂠 hidden until showdown: 13 cards". Both
+    say the group's words now, and neither shows a card of Anna's."""
+    service, presenter, _store, clock = await alice_and_a_bot("normal")
+    t = service.table_in(GROUP)
+    assert t is not None
+    await play_hand_with_bots(service, presenter, clock)
+    anna = next(s for s in t.seats.values() if s.bot)
+    assert t.match is not None and t.next_hand_at is not None
+    t.match = dataclasses.replace(t.match, fantasyland={anna.seat: 14}, match_over=False)
+    clock.now = t.next_hand_at
+    await service.run_due()
+    hand = t.hand
+    assert hand is not None and hand.is_fantasyland(anna.seat)
+    faces = [str(c) for c in hand.current_cards(anna.seat)]
+    assert t.bot_due is not None
+    clock.now = t.bot_due
+    await service.run_due()
+    assert hand.board_of(anna.seat).is_complete
+    said = tr("en", "board.hidden", count=13)
+    for _street in range(2):
+        group = presenter.tables[GROUP.chat_id][-1].text.splitlines()
+        private = presenter.last_private(ALICE.user_id).text.splitlines()
+        at = next(i for i, x in enumerate(group) if x.startswith("🤖 Anna · ") and "🌴" in x)
+        assert group[at + 1] == "  " + said
+        assert f"🤖 Anna: {said}" in private, private
+        for text in ("\n".join(group), "\n".join(private)):
+            assert not any(face in text for face in faces), text
+        await press_auto_and_confirm(service, presenter, ALICE)
+    assert tr("ru", "board.hidden", count=13) == "🂠 закрыто до вскрытия: 13 карт"
