@@ -350,12 +350,19 @@ def group_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
             clocks.append(f"{t.board_label(s)} {clock}")
         lines.append(tr(lang, "board.turns", turns=" · ".join(clocks)))
     topped: set[int] = set()
+    stacked: set[int] = set()  # players whose stack is said (double boxes: one stack, R4.2)
     for sv in view.seats:
         seat = t.player_of(sv.seat)
         held = seat.stack if seat else 0
         if t.tournament is not None:  # chips, not kush (R8.7)
             held = t.tournament.chips.get(t.owner(sv.seat), 0)
         head = f"{t.board_label(sv.seat)} · {grouped(held, lang)}"  # (as every amount)
+        if seat is not None and seat.seat in stacked:
+            # a player's second board (R4.2): "Player ① · 200" and "Player ② · 200" read
+            # as 400; the one stack is said once, at the first board
+            head = t.board_label(sv.seat)
+        elif seat is not None:
+            stacked.add(seat.seat)
         if seat is not None and seat.topped_up and t.tournament is None and seat.seat not in topped:
             topped.add(seat.seat)  # (once a player: double boxes, R4.2)
             head += " " + tr(lang, "board.topped_up", amount=seat.topped_up)

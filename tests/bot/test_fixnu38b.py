@@ -7,15 +7,22 @@ import dataclasses
 import io
 from pathlib import Path
 
+import pytest
+
+from bot.texts import grouped
 from bot.sandbox import Sandbox, SandboxOptions
 from bot.texts import tr
 from storage.check import check_store
-from tests.bot.test_brk26_timers import _closes
+from tests.bot.conftest import service_env
 from tests.bot.test_bots import alice_and_a_bot, play_hand_with_bots
-from tests.bot.test_service import ALICE, BOB, GROUP, press_auto_and_confirm
-from tests.bot.test_transitions import player_balance
-
+from tests.bot.test_brk26_timers import _closes
 from tests.bot.test_sandbox import _sandbox_session
+from tests.bot.test_service import ALICE, BOB, GROUP, press_auto_and_confirm
+from tests.bot.test_service_classic import ALICE as C_ALICE
+from tests.bot.test_service_classic import BOB as C_BOB
+from tests.bot.test_service_classic import GROUP as C_GROUP
+from tests.bot.test_service_classic import configure
+from tests.bot.test_transitions import player_balance
 
 
 async def test_lang_ru_sets_the_groups_language_so_a_later_start_stays_russian(
@@ -132,3 +139,31 @@ async def test_r6_3_a_fantasyland_board_is_said_alike_on_the_group_and_private_s
             assert not any(face in text for face in faces), text
         await press_auto_and_confirm(service, presenter, ALICE)
     assert tr("ru", "board.hidden", count=13) == "🂠 закрыто до вскрытия: 13 карт"
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_r4_2_double_boxes_say_the_players_one_stack_once(lang: str) -> None:
+    """Double boxes (R4.2): the group's table read "Alice ① · 1,000" and "Alice ② · 1,000"
+    for one stack of 1,000, which reads as 2,000. The stack is said at the first board only."""
+    service, presenter, _store, _clock = service_env()
+    await configure(service, game="ofc", heads_up_double_boxes="on")
+    assert not (await service.settings(C_GROUP, C_ALICE, True, ["language", lang])).alert
+    assert not (await service.new_table(C_GROUP, C_ALICE, "ofc")).alert
+    for step in (service.join, service.ready):
+        for a in (C_ALICE, C_BOB):
+            assert not (await step(C_GROUP, a)).alert
+    t = service.table_in(C_GROUP)
+    assert t is not None and t.hand is not None and len(t.hand.order) == 4
+    alice = t.seat_of(C_ALICE.user_id)
+    assert alice is not None
+    stack = grouped(alice.stack, lang)
+    lines = presenter.tables[C_GROUP.chat_id][-1].text.splitlines()
+    heads = [  # (each board's head follows a blank line; the turn line names ① too)
+        b.removeprefix("▶ ") for a, b in zip(lines, lines[1:], strict=False) if not a
+    ]
+    heads = [x for x in heads if x.startswith("Alice")]
+    assert len(heads) == 2, lines
+    assert heads[0].startswith(f"Alice ① · {stack}"), heads
+    assert heads[1] == "Alice ②" or (heads[1].startswith("Alice ② · ") and stack not in heads[1])
+    assert sum(stack in x for x in heads) == 1, heads
+    assert heads[1] == "Alice ② · " + ("street 1/9" if lang == "en" else "улица 1/9"), heads
