@@ -279,13 +279,17 @@ def _ready_windows(t: LiveTable, lang: str, now: float) -> list[str]:
 
 
 def _lobby_buttons(t: LiveTable, lang: str) -> tuple[Button, ...]:
+    """The lobby's buttons between hands: Join while a seat is free (as during a hand,
+    :func:`_hand_buttons`: a full table's Join only said "the table is full"), Ready,
+    Leave and Top up."""
     v = f"L{t.version}"
-    return (
-        Button(tr(lang, "btn.join"), encode(P.Join(t.id, v))),
-        Button(tr(lang, "btn.ready"), encode(P.Ready(t.id, v))),
-        Button(tr(lang, "btn.leave"), encode(P.Leave(t.id, v))),
-        Button(tr(lang, "btn.topup"), encode(P.TopUp(t.id, v))),
-    )
+    row: list[Button] = []
+    if len(t.seats) < t.options.max_players:
+        row.append(Button(tr(lang, "btn.join"), encode(P.Join(t.id, v))))
+    row.append(Button(tr(lang, "btn.ready"), encode(P.Ready(t.id, v))))
+    row.append(Button(tr(lang, "btn.leave"), encode(P.Leave(t.id, v))))
+    row.append(Button(tr(lang, "btn.topup"), encode(P.TopUp(t.id, v))))
+    return tuple(row)
 
 
 def _hand_buttons(t: LiveTable, lang: str) -> tuple[Button, ...]:

@@ -20,6 +20,7 @@ from tests.bot.test_sandbox import _sandbox_session
 from tests.bot.test_service import ALICE, BOB, GROUP, press_auto_and_confirm
 from tests.bot.test_service_classic import ALICE as C_ALICE
 from tests.bot.test_service_classic import BOB as C_BOB
+from tests.bot.test_service_classic import CAROL as C_CAROL
 from tests.bot.test_service_classic import GROUP as C_GROUP
 from tests.bot.test_service_classic import configure
 from tests.bot.test_transitions import player_balance
@@ -167,3 +168,26 @@ async def test_r4_2_double_boxes_say_the_players_one_stack_once(lang: str) -> No
     assert heads[1] == "Alice ②" or (heads[1].startswith("Alice ② · ") and stack not in heads[1])
     assert sum(stack in x for x in heads) == 1, heads
     assert heads[1] == "Alice ② · " + ("street 1/9" if lang == "en" else "улица 1/9"), heads
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_r8_2_a_full_lobby_offers_no_join(lang: str) -> None:
+    """Three players seated at a three-seat Pineapple table, between hands: the lobby still
+    offered Join, which only answered that the table is full. Join shows while a seat is
+    free, as during a hand; it comes back when a seat frees up."""
+    service, presenter, _store, _clock = service_env()
+    assert not (await service.settings(C_GROUP, C_ALICE, True, ["language", lang])).alert
+    assert not (await service.new_table(C_GROUP, C_ALICE, "pineapple")).alert
+    join, ready = tr(lang, "btn.join"), tr(lang, "btn.ready")
+    for a in (C_ALICE, C_BOB):
+        assert not (await service.join(C_GROUP, a)).alert
+    labels = [b.label for b in presenter.last_table(C_GROUP.chat_id).all_buttons()]
+    assert labels[:2] == [join, ready]
+    assert not (await service.join(C_GROUP, C_CAROL)).alert
+    t = service.table_in(C_GROUP)
+    assert t is not None and t.hand is None and len(t.seats) == t.options.max_players == 3
+    labels = [b.label for b in presenter.last_table(C_GROUP.chat_id).all_buttons()]
+    assert join not in labels and labels[0] == ready, labels
+    assert not (await service.leave(C_GROUP, C_CAROL)).alert
+    labels = [b.label for b in presenter.last_table(C_GROUP.chat_id).all_buttons()]
+    assert labels[:2] == [join, ready]
