@@ -815,21 +815,21 @@ TEXTS: dict[str, dict[str, str]] = {
     "reply.top_empty": {"en": "No players yet.", "ru": "Пока нет игроков."},
     "reply.history_title": {"en": "Your last hands:", "ru": "Ваши последние раздачи:"},
     "reply.history_line": {
-        "en": "Table {table}, hand {hand}: {points:+d|pt|pts}, {kush:+d} {label}{foul}",
-        "ru": "Стол {table}, раздача {hand}: {points:+d|очко|очка|очков}, {kush:+d} {label}{foul}",
+        "en": "Table #{table}, hand {hand}: {points:+d|pt|pts}, {kush:+d} {label}{foul}",
+        "ru": "Стол #{table}, раздача {hand}: {points:+d|очко|очка|очков}, {kush:+d} {label}{foul}",
     },
     # a Chinese Poker cash hand before its game to the target ended: no kush moved yet (R7.6)
     "reply.history_line_game": {
-        "en": "Table {table}, hand {hand}: {points:+d|pt|pts}, game {total}/{target} · settled when the game ends{foul}",
-        "ru": "Стол {table}, раздача {hand}: {points:+d|очко|очка|очков}, игра {total}/{target} · расчёт в конце игры{foul}",
+        "en": "Table #{table}, hand {hand}: {points:+d|pt|pts}, game {total}/{target} · settled when the game ends{foul}",
+        "ru": "Стол #{table}, раздача {hand}: {points:+d|очко|очка|очков}, игра {total}/{target} · расчёт в конце игры{foul}",
     },
     "reply.history_game_end": {
-        "en": "Table {table}, the Chinese Poker game settled: {kush:+d} {label}",
-        "ru": "Стол {table}, расчёт игры в китайский покер: {kush:+d} {label}",
+        "en": "Table #{table}, the Chinese Poker game settled: {kush:+d} {label}",
+        "ru": "Стол #{table}, расчёт игры в китайский покер: {kush:+d} {label}",
     },
     "reply.history_round_end": {
-        "en": "Table {table}, the round settled: {kush:+d} {label}",
-        "ru": "Стол {table}, расчёт круга: {kush:+d} {label}",
+        "en": "Table #{table}, the round settled: {kush:+d} {label}",
+        "ru": "Стол #{table}, расчёт круга: {kush:+d} {label}",
     },
     "reply.history_empty": {"en": "No hands yet.", "ru": "Раздач пока нет."},
     # -- statistics, leaderboard by period, replays (issue 12) --------------------------------
@@ -952,7 +952,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "top.usage": {
         "en": "Usage: /top (by balance plus stacks at tables) or /top week | month | all (by winnings)",
-        "ru": "Формат: /top (по балансу со стеками за столами) или /top week | month | all (по выигрышу)",
+        "ru": "Формат: /top (по балансу со стеками за столами) или /top неделя | месяц | всё (по выигрышу)",
     },
     "top.period_title": {
         "en": "🏆 Winnings · {when}",
@@ -1178,6 +1178,16 @@ TEXTS: dict[str, dict[str, str]] = {
     # (a dash: the reasons name the setting with a colon, "kush_per_point: целое число …",
     # and "Нельзя установить: kush_per_point: …" read two colons in a row)
     "reply.settings_bad": {"en": "Cannot set that — {error}", "ru": "Нельзя установить — {error}"},
+    # a refused /settings change (bot.service.settings.refusal_text): its reason names the
+    # setting ("min_buy_in: целое число …"), or not («coins» …)
+    "reply.setting_refused_named": {
+        "en": "Cannot set that — {name}: {reason}",
+        "ru": "Не удалось изменить {name}: {reason}",
+    },
+    "reply.setting_refused": {
+        "en": "Cannot set that — {error}",
+        "ru": "Не удалось изменить настройку — {error}",
+    },
     "reply.settings_unknown": {
         "en": "“{name}” is not a setting.",
         "ru": "Настройки «{name}» нет.",
@@ -1670,10 +1680,10 @@ TEXTS: dict[str, dict[str, str]] = {
             "/join, /leave, /ready — take a seat, stand up, buy in\n"
             "/topup [N] — top up your stack (asked during your hand: added when it ends)\n"
             "/sitout, /back — skip hands, come back\n"
-            "/balance, /top, /history [N], /daily — your balance, leaderboard, your hands, daily bonus\n"
+            "/balance, /history [N], /daily — your balance, your hands, daily bonus\n"
             "/stats [@user|me] [week|month|all] — statistics of the group and yours, or of one "
             "player\n"
-            "/top week|month|all — leaderboard by winnings\n"
+            "/top [week|month|all] — leaderboard by balance, or by winnings in the period\n"
             "/replay N — hand N street by street\n"
             "/rules [game] — rules of this table's game (or the one named)\n"
             "Admins: /settings, /grant @user N, /closetable — close the table between hands "
@@ -1692,9 +1702,9 @@ TEXTS: dict[str, dict[str, str]] = {
             "/join, /leave, /ready — сесть, встать, внести взнос\n"
             "/topup [N] — докупить в стек (во время вашей раздачи — пройдёт после неё)\n"
             "/sitout, /back — пропускать раздачи, вернуться\n"
-            "/balance, /top, /history [N], /daily — ваш баланс, рейтинг, ваши раздачи, бонус дня\n"
-            "/stats [@игрок|me] [week|month|all] — статистика группы и ваша или одного игрока\n"
-            "/top week|month|all — рейтинг по выигрышу\n"
+            "/balance, /history [N], /daily — ваш баланс, ваши раздачи, бонус дня\n"
+            "/stats [@игрок|я] [неделя|месяц|всё] — статистика группы и ваша или одного игрока\n"
+            "/top [неделя|месяц|всё] — рейтинг по балансу или по выигрышу за период\n"
             "/replay N — раздача N по улицам\n"
             "/rules [игра] — правила игры за этим столом (или названной)\n"
             "Админы: /settings, /grant @игрок N, /closetable — закрыть стол между раздачами "

@@ -5,24 +5,28 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import io
+import itertools
 from pathlib import Path
 
 import pytest
 
-from bot.texts import grouped
 from bot.sandbox import Sandbox, SandboxOptions
-from bot.texts import tr
+from bot.texts import grouped, tr
 from storage.check import check_store
 from tests.bot.conftest import service_env
 from tests.bot.test_bots import alice_and_a_bot, play_hand_with_bots
 from tests.bot.test_brk26_timers import _closes
 from tests.bot.test_sandbox import _sandbox_session
-from tests.bot.test_service import ALICE, BOB, GROUP, press_auto_and_confirm
+from tests.bot.test_service import ALICE, BOB, GROUP, play_out, press_auto_and_confirm, seated
 from tests.bot.test_service_classic import ALICE as C_ALICE
 from tests.bot.test_service_classic import BOB as C_BOB
 from tests.bot.test_service_classic import CAROL as C_CAROL
 from tests.bot.test_service_classic import GROUP as C_GROUP
 from tests.bot.test_service_classic import configure
+from tests.bot.test_settings import ALICE as S_ALICE
+from tests.bot.test_settings import BORIS as S_BORIS
+from tests.bot.test_settings import new_service as settings_service
+from tests.bot.test_settings import say
 from tests.bot.test_transitions import player_balance
 
 
@@ -160,7 +164,7 @@ async def test_r4_2_double_boxes_say_the_players_one_stack_once(lang: str) -> No
     stack = grouped(alice.stack, lang)
     lines = presenter.tables[C_GROUP.chat_id][-1].text.splitlines()
     heads = [  # (each board's head follows a blank line; the turn line names ① too)
-        b.removeprefix("▶ ") for a, b in zip(lines, lines[1:], strict=False) if not a
+        b.removeprefix("▶ ") for a, b in itertools.pairwise(lines) if not a
     ]
     heads = [x for x in heads if x.startswith("Alice")]
     assert len(heads) == 2, lines
@@ -191,3 +195,54 @@ async def test_r8_2_a_full_lobby_offers_no_join(lang: str) -> None:
     assert not (await service.leave(C_GROUP, C_CAROL)).alert
     labels = [b.label for b in presenter.last_table(C_GROUP.chat_id).all_buttons()]
     assert labels[:2] == [join, ready]
+
+
+async def test_a_refused_settings_value_writes_its_range_as_the_hint_asks() -> None:
+    """``/settings min_buy_in 1 000``: the refusal printed the range as "1 000 000 000 000"
+    and then said numbers are written without spaces ("1000, а не 1 000"); and "Нельзя
+    установить — min_buy_in: …" read unnaturally. The range comes without separators under
+    that hint, and the Russian answer reads «Не удалось изменить min_buy_in: …»."""
+    service, _store = settings_service()
+    hint_en = tr("en", "reply.number_digits")
+    hint_ru = tr("ru", "reply.number_digits")
+    reply = await say(service, "min_buy_in", "1 000", actor=S_ALICE)
+    assert reply.alert and reply.text == (
+        "Cannot set that — min_buy_in takes a whole number from 1 to 1000000000000 kush.\n"
+        + hint_en
+    ), reply.text
+    reply = await say(service, "min_buy_in", "1 000", actor=S_BORIS)
+    assert reply.alert and reply.text == (
+        "Не удалось изменить min_buy_in: целое число от 1 до 1000000000000 кушей.\n" + hint_ru
+    ), reply.text
+    assert "1000, а не 1 000" in hint_ru
+    # a range with no hint on writing numbers keeps its thousands grouped, as amounts are
+    reply = await say(service, "kush_per_point", "0", actor=S_BORIS)
+    assert reply.text == (
+        "Не удалось изменить kush_per_point: целое число от 1 до 1\u00a0000\u00a0000 кушей."
+    )
+
+
+async def test_russian_help_lists_top_once_with_the_russian_words_it_takes() -> None:
+    """Russian /help listed /top twice and gave English arguments (me, week) though «я» and
+    «неделя» work: /top is listed once, with the words in the reader's language, and they
+    work."""
+    service, presenter, _store, _clock = service_env()
+    for actor, top, stats in (
+        (ALICE, "/top [week|month|all] — ", "/stats [@user|me] [week|month|all] — "),
+        (BOB, "/top [неделя|месяц|всё] — ", "/stats [@игрок|я] [неделя|месяц|всё] — "),
+    ):
+        lines = (await service.help(GROUP, actor)).text.split("\n")
+        assert sum("/top" in x.replace("/topup", "") for x in lines) == 1, lines
+        assert any(x.startswith(top) for x in lines), lines
+        assert any(x.startswith(stats) for x in lines), lines
+    await seated(service, ALICE, BOB)
+    await play_out(service, presenter, [ALICE, BOB])
+    for word in ("неделя", "месяц", "всё"):
+        reply = await service.top(GROUP, BOB, word)
+        assert not reply.alert and "Формат" not in reply.text, reply.text
+    assert not (await service.stats(GROUP, BOB, ["я", "неделя"])).alert
+    # /history names the table as every other message does: «стол #1», "table #1"
+    history = (await service.history(GROUP, BOB)).text.splitlines()
+    assert history[1].split(" · ", 1)[1].startswith("Стол #1, раздача 1: "), history
+    history = (await service.history(GROUP, ALICE)).text.splitlines()
+    assert history[1].split(" · ", 1)[1].startswith("Table #1, hand 1: "), history

@@ -133,7 +133,8 @@ async def test_help_introduces_kush_and_splits_the_stats_line() -> None:
     ):
         lines = (await service.help(GROUP, actor)).text.split("\n")
         assert kush in lines, lines
-        assert any(x.startswith("/top week|month|all — ") for x in lines), lines
+        top = "/top [week|month|all] — " if actor is ALICE else "/top [неделя|месяц|всё] — "
+        assert any(x.startswith(top) for x in lines), lines
         assert any(x.startswith("/replay N — ") for x in lines), lines
         assert not any("/stats" in x and "/top" in x for x in lines), lines
     for lang in ("en", "ru"):
