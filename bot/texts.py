@@ -948,7 +948,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "stats.usage": {
         "en": "Usage: /stats [@user | me] [week | month | all]",
-        "ru": "Формат: /stats [@игрок | me] [week | month | all]",
+        "ru": "Формат: /stats [@игрок | я] [неделя | месяц | всё]",
     },
     "top.usage": {
         "en": "Usage: /top (by balance plus stacks at tables) or /top week | month | all (by winnings)",
