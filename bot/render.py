@@ -666,7 +666,8 @@ def reveal_screen(
         lines.append(head)
         for k, box in enumerate(boxes):
             strength = r.strengths[BOXES.index(box)]
-            # the top stage's points hold the two-of-three point (R7.3): a line of its own
+            # a stage's points hold the two-of-three points it decides (R7.3: the middle's
+            # against an opponent beaten in both bottom and middle, else the top's): a line
             extra = stages[k].two_of_three.get(r.seat, 0)
             pts = stages[k].points[r.seat] - extra
             name = tr(lang, _BOX_KEY[box])

@@ -2170,7 +2170,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "bottom ≥ middle ≥ top.\nEach box against each opponent's: 2 points a win, 1 each a tie; "
             "+1 for winning 2 or 3 of 3 boxes; bonuses for strong hands.\nThe game is played to "
             "{target:point|points}.\nReached the target after the bottom or middle boxes are shown? "
-            "Claim ends the game (boxes not yet shown don't count); Continue shows the rest."
+            "Claim ends the game (boxes not yet shown don't count); Continue shows the rest.\n"
+            "A claim after the middle keeps the +1 for bottom and middle both won."
         ),
         "ru": (
             "Китайский покер: 13 карт сразу, их втайне раскладывают на верх 3 / середину 5 / низ 5, "
@@ -2178,7 +2179,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "по 1 при ничьей; +1 за 2 или 3 выигранных бокса из 3; бонусы за сильные комбинации.\n"
             "Игра идёт до {target:очка|очков|очков}.\nЦель достигнута при вскрытии низа или середины? "
             "«Закончить игру» — конец игры (невскрытые боксы не в счёт), «Продолжить» — вскрытие "
-            "дальше."
+            "дальше.\n«Закончить игру» после середины сохраняет +1 за выигранные низ и середину."
         ),
     },
     "settings.title": {"en": "⚙ Settings of this group", "ru": "⚙ Настройки группы"},

@@ -16,6 +16,10 @@ from storage.check import check_store
 from tests.bot.conftest import service_env
 from tests.bot.test_bots import alice_and_a_bot, play_hand_with_bots
 from tests.bot.test_brk26_timers import _closes
+from tests.bot.test_fixnu6b_texts import ALICE as NU6B_ALICE
+from tests.bot.test_fixnu6b_texts import BORIS as BORIS_RU
+from tests.bot.test_fixnu6b_texts import GROUP as NU6B_GROUP
+from tests.bot.test_fixnu6b_texts import new_service as nu6b_service
 from tests.bot.test_sandbox import _sandbox_session
 from tests.bot.test_service import ALICE, BOB, GROUP, play_out, press_auto_and_confirm, seated
 from tests.bot.test_service_classic import ALICE as C_ALICE
@@ -246,3 +250,14 @@ async def test_russian_help_lists_top_once_with_the_russian_words_it_takes() -> 
     assert history[1].split(" · ", 1)[1].startswith("Стол #1, раздача 1: "), history
     history = (await service.history(GROUP, ALICE)).text.splitlines()
     assert history[1].split(" · ", 1)[1].startswith("Table #1, hand 1: "), history
+
+
+async def test_r7_5_rules_say_a_claim_after_the_middle_keeps_the_two_of_three_point() -> None:
+    """/rules chinese says what a claim after the middle counts, in both languages."""
+    service, _store = nu6b_service()
+    await service.new_table(NU6B_GROUP, NU6B_ALICE)
+    english = (await service.rules(NU6B_GROUP, NU6B_ALICE, "chinese")).text.split("\n")
+    assert "A claim after the middle keeps the +1 for bottom and middle both won." in english
+    russian = (await service.rules(NU6B_GROUP, BORIS_RU, "chinese")).text.split("\n")
+    said = "«Закончить игру» после середины сохраняет +1 за выигранные низ и середину."
+    assert said in russian, russian
