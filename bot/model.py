@@ -346,7 +346,8 @@ class LiveTable:
 
     :ivar phase: the table's phase (:class:`Phase`).
     :ivar seq: how many transitions were committed (the key of the next is ``seq + 1``).
-    :ivar last_deal_at: when the last hand was dealt (or the table opened): idle close, R8.2a.
+    :ivar last_deal_at: when the last hand was dealt (or the table opened, or a lowered
+        ``idle_close_seconds`` applied): idle close, R8.2a.
     :ivar ready_deadline: when the ready timer ends (R8.2), while it runs.
     :ivar top_up_deadline: in the lobby, when the busted players, whose top-ups alone stand
         between the table and a deal, are stood up if they have not topped up (R8.2).

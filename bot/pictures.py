@@ -264,8 +264,12 @@ def showdown_picture(
         stages = ChineseGame.stages(res)
         revealed = {box: stages[k] for k, box in enumerate(_REVEAL_ORDER[:shown])}
         totals = t.chinese.totals if t.chinese is not None else {}
-        # the top stage's points hold the two-of-three points (R7.3): drawn apart from the box
-        two = revealed[Box.TOP].two_of_three if Box.TOP in revealed else {}
+        # a stage's points hold the two-of-three points it decides (R7.3: the middle's, or
+        # the top's): drawn apart from the box
+        two: dict[int, int] = {}
+        for stage in revealed.values():
+            for seat, n in stage.two_of_three.items():
+                two[seat] = two.get(seat, 0) + n
     for r in res.seats:
         player = t.player_of(r.seat)
         moved = chips if chips is not None else deltas
@@ -280,7 +284,7 @@ def showdown_picture(
             )
             extra = two.get(r.seat, 0)
             scores = tuple(
-                revealed[b].points.get(r.seat, 0) - (extra if b is Box.TOP else 0)
+                revealed[b].points.get(r.seat, 0) - revealed[b].two_of_three.get(r.seat, 0)
                 if b in revealed
                 else None
                 for b in BOXES

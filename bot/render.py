@@ -279,13 +279,17 @@ def _ready_windows(t: LiveTable, lang: str, now: float) -> list[str]:
 
 
 def _lobby_buttons(t: LiveTable, lang: str) -> tuple[Button, ...]:
+    """The lobby's buttons between hands: Join while a seat is free (as during a hand,
+    :func:`_hand_buttons`: a full table's Join only said "the table is full"), Ready,
+    Leave and Top up."""
     v = f"L{t.version}"
-    return (
-        Button(tr(lang, "btn.join"), encode(P.Join(t.id, v))),
-        Button(tr(lang, "btn.ready"), encode(P.Ready(t.id, v))),
-        Button(tr(lang, "btn.leave"), encode(P.Leave(t.id, v))),
-        Button(tr(lang, "btn.topup"), encode(P.TopUp(t.id, v))),
-    )
+    row: list[Button] = []
+    if len(t.seats) < t.options.max_players:
+        row.append(Button(tr(lang, "btn.join"), encode(P.Join(t.id, v))))
+    row.append(Button(tr(lang, "btn.ready"), encode(P.Ready(t.id, v))))
+    row.append(Button(tr(lang, "btn.leave"), encode(P.Leave(t.id, v))))
+    row.append(Button(tr(lang, "btn.topup"), encode(P.TopUp(t.id, v))))
+    return tuple(row)
 
 
 def _hand_buttons(t: LiveTable, lang: str) -> tuple[Button, ...]:
@@ -350,12 +354,19 @@ def group_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
             clocks.append(f"{t.board_label(s)} {clock}")
         lines.append(tr(lang, "board.turns", turns=" · ".join(clocks)))
     topped: set[int] = set()
+    stacked: set[int] = set()  # players whose stack is said (double boxes: one stack, R4.2)
     for sv in view.seats:
         seat = t.player_of(sv.seat)
         held = seat.stack if seat else 0
         if t.tournament is not None:  # chips, not kush (R8.7)
             held = t.tournament.chips.get(t.owner(sv.seat), 0)
         head = f"{t.board_label(sv.seat)} · {grouped(held, lang)}"  # (as every amount)
+        if seat is not None and seat.seat in stacked:
+            # a player's second board (R4.2): "Player ① · 200" and "Player ② · 200" read
+            # as 400; the one stack is said once, at the first board
+            head = t.board_label(sv.seat)
+        elif seat is not None:
+            stacked.add(seat.seat)
         if seat is not None and seat.topped_up and t.tournament is None and seat.seat not in topped:
             topped.add(seat.seat)  # (once a player: double boxes, R4.2)
             head += " " + tr(lang, "board.topped_up", amount=seat.topped_up)
@@ -499,9 +510,14 @@ def _private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
     for o in view.seats:
         if o.seat in boards:
             continue
-        # (their face-down cards, said in words: "🂠13" read as a code)
-        extra = " " + tr(lang, "private.opponent_hidden", count=o.hidden) if o.hidden else ""
-        lines.append(f"{t.board_label(o.seat)}: {_compact(o.board)}{extra}")
+        # their face-down cards said as the group's message says them (R6.3, R3.6): a
+        # Fantasyland board set at once read "· · · | · · · · · | · · · · · 🂠 13 hidden",
+        # an empty board and 13 more, beside the group's "hidden until showdown: 13 cards"
+        parts = [_compact(o.board)] if o.board.count or not o.hidden else []
+        if o.hidden:
+            key = "board.hidden" if o.closed else "board.hidden_street"
+            parts.append(tr(lang, key, count=o.hidden))
+        lines.append(f"{t.board_label(o.seat)}: {' '.join(parts)}")
     buttons: list[tuple[Button, ...]] = []
     if acting:
         version = f"{t.hand_no}.{board_seat}.{me.version}"
@@ -650,7 +666,8 @@ def reveal_screen(
         lines.append(head)
         for k, box in enumerate(boxes):
             strength = r.strengths[BOXES.index(box)]
-            # the top stage's points hold the two-of-three point (R7.3): a line of its own
+            # a stage's points hold the two-of-three points it decides (R7.3: the middle's
+            # against an opponent beaten in both bottom and middle, else the top's): a line
             extra = stages[k].two_of_three.get(r.seat, 0)
             pts = stages[k].points[r.seat] - extra
             name = tr(lang, _BOX_KEY[box])

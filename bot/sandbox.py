@@ -40,7 +40,7 @@ from bot.config import ConfigError
 from bot.model import ChatRef, LiveTable
 from bot.screens import Payload
 from bot.service import TableService
-from bot.service.settings import SETTINGS, group_language, table_options
+from bot.service.settings import SETTINGS, change_setting, group_language, table_options
 from bot.telegram.adapter import TelegramAdapter
 from bot.telegram.fake_api import BOT_ID, ApiCall, FakeTelegram, FakeUser
 from bot.telegram.ratelimit import AnswerFirstRateLimiter
@@ -94,7 +94,7 @@ class SandboxOptions:
     :ivar given: the command-line flags given explicitly (``"bots"``, ``"bot_level"``,
         ``"hand_seconds"``, ``"lang"``): on a resumed table the sandbox says which of them
         wait for the next table, and when ``--hand-seconds`` applies (at once, or from the
-        next match); ``--lang`` against a group language set is said to yield to it.
+        next match); ``--lang`` sets the group's language (as ``/settings language`` does).
     :ivar decisions_in_process: the computer players' and "Arrange for me"'s decisions in a
         worker process (``DECISIONS_IN_PROCESS``; ``None``: :data:`bot.thinking.IN_PROCESS`).
     :ivar fantasyland: ``--fantasyland``: the player's next Pineapple hand of this start is
@@ -303,7 +303,25 @@ class Sandbox:
             name = seat.name if seat is not None else tr(self.lang, "sandbox.player")
             self.human = replace(self.human, first_name=name)
         flag = self.opts.lang
-        if "lang" in self.opts.given and (
+        given = "lang" in self.opts.given
+        if given and group_lang is None and (table is None or table.lang == flag):
+            # "--lang ru" on a group that speaks it already (a fresh file, or a table opened
+            # in it while the group's language is auto): the flag sets the group's language
+            # as /settings language ru would, silently. It left the group auto, so a later
+            # start without the flag answered in English under a Russian table (issue nu38.1)
+            await self._set_group_language(flag)
+            self._group_lang_set = True
+        elif not given and group_lang is None and table is not None and table.lang != flag:
+            # a table opened under "--lang ru" by a sandbox before that fix (the group left
+            # auto): the group keeps the language it was played in, set now as the flag sets
+            # it, said with how to switch; it said "» --lang en: …", never typed, and replied
+            # in English under the Russian table
+            await self._set_group_language(table.lang)
+            self._group_lang_set = True
+            self.lang = table.lang
+            self._name_group()
+            self.line(tr(self.lang, "sandbox.group_lang_resumed", flag=flag))
+        elif given and (
             (group_lang is not None and group_lang != flag)
             or (group_lang is None and table is not None and table.lang != flag)
         ):
@@ -370,8 +388,7 @@ class Sandbox:
         (fake users, not the service's ``bot:…`` players: nothing moves for them any more);
         ``--fast`` applies at once, ``--bots`` and ``--bot-level`` wait for the next table, and
         a different ``--hand-seconds`` (a group setting) applies as a settings change does: at
-        once between matches (said too), else from the next match; a ``--lang`` other than the
-        table's, the group's language being auto, is said to leave the table's as it was."""
+        once between matches (said too), else from the next match."""
         notes = []
         old = [
             s.name
@@ -380,11 +397,6 @@ class Sandbox:
         ]
         if old:
             notes.append(tr(self.lang, "sandbox.old_bots", names=", ".join(old)))
-        if table.lang != self.opts.lang and not self._group_lang_set:
-            # the table (and its seated player's screens) keep the language of whoever opened
-            # it while the group's language is auto: "--lang ru" on a table opened in English
-            # answered commands in Russian and showed the table in English, unexplained
-            notes.append(tr(self.lang, "sandbox.table_lang"))
         waiting = [f for f, name in (("--bots", "bots"), ("--bot-level", "bot_level"))
                    if name in self.opts.given]  # fmt: skip
         if waiting:
@@ -615,9 +627,18 @@ class Sandbox:
         )  # fmt: skip
         if replay is not None and not _buttons(replay):
             self._other_focus, self._one_frame = None, True
+        printed_hand = False
         for m in changed:
             if m["message_id"] == hand_id:
                 self._print_message(chat, m["text"], _buttons(m))
+                printed_hand = True
+            elif hand is not None and _buttons(hand) and _is_turn_ping(m, hand):
+                # the adapter's turn ping ("your move", 10 s without a press: the hand's title
+                # and clock lines) was printed as a screen of two lines without buttons, the
+                # last thing printed a hand with no numbers: the hand is printed again with
+                # its numbered buttons, its clock as the ping says (nothing if just printed)
+                if not printed_hand:
+                    self._print_message(chat, _with_clock(hand["text"], m["text"]), _buttons(hand))
             else:
                 rows = _buttons(m) if m["message_id"] == other else []
                 self._print_message(chat, m["text"], rows, prefix="r")
@@ -807,6 +828,14 @@ class Sandbox:
         with it: "📊 Sandbox" in Russian), taken up with the next message sent there."""
         self.fake.group(GROUP_ID, tr(self.lang, "sandbox.group_name"))
 
+    async def _set_group_language(self, lang: str) -> None:
+        """Set the group's ``language`` setting to ``lang`` (``"en"``/``"ru"``) as
+        ``/settings language`` does (:func:`~bot.service.settings.change_setting`: the
+        group's tables and your hand's screens take it), printing nothing."""
+        assert self.store is not None and self.service is not None
+        community = await self.store.community("telegram", str(GROUP_ID))
+        await change_setting(self.service.rt, community, "language", lang, own=lang)
+
     async def _group_lang(self) -> str:
         """The language of the bot's replies in the group, chosen as the service chooses it
         (``TableService._lang``): the group's ``language`` setting, else the sender's, the
@@ -862,6 +891,28 @@ def _number(text: str) -> bool:
     """Whether ``text`` is a button number: ASCII digits only (``str.isdigit`` takes a
     superscript ``²``, which ``int`` refuses)."""
     return text.isascii() and text.isdigit()
+
+
+def _is_turn_ping(message: dict[str, Any], hand: dict[str, Any]) -> bool:
+    """Whether the private ``message`` is a turn ping of the ``hand`` message (the Telegram
+    adapter's "your move" after :data:`~bot.telegram.adapter.TURN_PING_SECONDS` without a
+    press, :func:`~bot.render.ping_lines`): no buttons, the hand's title, at most two lines."""
+    lines = str(message.get("text", "")).splitlines()
+    title = str(hand.get("text", "")).split("\n", 1)[0]
+    return not _buttons(message) and 0 < len(lines) <= 2 and lines[0] == title
+
+
+def _with_clock(hand: str, ping: str) -> str:
+    """The hand message's text ``hand`` with the clock line (⏱) of the turn ping ``ping``: the
+    time left when the ping was sent (the hand's own says the time its turn began)."""
+    clock = next((line for line in ping.splitlines()[1:] if "⏱" in line), None)
+    if clock is None:
+        return hand
+    lines = hand.splitlines()
+    at = next((i for i, line in enumerate(lines) if "⏱" in line), None)
+    if at is not None:
+        lines[at] = clock
+    return "\n".join(lines)
 
 
 def _buttons(message: dict[str, Any]) -> list[list[tuple[str, str]]]:

@@ -128,11 +128,6 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "🂠 hidden until the street ends: {count:card|cards}",
         "ru": "🂠 закрыто до конца улицы: {count:карта|карты|карт}",
     },
-    # an opponent's face-down cards after their row on a private screen ("🂠13" said nothing)
-    "private.opponent_hidden": {
-        "en": "🂠 {count} hidden",
-        "ru": "🂠 закрыто: {count}",
-    },
     "board.placing": {"en": "placing: {cards}", "ru": "выкладывает: {cards}"},
     "board.done": {"en": "done", "ru": "готово"},
     "board.bank": {"en": "time bank", "ru": "тайм-банк"},
@@ -821,21 +816,21 @@ TEXTS: dict[str, dict[str, str]] = {
     "reply.top_empty": {"en": "No players yet.", "ru": "Пока нет игроков."},
     "reply.history_title": {"en": "Your last hands:", "ru": "Ваши последние раздачи:"},
     "reply.history_line": {
-        "en": "Table {table}, hand {hand}: {points:+d|pt|pts}, {kush:+d} {label}{foul}",
-        "ru": "Стол {table}, раздача {hand}: {points:+d|очко|очка|очков}, {kush:+d} {label}{foul}",
+        "en": "Table #{table}, hand {hand}: {points:+d|pt|pts}, {kush:+d} {label}{foul}",
+        "ru": "Стол #{table}, раздача {hand}: {points:+d|очко|очка|очков}, {kush:+d} {label}{foul}",
     },
     # a Chinese Poker cash hand before its game to the target ended: no kush moved yet (R7.6)
     "reply.history_line_game": {
-        "en": "Table {table}, hand {hand}: {points:+d|pt|pts}, game {total}/{target} · settled when the game ends{foul}",
-        "ru": "Стол {table}, раздача {hand}: {points:+d|очко|очка|очков}, игра {total}/{target} · расчёт в конце игры{foul}",
+        "en": "Table #{table}, hand {hand}: {points:+d|pt|pts}, game {total}/{target} · settled when the game ends{foul}",
+        "ru": "Стол #{table}, раздача {hand}: {points:+d|очко|очка|очков}, игра {total}/{target} · расчёт в конце игры{foul}",
     },
     "reply.history_game_end": {
-        "en": "Table {table}, the Chinese Poker game settled: {kush:+d} {label}",
-        "ru": "Стол {table}, расчёт игры в китайский покер: {kush:+d} {label}",
+        "en": "Table #{table}, the Chinese Poker game settled: {kush:+d} {label}",
+        "ru": "Стол #{table}, расчёт игры в китайский покер: {kush:+d} {label}",
     },
     "reply.history_round_end": {
-        "en": "Table {table}, the round settled: {kush:+d} {label}",
-        "ru": "Стол {table}, расчёт круга: {kush:+d} {label}",
+        "en": "Table #{table}, the round settled: {kush:+d} {label}",
+        "ru": "Стол #{table}, расчёт круга: {kush:+d} {label}",
     },
     "reply.history_empty": {"en": "No hands yet.", "ru": "Раздач пока нет."},
     # -- statistics, leaderboard by period, replays (issue 12) --------------------------------
@@ -954,11 +949,11 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "stats.usage": {
         "en": "Usage: /stats [@user | me] [week | month | all]",
-        "ru": "Формат: /stats [@игрок | me] [week | month | all]",
+        "ru": "Формат: /stats [@игрок | я] [неделя | месяц | всё]",
     },
     "top.usage": {
         "en": "Usage: /top (by balance plus stacks at tables) or /top week | month | all (by winnings)",
-        "ru": "Формат: /top (по балансу со стеками за столами) или /top week | month | all (по выигрышу)",
+        "ru": "Формат: /top (по балансу со стеками за столами) или /top неделя | месяц | всё (по выигрышу)",
     },
     "top.period_title": {
         "en": "🏆 Winnings · {when}",
@@ -1184,6 +1179,16 @@ TEXTS: dict[str, dict[str, str]] = {
     # (a dash: the reasons name the setting with a colon, "kush_per_point: целое число …",
     # and "Нельзя установить: kush_per_point: …" read two colons in a row)
     "reply.settings_bad": {"en": "Cannot set that — {error}", "ru": "Нельзя установить — {error}"},
+    # a refused /settings change (bot.service.settings.refusal_text): its reason names the
+    # setting ("min_buy_in: целое число …"), or not («coins» …)
+    "reply.setting_refused_named": {
+        "en": "Cannot set that — {name}: {reason}",
+        "ru": "Не удалось изменить {name}: {reason}",
+    },
+    "reply.setting_refused": {
+        "en": "Cannot set that — {error}",
+        "ru": "Не удалось изменить настройку — {error}",
+    },
     "reply.settings_unknown": {
         "en": "“{name}” is not a setting.",
         "ru": "Настройки «{name}» нет.",
@@ -1462,12 +1467,6 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "» {first} и {second} действуют только для нового стола; /addbot [лёгкий|средний|сильный] "
         "сажает ещё одного компьютерного игрока",
     },
-    "sandbox.table_lang": {
-        "en": "» --lang en: this table was opened in Russian and keeps its language (your hand's "
-        "screens too); /settings language en switches it to English",
-        "ru": "» --lang ru: этот стол открыт на английском и остаётся на нём (экраны вашей руки "
-        "тоже); /settings language ru переключит его на русский",
-    },
     # --hand-seconds over the group's timers: which settings it replaced, old → new
     # --fantasyland: the player's next Pineapple hand is stacked (bot/sandbox.py)
     "sandbox.fantasyland": {
@@ -1699,10 +1698,10 @@ TEXTS: dict[str, dict[str, str]] = {
             "/join, /leave, /ready — take a seat, stand up, buy in\n"
             "/topup [N] — top up your stack (asked during your hand: added when it ends)\n"
             "/sitout, /back — skip hands, come back\n"
-            "/balance, /top, /history [N], /daily — your balance, leaderboard, your hands, daily bonus\n"
+            "/balance, /history [N], /daily — your balance, your hands, daily bonus\n"
             "/stats [@user|me] [week|month|all] — statistics of the group and yours, or of one "
             "player\n"
-            "/top week|month|all — leaderboard by winnings\n"
+            "/top [week|month|all] — leaderboard by balance, or by winnings in the period\n"
             "/replay N — hand N street by street\n"
             "/rules [game] — rules of this table's game (or the one named)\n"
             "Admins: /settings, /grant @user N, /closetable — close the table between hands "
@@ -1721,9 +1720,9 @@ TEXTS: dict[str, dict[str, str]] = {
             "/join, /leave, /ready — сесть, встать, внести взнос\n"
             "/topup [N] — докупить в стек (во время вашей раздачи — пройдёт после неё)\n"
             "/sitout, /back — пропускать раздачи, вернуться\n"
-            "/balance, /top, /history [N], /daily — ваш баланс, рейтинг, ваши раздачи, бонус дня\n"
-            "/stats [@игрок|me] [week|month|all] — статистика группы и ваша или одного игрока\n"
-            "/top week|month|all — рейтинг по выигрышу\n"
+            "/balance, /history [N], /daily — ваш баланс, ваши раздачи, бонус дня\n"
+            "/stats [@игрок|я] [неделя|месяц|всё] — статистика группы и ваша или одного игрока\n"
+            "/top [неделя|месяц|всё] — рейтинг по балансу или по выигрышу за период\n"
             "/replay N — раздача N по улицам\n"
             "/rules [игра] — правила игры за этим столом (или названной)\n"
             "Админы: /settings, /grant @игрок N, /closetable — закрыть стол между раздачами "
@@ -2195,7 +2194,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "bottom ≥ middle ≥ top.\nEach box against each opponent's: 2 points a win, 1 each a tie; "
             "+1 for winning 2 or 3 of 3 boxes; bonuses for strong hands.\nThe game is played to "
             "{target:point|points}.\nReached the target after the bottom or middle boxes are shown? "
-            "Claim ends the game (boxes not yet shown don't count); Continue shows the rest."
+            "Claim ends the game (boxes not yet shown don't count); Continue shows the rest.\n"
+            "A claim after the middle keeps the +1 for bottom and middle both won."
         ),
         "ru": (
             "Китайский покер: 13 карт сразу, их втайне раскладывают на верх 3 / середину 5 / низ 5, "
@@ -2203,7 +2203,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "по 1 при ничьей; +1 за 2 или 3 выигранных бокса из 3; бонусы за сильные комбинации.\n"
             "Игра идёт до {target:очка|очков|очков}.\nЦель достигнута при вскрытии низа или середины? "
             "«Закончить игру» — конец игры (невскрытые боксы не в счёт), «Продолжить» — вскрытие "
-            "дальше."
+            "дальше.\n«Закончить игру» после середины сохраняет +1 за выигранные низ и середину."
         ),
     },
     "settings.title": {"en": "⚙ Settings of this group", "ru": "⚙ Настройки группы"},

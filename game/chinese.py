@@ -3,8 +3,9 @@
 Every hand is arranged in secret and revealed in three stages, bottom, then middle, then top
 (R4.5). :meth:`ChineseGame.stages` turns a scored hand into those stages: the points each
 player earns in a stage are that box's comparison points (2 per win, 1 each for a tie, R7.1)
-plus that box's strength bonus (R7.2); the top stage also carries the two-of-three points
-(R7.3). After the bottom or the middle stage, every player who has reached the target may
+plus that box's strength bonus (R7.2); the two-of-three points (R7.3) come with the stage that
+decides them: the middle one against an opponent beaten in both the bottom and the middle, else
+the top one. After the bottom or the middle stage, every player who has reached the target may
 claim the game (R7.5, «Доезд»): :meth:`ChineseGame.claimants`. The game ends when a claim is
 made, when a player has reached the target after the top stage (R7.6), or after a hand in which
 a player ran out of time (R7.7). Kush are then settled each-with-each on the difference of the
@@ -34,16 +35,49 @@ class RevealStage:
     """One reveal of a hand: the box shown and the points each seat earns with it.
 
     :ivar box: bottom, middle or top (in that order, R4.5).
-    :ivar points: seat → points of this stage (box comparisons + bonus; + two-of-three at top).
+    :ivar points: seat → points of this stage (box comparisons + bonus; + the two-of-three
+        points it decides, R7.3).
     :ivar last: the top stage, after which the hand is complete.
     :ivar two_of_three: seat → the part of ``points`` earned for winning two boxes of three
-        against opponents (R7.3), not by the box itself: the top stage's only, else empty.
+        against opponents (R7.3), not by the box itself: at the middle stage, one per opponent
+        beaten in both the bottom and the middle (won whatever the top, and counted by a claim
+        after the middle, R7.5); at the top stage the rest; empty at the bottom stage.
     """
 
     box: Box
     points: Mapping[int, int]
     last: bool
     two_of_three: Mapping[int, int] = field(default_factory=dict)
+
+
+def _two_of_three_by_middle(order: Sequence[int], showdown: ChineseShowdown) -> dict[int, int]:
+    """Seat → the two-of-three points (R7.3) already won once the bottom and middle boxes are
+    compared: one per opponent beaten in both (a fouled board loses every comparison with a
+    live one, R7.4). The seed behind R7 (003) settles a claim after the middle reveal (R7.5)
+    "без учета очков только за Третью комбинацию": without the top box's points only, so
+    the point for two positions won counts; it was paid with the top stage, which a claim
+    leaves out (4 points, not 5)."""
+    out: dict[int, int] = {}
+    players = list(zip(order, showdown.players, strict=True))
+    for i, (a, pa) in enumerate(players):
+        for b, pb in players[i + 1 :]:
+            if pa.fouled and pb.fouled:
+                continue
+            wins_a = wins_b = 0
+            for k in (_INDEX[Box.BOTTOM], _INDEX[Box.MIDDLE]):
+                if pa.fouled:
+                    cmp = -1
+                elif pb.fouled:
+                    cmp = 1
+                else:
+                    cmp = (pa.strengths[k] > pb.strengths[k]) - (pa.strengths[k] < pb.strengths[k])
+                wins_a += cmp > 0
+                wins_b += cmp < 0
+            if wins_a == 2:
+                out[a] = out.get(a, 0) + 1
+            if wins_b == 2:
+                out[b] = out.get(b, 0) + 1
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,15 +111,22 @@ class ChineseGame:
         showdown = result.showdown
         if not isinstance(showdown, ChineseShowdown):
             raise TypeError("not a Chinese Poker hand")
+        early = _two_of_three_by_middle(result.order, showdown)
         out = []
         for box in _STAGE_BOXES:
             k = _INDEX[box]
             last = box is Box.TOP
             points, two = {}, {}
             for seat, p in zip(result.order, showdown.players, strict=True):
-                two[seat] = p.two_of_three if last else 0
+                if box is Box.MIDDLE:
+                    two[seat] = early.get(seat, 0)
+                elif last:
+                    two[seat] = p.two_of_three - early.get(seat, 0)
+                else:
+                    two[seat] = 0
                 points[seat] = p.box_points[k] + p.bonus[k] + two[seat]
-            out.append(RevealStage(box, points, last, two if last else {}))
+            shown = {seat: n for seat, n in two.items() if n} if box is Box.MIDDLE else two
+            out.append(RevealStage(box, points, last, shown if box is not Box.BOTTOM else {}))
         return out
 
     def apply(self, stage: RevealStage) -> ChineseGame:

@@ -96,7 +96,9 @@ def apply_pending(t: LiveTable, tx: Tx, now: float) -> None:
     point, R8.2). A player whose stack a new ``kush_per_point`` puts below one point is
     offered the top-up in the group and gets
     :data:`TOP_UP_SECONDS` for it before the next deal (R8.2), as after a showdown (the deal
-    stood them up at once, "no top-up in time", never having offered one)."""
+    stood them up at once, "no top-up in time", never having offered one). A lowered
+    ``idle_close_seconds`` counts from ``now`` at the earliest (R8.2a: no close in the same
+    breath as the change)."""
     new = t.options_due()
     if new is not None:
         old = t.options
@@ -120,6 +122,11 @@ def apply_pending(t: LiveTable, tx: Tx, now: float) -> None:
                     t.chinese = replace(game, target=new.target_points)
         could_pay = {s.seat for s in t.seats.values() if not t.busted(s)}
         t.options = new
+        if new.idle_close_seconds < old.idle_close_seconds and t.last_deal_at is not None:
+            # R8.2a: a lowered idle_close_seconds counts from its change at the earliest: set
+            # to 300 after more than 5 minutes without a deal, the table closed in the same
+            # breath as "Saved" (a close already due before the change was made first)
+            t.last_deal_at = max(t.last_deal_at, now)
         # the round's points settled early left these below a point: offered the top-up as
         # at a showdown (the deal stood them up 4 s later, "no top-up in time", never
         # having offered one); judged by the new point (a stack that pays a lowered one was

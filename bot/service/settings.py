@@ -208,7 +208,16 @@ class SettingRefused(ValueError):
     def says(self, lang: str, label: str = DEFAULT_KUSH_LABEL) -> str:
         """Why, in ``lang``, ending with a period whatever the reason ("abc" ended with one,
         -5 and 0 did not); an amount of kush named with the group's kush ``label``."""
-        said = self.setting.range_text(lang, label) if self.setting is not None else self.text(lang)
+        # the range written as the hint below says numbers are written (1000, not 1 000): it
+        # read "от 1 до 1 000 000 000 000" above "without spaces (1000, а не 1 000)"
+        written = self.digits if isinstance(self.digits, str) else ""
+        hint = digits_hint(lang, written) if self.digits else ""
+        plain = hint == tr(lang, "reply.number_digits") or bool(self.thousands or self.comma)
+        said = (
+            self.setting.range_text(lang, label, plain=plain)
+            if self.setting is not None
+            else self.text(lang)
+        )
         said = said if said.endswith((".", "!", "?")) else said + "."
         if self.comma:
             return f"{said}\n{comma_hint(self.comma, lang)}"
@@ -219,8 +228,7 @@ class SettingRefused(ValueError):
             whole = "".join(ch for ch in self.thousands if ch not in ",.")
             hint = tr(lang, "reply.number_thousands", value=self.thousands, whole=whole, mark=mark)
             return f"{said}\n{hint}"
-        written = self.digits if isinstance(self.digits, str) else ""
-        return f"{said}\n{digits_hint(lang, written)}" if self.digits else said
+        return f"{said}\n{hint}" if self.digits else said
 
     def _whole_hint(self, lang: str) -> str:
         """What a fraction typed for a whole-number setting is told: whole numbers only, the
@@ -401,9 +409,12 @@ class Setting(BaseModel):
         return game in self.games
 
     # -- texts -----------------------------------------------------------------------------
-    def range_text(self, lang: str, label: str = DEFAULT_KUSH_LABEL) -> str:
+    def range_text(self, lang: str, label: str = DEFAULT_KUSH_LABEL, plain: bool = False) -> str:
         """What values it takes, e.g. "ready_seconds takes a number of seconds from 5
-        to 600"; an amount of kush is named with the group's kush ``label``."""
+        to 600"; an amount of kush is named with the group's kush ``label``. ``plain``: the
+        numbers without thousands grouped (1000000), as a refusal's hint on how to write a
+        number asks them written."""
+        number = _plain_number if plain else _number
         if self.kind is Kind.SWITCH:
             return tr(lang, "settings.range.switch", name=self.name)
         if self.kind is Kind.CHOICE:
@@ -412,10 +423,10 @@ class Setting(BaseModel):
             )
         if self.name in _LIST_EXAMPLES:  # a list of numbers, not free text (R8.7)
             example = _LIST_EXAMPLES[self.name]
-            high = _number(self.high, lang)
+            high = number(self.high, lang)
             return tr(lang, "settings.range.list", name=self.name, example=example, high=high)
         if self.unit is Unit.KUSH and self.kind is Kind.WHOLE:  # ("от 1 до 200 abc")
-            low, high = _number(self.low, lang), _number(self.high, lang)
+            low, high = number(self.low, lang), number(self.high, lang)
             key = "settings.range.whole_kush"
             return tr(lang, key, name=self.name, low=low, high=high, label=label)
         unit = (
@@ -430,8 +441,8 @@ class Setting(BaseModel):
             f"settings.range.{self.kind.value}",
             name=self.name,
             unit=unit,
-            low=_number(self.low, lang),
-            high=_number(self.high, lang),
+            low=number(self.low, lang),
+            high=number(self.high, lang),
             example=_fraction(fraction, lang),
         )
 
@@ -791,8 +802,10 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         MIN_IDLE_CLOSE_SECONDS,
         604800,
         300,
-        en="a table with no hand dealt for this long closes itself; more than ready_seconds.",
-        ru="стол без раздач дольше этого закрывается сам; больше, чем ready_seconds.",
+        en="a table with no hand dealt for this long closes itself (a lowered value counts "
+        "from its change); more than ready_seconds.",
+        ru="стол без раздач дольше этого закрывается сам (уменьшенное значение отсчитывается "
+        "от изменения); больше, чем ready_seconds.",
     ),
     _kush(
         "tournament_buy_in",
@@ -866,6 +879,24 @@ def _number(value: float, lang: str = "en") -> str:
     if float(value).is_integer():
         return grouped(int(value), lang)
     return _fraction(value, lang)
+
+
+def _plain_number(value: float, lang: str = "en") -> str:
+    """A number as ``/settings`` reads it back: whole numbers without ``.0`` and without
+    thousands grouped (1000000), a fraction as :func:`_fraction` writes it."""
+    if float(value).is_integer():
+        return str(int(value))
+    return _fraction(value, lang)
+
+
+def refusal_text(lang: str, error: str) -> str:
+    """The answer to a refused setting change, its reason ``error`` (the reader's
+    language): one that names the setting ("min_buy_in: целое число …") reads "Не удалось
+    изменить min_buy_in: …" ("Нельзя установить — min_buy_in: …" read unnaturally)."""
+    name, colon, reason = error.partition(": ")
+    if colon and name in SETTINGS:
+        return tr(lang, "reply.setting_refused_named", name=name, reason=reason)
+    return tr(lang, "reply.setting_refused", error=error)
 
 
 def _fraction(value: float, lang: str) -> str:
@@ -1364,7 +1395,7 @@ async def _change(
         return Reply(tr(lang, "err.stale"), alert=True)
     except SettingRefused as exc:
         error = exc.says(lang, rt.kush_label(community))
-        return Reply(tr(lang, "reply.settings_bad", error=error), alert=True)
+        return Reply(refusal_text(lang, error), alert=True)
     s = community.settings
     # (as stored when it was changed: the settings read before may be older, another admin's
     # change saved since on another worker, which this one may have undone: "Already so")
@@ -2053,7 +2084,7 @@ async def settings_press(
         number = min(max(number, spec.low), spec.high)
         if number == float(current):
             error = spec.range_text(lang, rt.kush_label(community))
-            return Reply(tr(lang, "reply.settings_bad", error=error), alert=True)
+            return Reply(refusal_text(lang, error), alert=True)
         value = _shown(number)
     return await _change(
         rt, community, lang, spec, value, own, game, full=not p.short,

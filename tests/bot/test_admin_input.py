@@ -124,7 +124,7 @@ async def test_a_refused_tournament_list_is_explained_in_the_admins_language(
     reply = await say(service, name, value)
     assert reply.alert and reply.text == "Cannot set that — " + english + ".", reply.text
     reply = await say(service, name, value, actor=BORIS)
-    assert reply.alert and reply.text == "Нельзя установить — " + russian + ".", reply.text
+    assert reply.alert and reply.text == "Не удалось изменить " + russian + ".", reply.text
     assert await stored(store) == before
 
 

@@ -78,9 +78,9 @@ async def test_r7_6_history_names_a_chinese_games_settlement_not_a_hand() -> Non
     assert lines[1] == "#2 · " + tr(
         "en", "reply.history_game_end", table=t.id, kush=22, label="kush"
     )
-    assert lines[1] == "#2 · Table 1, the Chinese Poker game settled: +22 kush"
+    assert lines[1] == "#2 · Table #1, the Chinese Poker game settled: +22 kush"
     # the hand itself moved no kush: it says where the game stood (R7.6)
-    assert lines[2] == "#1 · Table 1, hand 1: +22 pts, game 22/200 · settled when the game ends"
+    assert lines[2] == "#1 · Table #1, hand 1: +22 pts, game 22/200 · settled when the game ends"
 
 
 async def test_r8_3_history_names_a_rounds_early_settlement_not_a_hand() -> None:
@@ -103,7 +103,7 @@ async def test_r8_3_history_names_a_rounds_early_settlement_not_a_hand() -> None
     assert lines[1] == f"#{entry['id']} · {said}"
     assert "hand 2" not in lines[1] and "round settled" in lines[1]
     ru = tr("ru", "reply.history_round_end", table=1, kush=-5, label="kush")
-    assert ru == "Стол 1, расчёт круга: -5 кушей"
+    assert ru == "Стол #1, расчёт круга: -5 кушей"
 
 
 async def _fantasyland_replay(players: list[Actor]) -> str:

@@ -99,11 +99,11 @@ async def test_r7_6_hand_numbers_players_see_skip_no_number_for_a_games_settleme
     assert [h["number"] for h in hands] == [1, 2, 3]  # storage's keys, as before
     assert [h["result"].get("shown_no") for h in hands] == [None, None, 2]
     lines = (await service.history(GROUP, ALICE)).text.splitlines()
-    assert lines[1].startswith(f"#{hands[2]['id']} · Table 1, hand 2: "), lines
-    assert lines[3].startswith(f"#{hands[0]['id']} · Table 1, hand 1: "), lines
+    assert lines[1].startswith(f"#{hands[2]['id']} · Table #1, hand 2: "), lines
+    assert lines[3].startswith(f"#{hands[0]['id']} · Table #1, hand 1: "), lines
     ru = dataclasses.replace(ALICE, language="ru")
     lines = (await service.history(GROUP, ru)).text.splitlines()
-    assert lines[1].startswith(f"#{hands[2]['id']} · Стол 1, раздача 2: "), lines
+    assert lines[1].startswith(f"#{hands[2]['id']} · Стол #1, раздача 2: "), lines
     assert not (await service.replay(GROUP, ALICE, str(hands[2]["id"]))).alert
     title = presenter.last_private(ALICE.user_id).text.splitlines()[0]
     assert title == tr("en", "replay.title", n=hands[2]["id"], table=t.id, hand=2)

@@ -111,7 +111,8 @@ async def test_the_private_heading_names_the_player_as_the_table_does(
     finally:
         await box.stop()
     out = io.StringIO()
-    box = Sandbox(SandboxOptions(db=db, bot_delay=0.0, lang="ru"), out)
+    # (lang ru comes with --lang only, which is given)
+    box = Sandbox(SandboxOptions(db=db, bot_delay=0.0, lang="ru", given=frozenset({"lang"})), out)
     try:
         await box.start()
         assert box.human.first_name == "Player"

@@ -79,7 +79,11 @@ async def test_hand_seconds_says_which_settings_it_replaced_on_a_new_table(
     ) in lines, lines
     assert not any("replaced" in x for x in await _session(flag))
     ru = SandboxOptions(
-        db=db, bot_delay=0.0, hand_seconds=60, lang="ru", given=frozenset({"hand_seconds"})
+        db=db,
+        bot_delay=0.0,
+        hand_seconds=60,
+        lang="ru",
+        given=frozenset({"hand_seconds", "lang"}),  # (lang ru comes with --lang only)
     )
     lines = await _session(ru, "/closetable")
     assert (

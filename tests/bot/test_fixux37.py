@@ -95,8 +95,8 @@ async def test_r8_7_a_kush_label_of_chips_is_refused(label: str, lang: str) -> N
     said = {
         "en": f"Cannot set that — “{word}” would read as a tournament's chips: choose another "
         "unit, e.g. “coins” or “₽”.",
-        "ru": f"Нельзя установить — «{word}» спутаются с турнирными фишками: выберите другую "
-        "единицу, например «монеты» или «₽».",
+        "ru": f"Не удалось изменить настройку — «{word}» спутаются с турнирными фишками: "
+        "выберите другую единицу, например «монеты» или «₽».",
     }
     assert reply.text == said[lang]
     community = await store.community("telegram", "-100")

@@ -78,8 +78,8 @@ async def test_history_n_lists_the_last_n_and_refuses_other_words(env) -> None: 
     reply = await service.history(GROUP, ALICE, "2")
     assert not reply.alert and reply.text.splitlines() == [
         "Your last hands:",
-        f"#{_id(reply.text, 1)} · Table 1, hand 108: +7 pts, +7 kush",
-        f"#{_id(reply.text, 2)} · Table 1, hand 107: +6 pts, +6 kush",
+        f"#{_id(reply.text, 1)} · Table #1, hand 108: +7 pts, +7 kush",
+        f"#{_id(reply.text, 2)} · Table #1, hand 107: +6 pts, +6 kush",
     ]
     assert numbers((await service.history(GROUP, ALICE, "20")).text) == list(range(108, 100, -1))
     for arg in ("0", "21", "abc", "3 4"):

@@ -125,12 +125,12 @@ async def test_r7_6_history_of_a_chinese_hand_before_its_game_ends_says_kush_com
     hands = await store.export_hands(t.id)
     lines = (await service.history(GROUP, ALICE)).text.splitlines()
     assert lines[1] == (
-        f"#{hands[0]['id']} · Table 1, hand 1: +22 pts, game 22/200 · settled when the game ends"
+        f"#{hands[0]['id']} · Table #1, hand 1: +22 pts, game 22/200 · settled when the game ends"
     ), lines
     ru = dataclasses.replace(BOB, language="ru")
     lines = (await service.history(GROUP, ru)).text.splitlines()
     assert lines[1] == (
-        f"#{hands[0]['id']} · Стол 1, раздача 1: 0 очков, игра 0/200 · расчёт в конце игры"
+        f"#{hands[0]['id']} · Стол #1, раздача 1: 0 очков, игра 0/200 · расчёт в конце игры"
     ), lines
 
 

@@ -597,7 +597,7 @@ async def test_replay_screen_and_stats_after_two_hands(tmp_path: Path) -> None:
         chart = Path(line.split(": ", 1)[1])
         assert chart.parent == tmp_path.resolve() and chart.read_bytes()[:4] == b"\x89PNG"
         await term.send("/history")
-        first = await term.read_until(r"^  #\d+ · Table 1, hand 1: ")
+        first = await term.read_until(r"^  #\d+ · Table #1, hand 1: ")
         n = re.search(r"#(\d+)", first)
         assert n is not None
         start = len(term.lines)

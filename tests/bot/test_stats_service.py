@@ -224,7 +224,8 @@ async def test_top_by_period_and_by_balance(env) -> None:  # type: ignore[no-unt
     )
     russian = await service.top(GROUP, Actor("telegram", "9", "Вера", "ru"), "вчера")
     assert russian.text == (
-        "Формат: /top (по балансу со стеками за столами) или /top week | month | all (по выигрышу)"
+        "Формат: /top (по балансу со стеками за столами) или /top неделя | месяц | всё "
+        "(по выигрышу)"
     )
 
 
@@ -457,7 +458,7 @@ async def test_two_periods_answer_the_usage(env) -> None:  # type: ignore[no-unt
         reply = await service.stats(GROUP, ALICE, args)
         assert reply.alert and reply.text == "Usage: /stats [@user | me] [week | month | all]"
     reply = await service.stats(GROUP, BOB, ["неделя", "месяц"])
-    assert reply.alert and reply.text == "Формат: /stats [@игрок | me] [week | month | all]"
+    assert reply.alert and reply.text == "Формат: /stats [@игрок | я] [неделя | месяц | всё]"
     reply = await service.stats(GROUP, ALICE, ["me", "week", "extra"])
     assert reply.alert and reply.text == "Usage: /stats [@user | me] [week | month | all]"
     reply = await service.stats(GROUP, ALICE, ["me", "week"])
@@ -476,10 +477,10 @@ async def test_a_word_after_me_or_a_name_that_is_no_period_answers_the_usage(env
         reply = await service.stats(GROUP, ALICE, args)
         assert reply.alert and reply.text == usage, args
     reply = await service.stats(GROUP, BOB, ["я", "год"])
-    assert reply.alert and reply.text == "Формат: /stats [@игрок | me] [week | month | all]"
+    assert reply.alert and reply.text == "Формат: /stats [@игрок | я] [неделя | месяц | всё]"
     reply = await service.stats(GROUP, BOB, ["Alice", "year"])  # (Alice: a player here)
     assert reply.alert and reply.text == (
-        "Здесь нет такого игрока: Alice year.\nФормат: /stats [@игрок | me] [week | month | all]"
+        "Здесь нет такого игрока: Alice year.\nФормат: /stats [@игрок | я] [неделя | месяц | всё]"
     )
     reply = await service.stats(GROUP, ALICE, ["Nobody", "year"])
     assert reply.alert and reply.text == (

@@ -200,7 +200,7 @@ def test_one_point_is_one_pt_in_english() -> None:
     assert tr("en", "showdown.points", points=0) == "0 pts"
     assert tr("en", "showdown.points", points=-21) == "-21 pts"
     line = tr("en", "reply.history_line", table=1, hand=2, points=1, kush=1, label="kush", foul="")
-    assert line == "Table 1, hand 2: +1 pt, +1 kush"
+    assert line == "Table #1, hand 2: +1 pt, +1 kush"
 
 
 async def test_the_telegram_command_menu_is_published_in_english_and_russian(
@@ -364,7 +364,7 @@ def test_a_signed_zero_is_shown_without_its_sign() -> None:
     assert tr("en", "showdown.kush", delta=0, label="kush", stack=200) == "0 kush → 200"
     assert tr("ru", "showdown.kush", delta=0, label="kush", stack=200) == "0 кушей → 200"
     line = tr("en", "reply.history_line", table=1, hand=2, points=0, kush=0, label="🍩", foul="")
-    assert line == "Table 1, hand 2: 0 pts, 0 🍩"
+    assert line == "Table #1, hand 2: 0 pts, 0 🍩"
     # other numbers keep their sign
     assert tr("ru", "showdown.points", points=3) == "+3 очка"
     assert tr("en", "showdown.kush", delta=-5, label="kush", stack=0) == "-5 kush → 0"

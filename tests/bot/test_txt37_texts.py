@@ -127,7 +127,8 @@ async def test_the_sandbox_group_is_named_in_the_sandboxs_language(tmp_path: Pat
 
 def test_the_top_usage_is_short() -> None:
     assert tr("ru", "top.usage") == (
-        "Формат: /top (по балансу со стеками за столами) или /top week | month | all (по выигрышу)"
+        "Формат: /top (по балансу со стеками за столами) или /top неделя | месяц | всё "
+        "(по выигрышу)"
     )
 
 

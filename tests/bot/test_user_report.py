@@ -177,7 +177,7 @@ def test_help_gives_the_stats_usage_the_readme_documents(lang: str) -> None:
     (`week|month|all`): /help says so (Discord's: the user and the period options)."""
     usage = tr(lang, "stats.usage").split(": ", 1)[1].replace(" | ", "|")
     assert usage == ("/stats [@user|me] [week|month|all]" if lang == "en" else
-                     "/stats [@игрок|me] [week|month|all]")  # fmt: skip
+                     "/stats [@игрок|я] [неделя|месяц|всё]")  # fmt: skip
     assert usage + " — " in tr(lang, "help")
     period = "[period]" if lang == "en" else "[период]"
     user = "[user]" if lang == "en" else "[игрок]"

@@ -176,17 +176,18 @@ def test_r7_stages_claim_and_settlement_worked_example() -> None:
     assert [st.box for st in stages] == [Box.BOTTOM, Box.MIDDLE, Box.TOP]
     # bottom: straight flush beats quads (2) + SF bonus 4 for A; quads bonus 3 for B (R7.2)
     assert stages[0].points == {0: 6, 1: 3}
-    # middle: full house wins 2 + bonus 1; top: AAA wins 2 + bonus 10 + two-of-three 1 (R7.3)
-    assert stages[1].points == {0: 3, 1: 0}
-    assert stages[2].points == {0: 13, 1: 0}
+    # middle: full house wins 2 + bonus 1 + two-of-three 1, bottom and middle both won
+    # (R7.3: decided here, fixnu38b); top: AAA wins 2 + bonus 10
+    assert stages[1].points == {0: 4, 1: 0}
+    assert stages[2].points == {0: 12, 1: 0}
     game = ChineseGame(target=8)
     game = game.apply(stages[0])
     assert game.claimants(stages[0]) == ()
     game = game.apply(stages[1])
-    assert game.claimants(stages[1]) == (0,)  # 9 ≥ 8: may claim (R7.5)
+    assert game.claimants(stages[1]) == (0,)  # 10 ≥ 8: may claim (R7.5)
     claimed = game.claim(0)
-    assert claimed.over and claimed.totals == {0: 9, 1: 3}
-    assert claimed.pairs((0, 1)) == ((0, 1, 6),)  # R7.6: difference of points
+    assert claimed.over and claimed.totals == {0: 10, 1: 3}
+    assert claimed.pairs((0, 1)) == ((0, 1, 7),)  # R7.6: difference of points
     with pytest.raises(ValueError):
         game.claim(1)
     go_on = game.apply(stages[2])

@@ -44,8 +44,8 @@ async def test_r8_7_kush_label_chips_is_refused_on_discord(tmp_path: Path) -> No
         ), reply
         reply = await w.slash(BOB, "settings", {"name": "kush_label", "value": "фишки"}, admin=True)
         assert reply["content"].splitlines()[0] == (
-            "Нельзя установить — «фишки» спутаются с турнирными фишками: выберите другую "
-            "единицу, например «монеты» или «₽»."
+            "Не удалось изменить настройку — «фишки» спутаются с турнирными фишками: "
+            "выберите другую единицу, например «монеты» или «₽»."
         ), reply
         reply = await w.slash(
             ALICE, "settings", {"name": "kush_label", "value": "coins"}, admin=True
