@@ -1894,11 +1894,15 @@ async def settings_changed(
                     continue
                 try:
                     async with rt.transition(t) as tx:
+                        shown = t.lang, t.label
                         relabelled, moved = _pend(
                             t, community.settings, rt.kush_label(community), language=language
                         )
-                        if moved:
-                            tx.group = True  # (the countdown shown follows it)
+                        if moved or (t.lang, t.label) != shown:
+                            # (the countdown shown follows it; the table message in the new
+                            # language or label at once, a hand running too: it waited for
+                            # the next move)
+                            tx.group = True
                         if t.hand is None:
                             apply_pending(t, tx, rt.clock())
                             tx.group = True

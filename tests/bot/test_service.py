@@ -737,9 +737,14 @@ async def test_a_set_group_language_carries_to_the_players_private_screens() -> 
     assert t is not None and t.hand is not None and t.lang == "en"
     assert _title(presenter, ALICE).startswith("🃏 Table #1 · hand 1 · street 1/5")
     assert _title(presenter, BOB).startswith("🃏 Стол #1 · раздача 1 · улица 1/5")
+    group = presenter.last_table(GROUP.chat_id).text
+    assert group.startswith("🃏 Pineapple OFC · table #1"), group
     reply = await service.settings(GROUP, ALICE, True, ["language", "ru"])
     assert not reply.alert, reply.text
     assert t.lang == "ru" and {s.lang for s in t.seats.values()} == {"ru"}
+    # the group's table message too, at once (it waited for the next move of the hand)
+    group = presenter.last_table(GROUP.chat_id).text
+    assert group.startswith("🃏 Ананас (OFC) · стол #1"), group
     assert _title(presenter, ALICE).startswith("🃏 Стол #1 · раздача 1 · улица 1/5")
     alice = t.seat_of(ALICE.user_id)
     assert alice is not None
