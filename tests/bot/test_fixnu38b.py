@@ -261,3 +261,12 @@ async def test_r7_5_rules_say_a_claim_after_the_middle_keeps_the_two_of_three_po
     russian = (await service.rules(NU6B_GROUP, BORIS_RU, "chinese")).text.split("\n")
     said = "«Закончить игру» после середины сохраняет +1 за выигранные низ и середину."
     assert said in russian, russian
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_discord_help_lists_ofc_top_once(lang: str) -> None:
+    """Discord's /help listed ``/ofc top`` twice (with the balance, and with its period), as
+    Telegram's did before: once now, with what its period does."""
+    text = tr(lang, "help.discord")
+    assert text.count("/ofc top ") + text.count("/ofc top,") == 1, text
+    assert "/ofc top [" in text
