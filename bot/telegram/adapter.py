@@ -377,6 +377,11 @@ class TelegramPresenter(LatePictures):
         else:
             self._topic_gone.add(chat_id)
 
+    def moved(self, chat: str) -> bool:
+        """Whether the group ``chat`` has moved (upgraded to a supergroup, its writes going
+        to the new id)."""
+        return chat in self._migrated
+
     def _target(self, chat_id: str) -> str:
         """The chat a write to ``chat_id`` (``"<chat>"`` or ``"<chat>#<topic>"``) goes to
         now: the group's new id if it moved (a supergroup now), else its own."""
@@ -2258,8 +2263,8 @@ class TelegramAdapter:
                     t = self.service.rt.table_at(PLATFORM, chat)
                     if t is not None and (t is not first or not t.closing):
                         return  # (a new table there, or the close cancelled otherwise)
-                    if first is not None and first.chat_id != chat:
-                        return  # (its table moved to a supergroup: looked at there)
+                    if (first is not None and first.chat_id != chat) or self.presenter.moved(chat):
+                        return  # (the group moved to a supergroup: looked at there)
                     writable = await self._may_write(chat)
                     if writable is None:
                         return
