@@ -4,10 +4,12 @@ R7.3/R7.5; settings listing; the auto time zone)."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from bot.service import TableService
 from storage.check import check_store
-from tests.bot.test_service_classic import GROUP, chinese_hand_arranged
+from tests.bot.test_break4 import _claim_button
+from tests.bot.test_service_classic import ALICE, GROUP, chinese_hand_arranged
 
 
 async def test_r7_3_a_reveal_saved_after_its_middle_by_the_older_version_keeps_the_point() -> None:
@@ -45,3 +47,29 @@ async def test_r7_3_a_reveal_saved_after_its_middle_by_the_older_version_keeps_t
     assert t2.chinese is not None and t2.chinese.totals == {0: 22, 1: 0}
     assert await check_store(store) == []
     await again.stop()
+
+
+async def test_r7_5_a_target_reached_by_the_two_of_three_point_offers_the_claim() -> None:
+    """Chinese Poker, Alice beating Bob in every box: 6 points after the bottom, 10 after the
+    middle with its two-of-three point (R7.3). In a game to 10 that point alone reaches the
+    target: the claim is offered after the middle (R7.5), and Alice's claim settles the 10
+    points, the record counting them, the ledger balanced (R7.6)."""
+    service, presenter, store, clock, t = await chinese_hand_arranged("3")
+    assert t.reveal is not None and t.reveal["stage"] == 1 and t.chinese is not None
+    assert t.chinese.totals == {0: 6, 1: 0} and t.reveal["claim"] is None
+    t.chinese = replace(t.chinese, target=10)  # (a game to 10: the bottom stays below it)
+    stacks = {s: st.stack for s, st in t.seats.items()}
+    clock.now += 3
+    await service.run_due()  # the middle
+    assert t.chinese.totals == {0: 10, 1: 0}
+    assert t.reveal is not None and t.reveal["claim"] is not None
+    assert t.reveal["claim"]["seats"] == [0]
+    text = presenter.last_table(GROUP.chat_id).text
+    assert "🏆 Alice reached 10 points" in text, text
+    reply = await service.press(ALICE, _claim_button(presenter, claim=True))
+    assert not reply.alert, reply.text
+    assert t.last_result is not None and t.last_result["chinese"]["claimed_by"] == 0
+    assert t.last_result["counted"] == {"0": 10, "1": 0}
+    assert t.last_result["kush"] == {"0": 10, "1": -10}
+    assert {s: st.stack for s, st in t.seats.items()} == {0: stacks[0] + 10, 1: stacks[1] - 10}
+    assert await check_store(store) == []
