@@ -15,7 +15,7 @@ from typing import Any, Protocol
 from bot.names import MAX_NAME, cut, folded, units
 from bot.retries import pending_ref
 from bot.screens import Screen
-from game.chinese import ChineseGame
+from game.chinese import ChineseGame, RevealStage
 from game.clock import SeatClock
 from game.hand import Hand
 from game.match import HandPlan, MatchState
@@ -655,6 +655,22 @@ class LiveTable:
         clock runs (:meth:`out_of_time`)."""
         clock = self.clocks.get(owner)
         return clock.deadline(self.grace(owner)) if clock is not None else None
+
+    def reveal_stages(self) -> list[RevealStage]:
+        """The Chinese Poker hand's three reveals, bottom first (R4.5, R7.3): the two-of-three
+        point of an opponent beaten in bottom and middle comes with the middle stage, but in a
+        reveal saved by an older version after its middle stage (no ``two_at_middle`` mark):
+        that middle was counted without it, so the top stage still pays it.
+
+        :raises AssertionError: if no hand was scored."""
+        assert self.hand is not None and self.hand.result is not None
+        reveal = self.reveal
+        legacy = (
+            reveal is not None
+            and "two_at_middle" not in reveal
+            and int(reveal.get("stage", 0)) >= 2
+        )
+        return ChineseGame.stages(self.hand.result, two_at_middle=not legacy)
 
     def player_of(self, hand_seat: int) -> SeatState | None:
         """The seated player who plays a board seat of the hand."""

@@ -34,7 +34,6 @@ from bot.names import ROBOT
 from bot.texts import kush_word, plural, signed, tr
 from game.board import BOXES, Box
 from game.cards import cards_str, format_cards, parse_cards
-from game.chinese import ChineseGame
 from game.evaluator import display_order
 from game.names import hand_name
 from game.options import GameKind
@@ -261,7 +260,7 @@ def showdown_picture(
 
         target = game_target(t)
         shown = int((t.reveal or {}).get("stage", 3))
-        stages = ChineseGame.stages(res)
+        stages = t.reveal_stages()
         revealed = {box: stages[k] for k, box in enumerate(_REVEAL_ORDER[:shown])}
         totals = t.chinese.totals if t.chinese is not None else {}
         # a stage's points hold the two-of-three points it decides (R7.3: the middle's, or

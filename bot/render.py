@@ -17,7 +17,6 @@ from bot.screens import Button, Screen
 from bot.texts import grouped, kush_word, on, tr
 from game.board import BOXES, Board, Box
 from game.cards import Card, format_cards
-from game.chinese import ChineseGame
 from game.evaluator import display_order
 from game.hand import HandView
 from game.names import hand_name
@@ -646,7 +645,7 @@ def reveal_screen(
     hand, reveal, game = t.hand, t.reveal or {}, t.chinese
     assert hand is not None and hand.result is not None
     shown = int(reveal.get("stage", 3))
-    stages = ChineseGame.stages(hand.result)
+    stages = t.reveal_stages()
     boxes = _REVEAL_ORDER[:shown]
     title = tr(lang, "reveal.title", table=t.id, hand=t.shown_no)
     lines = [title]

@@ -103,15 +103,19 @@ class ChineseGame:
     joined: Mapping[int, Mapping[int, int]] = field(default_factory=dict)
 
     @staticmethod
-    def stages(result: HandResult) -> list[RevealStage]:
+    def stages(result: HandResult, two_at_middle: bool = True) -> list[RevealStage]:
         """The three reveals of a scored hand, bottom first (R4.5, R7.1–R7.3).
 
+        :param two_at_middle: the two-of-three points an opponent beaten in bottom and middle
+            gives come with the middle stage (R7.3, R7.5); ``False``: all with the top stage,
+            as a reveal whose middle stage was counted before that rule (a table saved by an
+            older version mid-reveal) must go on, or its top stage leaves that point out.
         :raises TypeError: if ``result`` is not a Chinese Poker hand.
         """
         showdown = result.showdown
         if not isinstance(showdown, ChineseShowdown):
             raise TypeError("not a Chinese Poker hand")
-        early = _two_of_three_by_middle(result.order, showdown)
+        early = _two_of_three_by_middle(result.order, showdown) if two_at_middle else {}
         out = []
         for box in _STAGE_BOXES:
             k = _INDEX[box]

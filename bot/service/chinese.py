@@ -35,7 +35,10 @@ def start_reveal(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     assert hand is not None and hand.result is not None and t.match is not None
     t.match = t.match.after_hand(hand.result, owners=t.owners)
     keep_banks(t)
-    t.reveal = {"stage": 0, "at": rt.clock(), "claim": None}
+    # two_at_middle: the middle stage pays the two-of-three point it decides (R7.3, R7.5); a
+    # reveal saved without the mark by an older version after its middle goes on without
+    # (LiveTable.reveal_stages)
+    t.reveal = {"stage": 0, "at": rt.clock(), "claim": None, "two_at_middle": True}
     t.phase = Phase.REVEALING
     reveal_step(rt, t, tx)
 
@@ -48,9 +51,10 @@ def reveal_step(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     hand, reveal, game = t.hand, t.reveal, t.chinese
     assert hand is not None and hand.result is not None and reveal is not None
     assert game is not None
-    stages = ChineseGame.stages(hand.result)
     k = int(reveal["stage"])
-    stage = stages[k]
+    if k < 2:  # the middle not counted yet: it pays its two-of-three point (R7.3)
+        reveal["two_at_middle"] = True
+    stage = t.reveal_stages()[k]
     game = game.apply(stage)
     t.chinese = game
     reveal["stage"] = k + 1
@@ -113,7 +117,7 @@ def close_chinese_hand(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     record = result.to_json()
     record["chinese"] = game.to_json()
     # the points the game counted: the stages revealed (a claim, R7.5, leaves boxes unshown)
-    stages = ChineseGame.stages(result)
+    stages = t.reveal_stages()
     shown = stages[: int(t.reveal["stage"])] if t.reveal is not None else stages
     record["counted"] = {str(s): sum(st.points.get(s, 0) for st in shown) for s in result.order}
     record["revealed"] = len(shown)  # boxes shown, bottom first: /replay hides the rest (R7.5)

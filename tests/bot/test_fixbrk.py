@@ -8,6 +8,7 @@ import pytest
 
 from bot.model import LiveTable
 from bot.presses import StartTournament, decode
+from bot.service.settings import refusal_text
 from bot.texts import tr
 from storage.check import check_store
 from tests.bot.conftest import service_env
@@ -99,10 +100,11 @@ async def test_r8_1_a_kush_label_of_digits_alone_is_refused(label: str) -> None:
     for actor, lang in ((ALICE, "en"), (BOB, "ru")):
         reply = await service.settings(GROUP, actor, True, ["kush_label", label])
         assert reply.alert, reply.text
-        said = tr(lang, "reply.settings_bad", error=tr(lang, "settings.label_digits"))
+        said = refusal_text(lang, tr(lang, "settings.label_digits"))
         assert reply.text == said + (
             "" if said.endswith((".", "!", "?")) else "."
         )  # (a refusal's end)
+        assert reply.text.startswith(("Cannot set that", "Не удалось изменить")), reply.text
     assert "no digits" in tr("en", "settings.label_digits")
     assert "без цифр" in tr("ru", "settings.label_digits")
     community = await store.community("telegram", "-100")
