@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from bot.cluster import Worker
+from bot.screens import Payload
 from bot.service import TableService
 from bot.texts import tr
 from storage.api import StorageTimeout, lease_key, time_left
@@ -19,8 +21,8 @@ from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
 from tests.bot.test_brkpg_storage import LostReplyStore
-from tests.bot.test_fixstop_unsure import closing_notices
-from tests.bot.test_service import ALICE, BOB, CAROL, GROUP
+from tests.bot.test_fixstop_unsure import RefPresenter, closing_notices, service_on
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm
 from tests.bot.test_tournament_service import running_tournament
 
 #: how long the slow store takes to answer its slow calls, in seconds
@@ -205,3 +207,86 @@ async def test_r8_7_a_typed_leave_question_answered_nothing_changed_is_not_taken
     reply = await service.leave(GROUP, CAROL)  # (asked now: the second leaves)
     assert not reply.alert and reply.text == tr("en", "tour.left", place=3, prize=0, label="kush")
     assert await check_store(store) == []
+
+
+class LastPresenter(RefPresenter):
+    """Also keeps each private message's last screen, by user and message ref."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.last: dict[str, dict[str, Any]] = {}
+
+    async def show_private(
+        self, user_id: str, screen: Any, ref: str | None, answered: str | None = None
+    ) -> str | None:
+        got = await super().show_private(user_id, screen, ref, answered)
+        if got is not None:
+            self.last.setdefault(user_id, {})[got] = screen
+        return got
+
+    def showing(self, user_id: str, table: int, hand: int) -> list[str]:
+        """The user's private messages whose last screen shows hand ``hand`` of ``table``
+        (its title in English, its buttons in Russian: ``<table>:<hand>.``)."""
+        return [
+            ref
+            for ref, s in self.last.get(user_id, {}).items()
+            if f"#{table} · hand {hand} ·" in s.text
+            or any(str(b.data).startswith(f"{table}:{hand}.") for b in s.all_buttons())
+        ]
+
+
+async def test_r8_5_a_table_restored_anew_with_a_deal_due_leaves_each_player_one_hand_message() -> (
+    None
+):
+    """The last Confirm of a hand ends it; its step is saved, its answer lost and not read
+    back, so its "hand over" messages were never sent. The community's buy-in is changed
+    meanwhile by another worker (missed by the table), and the next deal falls due. The
+    other player's /leave reads the step saved: the table is restored anew, its overdue
+    deal made first (the settings missed). Each player has one message showing the new hand
+    (brk38 feared the deal posted a new one, then the owed step's went over the old message,
+    showing the new hand too: not so, a guard)."""
+    store, clock = LostReplyStore(), Clock()
+    presenter = LastPresenter()
+    service = service_on(store, clock, presenter)
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB):
+        await service.join(GROUP, a)
+        await service.ready(GROUP, a)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    by_id = {a.user_id: a for a in (ALICE, BOB)}
+
+    def to_act() -> Any:
+        assert t is not None and t.hand is not None
+        return by_id[t.seats[t.hand.to_act[0]].user_id]
+
+    for _ in range(9):
+        await press_auto_and_confirm(service, presenter, to_act())
+    last = to_act()
+    screen = presenter.last_private(last.user_id)
+    arrange = next(b.data for b in screen.all_buttons() if b.data and _action(b.data) == "a")
+    assert not (await service.press(last, arrange)).alert
+    screen = presenter.last_private(last.user_id)
+    confirm = next(b.data for b in screen.all_buttons() if b.data and _action(b.data) == "c")
+    await service.rt.settled(t)
+    store.lose, store.blind = 1, 1
+    reply = await service.press(last, confirm)
+    assert reply.alert and reply.text == tr(str(last.language), "err.storage"), reply.text
+    community = await store.community(GROUP.platform, GROUP.community_id)
+    await store.change_settings(community.id, lambda s: replace(s, min_buy_in=300))
+    clock.now += 10  # (the next deal is due)
+    other = ALICE if last is BOB else BOB
+    reply = await service.leave(GROUP, other)  # reads the Confirm saved: restored anew
+    assert reply.alert and reply.text == tr(str(other.language), "err.storage")
+    await service.rt.drain()
+    t2 = service.table_in(GROUP)
+    assert t2 is not None and t2 is not t and t2.hand is not None and t2.hand_no == 2
+    await service.rt.settled(t)
+    await service.rt.settled(t2)
+    for a in (ALICE, BOB):
+        assert len(presenter.showing(a.user_id, t.id, 2)) == 1, (a.name, presenter.last)
+    assert await check_store(store) == []
+
+
+def _action(data: str) -> str:
+    return str(Payload.decode(data).action)
