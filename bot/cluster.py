@@ -578,7 +578,7 @@ class Worker:
             if waiting and not (wait_expired(snap) or wait_undated(snap)):
                 continue
             if (
-                record.id in rt.closing
+                not rt.owes(record.id)
                 or record.id in self._delivering
                 or self._owed_retry.get(record.id, (0.0, 0))[0] > now
             ):
@@ -628,8 +628,8 @@ class Worker:
         sent it meanwhile (the bot's return to the chat, say)."""
         owed = await self.store.closed_snapshots()
         state = next((item for item in owed if item[0].id == table_id), None)
-        if state is None or table_id in self.service.rt.closing:
-            return None
+        if state is None or not self.service.rt.owes(table_id):
+            return None  # (being sent here, or sent here while it was read)
         return state
 
     async def _end_wait(self, table_id: int) -> None:

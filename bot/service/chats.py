@@ -222,7 +222,7 @@ async def owed_back(
             continue
         if writable is not None and not writable(str(snap.get("community_ext")), record.chat_id):
             continue
-        if record.id in rt.closing:
+        if not rt.owes(record.id):  # (being sent here, or sent while it was read)
             continue
         data = {**snap, "chat_gone": False}
         try:

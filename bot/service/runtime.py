@@ -48,6 +48,7 @@ from storage.api import (
     InsufficientFunds,
     LeaseLost,
     Move,
+    StorageError,
     Store,
     answer_within,
     time_left,
@@ -194,6 +195,36 @@ ANEW_WAIT_SECONDS = 5.0
 #: :data:`RENEW_RETRY_MAX`: it was left unserved until the next start
 RENEW_RETRY_SECONDS = 2.0
 RENEW_RETRY_MAX = 60.0
+
+#: Seconds each try of a write no user waits for (:meth:`Runtime._write_late`: a closed
+#: table's final snapshot forgotten once sent, its command keys saved) waits for storage at
+#: most, :attr:`Runtime.storage_wait` if that is more: bound by that (a second), a database
+#: slower than that (not silent) never took them, and a restart sent the closing messages
+#: again, or took a copy of its /closetable for a newer table's. A try that fails is tried
+#: again after :data:`RENEW_RETRY_SECONDS`, twice as long each time (:data:`RENEW_RETRY_MAX`
+#: at most), until done or the bot stops (one last try then, which the stop waits for)
+LATE_WRITE_SECONDS = 10.0
+
+
+def unasked(old: LiveTable, snap: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Snapshot ``snap`` of a step read back as saved (:meth:`Runtime._restore_anew`) with
+    each seat's Leave question (:attr:`SeatState.leave_asked`) as the players were answered:
+    as ``old`` (the table rolled back, before the step) has it. A question the step asked was
+    answered "nothing changed, try again": kept, the player's next Leave or /leave (within
+    ``LEAVE_CONFIRM_SECONDS``) knocked them out of a tournament (R8.7) or placed the rest of
+    their hand (R8.5) without their having seen the question."""
+    asked = {s.user_id: s.leave_asked for s in old.seats.values()}
+    seats = snap.get("seats")
+    if not isinstance(seats, list):
+        return snap
+    fixed = [
+        {**seat, "leave_asked": asked.get(str(seat.get("user_id")), 0.0)}
+        if isinstance(seat, dict)
+        and float(seat.get("leave_asked", 0.0)) > asked.get(str(seat.get("user_id")), 0.0)
+        else seat  # (a question taken back by the step, a Join's: not asked, as saved)
+        for seat in seats
+    ]
+    return {**snap, "seats": fixed}
 
 
 def unsure_ref(ref: str | None) -> bool:
@@ -388,7 +419,7 @@ class Runtime:
         #: which a restart keeps)
         self.settings_requests: dict[int, list[str]] = {}
         #: community id → the lock of a change of its settings here: a settings change
-        #: (:func:`bot.service.settings.change_setting`) and :meth:`keep_table_requests`,
+        #: (:func:`bot.service.settings.change_setting`),
         #: one at a time, so the tables take this worker's changes in the order saved (each
         #: is read and written in one storage transaction, :meth:`Store.change_settings`:
         #: none writes back what it read before another's write, another worker's too)
@@ -460,6 +491,10 @@ class Runtime:
         self._savers: dict[int, asyncio.Task[None]] = {}
         #: the writes of closed tables' command keys under way (:meth:`keep_table_requests`)
         self._keepers: set[asyncio.Task[None]] = set()
+        #: the closed tables whose final snapshot this process forgot, or is forgetting
+        #: (:meth:`forget_owed`): what they owed was sent, so a read of the final snapshot
+        #: from before (a sweep's, a restore anew's, :meth:`owes`) sends nothing again
+        self._forgotten: set[int] = set()
         #: draws the pictures in a worker process (shut down by the service's stop)
         self.drawer = Drawer()
         #: makes the computer players' and "Arrange for me"'s decisions, in a worker process
@@ -506,22 +541,23 @@ class Runtime:
         community's settings (:attr:`~storage.api.CommunitySettings.table_requests`, the
         last :data:`TABLE_REQUESTS_KEPT`): :attr:`chat_requests` keeps them in memory only,
         and a copy of the ``/newtable`` delivered after a restart opened a table again (run
-        in the background by :meth:`transition`, waited for by :meth:`drain`). A failure is
-        logged: only a copy after a restart is then not known. Saved in the transaction that
-        reads the settings (:meth:`~storage.api.Store.change_settings`): an admin's change
-        saved meanwhile by another worker stays."""
+        in the background by :meth:`transition`, waited for by :meth:`drain`). Tried until
+        saved or the bot stops (:meth:`_write_late`: :data:`LATE_WRITE_SECONDS` each try, not
+        the second of a press); then only a copy after a restart is not known. Saved in the
+        transaction that reads the settings (:meth:`~storage.api.Store.change_settings`): an
+        admin's change saved meanwhile, here or by another worker, stays."""
 
         def keep(s: CommunitySettings) -> CommunitySettings:
             keys = [k for k in s.table_requests if k not in requests] + requests
             kept = tuple(keys[-TABLE_REQUESTS_KEPT:])
             return s if kept == s.table_requests else dataclasses.replace(s, table_requests=kept)
 
-        try:
-            async with self.settings_lock(community_id):  # (an admin's /settings waits)
-                with answer_within(self.storage_wait):
-                    await self.store.change_settings(community_id, keep)
-        except Exception as exc:
-            log.warning("table %s: its command keys not saved: %r", table, exc)
+        async def write() -> None:
+            await self.store.change_settings(community_id, keep)
+
+        # (not holding the settings' lock: an admin's /settings waited for a slow write; the
+        # transaction merges with a change saved meanwhile, which keeps the keys, as above)
+        await self._write_late(write, f"table {table}: its command keys")
 
     def let_go(self, t: LiveTable) -> None:
         """Stop serving a table another worker serves now (its lease was lost, issue 14):
@@ -660,6 +696,30 @@ class Runtime:
                 self.keep_table_requests(t.community_id, list(t.requests), t.id),
                 name=f"table-{t.id}-requests",
             )
+
+    async def _write_late(self, write: Callable[[], Awaitable[None]], what: str) -> None:
+        """Run ``write`` (a store write no user waits for, :data:`LATE_WRITE_SECONDS` each
+        try) until done, tried again after a failure (:data:`RENEW_RETRY_SECONDS`, twice as
+        long each time, :data:`RENEW_RETRY_MAX` at most) until the bot stops: one last try
+        then. Given up (logged, ``what``) on a fenced store's refusal (another worker serves
+        the chat now) or a failure that is not storage's."""
+        wait = RENEW_RETRY_SECONDS
+        while True:
+            try:
+                with answer_within(max(self.storage_wait, LATE_WRITE_SECONDS)):
+                    await write()
+                return
+            except (LeaseLost, StorageError) as exc:
+                if self.stopping or isinstance(exc, LeaseLost):
+                    log.warning("%s not saved: %r", what, exc)
+                    return
+                log.warning("%s not saved yet, tried again: %r", what, exc)
+            except Exception:
+                log.exception("%s not saved", what)
+                return
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._halt.wait(), wait)
+            wait = min(2 * wait, RENEW_RETRY_MAX)
 
     def keep(self, work: Awaitable[None], *, name: str) -> asyncio.Task[None]:
         """Run ``work`` in the background, waited for by :meth:`drain` (the stop)."""
@@ -913,7 +973,8 @@ class Runtime:
                     state = await self.store.table_state(table_id)
                 if state is not None and table_id not in self.tables:
                     owed = step_privates(old, step) if step is not None and not step.close else {}
-                    await recovery.restore(self, state[0], sent(state[1]), owed=owed)
+                    snap = unasked(old, sent(state[1])) if step is not None else sent(state[1])
+                    await recovery.restore(self, state[0], snap, owed=owed)
                 elif state is None and (step is None or data is not None):
                     # closed by that step: what it owes the chat is sent (one that owed nothing
                     # sends nothing: a final snapshot stored is another close's)
@@ -921,7 +982,7 @@ class Runtime:
                     with answer_within(self.storage_wait):
                         closed = await self.store.closed_snapshots()
                     for record, snap in closed:
-                        if record.id != table_id or table_id in self.closing:
+                        if record.id != table_id or not self.owes(table_id):
                             continue
                         if ours is not None and stored_as(snap) != ours:
                             continue  # (another worker's close: that worker sends it)
@@ -1417,12 +1478,36 @@ class Runtime:
 
     async def forget_owed(self, table_id: int) -> None:
         """Delete a closed table's final snapshot: what its closing step owed the chat was
-        sent. If that fails, the next start sends it again (the same stored messages)."""
+        sent; from now on :meth:`owes` says so (a read of the snapshot from before sends
+        nothing again: a sweep's or a restore anew's read under way while this was sent). A
+        first try waits :attr:`storage_wait` at most (perhaps holding the table); one that
+        fails is tried again in the background (:meth:`_write_late`, waited for by
+        :meth:`drain`) until done or the bot stops: the next start sends what it held again."""
+        self._forgotten.add(table_id)
         try:
             with answer_within(self.storage_wait):  # (perhaps holding the table)
                 await self.store.delete_snapshot(table_id)
-        except Exception as exc:
+            return
+        except LeaseLost as exc:
             log.warning("table %s: its last messages were sent, not recorded so: %r", table_id, exc)
+            return
+        except Exception as exc:
+            log.warning("table %s: its last messages were sent, not recorded yet: %r", table_id,
+                        exc)  # fmt: skip
+
+        async def write() -> None:
+            await self.store.delete_snapshot(table_id)
+
+        self.keep(
+            self._write_late(write, f"table {table_id}: its last messages sent"),
+            name=f"table-{table_id}-forget",
+        )
+
+    def owes(self, table_id: int) -> bool:
+        """Whether a closed table's final snapshot just read may be sent
+        (:func:`.recovery.deliver`): not while it is being sent here (:attr:`closing`), nor
+        once sent here and forgotten (:meth:`forget_owed`; the read may be from before)."""
+        return table_id not in self.closing and table_id not in self._forgotten
 
     async def send_picture(
         self, t: LiveTable, p: Presenter, item: Mapping[str, Any], *, later: bool = False
