@@ -991,8 +991,8 @@ class TableService:
             return Reply(tr(lang, "reply.group_only"), alert=True)
         if not is_admin:
             return _admins_only(lang, chat.platform)
-        listing = not args or [a.lower() for a in args] in ([w] for w in settings_mod.ALL_WORDS)
-        if not listing and self._settings_again(community, request):  # (a list: no change)
+        if not settings_mod.asks_list(args) and self._settings_again(community, request):
+            # (a list changes nothing: asked again, it is shown again)
             return Reply(tr(lang, "reply.request_done"))
         # cleaned, and cut only far beyond the longest value a setting takes (the setting's
         # own range then refuses it): a value cut to fit would be saved silently shortened

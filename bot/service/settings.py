@@ -64,6 +64,7 @@ __all__ = [
     "Setting",
     "SettingRefused",
     "Unit",
+    "asks_list",
     "change_setting",
     "day_zone",
     "game_named",
@@ -957,6 +958,13 @@ async def day_zone(rt: Runtime, community: Community) -> float:
 ALL_WORDS = frozenset({"all", "все", "всё"})
 
 
+def asks_list(args: Sequence[str]) -> bool:
+    """Whether ``/settings`` typed with ``args`` asks for a list of the settings (none: those
+    that differ from their defaults; one of :data:`ALL_WORDS`, format characters a copy
+    brings aside: every one) rather than a setting, so it changes nothing."""
+    return not args or (len(args) == 1 and unformatted(args[0]).lower() in ALL_WORDS)
+
+
 def table_options(s: CommunitySettings, game: GameKind | str | None = None) -> RuleOptions:
     """The rule options of a table of ``game`` (the community's game by default): the
     community's options that this game has (an option kept for another game, e.g.
@@ -1046,9 +1054,17 @@ def _is_default(
     """Whether ``spec`` (for tables of ``game``) has its default value under ``s``: the one a
     group that never set it has (``utc_offset``'s follows the language, ``readers`` as for
     :func:`_current`; the language's own default is auto)."""
-    default = CommunitySettings(language=s.language if spec.name == "utc_offset" else None)
+    default = _defaults(s, spec)
     now = _current(s, table_options(s, game), spec, readers)
     return bool(now == _current(default, table_options(default, game), spec, readers))
+
+
+def _defaults(s: CommunitySettings, spec: Setting) -> CommunitySettings:
+    """The settings of a group that never set ``spec``, against which its value under ``s``
+    is the default or not: ``utc_offset``'s default follows the group's language (kept);
+    the language's own default is auto ("English (default)" was said of a group that had
+    set it)."""
+    return CommunitySettings(language=s.language if spec.name == "utc_offset" else None)
 
 
 def _with_default(
@@ -1066,18 +1082,15 @@ def _with_default(
     shown = _display(s, opts, spec, lang, label, readers=readers)
     if spec.name in ("payouts", "chips_schedule"):  # (its default is a long text of its own)
         return shown
-    # (utc_offset's default follows the language; the language's own default is auto: "English
-    # (default)" was said of a group that had set it)
-    default = CommunitySettings(language=s.language if spec.name == "utc_offset" else None)
-    default_opts = table_options(default, game)
     if _is_default(s, spec, game, readers):
         return tr(lang, "settings.is_default", value=shown)
     if spec.name == "max_buy_in":
         was = tr(lang, "settings.auto")
     elif spec.name == "utc_offset":  # (the default's number: "5 (default 0)")
-        was = _number(default.day_zone(readers), lang)
+        was = _number(_defaults(s, spec).day_zone(readers), lang)
     else:
-        was = _display(default, default_opts, spec, lang, DEFAULT_KUSH_LABEL)
+        default = _defaults(s, spec)
+        was = _display(default, table_options(default, game), spec, lang, DEFAULT_KUSH_LABEL)
     return tr(lang, "settings.with_default", value=shown, default=was)
 
 
@@ -1292,7 +1305,7 @@ async def settings(
     changed. ``request``: the platform's key of the command, saved with the change it makes
     (:attr:`~storage.api.CommunitySettings.requests`); ``here``: the number of the chat's
     open table (:func:`_change`)."""
-    if not args or (len(args) == 1 and unformatted(args[0]).lower() in ALL_WORDS):
+    if asks_list(args):
         # alone: the settings that differ from their defaults; "all": every one
         readers = await readers_language(rt, community)
         label = rt.kush_label(community)
@@ -1375,6 +1388,7 @@ async def _change(
     request: str | None = None,
     version: str | None = None,
     here: int | None = None,
+    readers: str | None = None,
 ) -> Reply:
     """Save ``spec`` = ``value`` and answer what was saved; ``listed``: with the settings
     list (a press on it: the full list, or with ``full`` false the short one, as it was on),
@@ -1382,11 +1396,13 @@ async def _change(
     number of the chat's open table when it is a tournament's (R8.7); ``here``: the number
     of the chat's open table, whose taking of the value the answer tells; ``request``: the
     platform's key of the command or press, saved with the change; ``version``: a press's,
-    of its settings message (:func:`change_setting`)."""
+    of its settings message (:func:`change_setting`); ``readers``: the language most of the
+    group's players read (:func:`readers_language`), read here when not given."""
     seen: list[CommunitySettings] = []
     # (read before the change: once its tables' steps took their time, storage has none
     # left of the command's, STORAGE_WAIT_SECONDS)
-    readers = await readers_language(rt, community)
+    if readers is None:
+        readers = await readers_language(rt, community)
     try:
         community = await change_setting(
             rt, community, spec.name, value, own, request, version, stored=seen
@@ -2092,5 +2108,5 @@ async def settings_press(
         value = _shown(number)
     return await _change(
         rt, community, lang, spec, value, own, game, full=not p.short,
-        tournament=tournament, request=request, version=p.version, here=here,
+        tournament=tournament, request=request, version=p.version, here=here, readers=readers,
     )  # fmt: skip
