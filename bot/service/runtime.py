@@ -717,9 +717,16 @@ class Runtime:
             except Exception:
                 log.exception("%s not saved", what)
                 return
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._halt.wait(), wait)
-            wait = min(2 * wait, RENEW_RETRY_MAX)
+            wait = await self._pause(wait)
+
+    async def _pause(self, wait: float) -> float:
+        """Wait ``wait`` seconds before a failed background step's next try (a late write,
+        :meth:`_write_late`; a table restored anew, :meth:`_restore_anew`), cut short by the
+        stop (:attr:`stopping`). Returns the wait before the try after: twice as long,
+        :data:`RENEW_RETRY_MAX` at most."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._halt.wait(), wait)
+        return min(2 * wait, RENEW_RETRY_MAX)
 
     def keep(self, work: Awaitable[None], *, name: str) -> asyncio.Task[None]:
         """Run ``work`` in the background, waited for by :meth:`drain` (the stop)."""
@@ -995,11 +1002,9 @@ class Runtime:
                     return
                 log.exception("table %s: not restored from storage; tried again", table_id)
             # (unserved meanwhile: its players' presses out of date, its stacks held)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._halt.wait(), wait)
+            wait = await self._pause(wait)
             if self.stopping or table_id in self.tables:  # (the next start restores it)
                 return
-            wait = min(2 * wait, RENEW_RETRY_MAX)
 
     # -- sending -------------------------------------------------------------------------------
     def send(self, tx: Tx) -> None:
