@@ -267,12 +267,6 @@ class CommunitySettings:
             tuple(str(r) for r in data.get("table_requests") or ()),
         )
 
-    @property
-    def zone_hours(self) -> float:
-        """The group's time zone, hours from UTC, as its settings alone set it:
-        :meth:`day_zone` with no readers known (``auto`` reads as Moscow's)."""
-        return self.day_zone()
-
     def day_zone(self, readers: str | None = None) -> float:
         """The group's time zone, hours from UTC: ``utc_offset``, or when never set 0 (UTC)
         in a group whose language is English and 3 (Moscow) otherwise. Under ``auto``

@@ -30,11 +30,11 @@ async def test_r8_1_switching_the_language_after_the_daily_pays_no_second_bonus(
     )
     service.register(FakePresenter())
     assert not (await say(service, "language", "en")).alert
-    assert (await stored(store)).zone_hours == 0
+    assert (await stored(store)).day_zone() == 0
     assert not (await service.daily(GROUP, ALICE)).alert
     assert (await service.daily(GROUP, ALICE)).alert  # (taken today)
     assert not (await say(service, "language", "ru")).alert
-    assert (await stored(store)).zone_hours == 3
+    assert (await stored(store)).day_zone() == 3
     now[0] += 120
     again = await service.daily(GROUP, ALICE)
     assert again.alert, again.text

@@ -25,7 +25,7 @@ async def test_an_english_group_counts_its_days_in_utc_and_a_russian_one_in_mosc
     service.register(FakePresenter())
     assert not (await say(service, "language", "en")).alert
     assert (await stored(store)).utc_offset is None
-    assert (await stored(store)).zone_hours == 0
+    assert (await stored(store)).day_zone() == 0
     reply = await say(service, "utc_offset")
     assert reply.text.endswith("Now: auto — 0 (default)."), reply.text
     about = (
@@ -38,7 +38,7 @@ async def test_an_english_group_counts_its_days_in_utc_and_a_russian_one_in_mosc
     assert not (await service.daily(GROUP, ALICE)).alert
     # the same group in Russian: Moscow's day
     assert not (await say(service, "language", "ru")).alert
-    assert (await stored(store)).zone_hours == 3
+    assert (await stored(store)).day_zone() == 3
     reply = await say(service, "utc_offset", actor=BORIS)
     assert reply.text.endswith("Сейчас: авто — 3 (по умолчанию)."), reply.text
     now[0] += 3600  # 01:30 UTC, 04:30 in Moscow: the day taken at 00:30 UTC
@@ -46,7 +46,7 @@ async def test_an_english_group_counts_its_days_in_utc_and_a_russian_one_in_mosc
     # set, it stays whatever the language
     assert not (await say(service, "utc_offset", "5")).alert
     assert not (await say(service, "language", "en")).alert
-    assert (await stored(store)).zone_hours == 5
+    assert (await stored(store)).day_zone() == 5
     reply = await say(service, "utc_offset")
     assert reply.text.endswith("Now: 5 (default 0)."), reply.text
 
@@ -55,8 +55,8 @@ async def test_a_stored_group_keeps_its_time_zone(tmp_path) -> None:  # type: ig
     """Settings saved before always held ``utc_offset`` 3: an English group keeps it (read
     back from its JSON and from a store); one never saved follows its language."""
     old = {**CommunitySettings().to_json(), "utc_offset": 3.0, "language": "en"}
-    assert CommunitySettings.from_json(old).zone_hours == 3
-    assert CommunitySettings.from_json({"language": "en"}).zone_hours == 0
+    assert CommunitySettings.from_json(old).day_zone() == 3
+    assert CommunitySettings.from_json({"language": "en"}).day_zone() == 0
     fresh = CommunitySettings(language="en")
     assert CommunitySettings.from_json(fresh.to_json()) == fresh
     store = await SqliteStore.open(tmp_path / "s.sqlite3")
@@ -64,8 +64,8 @@ async def test_a_stored_group_keeps_its_time_zone(tmp_path) -> None:  # type: ig
         community = await store.community("telegram", "-1")
         await store.update_settings(community.id, CommunitySettings.from_json(old))
         again = await store.community("telegram", "-1")
-        assert again.settings.utc_offset == 3 and again.settings.zone_hours == 3
+        assert again.settings.utc_offset == 3 and again.settings.day_zone() == 3
         await store.update_settings(community.id, fresh)
-        assert (await store.community("telegram", "-1")).settings.zone_hours == 0
+        assert (await store.community("telegram", "-1")).settings.day_zone() == 0
     finally:
         await store.close()

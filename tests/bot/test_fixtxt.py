@@ -46,14 +46,14 @@ async def test_r8_1_utc_offset_auto_follows_the_language_again(
         assert not reply.alert, reply.text
         assert reply.text.startswith("Saved: utc_offset = auto — 0."), reply.text
         s = await stored(store)
-        assert (s.utc_offset, s.zone_hours) == (None, 0)
+        assert (s.utc_offset, s.day_zone()) == (None, 0)
         help_ = await say(service, "utc_offset")
         assert help_.text.endswith("Now: auto — 0 (default)."), help_.text
         again = await say(service, "utc_offset", word)
         assert again.text.startswith("Already so: utc_offset = auto — 0."), again.text
         # it follows the language again: Russian, Moscow's
         assert not (await say(service, "language", "ru")).alert
-        assert (await stored(store)).zone_hours == 3
+        assert (await stored(store)).day_zone() == 3
         screen = (await say(service, "all", actor=BORIS)).screen
         assert screen is not None
         assert "Часовой пояс (utc_offset): авто — 3" in screen.text.splitlines()

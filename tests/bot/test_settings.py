@@ -617,7 +617,7 @@ async def test_the_daily_bonus_turns_with_the_groups_day() -> None:
     now = [1_700_000_000.0 - 1_700_000_000.0 % 86400 + 20 * 3600]  # 20:00 UTC
     service = TableService(store, clock=lambda: now[0], next_hand_delay=0, timers=False)
     service.register(FakePresenter())
-    assert (await stored(store)).zone_hours == 3  # (never set, language auto)
+    assert (await stored(store)).day_zone() == 3  # (never set, language auto)
     assert not (await service.daily(GROUP, BORIS)).alert  # 23:00 in Moscow
     now[0] += 1.5 * 3600  # 21:30 UTC: 00:30 the next day in Moscow
     assert not (await service.daily(GROUP, BORIS)).alert
