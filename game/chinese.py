@@ -22,7 +22,7 @@ from typing import Any
 
 from game.board import Box
 from game.hand import HandResult
-from game.scoring import ChineseShowdown
+from game.scoring import ChineseShowdown, chinese_box_cmp
 
 __all__ = ["ChineseGame", "RevealStage"]
 
@@ -65,12 +65,7 @@ def _two_of_three_by_middle(order: Sequence[int], showdown: ChineseShowdown) -> 
                 continue
             wins_a = wins_b = 0
             for k in (_INDEX[Box.BOTTOM], _INDEX[Box.MIDDLE]):
-                if pa.fouled:
-                    cmp = -1
-                elif pb.fouled:
-                    cmp = 1
-                else:
-                    cmp = (pa.strengths[k] > pb.strengths[k]) - (pa.strengths[k] < pb.strengths[k])
+                cmp = chinese_box_cmp(pa.fouled, pa.strengths[k], pb.fouled, pb.strengths[k])
                 wins_a += cmp > 0
                 wins_b += cmp < 0
             if wins_a == 2:

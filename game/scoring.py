@@ -28,6 +28,7 @@ __all__ = [
     "Showdown",
     "chinese_bonus",
     "chinese_box_bonus",
+    "chinese_box_cmp",
     "score_chinese",
     "score_pair",
     "score_showdown",
@@ -251,6 +252,18 @@ class ChineseShowdown:
         }
 
 
+def chinese_box_cmp(a_fouled: bool, a: int, b_fouled: bool, b: int) -> int:
+    """One box of two Chinese Poker boards compared (R7.1): ``1`` when the first board's
+    (packed strength ``a``) beats the second's (``b``), ``-1`` when it loses, ``0`` for a tie.
+    A fouled board loses every comparison with a live one (R7.4); two fouled boards score
+    nothing against each other, a pair the callers skip."""
+    if a_fouled:
+        return -1
+    if b_fouled:
+        return 1
+    return (a > b) - (a < b)
+
+
 def score_chinese(
     boards: Sequence[Board],
     options: RuleOptions | None = None,
@@ -283,13 +296,7 @@ def score_chinese(
                 continue
             wins_i = wins_j = 0
             for k in range(len(BOXES)):
-                if ai.fouled:
-                    cmp = -1
-                elif aj.fouled:
-                    cmp = 1
-                else:
-                    si, sj = ai.strengths[k], aj.strengths[k]
-                    cmp = (si > sj) - (si < sj)
+                cmp = chinese_box_cmp(ai.fouled, ai.strengths[k], aj.fouled, aj.strengths[k])
                 if cmp > 0:
                     box_points[i][k] += 2
                     wins_i += 1
