@@ -20,6 +20,7 @@ from bot.service import TableService
 from storage.sqlite import SqliteStore
 from tests.bot.cluster.harness import free_port
 from tests.bot.discord.dc_world import TEST_ANSWER_WITHIN, World
+from tests.bot.fakes import FOULED_NOTICES
 from tests.fakes.discord_api import (
     CHANNEL_ID,
     EPHEMERAL,
@@ -229,6 +230,11 @@ class Players:
             if cid is None:
                 return False
             pressed = await self.answered(await self.fake.press(user, hand, cid))
+            body = pressed.callback_body or {}
+            if action == "c" and body.get("data", {}).get("content") in FOULED_NOTICES:
+                # the arranged board fouls (no live placement of this street was left): the
+                # Confirm asks once more, as it asks a player (R2.3), and is pressed again
+                pressed = await self.answered(await self.fake.press(user, hand, cid))
             assert pressed.callback_type == 7, pressed.callback_body  # the hand edited
             hand = self.fake.messages[int(hand["id"])]
         return True
