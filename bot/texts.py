@@ -1814,6 +1814,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Could not save that; nothing changed. Please try again.",
         "ru": "Не удалось сохранить, ничего не изменилось. Попробуйте ещё раз.",
     },
+    # a table step refused as storage holds another worker's step of the table (two workers
+    # on one table after a takeover, issue 14; Runtime._read_back): restored from storage
+    "err.changed_elsewhere": {
+        "en": "The table changed meanwhile; your action was not saved. Look at the table and "
+        "try again.",
+        "ru": "Стол тем временем изменился, ваше действие не сохранено. Посмотрите на стол и "
+        "попробуйте ещё раз.",
+    },
     # one player's part of a settlement the group is told of (round.settled, reveal.game_over_early)
     "settle.move": {"en": "{name} {delta:+d} {label}", "ru": "{name} {delta:+d} {label}"},
     "round.settled": {

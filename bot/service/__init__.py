@@ -84,7 +84,15 @@ from bot.service import settings as settings_mod
 from bot.service import timers as timing
 from bot.service.recovery import START_SEND_SECONDS
 from bot.service.rules import rules_text
-from bot.service.runtime import STORAGE_WAIT, Answered, Runtime, TransitionFailed, unsure_ref
+from bot.service.runtime import (
+    STORAGE_WAIT,
+    Answered,
+    ChangedElsewhere,
+    ClosedElsewhere,
+    Runtime,
+    TransitionFailed,
+    unsure_ref,
+)
 from bot.service.settings import PLAYABLE_GAMES, SETTINGS
 from bot.texts import kush_word, language_of, on, tr
 from game.cards import Card
@@ -113,6 +121,20 @@ RestoredLook = Callable[[LiveTable], Awaitable[None]]
 
 _P = ParamSpec("_P")
 _Command = Callable[Concatenate["TableService", _P], Awaitable[Reply]]
+
+
+def _refused(t: LiveTable, lang: str, exc: Exception) -> Reply:
+    """The answer, in ``lang``, to a command or press at table ``t`` whose step storage
+    refused with ``exc``, nothing committed: the table found closed by another worker's
+    step (:class:`~.runtime.ClosedElsewhere`, issue 14: an admin's ``/closetable`` whose
+    close that worker made, say) "Table #N is closed."; another worker's step found stored
+    (:class:`~.runtime.ChangedElsewhere`) ``err.changed_elsewhere``; else ``err.storage``
+    ("nothing changed, try again")."""
+    if isinstance(exc, ClosedElsewhere):
+        return Reply(tr(lang, "reply.table_closed", table=t.id), alert=True)
+    if isinstance(exc, ChangedElsewhere):
+        return Reply(tr(lang, "err.changed_elsewhere"), alert=True)
+    return Reply(tr(lang, "err.storage"), alert=True)
 
 
 def _waits_for_storage(method: _Command[_P]) -> _Command[_P]:
@@ -490,7 +512,7 @@ class TableService:
                     if not committed:  # nothing committed: nothing to follow up
                         if not isinstance(exc, TransitionFailed | StorageTimeout):
                             raise
-                        return Reply(tr(lang, "err.storage"), alert=True)
+                        return _refused(t, lang, exc)
                     # a step of the command committed before it failed (a dealt hand, a close):
                     # its after-steps run all the same (the new name stored and shown, the step's
                     # messages sent); it was the next update's step that took them, or the
@@ -1498,7 +1520,7 @@ class TableService:
                     )
                 except TransitionFailed as exc:
                     if t.seq == seq:  # nothing committed: storage refused the press's step
-                        reply = Reply(tr(lang, "err.storage"), alert=True)
+                        reply = _refused(t, lang, exc)
                     else:  # a later step of it was refused: the first one is done (as below)
                         if back is not None:
                             await tournaments.keep_back(self.rt, t, seq)

@@ -11,7 +11,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from bot.model import LiveTable, Phase, SeatState
+from bot.model import LiveTable, Phase
 from bot.screens import Screen
 from bot.service import chats
 from bot.service.play import advance
@@ -166,7 +166,6 @@ async def restore(
     alive: float | None = None,
     *,
     taken_over: bool = False,
-    owed: Mapping[int, tuple[SeatState, Screen]] | None = None,
 ) -> LiveTable | None:
     """Rebuild one open table from its last committed snapshot and resume it (at start, or
     when a worker takes a table over from one that died, issue 14), in the chat storage has
@@ -174,11 +173,10 @@ async def restore(
     last marked itself running, or, taken over, when the worker that served it last renewed
     its chat's lease (:meth:`LiveTable.from_json`). ``taken_over``: by a worker (issue 14):
     the table message the group has is written over, not posted anew (:func:`resume`).
-    ``owed``: private messages of the step the snapshot holds that were never sent (by
-    seat: the seat as it was and the screen; a step read back as saved,
-    :meth:`Runtime._restore_anew`), sent with the resumed table's first step (:func:`resume`).
-    Returns the table, or ``None`` when the snapshot could not be used and the table was
-    closed with a refund."""
+    Private messages of the step the snapshot holds that were never sent (a step read back
+    as saved, :attr:`Runtime.owed_privates`) go with the resumed table's first step
+    (:func:`resume`). Returns the table, or ``None`` when the snapshot could not be used and
+    the table was closed with a refund."""
     if not snap:  # created, then a crash before its first save: nobody sat down, nothing to show
         log.warning("table %s: never saved (a crash after it was created); closing it", record.id)
         await cancel_unrecoverable(rt, record, snap)
@@ -201,9 +199,7 @@ async def restore(
     async with t.lock:
         try:
             # (a moved chat's message is the old chat's: not edited through the new id)
-            await resume(
-                rt, t, keep_message=taken_over and not moved, same_chat=not moved, owed=owed
-            )
+            await resume(rt, t, keep_message=taken_over and not moved, same_chat=not moved)
         except TransitionFailed:
             log.error("table %s: could not resume now; its timer will retry", t.id)
             await rt.arm(t)
@@ -236,7 +232,6 @@ async def resume(
     *,
     keep_message: bool = False,
     same_chat: bool = True,
-    owed: Mapping[int, tuple[SeatState, Screen]] | None = None,
 ) -> None:
     """Continue a restored table: its messages are posted anew (the old ones may be gone, and
     their buttons carry old versions), what it owes the chat is sent (a showdown picture
@@ -261,11 +256,13 @@ async def resume(
     buttons gone (:meth:`Runtime.retire_hand_later`): its buttons answered "out of date"
     for good, live to the eye. The hidden cards go to each player's private chat only.
 
-    ``owed``: private messages (by seat) of the step the snapshot holds that its process
-    never sent (a step read back as saved, :meth:`Runtime._restore_anew`): sent with this
-    step, each over the message the seat had (a seat still at the table keeps that message
-    rather than getting a new one), a player the step stood up told too; a seat this step
-    shows gets its screen as it is now instead."""
+    Private messages of the step the snapshot holds that its process never sent (a step
+    read back as saved, :attr:`Runtime.owed_privates`, by seat) go with this step
+    (:meth:`Runtime._carry`), or with the close made first when the table closes while it
+    catches up (R8.2a), each over the message the seat had (a seat still at the table keeps
+    that message rather than getting a new one), a player the step stood up told too; a
+    seat this step shows gets its screen as it is now instead. This step refused, they stay
+    owed (:meth:`Runtime._restore_anew` tries again)."""
     shown, before = t.version, _state(t)
     stacks = await rt.store.stacks(t.id)
     old_ref = None
@@ -283,6 +280,10 @@ async def resume(
             s.private_ref = None
         if s.bot:  # never away (R8.6 sits out a person): a snapshot from before that rule
             s.sitting_out = s.timed_out = False  # may have one sat out, waited for forever
+    for n, (was, _) in rt.owed_privates.get(t.id, {}).items():
+        # (their message is there: the step that carries what it owes writes over it)
+        if (seat := t.seats.get(n)) is not None and seat.user_id == was.user_id:
+            seat.private_ref = was.private_ref
     community = None
     if t.tournament is None:  # (a tournament keeps the options it opened with, R8.7)
         try:
@@ -301,19 +302,8 @@ async def resume(
             return
     if old_ref is not None and same_chat:
         rt.retire_later(t, old_ref)
-    owed = {  # (a seat someone else sits in by now is not theirs to be told)
-        n: item
-        for n, item in (owed or {}).items()
-        if (seat := t.seats.get(n)) is None or seat.user_id == item[0].user_id
-    }
-    for n, (was, _) in owed.items():  # (its message is there: the step writes over it)
-        if (seat := t.seats.get(n)) is not None:
-            seat.private_ref = was.private_ref
     async with rt.transition(t) as tx:
         tx.group = True
-        for n, (was, screen) in owed.items():
-            tx.privates[n] = screen
-            tx.seated.setdefault(n, was)  # (stood up by that step: told too)
         if community is not None and reconcile(
             t, community.settings, tx, rt.clock(), rt.kush_label(community)
         ):

@@ -27,6 +27,7 @@ import functools
 import json
 import logging
 import random
+import secrets
 import time
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping, Sequence
@@ -56,7 +57,10 @@ from storage.api import (
 
 __all__ = [
     "CHAT_WAIT",
+    "STEP_TOKEN",
     "Answered",
+    "ChangedElsewhere",
+    "ClosedElsewhere",
     "Runtime",
     "TransitionFailed",
     "Tx",
@@ -74,6 +78,22 @@ _KEEP = ("lock", "timer", "sending", "edits")  # what a rollback leaves on the t
 class TransitionFailed(Exception):
     """Storage refused a transition (disk full, database locked, a value that does not
     serialise …). The table is exactly as it was before the step; nothing was written."""
+
+
+class ClosedElsewhere(TransitionFailed):
+    """The step was refused because storage has the table closed by a step that is not this
+    process's (another worker's close, issue 14, read back by :meth:`Runtime._read_back`):
+    the table is no longer served here and nothing of the step was written. The command or
+    press is answered that the table is closed (``reply.table_closed``)."""
+
+
+class ChangedElsewhere(TransitionFailed):
+    """The step was refused because storage holds a step of the table that is not this
+    process's at or after its number (another worker's, two workers on one table after a
+    lease takeover, issue 14; read back by :meth:`Runtime._read_back`): nothing of the step
+    was written or sent, and the table is served again as storage has it
+    (:meth:`Runtime._restore_anew`). The command or press is answered
+    ``err.changed_elsewhere`` ("the table changed meanwhile, look and try again")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,7 +255,12 @@ def unsure_ref(ref: str | None) -> bool:
 
 #: what a step's commit answered with an error is found to be when read back
 #: (:meth:`Runtime._read_back`)
-ReadBack = Literal["saved", "not saved", "closed", "unknown"]
+ReadBack = Literal["saved", "not saved", "other", "closed", "unknown"]
+
+#: the key of a step's own token in the snapshot its commit writes (:meth:`Runtime.commit`):
+#: random, one per commit, so that a read-back (:meth:`Runtime._read_back`) tells the step's
+#: own snapshot from another worker's step of the same number (issue 14)
+STEP_TOKEN = "step_token"
 
 
 def stored_as(data: Mapping[str, Any]) -> Any:
@@ -467,6 +492,14 @@ class Runtime:
         #: commit had answered (:meth:`_restore_anew`), and a closing one is told from a close
         #: another worker made (:meth:`_read_back`)
         self._unsure_steps: dict[int, tuple[Tx, dict[str, Any] | None]] = {}
+        #: table id → the private messages (by seat: the seat as it was, the screen) of a
+        #: step read back as saved after its table was rolled back (:meth:`_unsure_first`),
+        #: never sent: every step of the table committed here carries them (:meth:`_carry`)
+        #: until one is, the table restored anew making one of its own for them
+        #: (:meth:`_restore_anew`), so a restored table that closes while catching up, whose
+        #: first step fails, or that another path restored first sends them all the same.
+        #: Kept in memory only (a restart or a table let go to another worker forgets them)
+        self.owed_privates: dict[int, dict[int, tuple[SeatState, Screen]]] = {}
         #: the tables being restored anew (:meth:`_restore_anew`), by id: the stop waits for
         #: them before it saves the tables (:func:`bot.service.recovery.stop`)
         self.renewing: dict[int, asyncio.Task[None]] = {}
@@ -573,6 +606,7 @@ class Runtime:
         t.timer = None
         self._drop_pictures(t)
         self.forget(t)
+        self.owed_privates.pop(t.id, None)  # (the worker serving it now writes its messages)
         if t.id in self.owing_pictures:
             self.owing_pictures.discard(t.id)
             self.closing.pop(t.id, None)
@@ -768,6 +802,7 @@ class Runtime:
                 tx._group_screen = self.group_screen(t)
                 if t.tournament is not None and t.tournament.started_at is not None:
                     t.level_shown = t.tournament.level_at(now)  # (R8.7, :meth:`level_due`)
+            carried = self._carry(tx)
             for s in sorted(tx.show):
                 seat = t.seats.get(s)
                 if seat is not None and not seat.bot:  # computer players have no private chat
@@ -783,6 +818,8 @@ class Runtime:
             # the chat messages (:meth:`effects` forgets it once they are sent; a restart after
             # a crash sends them, :func:`bot.service.recovery.deliver`)
             data = self.snapshot(t) if not tx.close or owes(t) else None
+            if data is not None:  # this commit's own, to tell it when read back
+                data[STEP_TOKEN] = secrets.token_hex(8)
         except BaseException:
             # (a screen that fails to render, say): nothing is saved, so nothing may stay
             # changed either; the live table kept the step, which the next commit then saved
@@ -819,8 +856,14 @@ class Runtime:
                 log.error("table %s: transition %s not saved, nothing changed: %r", t.id, seq, exc)
                 if saved == "closed":
                     self._closed_elsewhere(t)
+                    raise ClosedElsewhere(str(exc)) from exc
+                if saved == "other":
+                    self._changed_elsewhere(t)
+                    raise ChangedElsewhere(str(exc)) from exc
                 raise TransitionFailed(str(exc)) from exc
             log.warning("table %s: transition %s saved though storage said %r", t.id, seq, exc)
+        if carried:  # sent with this step's messages (:meth:`send`)
+            self.owed_privates.pop(t.id, None)
         if tx.close:  # the table is closed: stop serving it
             if t.timer is not None and t.timer is not asyncio.current_task():
                 t.timer.cancel()
@@ -859,6 +902,41 @@ class Runtime:
         self.unsure.pop(table_id, None)
         self._unsure_steps.pop(table_id, None)
 
+    def _carry(self, tx: Tx) -> bool:
+        """Add to step ``tx`` the private messages its table owes from a step read back as
+        saved (:attr:`owed_privates`): each goes over the message the seat had, a player
+        that step stood up told too (:attr:`Tx.seated`), not to a seat someone else sits
+        in by now; a seat the step writes itself (its own screen, or one it shows) gets that
+        instead, and so does a seat in a hand being played now (its current hand is shown,
+        not covered by the screen owed, as the restored table's first step shows it,
+        :func:`~bot.service.recovery.resume`). A closing step keeps them with its
+        final snapshot (:meth:`_commit`). ``True`` when any are carried (forgotten once the
+        step is committed)."""
+        t = tx.table
+        owed = self.owed_privates.get(t.id)
+        if not owed:
+            return False
+        for n, (was, screen) in owed.items():
+            seat = t.seats.get(n)
+            if seat is not None and seat.user_id != was.user_id:
+                continue  # (not theirs to be told: someone else sits there by now)
+            tx.privates.setdefault(n, screen)
+            tx.seated.setdefault(n, was)  # (stood up by that step: told too)
+            if seat is not None and t.hand is not None and t.reveal is None:
+                tx.show.add(n)
+        return True
+
+    def _changed_elsewhere(self, t: LiveTable) -> None:
+        """Storage holds a step of table ``t`` that is not this process's (another worker's,
+        issue 14, :meth:`_read_back`): nothing of this process's step was saved or is sent;
+        ``t`` is let go and the table served again as storage has it, in the background
+        (:meth:`_restore_anew`; another worker serving it refuses that restore's step
+        through the fenced store, and this one lets it go again)."""
+        log.warning("table %s: storage holds another worker's step; restored from storage", t.id)
+        self._sure(t.id)
+        self.let_go(t)
+        self._renew(t, None, None, ours=False)
+
     def _closed_elsewhere(self, t: LiveTable) -> None:
         """Storage has table ``t`` closed, and not by a step of this process (another worker
         closed it, issue 14, and sends its closing messages): it is no longer served here,
@@ -872,12 +950,16 @@ class Runtime:
     ) -> ReadBack:
         """Whether the step ``seq`` of the table (its snapshot ``data``) is what storage
         holds (read back after a commit that failed: it may have applied all the same):
-        ``"saved"`` when its snapshot is the stored one (or, a closing step, the table is
-        closed with the final snapshot it committed, or, owing nothing, closed at all),
-        ``"not saved"`` when not, ``"closed"`` when the table is closed by another step
-        (another worker's close, issue 14: whose closing messages that worker sends; this
-        step's would be a second closing notice), ``"unknown"`` when storage cannot be read
-        either."""
+        ``"saved"`` when its snapshot is the stored one, told by the commit's own token
+        (:data:`STEP_TOKEN`; a closing step: the table is closed with the final snapshot it
+        committed, or, owing nothing, closed at all), ``"not saved"`` when storage holds an
+        earlier step, ``"other"`` when it holds another step of that number or a later one
+        (another worker's, two workers on one table after a lease takeover, issue 14: taken
+        for this one, its messages were sent as well as that worker's and the table served
+        here went on from a state storage never had), ``"closed"`` when the table is closed
+        by another step (another worker's close: whose closing messages that worker sends;
+        this step's would be a second closing notice), ``"unknown"`` when storage cannot be
+        read either."""
         try:
             state = await self.store.table_state(table_id)
             if state is None and close and data is not None:
@@ -898,9 +980,14 @@ class Runtime:
                 return "closed"
             mine = any(r.id == table_id and stored_as(snap) == ours for r, snap in finals)
             return "saved" if mine else "closed"
-        if not close and int(state[1].get("seq", 0)) == seq:
+        stored = state[1]
+        at = int(stored.get("seq", 0))
+        if at < seq:
+            return "not saved"
+        token = None if data is None else data.get(STEP_TOKEN)
+        if not close and at == seq and token is not None and stored.get(STEP_TOKEN) == token:
             return "saved"
-        return "not saved"
+        return "other"
 
     async def _unsure_first(self, tx: Tx) -> None:
         """Before a step of a table whose last commit's outcome was not known
@@ -909,9 +996,13 @@ class Runtime:
         what storage holds (:func:`bot.service.recovery.restore`, in the background), the
         unsure step's messages sent as if its commit had answered (:meth:`_restore_anew`),
         and the step refused. Closed by another worker: let go, nothing sent
-        (:meth:`_closed_elsewhere`), the step refused. Still not known: the step is refused,
+        (:meth:`_closed_elsewhere`), the step refused. Another worker's step stored at or
+        after its number: restored anew from storage, nothing of the unsure step sent
+        (:meth:`_changed_elsewhere`), the step refused. Still not known: the step is refused,
         nothing changed.
 
+        :raises ClosedElsewhere: another worker closed the table.
+        :raises ChangedElsewhere: another worker's step is stored.
         :raises TransitionFailed: the step cannot be saved now."""
         t = tx.table
         seq, close = self.unsure[t.id]
@@ -925,16 +1016,32 @@ class Runtime:
             raise TransitionFailed(f"whether step {seq} of table {t.id} was saved is not known")
         if saved == "closed":
             self._closed_elsewhere(t)
-            raise TransitionFailed(f"table {t.id} was closed by another step")
+            raise ClosedElsewhere(f"table {t.id} was closed by another step")
+        if saved == "other":
+            self._changed_elsewhere(t)
+            raise ChangedElsewhere(f"table {t.id} has another worker's step {seq} or later")
         self._sure(t.id)
         log.warning("table %s: step %s was saved after all; restored from storage", t.id, seq)
         self.let_go(t)
+        # its private messages (with those it carried, :meth:`_carry`), until sent; a closing
+        # step's are in its final snapshot
+        owed = step_privates(t, step) if step is not None and not step.close else {}
+        if owed:
+            self.owed_privates[t.id] = owed
         self._renew(t, step, data)
         raise TransitionFailed(f"step {seq} of table {t.id} was saved after all")
 
-    def _renew(self, old: LiveTable, step: Tx | None, data: dict[str, Any] | None) -> None:
+    def _renew(
+        self,
+        old: LiveTable,
+        step: Tx | None,
+        data: dict[str, Any] | None,
+        *,
+        ours: bool = True,
+    ) -> None:
         """:meth:`_restore_anew` in the background (:attr:`renewing`, :meth:`drain`)."""
-        task = self.keep(self._restore_anew(old, step, data), name=f"table-{old.id}-restore")
+        work = self._restore_anew(old, step, data, ours=ours)
+        task = self.keep(work, name=f"table-{old.id}-restore")
         self.renewing[old.id] = task
 
         def done(ended: asyncio.Task[None]) -> None:
@@ -944,24 +1051,37 @@ class Runtime:
         task.add_done_callback(done)
 
     async def _restore_anew(
-        self, old: LiveTable, step: Tx | None = None, data: Mapping[str, Any] | None = None
+        self,
+        old: LiveTable,
+        step: Tx | None = None,
+        data: Mapping[str, Any] | None = None,
+        *,
+        ours: bool = True,
     ) -> None:
         """Serve a table again from what storage holds (:meth:`_unsure_first`); closed
         there, send what its closing step owes the chat (:func:`~bot.service.recovery.deliver`),
         if that is the final snapshot of ``step`` (the unsure step read back as saved, its
-        snapshot ``data``; another worker's close sends its own). The let-go table's senders
-        finish first (:data:`ANEW_WAIT_SECONDS` at most), and what they sent of the chat's
-        outbox is not sent again (the stored snapshot, taken before, still owes it: a notice
-        a flood wait held was posted twice). The private messages of ``step`` go out with
-        the restored table's first step (:func:`~bot.service.recovery.resume`), each over
-        the player's message as the step would have written it (a player it stood up, a
-        leaver, told too): its "hand over" screens were never sent, the hand it ended not
-        being one the restored table shows. The bot stopping meanwhile: the table is restored
-        all the same, with no timer (:attr:`stopping`; the stop waits for it and saves it).
-        Storage failing (out of reach again) or not answering within :attr:`storage_wait`
-        before the table is served: tried again after :data:`RENEW_RETRY_SECONDS`, twice as
-        long each time (:data:`RENEW_RETRY_MAX` at most), until served or the bot stops (the
-        next start restores it): it was left unserved until then, its stacks held."""
+        snapshot ``data``; another worker's close sends its own). ``ours``: ``False`` when
+        storage was found to hold another worker's step (:meth:`_changed_elsewhere`): a
+        final snapshot found is that worker's close's, never sent here. The let-go table's
+        senders finish first (:data:`ANEW_WAIT_SECONDS` at most), and what they sent of the
+        chat's outbox is not sent again (the stored snapshot, taken before, still owes it: a
+        notice a flood wait held was posted twice). The private messages ``step`` owed
+        (:attr:`owed_privates`) go out with the restored table's first step
+        (:func:`~bot.service.recovery.resume`), each over the player's message as the step
+        would have written it (a player it stood up, a leaver, told too): its "hand over"
+        screens were never sent, the hand it ended not being one the restored table shows;
+        a close made while the table catches up carries them (kept with its final
+        snapshot). Still owed once the table is served here (that first step refused, or
+        the table restored by another path first: a takeover, a start), a step of their own
+        carries them (:meth:`_send_owed`), tried again as below until sent; the table found
+        closed, they are sent on their own. The bot stopping meanwhile: the table is restored
+        all the same, with no timer (:attr:`stopping`; the stop waits for it and saves it),
+        what it owes tried once more. Storage failing (out of reach again) or not answering
+        within :attr:`storage_wait` before the table is served, or refusing the step that
+        carries what it owes: tried again after :data:`RENEW_RETRY_SECONDS`, twice as long
+        each time (:data:`RENEW_RETRY_MAX` at most), until done or the bot stops (the next
+        start restores it): it was left unserved until then, its stacks held."""
         from bot.service import recovery  # (it builds on this module)
 
         table_id = old.id
@@ -979,22 +1099,22 @@ class Runtime:
                 with answer_within(self.storage_wait):
                     state = await self.store.table_state(table_id)
                 if state is not None and table_id not in self.tables:
-                    owed = step_privates(old, step) if step is not None and not step.close else {}
                     snap = unasked(old, sent(state[1])) if step is not None else sent(state[1])
-                    await recovery.restore(self, state[0], snap, owed=owed)
-                elif state is None and (step is None or data is not None):
+                    await recovery.restore(self, state[0], snap)
+                elif state is None and ours and (step is None or data is not None):
                     # closed by that step: what it owes the chat is sent (one that owed nothing
                     # sends nothing: a final snapshot stored is another close's)
-                    ours = None if data is None else stored_as(data)
+                    ours_data = None if data is None else stored_as(data)
                     with answer_within(self.storage_wait):
                         closed = await self.store.closed_snapshots()
                     for record, snap in closed:
                         if record.id != table_id or not self.owes(table_id):
                             continue
-                        if ours is not None and stored_as(snap) != ours:
+                        if ours_data is not None and stored_as(snap) != ours_data:
                             continue  # (another worker's close: that worker sends it)
                         await recovery.deliver(self, record, sent(snap))
-                return
+                if await self._send_owed(table_id, old):
+                    return
             except Exception:
                 if table_id in self.tables or self.stopping:  # (restored, failing later on)
                     log.exception("table %s: not restored from storage; the next start does",
@@ -1003,8 +1123,49 @@ class Runtime:
                 log.exception("table %s: not restored from storage; tried again", table_id)
             # (unserved meanwhile: its players' presses out of date, its stacks held)
             wait = await self._pause(wait)
-            if self.stopping or table_id in self.tables:  # (the next start restores it)
+            if self.stopping:  # (the next start restores it; what it owes: one last try)
+                if table_id in self.tables:
+                    with contextlib.suppress(Exception):
+                        await self._send_owed(table_id, old)
                 return
+            if table_id in self.tables and not self.owed_privates.get(table_id):
+                return  # (restored by another path meanwhile, owing nothing)
+
+    async def _send_owed(self, table_id: int, old: LiveTable) -> bool:
+        """Send the private messages table ``table_id``, restored anew, still owes
+        (:attr:`owed_privates`; ``old``: the table let go): served here, with a step of
+        their own (:meth:`_carry`; nothing else changes); not served here (closed, or closed
+        with a refund as its snapshot could not be used), each on its own in its player's
+        chain, over the message the seat had. ``True`` when nothing is owed any more here
+        (sent, or the table let go to another worker meanwhile: :meth:`let_go`); ``False``
+        when storage refused that step (they stay owed, carried by the table's next step,
+        :meth:`_restore_anew` tries again)."""
+        owed = self.owed_privates.get(table_id)
+        if not owed:
+            return True
+        t = self.tables.get(table_id)
+        if t is None:
+            del self.owed_privates[table_id]
+            p = self.presenter(old)
+            if p is None:
+                return True
+            for was, screen in owed.values():
+
+                async def show(was: SeatState = was, screen: Screen = screen) -> None:
+                    await p.show_private(was.user_id, screen, was.private_ref)
+
+                self.send_later(old, show, chain=was.user_id)
+            return True
+        async with t.lock:
+            if not self.open_here(t) or not self.owed_privates.get(table_id):
+                return True  # (carried by a step meanwhile, or let go)
+            try:
+                async with self.transition(t):
+                    pass  # (the step carries them, :meth:`_carry`)
+            except TransitionFailed as exc:
+                log.warning("table %s: its owed private messages not sent yet: %r", t.id, exc)
+                return not self.open_here(t)
+        return True
 
     # -- sending -------------------------------------------------------------------------------
     def send(self, tx: Tx) -> None:

@@ -10,7 +10,9 @@ import random
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
-from bot.model import LiveTable
+import pytest
+
+from bot.model import Actor, LiveTable
 from bot.service import TableService
 from bot.texts import on, tr
 from storage.api import Move, StorageError
@@ -140,12 +142,16 @@ def closing_notices(presenter: FakePresenter, table: int) -> list[str]:
     return [text for text in texts if f"#{table}" in text and "closed" in text and text != closed]
 
 
-async def test_r8_2a_a_close_read_back_after_another_worker_closed_it_is_not_sent_twice() -> None:
+@pytest.mark.parametrize("admin", [ALICE, BOB], ids=["en", "ru"])
+async def test_r8_2a_a_close_read_back_after_another_worker_closed_it_is_not_sent_twice(
+    admin: Actor,
+) -> None:
     """Worker A's /closetable does not apply; worker B (which took the table over, issue
     14) closes it meanwhile and sends its closing message; A's commit is answered with an
     error and read back: the table is closed, but not by A's step (B's final snapshot is
     not the one A committed). A sends no closing message of its own (the group had B's:
-    it got two), and serves the table no more."""
+    it got two), and serves the table no more. The admin is told the table is closed (it
+    is): "nothing changed, try again" was untrue, and trying again found no table."""
     store, clock = ClosedByAnotherStore(), Clock()
     a_presenter, b_presenter = FakePresenter(), FakePresenter()
     a = service_on(store, clock, a_presenter)
@@ -166,8 +172,9 @@ async def test_r8_2a_a_close_read_back_after_another_worker_closed_it_is_not_sen
         assert not reply.alert, reply.text
 
     store.other = b_closes
-    reply = await a.close_table(GROUP, ALICE, is_admin=True)
-    assert reply.alert and reply.text == tr("en", "err.storage")
+    reply = await a.close_table(GROUP, admin, is_admin=True)
+    lang = str(admin.language)  # (was err.storage: "nothing changed, try again")
+    assert reply.text == tr(lang, "reply.table_closed", table=t.id), reply.text
     await a.rt.drain()
     await b.rt.drain()
     await a.rt.settled(t)
@@ -184,7 +191,8 @@ async def test_r8_2a_a_close_read_back_later_after_another_worker_closed_it_send
     """As above, A's read-back failing too (the outcome unknown: read by A's next step),
     B's closing message held by the platform meanwhile: the next step finds the table
     closed by B's step, not A's; A restores and sends nothing (it sent B's final snapshot,
-    which B was sending too), and serves the table no more."""
+    which B was sending too), and serves the table no more. That next step (Bob's Ready) is
+    answered that the table is closed, in Bob's language."""
     store, clock = ClosedByAnotherStore(), Clock()
     a_presenter, b_presenter = FakePresenter(), HeldClosePresenter()
     b_presenter.hold = hold = asyncio.Event()
@@ -215,7 +223,7 @@ async def test_r8_2a_a_close_read_back_later_after_another_worker_closed_it_send
     assert reply.alert and reply.text == tr("en", "err.storage")
     assert a.table_in(GROUP) is t and a.rt.unsure  # not known yet
     reply = await a.ready(GROUP, BOB)
-    assert reply.alert and reply.text == tr("ru", "err.storage")
+    assert reply.text == tr("ru", "reply.table_closed", table=t.id)  # (was err.storage)
     await a.rt.drain()
     assert closing_notices(a_presenter, t.id) == [], a_presenter.tables  # (B's is held)
     hold.set()
