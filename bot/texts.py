@@ -386,7 +386,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "🏆 {names} reached {target:point|points}: Claim to end the game now, or Continue the reveal.",
         "ru": "🏆 {names}: цель в {target:очко|очка|очков} достигнута. «Закончить игру» — конец игры сейчас, «Продолжить» — вскрывать дальше.",
     },
-    "reveal.claimed": {"en": "🏆 {name} claimed the game.", "ru": "🏆 {name} заканчивает игру."},
+    "reveal.claimed": {"en": "🏆 {name} claimed the game.", "ru": "🏆 {name} забирает игру."},
     "reveal.game_over": {
         "en": "The game is over and settled.",
         "ru": "Игра окончена, расчёт произведён.",
@@ -417,7 +417,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "reveal.settled_chips": {"en": "Chips are settled.", "ru": "Фишки рассчитаны."},
     "btn.claim": {"en": "🏆 Claim", "ru": "🏆 Закончить игру"},
     "btn.continue": {"en": "▶ Continue", "ru": "▶ Продолжить"},
-    "reply.claimed": {"en": "You claimed the game.", "ru": "Вы закончили игру."},
+    "reply.claimed": {"en": "You claimed the game.", "ru": "Вы забрали игру."},
     "reply.continued": {"en": "Continue.", "ru": "Продолжаем."},
     # a Claim pressed after the time to claim ran out, before the timer fired (R7.5)
     "err.claim_late": {
