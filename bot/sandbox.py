@@ -312,15 +312,19 @@ class Sandbox:
             await self._set_group_language(flag)
             self._group_lang_set = True
         elif not given and group_lang is None and table is not None and table.lang != flag:
-            # a table opened under "--lang ru" by a sandbox before that fix (the group left
-            # auto): the group keeps the language it was played in, set now as the flag sets
-            # it, said with how to switch; it said "» --lang en: …", never typed, and replied
-            # in English under the Russian table
-            await self._set_group_language(table.lang)
-            self._group_lang_set = True
+            # a plain start on a table opened in another language while the group's language
+            # is auto (set back with /settings language auto after "--lang ru", or a table an
+            # older sandbox opened under "--lang ru"): you play in the table's language this
+            # start (the bot answers you in it, under auto), said with how to switch. The
+            # group's setting is left as it is: the start set it to the table's, undoing the
+            # admin's "auto" unasked (fixnu39); before that it said "» --lang en: …", never
+            # typed, and replied in English under the Russian table
+            self.human = replace(self.human, language_code=table.lang)
+            if self._named_by_default and seat is None:
+                self.human = replace(self.human, first_name=tr(table.lang, "sandbox.player"))
             self.lang = table.lang
             self._name_group()
-            self.line(tr(self.lang, "sandbox.group_lang_resumed", flag=flag))
+            self.line(tr(self.lang, "sandbox.table_lang_kept", flag=flag))
         elif given and (
             (group_lang is not None and group_lang != flag)
             or (group_lang is None and table is not None and table.lang != flag)
@@ -839,11 +843,16 @@ class Sandbox:
     async def _group_lang(self) -> str:
         """The language of the bot's replies in the group, chosen as the service chooses it
         (``TableService._lang``): the group's ``language`` setting, else the sender's, the
-        sandbox's player (``--lang``)."""
+        sandbox's player (:meth:`_own_lang`)."""
         if self.store is not None:
             community = await self.store.community("telegram", str(GROUP_ID))
-            return group_language(community.settings) or self.opts.lang
-        return self.opts.lang
+            return group_language(community.settings) or self._own_lang()
+        return self._own_lang()
+
+    def _own_lang(self) -> str:
+        """The language you play in under the group's ``auto``: ``--lang``, or the language
+        of the table a plain start resumed (:meth:`start`)."""
+        return self.human.language_code or self.opts.lang
 
     async def _wait(self, predicate: Callable[[], Any], timeout: float = 15.0) -> Any:
         try:

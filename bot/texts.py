@@ -1352,6 +1352,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "» Язык этой группы — русский, поэтому бот и песочница говорят по-русски; "
         "переключить: /settings language auto (или {flag})",
     },
+    # a plain start on a table opened in the other language, the group's language auto: the
+    # setting is kept; you play in the table's language (said in it)
+    "sandbox.table_lang_kept": {
+        "en": "» This table speaks English and the group's language is auto, so you play in "
+        "English; to switch: --lang {flag} or /settings language {flag}",
+        "ru": "» Этот стол говорит по-русски, а язык группы — auto, поэтому вы играете "
+        "по-русски; переключить: --lang {flag} или /settings language {flag}",
+    },
     "sandbox.help": {
         "en": "Sandbox: N presses button N of your hand, rN a button of a /replay, gN a button "
         "of the group message; /hand goes to your private chat, every other command to the "

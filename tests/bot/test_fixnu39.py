@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 from bot import render
 from bot.discord.components import view_of
 from bot.presses import PlaceCard, decode, encode
+from bot.sandbox import GROUP_ID
 from bot.screens import Screen
 from bot.telegram.adapter import keyboard
 from bot.texts import tr
 from game.board import Box
+from storage.sqlite import SqliteStore
 from tests.bot.conftest import service_env
 from tests.bot.discord.test_components import rows
 from tests.bot.discord.test_components import table as discord_table
 from tests.bot.test_service import ALICE, BOB, seated
+from tests.bot.test_sandbox import _sandbox_session
 from tests.bot.test_service_classic import GROUP as C_GROUP
 
 # -- a full box's buttons go (R3.5) -----------------------------------------------------------
@@ -178,3 +182,38 @@ async def test_r4_5_a_chinese_poker_private_title_is_the_tables_header() -> None
     title = presenter.last_private(ALICE.user_id).text.splitlines()[0]
     assert title == "🃏 Table #1 · hand 1 · street 1/5"
     await service.stop()
+
+
+# -- the sandbox: a plain start keeps the group's language ----------------------------------------
+
+
+async def test_a_plain_sandbox_start_leaves_the_groups_language_as_set(tmp_path: Path) -> None:
+    """``--lang ru``, then ``/settings language auto`` (the table stays Russian: its one
+    person reads Russian), then a start without ``--lang``: that start set the group's
+    language to Russian, undoing the admin's ``auto`` unasked. Now the setting stays
+    ``auto``; you play in the table's language that start (the bot's replies and the
+    sandbox's lines in Russian), said with how to switch."""
+    first = await _sandbox_session(tmp_path, ["g1", "/settings language auto"], "--lang", "ru")
+    assert any(x.startswith("» Сохранено") for x in first), first
+    assert await _group_language(tmp_path) == "auto"
+    again = await _sandbox_session(tmp_path, ["/rules"], "--fast")
+    assert await _group_language(tmp_path) == "auto"
+    assert tr("ru", "sandbox.table_lang_kept", flag="en") in again, again
+    assert "» Этот стол говорит по-русски, а язык группы — auto, поэтому вы играете по-русски; "
+    "переключить: --lang en или /settings language en" in again
+    assert not any(x.startswith("» Язык этой группы") for x in again), again
+    assert any(x.startswith("» Ананас: 13 карт") for x in again), again  # /rules in Russian
+    assert any(x.startswith("» Пока (стол сохранён") for x in again), again
+    # asked: --lang en switches the group as /settings language en would
+    third = await _sandbox_session(tmp_path, [], "--lang", "en")
+    assert await _group_language(tmp_path) == "en", third
+
+
+async def _group_language(tmp_path: Path) -> str:
+    """The sandbox group's ``language`` setting in the sandbox's file."""
+    store = await SqliteStore.open(tmp_path / "sandbox.sqlite3")
+    try:
+        community = await store.community("telegram", str(GROUP_ID))
+        return community.settings.language or "auto"  # (None: never set, auto)
+    finally:
+        await store.close()
