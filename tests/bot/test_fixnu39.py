@@ -18,8 +18,8 @@ from storage.sqlite import SqliteStore
 from tests.bot.conftest import service_env
 from tests.bot.discord.test_components import rows
 from tests.bot.discord.test_components import table as discord_table
-from tests.bot.test_service import ALICE, BOB, seated
 from tests.bot.test_sandbox import _sandbox_session
+from tests.bot.test_service import ALICE, BOB, seated
 from tests.bot.test_service_classic import GROUP as C_GROUP
 
 # -- a full box's buttons go (R3.5) -----------------------------------------------------------
@@ -199,8 +199,10 @@ async def test_a_plain_sandbox_start_leaves_the_groups_language_as_set(tmp_path:
     again = await _sandbox_session(tmp_path, ["/rules"], "--fast")
     assert await _group_language(tmp_path) == "auto"
     assert tr("ru", "sandbox.table_lang_kept", flag="en") in again, again
-    assert "» Этот стол говорит по-русски, а язык группы — auto, поэтому вы играете по-русски; "
-    "переключить: --lang en или /settings language en" in again
+    assert (
+        "» Этот стол говорит по-русски, а язык группы — auto, поэтому вы играете по-русски; "
+        "переключить: --lang en или /settings language en"
+    ) in again
     assert not any(x.startswith("» Язык этой группы") for x in again), again
     assert any(x.startswith("» Ананас: 13 карт") for x in again), again  # /rules in Russian
     assert any(x.startswith("» Пока (стол сохранён") for x in again), again
