@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import os
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -18,7 +21,7 @@ from storage.sqlite import SqliteStore
 from tests.bot.conftest import service_env
 from tests.bot.discord.test_components import rows
 from tests.bot.discord.test_components import table as discord_table
-from tests.bot.test_sandbox import _sandbox_session
+from tests.bot.test_sandbox import CARD_ROW, ROOT, _sandbox_session
 from tests.bot.test_service import ALICE, BOB, seated
 from tests.bot.test_service_classic import GROUP as C_GROUP
 
@@ -219,3 +222,54 @@ async def _group_language(tmp_path: Path) -> str:
         return community.settings.language or "auto"  # (None: never set, auto)
     finally:
         await store.close()
+
+
+# -- the sandbox takes piped input -------------------------------------------------------------
+
+
+async def _piped(tmp_path: Path, text: str) -> tuple[int, list[str]]:
+    """``printf TEXT | python -m bot --sandbox`` (computer players at their own pace, not
+    ``--fast``) on its own file, as user "tester": the exit status and every line printed."""
+    tmp_path.mkdir(exist_ok=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "DISCORD_"))}
+    env["USER"] = "tester"
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, (str(ROOT), env.get("PYTHONPATH"))))
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "--env-file", str(tmp_path / "none.env"), "--sandbox",
+        "--sandbox-db", str(tmp_path / "sandbox.sqlite3"),
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT, cwd=tmp_path, env=env,
+    )  # fmt: skip
+    out, _ = await asyncio.wait_for(proc.communicate(text.encode()), 120)
+    assert proc.returncode is not None
+    return proc.returncode, out.decode().splitlines()
+
+
+def _last_private(lines: list[str]) -> list[str]:
+    """The last private screen printed: its lines up to the next heading."""
+    start = max(i for i, x in enumerate(lines) if x.startswith("── private"))
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("──")), len(lines))
+    return lines[start + 1 : end]
+
+
+async def test_piped_commands_wait_for_your_move_and_the_end_of_input_exits_cleanly(
+    tmp_path: Path,
+) -> None:
+    """``printf 'g1\\ng2\\n17\\n' | python -m bot``: the lines were read at once, "17" while the
+    computer player (first to act in the first hand) was still placing, answered "no such
+    button: your hand has no buttons now"; and the end of the input quit at once, the moves
+    it led to never printed. Now a number waits for your move, and the end of the input
+    waits for it likewise, prints it and exits as /quit does (status 0, the bye line)."""
+    status, lines = await _piped(tmp_path / "a", "g1\ng2\n17\n")
+    assert status == 0, lines
+    assert not any("no such button" in x or "Traceback" in x for x in lines), lines
+    rows = [x for x in _last_private(lines) if CARD_ROW.search(x)]
+    assert len(rows) == 5 and all("•" in x for x in rows), lines  # 🪄 placed all five
+    assert lines[-1] == "» Bye (the table is saved; the next start resumes it)", lines
+    # the input ends right after Ready: the hand's first screen of your move is printed
+    status, lines = await _piped(tmp_path / "b", "g1\ng2\n")
+    assert status == 0, lines
+    mine = _last_private(lines)
+    assert mine[1].startswith("Your move · ⏱"), lines
+    assert sum(1 for x in mine if CARD_ROW.search(x)) == 5, lines
+    assert lines[-1] == "» Bye (the table is saved; the next start resumes it)", lines
