@@ -449,13 +449,19 @@ def _private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
             over += "\n" + tr(lang, key)
         return Screen(over)
     sv = view.seat(board_seat)
-    if sv.fantasyland:
-        street = tr(lang, "board.fantasyland")
-    elif sv.streets > 1:
-        street = tr(lang, "board.street", street=min(sv.street, sv.streets), streets=sv.streets)
-    else:  # one deal of 13 (Chinese Poker, R4.5): no "street 1/1", the game's name instead
-        street = _game_name(t, lang)
-    lines = [tr(lang, "private.title", table=t.id, hand=t.shown_no, street=street)]
+    if sv.fantasyland or sv.streets > 1:
+        street = (
+            tr(lang, "board.fantasyland")
+            if sv.fantasyland
+            else tr(lang, "board.street", street=min(sv.street, sv.streets), streets=sv.streets)
+        )
+        title = tr(lang, "private.title", table=t.id, hand=t.shown_no, street=street)
+    else:  # one deal of 13 (Chinese Poker, R4.5): no "street 1/1"; the table's own header,
+        # "🃏 Chinese Poker · table #1 · hand 1", as the group's message and the pictures
+        # name the game (it read "🃏 Table #1 · hand 1 · Chinese Poker": the game's name
+        # where the other games' private titles have the street)
+        title = tr(lang, "board.title", game=_game_name(t, lang), table=t.id, hand=t.shown_no)
+    lines = [title]
     lines.extend(game_score(t, lang))
     if len(boards) > 1:
         lines.append(t.board_label(board_seat))
@@ -521,20 +527,26 @@ def _private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
     if acting:
         version = f"{t.hand_no}.{board_seat}.{me.version}"
         placed = dict(me.pending)
-        # One row per card, always the same buttons in the same places (a full box answers
-        # with a notice), so a keyboard never shifts under the player's thumb.
+        # One row per card: a box's button only while the box has room for it (R3.5: its
+        # size, 3 / 5 / 5, counting this street's cards placed), or the card is in it (the
+        # "•" says where); a full box's button was offered and only answered "box full".
+        # A press on one removed meanwhile (an older message) is still refused so.
         # a whole hand at once (Chinese Poker, Fantasyland: 13–17 cards) is listed by rank, so
         # pairs and runs sit together; a street keeps the order it was dealt in
         for card in button_order(me.cards, me.cards):
             where = placed.get(card, False)
             row: list[Button] = []
             for box in BOXES:
+                if where is not box and me.board.free(box) <= 0:
+                    continue
                 label = ("• " if where is box else "") + tr(lang, _BOX_KEY[box])
                 data = encode(P.PlaceCard(t.id, version, card, box))
                 row.append(Button(label, data))
             if me.street_discards:
                 label = ("• " if where is None else "") + tr(lang, "btn.discard")
                 row.append(Button(label, encode(P.DiscardCard(t.id, version, card))))
+            if not row:  # (not expected: a card not yet placed always has a box or a discard)
+                continue
             first = row[0]
             row[0] = Button(f"{card.face} {first.label}", first.data)
             buttons.append(tuple(row))

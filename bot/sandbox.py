@@ -71,6 +71,9 @@ UNPLAYABLE_COMMANDS = {"/tournament"}
 #: commands the real bot answers only in a private chat: the sandbox sends them there
 PRIVATE_COMMANDS = {"/hand"}
 TOKEN = "123456:SANDBOX"
+#: piped input: how long a button number waits for your move at most, in seconds (the
+#: computer players' moves, the next hand's deal, a Chinese Poker reveal come well within it)
+PIPED_WAIT_SECONDS = 60.0
 
 
 @dataclass(frozen=True)
@@ -226,6 +229,9 @@ class Sandbox:
     #: ``/settings language ru`` turns them Russian with the bot's replies
     lang: str = ""
     _named_by_default: bool = False  # no login name: "Player" / "Игрок"
+    #: the commands come from a pipe or a file, not a terminal (:func:`run_sandbox`): a
+    #: button number waits for your move, as a player at the terminal does (:meth:`_my_move`)
+    piped: bool = False
     _fantasyland_due: bool = False  # --fantasyland: the player's next hand is stacked
 
     def __post_init__(self) -> None:
@@ -312,15 +318,19 @@ class Sandbox:
             await self._set_group_language(flag)
             self._group_lang_set = True
         elif not given and group_lang is None and table is not None and table.lang != flag:
-            # a table opened under "--lang ru" by a sandbox before that fix (the group left
-            # auto): the group keeps the language it was played in, set now as the flag sets
-            # it, said with how to switch; it said "» --lang en: …", never typed, and replied
-            # in English under the Russian table
-            await self._set_group_language(table.lang)
-            self._group_lang_set = True
+            # a plain start on a table opened in another language while the group's language
+            # is auto (set back with /settings language auto after "--lang ru", or a table an
+            # older sandbox opened under "--lang ru"): you play in the table's language this
+            # start (the bot answers you in it, under auto), said with how to switch. The
+            # group's setting is left as it is: the start set it to the table's, undoing the
+            # admin's "auto" unasked (fixnu39); before that it said "» --lang en: …", never
+            # typed, and replied in English under the Russian table
+            self.human = replace(self.human, language_code=table.lang)
+            if self._named_by_default and seat is None:
+                self.human = replace(self.human, first_name=tr(table.lang, "sandbox.player"))
             self.lang = table.lang
             self._name_group()
-            self.line(tr(self.lang, "sandbox.group_lang_resumed", flag=flag))
+            self.line(tr(self.lang, "sandbox.table_lang_kept", flag=flag))
         elif given and (
             (group_lang is not None and group_lang != flag)
             or (group_lang is None and table is not None and table.lang != flag)
@@ -823,6 +833,36 @@ class Sandbox:
         finally:
             self._hold -= 1
 
+    async def _my_move(self, timeout: float = PIPED_WAIT_SECONDS) -> None:
+        """Piped input: wait until your hand shows its buttons, or no move of yours is coming
+        (:meth:`_move_coming`), at most ``timeout`` seconds; the screens that came meanwhile
+        printed. A script's "17" was read while the computer player was still to act and
+        answered "no such button", its next number pressed on another screen."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while self._move_coming() and loop.time() < end:
+            await asyncio.sleep(0.05)
+        await self.print_changes()
+
+    def _move_coming(self) -> bool:
+        """Whether a move of yours is on its way and not yet on screen: you are dealt in the
+        hand under way (the others to act first, or your screen's edit on its way), or the
+        next hand is due, or a Chinese Poker reveal runs (no Claim asked of the group); not
+        when you sit out, leave or have no seat, nor once your hand shows its buttons."""
+        t = self.service.table_in(GROUP) if self.service is not None else None
+        seat = t.seat_of(str(self.human.id)) if t is not None else None
+        if t is None or seat is None or seat.sitting_out or seat.leaving:
+            return False
+        message = self._hand_message(self.human.id)
+        if message is not None and _buttons(message):
+            return False
+        hand = t.hand
+        if hand is not None and not hand.is_over:
+            return seat.seat in {t.owner(b) for b in hand.order}
+        if t.reveal is not None:
+            return not t.reveal.get("claim")
+        return t.next_hand_at is not None
+
     def _name_group(self) -> None:
         """The group's title in the sandbox's language (``/stats`` heads the group's figures
         with it: "📊 Sandbox" in Russian), taken up with the next message sent there."""
@@ -839,11 +879,16 @@ class Sandbox:
     async def _group_lang(self) -> str:
         """The language of the bot's replies in the group, chosen as the service chooses it
         (``TableService._lang``): the group's ``language`` setting, else the sender's, the
-        sandbox's player (``--lang``)."""
+        sandbox's player (:meth:`_own_lang`)."""
         if self.store is not None:
             community = await self.store.community("telegram", str(GROUP_ID))
-            return group_language(community.settings) or self.opts.lang
-        return self.opts.lang
+            return group_language(community.settings) or self._own_lang()
+        return self._own_lang()
+
+    def _own_lang(self) -> str:
+        """The language you play in under the group's ``auto``: ``--lang``, or the language
+        of the table a plain start resumed (:meth:`start`)."""
+        return self.human.language_code or self.opts.lang
 
     async def _wait(self, predicate: Callable[[], Any], timeout: float = 15.0) -> Any:
         try:
@@ -879,6 +924,8 @@ class Sandbox:
         elif text[0] in "rR" and _number(text[1:]):
             await self._press_line(self.human.id, int(text[1:]), other=True)
         elif _number(text):
+            if self.piped:
+                await self._my_move()
             await self._press_line(self.human.id, int(text), hand=True)
         else:
             self.line(tr(self.lang, "sandbox.number"))
@@ -972,6 +1019,14 @@ def _hold_alone(db: Path) -> int | None:
     return fd
 
 
+def _is_terminal(stream: TextIO | None) -> bool:
+    """Whether ``stream`` (stdin) is a terminal; a closed or missing one is not."""
+    try:
+        return stream is not None and stream.isatty()
+    except (ValueError, OSError):  # (closed)
+        return False
+
+
 def _start_reader(queue: asyncio.Queue[str | None]) -> None:
     """Read stdin lines in a daemon thread (it must not keep the process alive at exit)."""
     loop = asyncio.get_running_loop()
@@ -985,12 +1040,16 @@ def _start_reader(queue: asyncio.Queue[str | None]) -> None:
 
 
 async def run_sandbox(opts: SandboxOptions, out: TextIO | None = None) -> None:
-    """Run the sandbox until ``/quit``, end of input or Ctrl-C.
+    """Run the sandbox until ``/quit``, end of input or Ctrl-C. Commands read from a pipe or
+    a file (``printf 'g1\\ng2\\n17\\n' | python -m bot``), not a terminal, are taken line by
+    line, a button number once it is your move (:meth:`Sandbox._my_move`); at the end of
+    the input the sandbox waits for your move likewise, prints it and exits as ``/quit``
+    does.
 
     :raises ConfigError: when ``opts.db`` cannot be opened as an SQLite file (one line in
         ``opts.lang``, naming it; nothing else is printed)."""
     logging.getLogger("httpx").setLevel(logging.WARNING)
-    sandbox = Sandbox(opts, out or sys.stdout)
+    sandbox = Sandbox(opts, out or sys.stdout, piped=not _is_terminal(sys.stdin))
     sandbox.quit = asyncio.Event()
     queue: asyncio.Queue[str | None] = asyncio.Queue()
     try:
@@ -1010,7 +1069,11 @@ async def run_sandbox(opts: SandboxOptions, out: TextIO | None = None) -> None:
             if getter not in done:
                 break
             raw = getter.result()
-            if raw is None or not await sandbox.handle(raw):
+            if raw is None:  # the end of the input: what it led to, printed
+                if sandbox.piped:
+                    await sandbox._my_move()
+                break
+            if not await sandbox.handle(raw):
                 break
     finally:
         # "the table is saved" only when one is open: after /closetable the next start opens

@@ -386,7 +386,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "🏆 {names} reached {target:point|points}: Claim to end the game now, or Continue the reveal.",
         "ru": "🏆 {names}: цель в {target:очко|очка|очков} достигнута. «Закончить игру» — конец игры сейчас, «Продолжить» — вскрывать дальше.",
     },
-    "reveal.claimed": {"en": "🏆 {name} claimed the game.", "ru": "🏆 {name} заканчивает игру."},
+    "reveal.claimed": {"en": "🏆 {name} claimed the game.", "ru": "🏆 {name} забирает игру."},
     "reveal.game_over": {
         "en": "The game is over and settled.",
         "ru": "Игра окончена, расчёт произведён.",
@@ -417,7 +417,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "reveal.settled_chips": {"en": "Chips are settled.", "ru": "Фишки рассчитаны."},
     "btn.claim": {"en": "🏆 Claim", "ru": "🏆 Закончить игру"},
     "btn.continue": {"en": "▶ Continue", "ru": "▶ Продолжить"},
-    "reply.claimed": {"en": "You claimed the game.", "ru": "Вы закончили игру."},
+    "reply.claimed": {"en": "You claimed the game.", "ru": "Вы забрали игру."},
     "reply.continued": {"en": "Continue.", "ru": "Продолжаем."},
     # a Claim pressed after the time to claim ran out, before the timer fired (R7.5)
     "err.claim_late": {
@@ -1351,6 +1351,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "English; to switch: /settings language auto (or {flag})",
         "ru": "» Язык этой группы — русский, поэтому бот и песочница говорят по-русски; "
         "переключить: /settings language auto (или {flag})",
+    },
+    # a plain start on a table opened in the other language, the group's language auto: the
+    # setting is kept; you play in the table's language (said in it)
+    "sandbox.table_lang_kept": {
+        "en": "» This table speaks English and the group's language is auto, so you play in "
+        "English; to switch: --lang {flag} or /settings language {flag}",
+        "ru": "» Этот стол говорит по-русски, а язык группы — auto, поэтому вы играете "
+        "по-русски; переключить: --lang {flag} или /settings language {flag}",
     },
     "sandbox.help": {
         "en": "Sandbox: N presses button N of your hand, rN a button of a /replay, gN a button "

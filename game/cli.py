@@ -13,10 +13,13 @@ status 2 and one line on stderr.
 ``simulate`` plays whole hands with the built-in strategy and prints one JSON object per hand.
 
 ``tournament`` plays a whole tournament (R8.7) with the built-in strategy, levels rising every
-``--level-hands`` hands, and prints one JSON object per hand (``hand``, ``level``,
-``chips_per_point``, ``chips`` per seat, ``knocked_out``, ``settled``) and a final one
-(``hands``, ``pool``, ``places``, ``payouts``); see :func:`game.simulate.simulate_tournament`.
-It stops with status 2 if nobody has won after ``--max-hands`` hands (default 10,000).
+``--level-hands`` hands, and prints a table to read: one line per hand (its level, chips per
+point, every seat's chips, who was knocked out and their place and prize), then the places
+and payouts (:func:`tournament_table`). With ``--json`` it prints one JSON object per hand
+(``hand``, ``level``, ``chips_per_point``, ``chips`` per seat, ``knocked_out``, ``settled``)
+and a final one (``hands``, ``pool``, ``places``, ``payouts``) instead; see
+:func:`game.simulate.simulate_tournament`. It stops with status 2 if nobody has won after
+``--max-hands`` hands (default 10,000).
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, TextIO
 
 from game.board import Board
@@ -34,7 +37,7 @@ from game.scoring import score_chinese, score_showdown
 from game.simulate import simulate, simulate_tournament
 from game.tournament import TournamentConfig
 
-__all__ = ["main", "score_request"]
+__all__ = ["main", "score_request", "tournament_table"]
 
 
 def score_request(request: Mapping[str, Any]) -> dict[str, Any]:
@@ -121,10 +124,75 @@ def _cmd_tournament(args: argparse.Namespace, stdout: TextIO) -> int:
         max_hands=args.max_hands,
         policy=args.policy,
     )
-    for record in records:
-        stdout.write(json.dumps(record, separators=(",", ":")))
+    if args.json:
+        for record in records:
+            stdout.write(json.dumps(record, separators=(",", ":")))
+            stdout.write("\n")
+        return 0
+    for line in tournament_table(config, args.players, args.level_hands, records):
+        stdout.write(line)
         stdout.write("\n")
     return 0
+
+
+def _place(n: int) -> str:
+    """An English ordinal: 1st, 2nd, 3rd, 4th (11th–13th)."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def tournament_table(
+    config: TournamentConfig,
+    players: int,
+    level_hands: int,
+    records: Iterable[Mapping[str, Any]],
+) -> Iterator[str]:
+    """The lines ``python -m game tournament`` prints (R8.7), from
+    :func:`~game.simulate.simulate_tournament`'s ``records`` (consumed as they come, so the
+    lines follow the play): a heading with the game, the seats, the buy-ins' pool and the
+    starting chips; a table with one row per hand dealt: its number, level, chips per point
+    and each seat's chips ("out" once knocked out; a Chinese Poker hand that settles nothing,
+    R7.6, says "game goes on"), and the seats knocked out by it with their place and prize;
+    then the winner and the places with their prizes in kush, best first. Seats are numbered
+    from 1.
+
+    :raises GameError: as the records do (no winner after ``--max-hands`` hands)."""
+    seats = range(players)
+    width = max(7, len(f"{config.starting_chips * players:,}") + 1)
+    yield (
+        f"{config.game.title} tournament · {players} players · buy-in {config.buy_in:,} kush "
+        f"each, pool {config.buy_in * players:,} · {config.starting_chips:,} chips each · "
+        f"level up every {level_hands} hands"
+    )
+    yield ""
+    head = f"{'hand':>5} {'level':>5} {'chips/pt':>8}" + "".join(
+        f"{f'seat {s + 1}':>{width + 1}}" for s in seats
+    )
+    yield head + "  notes"
+    out: set[int] = set()
+    for record in records:
+        if "places" in record:  # the final record
+            places, payouts = record["places"], record["payouts"]
+            ranked = sorted(seats, key=lambda s: (places[s], s))
+            yield ""
+            yield f"Winner: seat {ranked[0] + 1} after {record['hands']} hands."
+            yield f"{'place':>5} {'seat':>5} {'prize (kush)':>13}"
+            for s in ranked:
+                yield f"{_place(places[s]):>5} {s + 1:>5} {payouts[s]:>13,}"
+            continue
+        cells = []
+        for s in seats:
+            cell = "out" if s in out else f"{record['chips'][s]:,}"
+            cells.append(f"{cell:>{width + 1}}")
+        notes = [
+            f"seat {k['seat'] + 1} out: {_place(k['place'])}, prize {k['prize']:,}"
+            for k in record["knocked_out"]
+        ]
+        if not record["settled"]:
+            notes.append("game goes on")
+        out.update(k["seat"] for k in record["knocked_out"])
+        row = f"{record['hand']:>5} {record['level']:>5} {record['chips_per_point']:>8,}"
+        yield (row + "".join(cells) + ("  " + "; ".join(notes) if notes else "")).rstrip()
 
 
 # ``--help``'s description: plain text (the docstring's first line is reStructuredText)
@@ -164,7 +232,13 @@ def main(
         help="strategy: the fast built-in heuristic (default); lookahead: the heuristic checked "
         "by play-outs (slower, far fewer fouls); auto: R8.5's timeout placement",
     )
-    tour = sub.add_parser("tournament", help="play a whole tournament with the built-in strategy")
+    tour = sub.add_parser(
+        "tournament",
+        help="play a whole tournament with the built-in strategy",
+        description="Plays a whole sit-and-go tournament with the built-in strategy and prints "
+        "a table: one row per hand (level, chips per point, each seat's chips, who was knocked "
+        "out), then the places and prizes; --json prints JSON lines instead.",
+    )
     tour.add_argument("--game", default="pineapple", help="pineapple (default), ofc or chinese")
     tour.add_argument("--players", type=int, default=3)
     tour.add_argument("--seed", default=None, help="same seed, same output")
@@ -175,6 +249,11 @@ def main(
     tour.add_argument("--buy-in", type=int, default=100, help="kush per player (default 100)")
     tour.add_argument("--starting-chips", type=int, default=1000)
     tour.add_argument("--policy", choices=("strategy", "lookahead", "auto"), default="strategy")
+    tour.add_argument(
+        "--json",
+        action="store_true",
+        help="one JSON object per hand and a final one (places, payouts) instead of the table",
+    )
     args = parser.parse_args(argv)
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout

@@ -1,8 +1,8 @@
 """Names of hands for display, in English and Russian (R1.2, R1.3).
 
 ``hand_name(strength, "en")`` gives e.g. ``"full house, kings over twos"``;
-``hand_name(strength, "ru")`` gives ``"фулл-хаус, короли и двойки"``. Pure data, no I/O: the
-adapters put these names into their messages.
+``hand_name(strength, "ru")`` gives ``"фулл-хаус из королей и двоек"``. Pure data, no I/O:
+the adapters put these names into their messages.
 """
 
 from __future__ import annotations
@@ -18,12 +18,13 @@ _EN_ONE = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: 
 _EN_MANY = {2: "twos", 3: "threes", 4: "fours", 5: "fives", 6: "sixes", 7: "sevens",
             8: "eights", 9: "nines", 10: "tens", 11: "jacks", 12: "queens", 13: "kings",
             14: "aces"}  # fmt: skip
-# Russian: nominative plural, genitive plural, genitive singular.
+# Russian: nominative plural, genitive plural, genitive singular. Jacks in the plural are
+# «вальты», «вальтов», as card players say them («пара вальтов»; «валеты» is the courtiers).
 _RU_MANY = {2: "двойки", 3: "тройки", 4: "четвёрки", 5: "пятёрки", 6: "шестёрки",
-            7: "семёрки", 8: "восьмёрки", 9: "девятки", 10: "десятки", 11: "валеты",
+            7: "семёрки", 8: "восьмёрки", 9: "девятки", 10: "десятки", 11: "вальты",
             12: "дамы", 13: "короли", 14: "тузы"}  # fmt: skip
 _RU_GEN_MANY = {2: "двоек", 3: "троек", 4: "четвёрок", 5: "пятёрок", 6: "шестёрок",
-                7: "семёрок", 8: "восьмёрок", 9: "девяток", 10: "десяток", 11: "валетов",
+                7: "семёрок", 8: "восьмёрок", 9: "девяток", 10: "десяток", 11: "вальтов",
                 12: "дам", 13: "королей", 14: "тузов"}  # fmt: skip
 _RU_GEN_ONE = {2: "двойки", 3: "тройки", 4: "четвёрки", 5: "пятёрки", 6: "шестёрки",
                7: "семёрки", 8: "восьмёрки", 9: "девятки", 10: "десятки", 11: "валета",
@@ -79,7 +80,9 @@ def _ru(cat: HandCategory, r: tuple[int, ...]) -> str:
     if cat is HandCategory.FLUSH:
         return f"флеш до {_RU_GEN_ONE[r[0]]}"
     if cat is HandCategory.FULL_HOUSE:
-        return f"фулл-хаус, {_RU_MANY[r[0]]} и {_RU_MANY[r[1]]}"
+        # «фулл-хаус из восьмёрок и вальтов»: the three, then the two (R1.2), as Russian
+        # players say it («восьмёрки на валетах» is a word-for-word "eights over jacks")
+        return f"фулл-хаус из {_RU_GEN_MANY[r[0]]} и {_RU_GEN_MANY[r[1]]}"
     if cat is HandCategory.QUADS:
         return f"каре {_RU_GEN_MANY[r[0]]}"
     if cat is HandCategory.STRAIGHT_FLUSH:

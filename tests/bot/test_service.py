@@ -708,16 +708,18 @@ def _title(presenter: FakePresenter, actor: Actor) -> str:
 
 async def _box_full_text(service: TableService, presenter: FakePresenter, t: LiveTable) -> str:
     """The player to act presses Top for four cards of street 1: the fourth is refused
-    (R3.5); the refusal's text."""
+    (R3.5); the refusal's text. (The fourth's Top is pressed on the screen from before the
+    first press: the screen the third leaves offers no Top, the box full, fixnu39.)"""
     assert t.hand is not None
     acting = t.hand.to_act[0]
     actor = next(a for a in (ALICE, BOB) if a.user_id == t.seats[t.owner(acting)].user_id)
     me = t.hand.view(acting).me
     assert me is not None
+    first = presenter.last_private(actor.user_id).all_buttons()
     for n, card in enumerate(me.cards[:4]):
         top = next(
             b.data
-            for b in presenter.last_private(actor.user_id).all_buttons()
+            for b in (first if n == 3 else presenter.last_private(actor.user_id).all_buttons())
             if isinstance(p := decode(b.data), PlaceCard) and p.box is Box.TOP and p.card == card
         )
         reply = await service.press(actor, top)

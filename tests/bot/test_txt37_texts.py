@@ -35,7 +35,9 @@ def test_r7_5_the_claim_button_says_what_it_does_and_every_text_names_it_so() ->
         "🏆 Вася: цель в 3 очка достигнута. «Закончить игру» — конец игры сейчас, "
         "«Продолжить» — вскрывать дальше."
     )
-    assert tr("ru", "reveal.claimed", name="Вася") == "🏆 Вася заканчивает игру."
+    # (fixnu39: players say «забирает», not «заканчивает»)
+    assert tr("ru", "reveal.claimed", name="Вася") == "🏆 Вася забирает игру."
+    assert tr("ru", "reply.claimed") == "Вы забрали игру."
     assert tr("ru", "err.not_claimant") == (
         "Закончить игру может только тот, кто набрал нужные очки."
     )

@@ -112,7 +112,12 @@ def test_r8_5_r4_2_a_fantasyland_arrangement_after_an_ordinary_board_has_its_own
 @pytest.mark.parametrize(
     ("cards", "en", "ru"),
     [
-        ("Kh Kd Kc 2s 2d", "full house, kings over twos", "фулл-хаус, короли и двойки"),
+        # (fixnu39: a full house said as Russian players say it, jacks «вальты»)
+        ("Kh Kd Kc 2s 2d", "full house, kings over twos", "фулл-хаус из королей и двоек"),
+        ("8s 8h 8d Jc Jd", "full house, eights over jacks", "фулл-хаус из восьмёрок и вальтов"),
+        ("Js Jh 5d", "pair of jacks", "пара вальтов"),
+        ("Jc Jd 4s 4h 9c", "two pair, jacks and fours", "две пары, вальты и четвёрки"),
+        ("7s 8h 9d Tc Js", "straight, jack high", "стрит до валета"),
         ("Qs Qh 5d", "pair of queens", "пара дам"),
         ("As 2d 3c 4h 5s", "straight, five high", "стрит до пятёрки"),
         ("7s 5h 4d", "seven high", "старшая карта — семёрка"),

@@ -486,7 +486,7 @@ def test_property_chips_conserved_levels_never_fall_r8_7_places_and_payouts(
 
 def run_cli(*args: str) -> list[dict[str, Any]]:
     out = io.StringIO()
-    assert main(["tournament", *args], stdout=out) == 0
+    assert main(["tournament", "--json", *args], stdout=out) == 0
     return [json.loads(line) for line in out.getvalue().splitlines()]
 
 
@@ -519,7 +519,7 @@ def test_cli_plays_a_whole_tournament(game: str, players: int) -> None:
 
 def test_cli_as_a_subprocess_and_its_guard(capsys: pytest.CaptureFixture[str]) -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "game", "tournament", "--players", "2", "--seed", "3"],
+        [sys.executable, "-m", "game", "tournament", "--json", "--players", "2", "--seed", "3"],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -532,6 +532,45 @@ def test_cli_as_a_subprocess_and_its_guard(capsys: pytest.CaptureFixture[str]) -
     assert "no winner after 1 hands" in capsys.readouterr().err
     assert main(["tournament", "--players", "4"], stdout=io.StringIO()) == 2
     assert main(["tournament", "--level-hands", "0"], stdout=io.StringIO()) == 2
+
+
+@pytest.mark.parametrize("game", ["pineapple", "chinese"])
+def test_cli_prints_a_table_to_read_by_default(game: str) -> None:
+    """fixnu39: ``python -m game tournament`` printed raw JSON lines; it prints a table now,
+    one row per hand with the same figures as ``--json``'s records, and the places."""
+    args = ["--game", game, "--players", "3", "--seed", "1"]
+    *hands, final = run_cli(*args)
+    out = io.StringIO()
+    assert main(["tournament", *args], stdout=out) == 0
+    lines = out.getvalue().splitlines()
+    title = "Pineapple OFC" if game == "pineapple" else "Chinese Poker"
+    assert lines[0] == (
+        f"{title} tournament · 3 players · buy-in 100 kush each, pool 300 · 1,000 chips each "
+        "· level up every 5 hands"
+    )
+    assert lines[1] == ""
+    assert lines[2].split() == ["hand", "level", "chips/pt", "seat", "1", "seat", "2", "seat",
+                                "3", "notes"]  # fmt: skip
+    rows = lines[3 : 3 + len(hands)]
+    out_seats: set[int] = set()
+    for row, h in zip(rows, hands, strict=True):
+        cells = row.split()
+        assert cells[:3] == [str(h["hand"]), str(h["level"]), f"{h['chips_per_point']:,}"]
+        chips = ["out" if s in out_seats else f"{c:,}" for s, c in enumerate(h["chips"])]
+        assert cells[3:6] == chips
+        notes = [f"seat {k['seat'] + 1} out: " for k in h["knocked_out"]]
+        assert all(n in row for n in notes) and ("game goes on" in row) != h["settled"]
+        out_seats.update(k["seat"] for k in h["knocked_out"])
+    winner = final["places"].index(1)
+    assert lines[3 + len(hands) :][:3] == [
+        "",
+        f"Winner: seat {winner + 1} after {final['hands']} hands.",
+        "place  seat  prize (kush)",
+    ]
+    places = [line.split() for line in lines[6 + len(hands) :]]
+    assert places[0] == ["1st", str(winner + 1), f"{final['payouts'][winner]:,}"]
+    assert sorted(int(p[1]) for p in places) == [1, 2, 3] and len(lines) == 9 + len(hands)
+    assert not any(line.startswith("{") for line in lines)
 
 
 def test_default_schedule_constant() -> None:
