@@ -7,9 +7,13 @@ is the in-memory one whose named calls never answer (:class:`SilentStore`)."""
 from __future__ import annotations
 
 import asyncio
+import io
+import logging
+from pathlib import Path
 
 import pytest
 
+from bot.sandbox import Sandbox, SandboxOptions
 from bot.texts import tr
 from storage.check import check_store
 from tests.bot.conftest import Clock
@@ -55,3 +59,42 @@ async def test_r8_2_a_timer_step_reading_a_balance_gives_up_on_a_silent_database
     told = tr("en", "lobby.topup_failed", name=alice.name, amount=50, label=t.label, have=0)
     assert [text for _, text in presenter.posts if text.startswith(told)] != [], presenter.posts
     assert await check_store(store) == []
+
+
+def test_the_sandbox_is_given_storage_wait_seconds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``STORAGE_WAIT_SECONDS`` reaches the sandbox (``python -m bot --sandbox``) as it
+    reaches the bot: it waited the default second for its SQLite file whatever the
+    setting."""
+    import bot.__main__ as entry
+    import bot.sandbox
+
+    given: list[SandboxOptions] = []
+
+    async def run(opts: SandboxOptions) -> None:
+        given.append(opts)
+
+    monkeypatch.setattr(bot.sandbox, "run_sandbox", run)
+    monkeypatch.setattr(entry, "configure_logging", lambda *args, **kwargs: None)
+    monkeypatch.setattr(logging.getLogger(), "level", logging.getLogger().level)
+    monkeypatch.setenv("STORAGE_WAIT_SECONDS", "2.5")
+    env = tmp_path / "none.env"
+    db = tmp_path / "s.sqlite3"
+    assert entry.main(["--sandbox", "--env-file", str(env), "--sandbox-db", str(db)]) == 0
+    assert [opts.storage_wait for opts in given] == [2.5]
+    capsys.readouterr()
+
+
+async def test_the_sandboxs_service_waits_for_storage_as_long_as_it_is_told(
+    tmp_path: Path,
+) -> None:
+    """The sandbox's presses and commands wait for its SQLite file as long as its options
+    say (``STORAGE_WAIT_SECONDS``), not the service's default."""
+    box = Sandbox(SandboxOptions(db=tmp_path / "s.sqlite3", bot_delay=0.0, storage_wait=2.5),
+                  io.StringIO())  # fmt: skip
+    try:
+        await box.start()
+        assert box.service.rt.storage_wait == 2.5
+    finally:
+        await box.stop()
