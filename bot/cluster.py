@@ -559,7 +559,8 @@ class Worker:
         dead worker's tables and the worker's start."""
         started: list[asyncio.Task[None]] = []
         try:
-            await self._sweep_owed(started)
+            with self.service.rt.reading_owed():  # (rt.owes: the read may be from before)
+                await self._sweep_owed(started)
         finally:
             if started:
                 await asyncio.wait(started, timeout=START_SEND_SECONDS)
@@ -626,10 +627,11 @@ class Worker:
         """A closed table's final snapshot as stored now (``None``: forgotten since, or being
         sent here): read again once the chat's lease is held, since another step may have
         sent it meanwhile (the bot's return to the chat, say)."""
-        owed = await self.store.closed_snapshots()
-        state = next((item for item in owed if item[0].id == table_id), None)
-        if state is None or not self.service.rt.owes(table_id):
-            return None  # (being sent here, or sent here while it was read)
+        with self.service.rt.reading_owed():  # (rt.owes: the read may be from before)
+            owed = await self.store.closed_snapshots()
+            state = next((item for item in owed if item[0].id == table_id), None)
+            if state is None or not self.service.rt.owes(table_id):
+                return None  # (being sent here, or sent here while it was read)
         return state
 
     async def _end_wait(self, table_id: int) -> None:

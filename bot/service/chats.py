@@ -211,28 +211,31 @@ async def owed_back(
     chat_id)``: only the chats it allows (the bot back in them, found at a start). Returns
     how many tables were owed."""
     owed = 0
-    for record, snap in await rt.store.closed_snapshots():
-        if not waits_for_chat(snap) or snap.get("platform") != platform:
-            continue
-        if wait_expired(snap):  # (waited too long: forgotten at the next start or sweep)
-            continue
-        if chat_id is not None and record.chat_id != chat_id:
-            continue
-        if community_ext is not None and snap.get("community_ext") != community_ext:
-            continue
-        if writable is not None and not writable(str(snap.get("community_ext")), record.chat_id):
-            continue
-        if not rt.owes(record.id):  # (being sent here, or sent while it was read)
-            continue
-        data = {**snap, "chat_gone": False}
-        try:
-            await rt.store.save_owed(record.id, data)
-            await recovery.deliver(rt, record, data)
-        except Exception:
-            log.exception("table %s: its table message not written as closed", record.id)
-            continue
-        log.info("table %s: closed while the bot was out, its message now says so", record.id)
-        owed += 1
+    with rt.reading_owed():  # (rt.owes below: the read may be from before a forget)
+        for record, snap in await rt.store.closed_snapshots():
+            if not waits_for_chat(snap) or snap.get("platform") != platform:
+                continue
+            if wait_expired(snap):  # (waited too long: forgotten at the next start or sweep)
+                continue
+            if chat_id is not None and record.chat_id != chat_id:
+                continue
+            if community_ext is not None and snap.get("community_ext") != community_ext:
+                continue
+            if writable is not None and not writable(
+                str(snap.get("community_ext")), record.chat_id
+            ):
+                continue
+            if not rt.owes(record.id):  # (being sent here, or sent while it was read)
+                continue
+            data = {**snap, "chat_gone": False}
+            try:
+                await rt.store.save_owed(record.id, data)
+                await recovery.deliver(rt, record, data)
+            except Exception:
+                log.exception("table %s: its table message not written as closed", record.id)
+                continue
+            log.info("table %s: closed while the bot was out, its message now says so", record.id)
+            owed += 1
     return owed
 
 

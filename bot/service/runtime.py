@@ -29,7 +29,15 @@ import logging
 import random
 import time
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping, Sequence
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Collection,
+    Iterator,
+    Mapping,
+    Sequence,
+)
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
@@ -493,8 +501,17 @@ class Runtime:
         self._keepers: set[asyncio.Task[None]] = set()
         #: the closed tables whose final snapshot this process forgot, or is forgetting
         #: (:meth:`forget_owed`): what they owed was sent, so a read of the final snapshot
-        #: from before (a sweep's, a restore anew's, :meth:`owes`) sends nothing again
-        self._forgotten: set[int] = set()
+        #: from before (a sweep's, a restore anew's, :meth:`owes`) sends nothing again. By
+        #: table id, the number of its deletion once storage confirmed it (:attr:`_forgets`;
+        #: ``None`` until then): kept until no read of the final snapshots that began before
+        #: that is under way (:meth:`reading_owed`), then dropped (one id per closed table
+        #: stayed for good, a long-running bot's memory growing with every table closed)
+        self._forgotten: dict[int, int | None] = {}
+        #: how many deletions of final snapshots storage confirmed here (:attr:`_forgotten`)
+        self._forgets = 0
+        #: the reads of the closed tables' final snapshots under way (:meth:`reading_owed`),
+        #: each with :attr:`_forgets` when it began
+        self._owed_reads: dict[object, int] = {}
         #: draws the pictures in a worker process (shut down by the service's stop)
         self.drawer = Drawer()
         #: makes the computer players' and "Arrange for me"'s decisions, in a worker process
@@ -986,14 +1003,15 @@ class Runtime:
                     # closed by that step: what it owes the chat is sent (one that owed nothing
                     # sends nothing: a final snapshot stored is another close's)
                     ours = None if data is None else stored_as(data)
-                    with answer_within(self.storage_wait):
-                        closed = await self.store.closed_snapshots()
-                    for record, snap in closed:
-                        if record.id != table_id or not self.owes(table_id):
-                            continue
-                        if ours is not None and stored_as(snap) != ours:
-                            continue  # (another worker's close: that worker sends it)
-                        await recovery.deliver(self, record, sent(snap))
+                    with self.reading_owed():
+                        with answer_within(self.storage_wait):
+                            closed = await self.store.closed_snapshots()
+                        for record, snap in closed:
+                            if record.id != table_id or not self.owes(table_id):
+                                continue
+                            if ours is not None and stored_as(snap) != ours:
+                                continue  # (another worker's close: that worker sends it)
+                            await recovery.deliver(self, record, sent(snap))
                 return
             except Exception:
                 if table_id in self.tables or self.stopping:  # (restored, failing later on)
@@ -1488,10 +1506,11 @@ class Runtime:
         first try waits :attr:`storage_wait` at most (perhaps holding the table); one that
         fails is tried again in the background (:meth:`_write_late`, waited for by
         :meth:`drain`) until done or the bot stops: the next start sends what it held again."""
-        self._forgotten.add(table_id)
+        self._forgotten[table_id] = None
         try:
             with answer_within(self.storage_wait):  # (perhaps holding the table)
                 await self.store.delete_snapshot(table_id)
+            self._forgot(table_id)
             return
         except LeaseLost as exc:
             log.warning("table %s: its last messages were sent, not recorded so: %r", table_id, exc)
@@ -1502,6 +1521,7 @@ class Runtime:
 
         async def write() -> None:
             await self.store.delete_snapshot(table_id)
+            self._forgot(table_id)
 
         self.keep(
             self._write_late(write, f"table {table_id}: its last messages sent"),
@@ -1511,8 +1531,43 @@ class Runtime:
     def owes(self, table_id: int) -> bool:
         """Whether a closed table's final snapshot just read may be sent
         (:func:`.recovery.deliver`): not while it is being sent here (:attr:`closing`), nor
-        once sent here and forgotten (:meth:`forget_owed`; the read may be from before)."""
+        once sent here and forgotten (:meth:`forget_owed`; the read may be from before).
+        Ask within the read's :meth:`reading_owed`, which keeps the answer true meanwhile."""
         return table_id not in self.closing and table_id not in self._forgotten
+
+    @contextlib.contextmanager
+    def reading_owed(self) -> Iterator[None]:
+        """Within the block, a read of the closed tables' final snapshots
+        (:meth:`~storage.api.Store.closed_snapshots`) and what is decided from it by
+        :meth:`owes`: a table forgotten here (:meth:`forget_owed`) is remembered so until no
+        read that began before storage confirmed its deletion is under way; a read begun
+        after it cannot find the deleted snapshot."""
+        token = object()
+        self._owed_reads[token] = self._forgets
+        try:
+            yield
+        finally:
+            del self._owed_reads[token]
+            self._trim_forgotten()
+
+    def _forgot(self, table_id: int) -> None:
+        """Storage confirmed the deletion of closed table ``table_id``'s final snapshot
+        (:meth:`forget_owed`): numbered, then forgotten here too once no read from before it
+        is under way (:meth:`reading_owed`)."""
+        if table_id in self._forgotten:
+            self._forgets += 1
+            self._forgotten[table_id] = self._forgets
+        self._trim_forgotten()
+
+    def _trim_forgotten(self) -> None:
+        """Drop from :attr:`_forgotten` the tables whose deletion storage confirmed before
+        every read of the final snapshots under way began (none under way: all confirmed):
+        no read can find their snapshots. One not confirmed (a try under way, or given up:
+        another worker serves the chat, the bot stopped) stays."""
+        floor = min(self._owed_reads.values(), default=self._forgets)
+        for table_id, n in list(self._forgotten.items()):
+            if n is not None and n <= floor:
+                del self._forgotten[table_id]
 
     async def send_picture(
         self, t: LiveTable, p: Presenter, item: Mapping[str, Any], *, later: bool = False

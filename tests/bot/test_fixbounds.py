@@ -14,12 +14,13 @@ from pathlib import Path
 import pytest
 
 from bot.sandbox import Sandbox, SandboxOptions
+from bot.service import TableService, runtime
 from bot.texts import tr
 from storage.check import check_store
-from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
+from tests.bot.test_fixstop_unsure import closing_notices
 from tests.bot.test_service import ALICE, BOB, GROUP, press_auto_and_confirm, seated
-from tests.bot.test_storage_wait import HUNG, SilentStore, new_service
+from tests.bot.test_storage_wait import HUNG, WAIT, SilentStore, new_service
 
 
 async def test_r8_2_a_timer_step_reading_a_balance_gives_up_on_a_silent_database() -> None:
@@ -98,3 +99,70 @@ async def test_the_sandboxs_service_waits_for_storage_as_long_as_it_is_told(
         assert box.service.rt.storage_wait == 2.5
     finally:
         await box.stop()
+
+
+async def _open_and_close(service: TableService) -> int:
+    """Alice opens a table in the group and sits down, then closes it (/closetable, R8.2a);
+    its closing notice is sent. The table's id."""
+    assert not (await service.new_table(GROUP, ALICE)).alert
+    assert not (await service.join(GROUP, ALICE)).alert
+    t = service.table_in(GROUP)
+    assert t is not None
+    reply = await service.close_table(GROUP, ALICE, True)
+    assert service.table_in(GROUP) is None, reply.text
+    await service.rt.settled(t)
+    await service.rt.drain()
+    return t.id
+
+
+async def test_r8_2a_the_closed_tables_forgotten_here_are_not_kept_for_good() -> None:
+    """Each closed table whose last messages were sent and whose final snapshot was deleted
+    was remembered as forgotten for as long as the bot ran (so that a read of the final
+    snapshots from before sent nothing again): a long-running bot's memory grew with every
+    table closed. Once storage confirmed the deletion and no read from before is under way,
+    it is dropped; each closing notice went out once, and nothing is owed."""
+    store = SilentStore()
+    service = new_service(store)
+    presenter = service.rt.presenters["telegram"]
+    assert isinstance(presenter, FakePresenter)
+    ids = [await _open_and_close(service) for _ in range(3)]
+    assert len(set(ids)) == 3
+    assert service.rt._forgotten == {}
+    for table_id in ids:
+        assert len(closing_notices(presenter, table_id)) == 1, presenter.posts
+    assert await store.closed_snapshots() == []
+
+
+async def test_r8_2a_a_read_from_before_a_forget_still_sends_nothing_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A read of the closed tables' final snapshots that began before a closed table was
+    sent and forgotten (a sweep's, issue 14; a restore anew's: :meth:`Runtime.reading_owed`)
+    is told that it owes nothing (:meth:`Runtime.owes`) while it is under way, the deletion
+    confirmed meanwhile; once it ends the table is no longer remembered. A deletion storage
+    has not confirmed (the database silent, tried again in the background) keeps it
+    remembered until it is."""
+    monkeypatch.setattr(runtime, "LATE_WRITE_SECONDS", WAIT)
+    monkeypatch.setattr(runtime, "RENEW_RETRY_SECONDS", WAIT / 4)
+    store = SilentStore()
+    service = new_service(store)
+    rt = service.rt
+    with rt.reading_owed():
+        first = await _open_and_close(service)
+        assert await store.closed_snapshots() == []  # (deleted, confirmed)
+        assert not rt.owes(first) and first in rt._forgotten
+    assert rt._forgotten == {}
+    store.silent.add("delete_snapshot")
+    assert not (await service.new_table(GROUP, ALICE)).alert
+    assert not (await service.join(GROUP, ALICE)).alert
+    t = service.table_in(GROUP)
+    assert t is not None
+    await service.close_table(GROUP, ALICE, True)
+    await rt.settled(t)
+    await asyncio.sleep(WAIT * 2)  # (the first try and a try in the background given up)
+    assert [record.id for record, _ in await store.closed_snapshots()] == [t.id]
+    assert not rt.owes(t.id) and rt._forgotten == {t.id: None}
+    store.silent.clear()
+    await asyncio.wait_for(rt.drain(), HUNG)
+    assert await store.closed_snapshots() == []
+    assert rt._forgotten == {}
