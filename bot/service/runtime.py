@@ -213,6 +213,12 @@ RENEW_RETRY_MAX = 60.0
 #: at most), until done or the bot stops (one last try then, which the stop waits for)
 LATE_WRITE_SECONDS = 10.0
 
+#: How many tries a table's background snapshot (:meth:`Runtime.save_soon`: cards placed
+#: before Confirm, message refs) gets at most, each :attr:`Runtime.storage_wait`, the next
+#: after :data:`RENEW_RETRY_SECONDS`, twice as long each time (2 + 4 + 8 s): one try, and a
+#: table that made no step for long (a hand waiting for a player's clock) lost them to a crash
+SNAPSHOT_TRIES = 4
+
 
 def unasked(old: LiveTable, snap: Mapping[str, Any]) -> Mapping[str, Any]:
     """Snapshot ``snap`` of a step read back as saved (:meth:`Runtime._restore_anew`) with
@@ -1639,15 +1645,44 @@ class Runtime:
             self._savers[t.id] = asyncio.create_task(self._write_snapshots(t.id))
 
     async def _write_snapshots(self, table_id: int) -> None:
+        """The table's background writer (:meth:`save_soon`): writes the newest snapshot
+        taken until none is left. Each try waits :attr:`storage_wait` at most (a silent
+        database held the writer, the pool's connection and the stop's drain for minutes).
+        One that failed is tried again, while no newer one was taken, after
+        :data:`RENEW_RETRY_SECONDS` (twice as long each time, cut short by the stop),
+        :data:`SNAPSHOT_TRIES` tries in all: given up, a table that makes no step for long
+        (a hand waiting for a player's clock, a lobby) lost its cards placed before Confirm
+        and its message refs to a crash meanwhile (the restart posted its messages anew).
+        Not once the table is closed or let go (:meth:`open_here`), nor after a fenced
+        store's refusal or a failure that is not storage's, nor a try that failed during the
+        stop (which waits for this writer)."""
+        wait, tries = RENEW_RETRY_SECONDS, 0
         while table_id in self._pending:
             data = self._pending.pop(table_id)
             try:
-                # bound: a silent database held the writer, the pool's connection and the
-                # stop's drain for minutes (the connection is dropped, the next save tries)
                 with answer_within(self.storage_wait):
                     await self.store.save_snapshot(table_id, data)
+                wait, tries = RENEW_RETRY_SECONDS, 0
+                continue
             except Exception as exc:
-                log.warning("table %s: background snapshot not saved: %r", table_id, exc)
+                tries += 1
+                t = self.tables.get(table_id)
+                again = (
+                    tries < SNAPSHOT_TRIES
+                    and isinstance(exc, StorageError)
+                    and not isinstance(exc, LeaseLost)
+                    and not self.stopping
+                    and t is not None
+                    and self.open_here(t)
+                )
+                if not again:
+                    log.warning("table %s: background snapshot not saved: %r", table_id, exc)
+                    continue
+                log.warning("table %s: background snapshot not saved yet: %r", table_id, exc)
+            # (a snapshot taken meanwhile is newer: that one is written; one committed by a
+            # step is newer too, and the store keeps it, :meth:`~storage.api.Store.save_snapshot`)
+            self._pending.setdefault(table_id, data)
+            wait = await self._pause(wait)
 
     async def drain(self) -> None:
         """Wait for every background snapshot (and closed table's command keys)."""

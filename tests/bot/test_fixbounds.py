@@ -9,13 +9,16 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.sandbox import Sandbox, SandboxOptions
 from bot.service import TableService, runtime
 from bot.texts import tr
+from storage.api import StorageTimeout
 from storage.check import check_store
 from tests.bot.fakes import FakePresenter
 from tests.bot.test_fixstop_unsure import closing_notices
@@ -166,3 +169,54 @@ async def test_r8_2a_a_read_from_before_a_forget_still_sends_nothing_again(
     await asyncio.wait_for(rt.drain(), HUNG)
     assert await store.closed_snapshots() == []
     assert rt._forgotten == {}
+
+
+class OnceSilentStore(SilentStore):
+    """A :class:`SilentStore` whose first :data:`silent_saves` background snapshot saves
+    (``save_snapshot``) give up, not answered within their bound, and the later ones are
+    made."""
+
+    silent_saves = 0
+
+    async def save_snapshot(self, table_id: int, data: Mapping[str, Any]) -> None:
+        if self.silent_saves > 0:
+            self.silent_saves -= 1
+            self.asked["save_snapshot"] = self.asked.get("save_snapshot", 0) + 1
+            raise StorageTimeout("save_snapshot: no answer within the bound")
+        self.asked["save_snapshot"] = self.asked.get("save_snapshot", 0) + 1
+        await super().save_snapshot(table_id, data)
+
+
+async def test_r3_4_a_background_snapshot_save_that_gave_up_is_tried_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A table's background snapshot save (a card placed before Confirm, R3.4; a message
+    ref) that the database did not answer was dropped, "the next save writes it": a hand
+    waiting for a player's clock makes no next save, and a crash meanwhile lost it. It is
+    tried again a little later and saved; a save that keeps failing is given up after
+    :data:`~bot.service.runtime.SNAPSHOT_TRIES` tries (logged), the stop's drain not held."""
+    monkeypatch.setattr(runtime, "RENEW_RETRY_SECONDS", WAIT / 4)
+    store = OnceSilentStore()
+    service = new_service(store)
+    rt = service.rt
+    await service.new_table(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None
+    await rt.settled(t)
+    await rt.drain()
+    store.silent_saves, store.asked = 1, {}
+    async with t.lock:
+        t.group_ref = "m-placed"  # (what a background save keeps: a message ref)
+        rt.save_soon(t)
+    await asyncio.wait_for(rt.drain(), HUNG)
+    assert store.asked == {"save_snapshot": 2}
+    state = await store.table_state(t.id)
+    assert state is not None and state[1]["group_ref"] == "m-placed"
+    store.silent_saves = 100
+    async with t.lock:
+        t.group_ref = "m-later"
+        rt.save_soon(t)
+    await asyncio.wait_for(rt.drain(), HUNG)
+    assert store.asked == {"save_snapshot": 2 + runtime.SNAPSHOT_TRIES}
+    state = await store.table_state(t.id)
+    assert state is not None and state[1]["group_ref"] == "m-placed"
