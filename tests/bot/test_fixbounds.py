@@ -220,3 +220,19 @@ async def test_r3_4_a_background_snapshot_save_that_gave_up_is_tried_again(
     assert store.asked == {"save_snapshot": 2 + runtime.SNAPSHOT_TRIES}
     state = await store.table_state(t.id)
     assert state is not None and state[1]["group_ref"] == "m-placed"
+
+
+async def test_a_table_let_go_with_its_shard_is_saved_within_the_storage_wait() -> None:
+    """A table let go as its Discord shard is handed over (issue 14) is saved first, holding
+    the table, so that its clocks stop now for the worker taking it over (R8.5): on a
+    database that does not answer that save gives up after the bound, logged, and the table
+    is let go all the same (it held the table, every press there and the hand-over for
+    good)."""
+    store = SilentStore()
+    service = new_service(store)
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    store.silent.add("save_snapshot")
+    await asyncio.wait_for(service.release(t.id, save=True), HUNG)
+    assert store.asked == {"save_snapshot": 1}
+    assert not service.rt.open_here(t) and not t.lock.locked()
