@@ -236,3 +236,21 @@ async def test_a_table_let_go_with_its_shard_is_saved_within_the_storage_wait() 
     await asyncio.wait_for(service.release(t.id, save=True), HUNG)
     assert store.asked == {"save_snapshot": 1}
     assert not service.rt.open_here(t) and not t.lock.locked()
+
+
+async def test_r8_2a_the_bots_return_on_a_silent_database_cancels_the_removals_close() -> None:
+    """The bot, removed from the group during a hand (its table to close at the hand's
+    end, R8.2a), is added back: the closed tables' messages it owes the group are read
+    first, and on a database that does not answer that read gives up after the bound
+    (logged), the removal's close cancelled all the same (it waited for good, and the table
+    closed at the hand's end though the bot was back)."""
+    store = SilentStore()
+    service = new_service(store)
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    await service.chat_left("telegram", GROUP.chat_id)
+    assert t.closing and t.removal_close
+    store.silent.add("closed_snapshots")
+    assert await asyncio.wait_for(service.chat_back("telegram", GROUP.chat_id), HUNG)
+    assert store.asked == {"closed_snapshots": 1}
+    assert not t.closing and service.rt.open_here(t)
