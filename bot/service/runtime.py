@@ -513,6 +513,10 @@ class Runtime:
         #: that is under way (:meth:`reading_owed`), then dropped (one id per closed table
         #: stayed for good, a long-running bot's memory growing with every table closed)
         self._forgotten: dict[int, int | None] = {}
+        #: the closed tables whose players were told and whose final snapshot is being
+        #: saved as waiting for the bot's return (:meth:`wait_for_chat`, tried again in the
+        #: background): no read of the final snapshots here sends them meanwhile (:meth:`owes`)
+        self._recording: set[int] = set()
         #: how many deletions of final snapshots storage confirmed here (:attr:`_forgotten`)
         self._forgets = 0
         #: the reads of the closed tables' final snapshots under way (:meth:`reading_owed`),
@@ -1459,13 +1463,35 @@ class Runtime:
 
     async def wait_for_chat(self, t: LiveTable) -> None:
         """Keep of closed table ``t``'s final snapshot only what waits for the bot's return
-        to its chat (:func:`waiting_for_chat`): its private messages are sent. If that
-        fails, the next start sends them again (the whole snapshot is kept)."""
+        to its chat (:func:`waiting_for_chat`): its private messages are sent. A first try
+        waits :attr:`storage_wait` at most; one that fails is tried again in the background
+        (:meth:`_write_late`) until done or the bot stops (then the next start sends them
+        again, the whole snapshot kept), no read of the final snapshots here sending it
+        meanwhile (:meth:`owes`). Kept whole, it did not wait for the bot's return
+        (:func:`waits_for_chat`), so the bot added back never wrote the group's table
+        message, which showed the table open, as closed (until a restart)."""
+        data = waiting_for_chat(t)
         try:
             with answer_within(self.storage_wait):
-                await self.store.save_owed(t.id, waiting_for_chat(t))
-        except Exception as exc:
+                await self.store.save_owed(t.id, data)
+            return
+        except LeaseLost as exc:  # (the chat's worker now sends it)
             log.warning("table %s: its players were told, not recorded so: %r", t.id, exc)
+            return
+        except Exception as exc:
+            log.warning("table %s: its players were told, not recorded so yet: %r", t.id, exc)
+
+        async def write() -> None:
+            await self.store.save_owed(t.id, data)
+
+        async def record() -> None:
+            try:
+                await self._write_late(write, f"table {t.id}: its players told")
+            finally:
+                self._recording.discard(t.id)
+
+        self._recording.add(t.id)
+        self.keep(record(), name=f"table-{t.id}-told")
 
     async def closed_sent(self, t: LiveTable) -> None:
         """Closed table ``t`` (in :attr:`closing`) has sent everything its closing step owed
@@ -1475,8 +1501,11 @@ class Runtime:
         and ``t`` stays in :attr:`closing` (:attr:`owing_pictures`: this worker keeps the
         chat's lease and no sweep sends them again) until each is posted or given up
         (:meth:`late_picture_done`); a restart posts them again, under the same refs
-        (:func:`bot.service.recovery.deliver`). If the saving fails, the next start sends the
-        whole closing step again (the same stored messages)."""
+        (:func:`bot.service.recovery.deliver`). A first try of that saving waits
+        :attr:`storage_wait` at most (holding the table); one that fails is tried again in the
+        background (:meth:`_write_late`: as ``t`` owes then, while it still does) until done
+        or the bot stops: meanwhile a restart sends the whole closing step again (the same
+        stored messages)."""
         async with t.lock:
             if not t.late_pictures:
                 self.owing_pictures.discard(t.id)
@@ -1488,8 +1517,24 @@ class Runtime:
             try:
                 with answer_within(self.storage_wait):  # (holding the table)
                     await self.store.save_owed(t.id, pictures_owed(t))
-            except Exception as exc:
+                return
+            except LeaseLost as exc:  # (the chat's worker now sends it)
                 log.warning("table %s: owes only its pictures, not recorded so: %r", t.id, exc)
+                return
+            except Exception as exc:
+                log.warning("table %s: owes only its pictures, not recorded so yet: %r", t.id,
+                            exc)  # fmt: skip
+
+        async def write() -> None:
+            async with t.lock:  # (as it owes then: in order with the writes of its pictures)
+                if t.id in self.owing_pictures and self.closing.get(t.id) is t:
+                    await self.store.save_owed(t.id, pictures_owed(t))
+                # (else its pictures are done and its snapshot forgotten, or it was let go)
+
+        self.keep(
+            self._write_late(write, f"table {t.id}: owes only its pictures"),
+            name=f"table-{t.id}-pictures-owed",
+        )
 
     async def start_wait(self, table_id: int, snap: Mapping[str, Any]) -> None:
         """A closed table's final snapshot that waits for the bot's return
@@ -1536,10 +1581,15 @@ class Runtime:
 
     def owes(self, table_id: int) -> bool:
         """Whether a closed table's final snapshot just read may be sent
-        (:func:`.recovery.deliver`): not while it is being sent here (:attr:`closing`), nor
-        once sent here and forgotten (:meth:`forget_owed`; the read may be from before).
+        (:func:`.recovery.deliver`): not while it is being sent here (:attr:`closing`) or
+        recorded as sent (:meth:`wait_for_chat`), nor once sent here and forgotten
+        (:meth:`forget_owed`; the read may be from before).
         Ask within the read's :meth:`reading_owed`, which keeps the answer true meanwhile."""
-        return table_id not in self.closing and table_id not in self._forgotten
+        return (
+            table_id not in self.closing
+            and table_id not in self._forgotten
+            and table_id not in self._recording
+        )
 
     @contextlib.contextmanager
     def reading_owed(self) -> Iterator[None]:

@@ -17,13 +17,20 @@ import pytest
 
 from bot.sandbox import Sandbox, SandboxOptions
 from bot.service import TableService, runtime
+from bot.service.runtime import waits_for_chat
+from bot.telegram.fake_api import FakeTelegram
 from bot.texts import tr
 from storage.api import StorageTimeout
 from storage.check import check_store
 from tests.bot.fakes import FakePresenter
 from tests.bot.test_fixstop_unsure import closing_notices
+from tests.bot.test_picture_restart import a_hand_with_photos_refused, photo
 from tests.bot.test_service import ALICE, BOB, GROUP, press_auto_and_confirm, seated
 from tests.bot.test_storage_wait import HUNG, WAIT, SilentStore, new_service
+from tests.bot.test_telegram_e2e import play_hand
+from tests.bot.tg_world import ALICE as TG_ALICE
+from tests.bot.tg_world import BOB as TG_BOB
+from tests.bot.tg_world import GROUP_ID, world
 
 
 async def test_r8_2_a_timer_step_reading_a_balance_gives_up_on_a_silent_database() -> None:
@@ -254,3 +261,89 @@ async def test_r8_2a_the_bots_return_on_a_silent_database_cancels_the_removals_c
     assert await asyncio.wait_for(service.chat_back("telegram", GROUP.chat_id), HUNG)
     assert store.asked == {"closed_snapshots": 1}
     assert not t.closing and service.rt.open_here(t)
+
+
+class OwedOnceSilentStore(SilentStore):
+    """A :class:`SilentStore` whose first :data:`silent_owed` saves of a closed table's
+    final snapshot (``save_owed``) give up, not answered within their bound."""
+
+    silent_owed = 1
+
+    async def save_owed(self, table_id: int, data: Mapping[str, Any]) -> None:
+        self.asked["save_owed"] = self.asked.get("save_owed", 0) + 1
+        if self.silent_owed > 0:
+            self.silent_owed -= 1
+            raise StorageTimeout("save_owed: no answer within the bound")
+        await super().save_owed(table_id, data)
+
+
+async def test_r8_2a_a_table_closed_while_the_bot_is_out_is_recorded_as_told_in_the_end(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The bot removed from the group, its table closes (R8.2a) and its players are told in
+    private; the record that only the group's table message now waits for the bot's return
+    was not answered in time and was given up: the closed table's final snapshot stayed
+    whole, and the bot added back never wrote that message, which showed the table open,
+    as closed (until a restart, which told the players again). It is saved a little later,
+    no read here sending the table meanwhile, and the bot's return writes the message as
+    closed, the table then forgotten."""
+    monkeypatch.setattr(runtime, "RENEW_RETRY_SECONDS", WAIT / 4)
+    store = OwedOnceSilentStore()
+    service = new_service(store)
+    rt = service.rt
+    presenter = rt.presenters["telegram"]
+    assert isinstance(presenter, FakePresenter)
+    assert not (await service.new_table(GROUP, ALICE)).alert
+    assert not (await service.join(GROUP, ALICE)).alert
+    assert not (await service.join(GROUP, BOB)).alert
+    t = service.table_in(GROUP)
+    assert t is not None
+    await service.chat_left("telegram", GROUP.chat_id)
+    assert not rt.open_here(t)
+    await rt.settled(t)
+    await asyncio.wait_for(rt.drain(), HUNG)
+    assert store.asked == {"save_owed": 2}
+    [(record, snap)] = await store.closed_snapshots()
+    assert record.id == t.id and waits_for_chat(snap)
+    assert rt.owes(t.id)
+    closed = tr("en", "reply.table_closed", table=t.id)
+    assert await service.chat_back("telegram", GROUP.chat_id) is False  # (no close to cancel)
+    await rt.drain()
+    assert presenter.tables[GROUP.chat_id][-1].text == closed
+    assert await store.closed_snapshots() == []
+    assert await check_store(store) == []
+
+
+async def test_a_closed_tables_record_of_owing_only_pictures_is_saved_in_the_end(
+    tmp_path: Path, tg_api: FakeTelegram, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table closed while Telegram refuses its showdown pictures (posted later, in the
+    background) owes only them: its final snapshot is saved so. That save not answered in
+    time was given up, the snapshot kept whole, so a restart meanwhile sent the closing
+    step again (its showdown and notices); it is tried again a little later and saved."""
+    monkeypatch.setattr(runtime, "RENEW_RETRY_SECONDS", WAIT / 4)
+    tg_api.outage(photo)
+    async with world(tmp_path, db=tmp_path / "ofc.sqlite3", fake=tg_api, rng_seed=5) as w:
+        save_owed = w.store.save_owed
+        failed: list[int] = []
+
+        async def first_fails(table_id: int, data: Mapping[str, Any]) -> None:
+            if not failed and data.get("late_pictures") and not data.get("outbox"):
+                failed.append(table_id)
+                raise StorageTimeout("save_owed: no answer within the bound")
+            await save_owed(table_id, data)
+
+        monkeypatch.setattr(w.store, "save_owed", first_fails)
+        tg_api.admins[GROUP_ID] = {TG_ALICE.id}
+        await a_hand_with_photos_refused(w, (0.05, 0.1, 0.2))
+        await w.say(TG_ALICE, "/closetable")
+        await play_hand(w, [TG_ALICE, TG_BOB])
+        await w.settle()
+        assert w.service.tables == {} and len(failed) == 1
+        for _ in range(100):
+            [(_, snap)] = await w.store.closed_snapshots()
+            if not snap["outbox"]:
+                break
+            await asyncio.sleep(0.05)
+        assert snap["outbox"] == [] and snap["private_outbox"] == []
+        assert len(snap["late_pictures"]) == 2
