@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from bot import cluster
 from bot.sandbox import Sandbox, SandboxOptions
 from bot.service import TableService, runtime
 from bot.service.runtime import waits_for_chat
@@ -347,3 +348,28 @@ async def test_a_closed_tables_record_of_owing_only_pictures_is_saved_in_the_end
             await asyncio.sleep(0.05)
         assert snap["outbox"] == [] and snap["private_outbox"] == []
         assert len(snap["late_pictures"]) == 2
+
+
+async def test_a_workers_sweep_of_owed_messages_gives_up_on_a_silent_database(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A worker's sweep of what closed tables owe their chats (issue 14) reads their final
+    snapshots: on a database that does not answer it gives up after its bound (the round
+    is logged, the next one tries); it waited for good, and meanwhile the closed tables
+    forgotten here were remembered (a read from before it under way), one id for each."""
+    from bot.cluster import Worker
+
+    monkeypatch.setattr(cluster, "LATE_WRITE_SECONDS", WAIT)
+    store = SilentStore()
+    service = new_service(store)
+    worker = Worker(service, "w1", "http://127.0.0.1:1", ttl=1.0)
+    store.silent.add("closed_snapshots")
+    with pytest.raises(StorageTimeout):
+        await asyncio.wait_for(worker.sweep_owed(), HUNG)
+    with pytest.raises(StorageTimeout):
+        await asyncio.wait_for(worker._owed_now(1), HUNG)
+    assert store.asked == {"closed_snapshots": 2}
+    assert service.rt._owed_reads == {}  # (no read from before left under way)
+    store.silent.clear()
+    await worker.sweep_owed()
+    assert store.asked == {"closed_snapshots": 2}
