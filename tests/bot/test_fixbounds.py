@@ -1,8 +1,10 @@
 """fixbounds: the leftovers of ``STORAGE_WAIT_SECONDS`` (:attr:`Runtime.storage_wait`): a
 timer's step bounds every storage read it makes (and is tried again, never dropped), the
 closed tables this process forgot are not remembered for good, a background snapshot save
-that gave up is tried again, and the sandbox waits for storage as the bot does. The store
-is the in-memory one whose named calls never answer (:class:`SilentStore`)."""
+and a closed table's records of what it sent that gave up are tried again, the bot's
+return to a group, a table let go with its shard and a worker's sweep give up on a silent
+database, and the sandbox waits for storage as the bot does. The store is mostly the
+in-memory one whose named calls never answer (:class:`SilentStore`)."""
 
 from __future__ import annotations
 
