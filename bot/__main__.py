@@ -109,6 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             lang=args.lang or "en",
             fantasyland=args.fantasyland,
             decisions_in_process=settings.decisions_in_process,
+            storage_wait=settings.storage_wait_seconds,
         )
         try:
             with contextlib.suppress(KeyboardInterrupt):  # the sandbox has saved and said bye

@@ -99,7 +99,7 @@ from aiohttp import ClientError, ClientSession, ClientTimeout, DummyCookieJar, w
 
 from bot.presses import decode, start_table, table_of
 from bot.service.recovery import START_SEND_SECONDS
-from bot.service.runtime import wait_expired, wait_undated, waits_for_chat
+from bot.service.runtime import LATE_WRITE_SECONDS, wait_expired, wait_undated, waits_for_chat
 from bot.texts import language_of, tr
 from storage.api import Store, TableRecord, answer_within, lease_key
 
@@ -559,13 +559,25 @@ class Worker:
         dead worker's tables and the worker's start."""
         started: list[asyncio.Task[None]] = []
         try:
-            await self._sweep_owed(started)
+            with self.service.rt.reading_owed():  # (rt.owes: the read may be from before)
+                await self._sweep_owed(started)
         finally:
             if started:
                 await asyncio.wait(started, timeout=START_SEND_SECONDS)
 
+    def _owed_read(self) -> contextlib.AbstractContextManager[None]:
+        """The bound of a read of the closed tables' final snapshots by the sweep
+        (:meth:`sweep_owed`, :meth:`_owed_now`): :data:`~bot.service.runtime.LATE_WRITE_SECONDS`
+        (``STORAGE_WAIT_SECONDS`` if more; no user waits for it), then
+        :class:`~storage.api.StorageTimeout` (the round is logged, the next one tries). One
+        waiting on a silent database held the sweep for good, and with it
+        :meth:`Runtime.reading_owed <bot.service.runtime.Runtime.reading_owed>`: the closed
+        tables forgotten here since were remembered for as long."""
+        return answer_within(max(self.service.rt.storage_wait, LATE_WRITE_SECONDS))
+
     async def _sweep_owed(self, started: list[asyncio.Task[None]]) -> None:
-        owed = await self.store.closed_snapshots()
+        with self._owed_read():
+            owed = await self.store.closed_snapshots()
         if not owed:
             return
         rt = self.service.rt
@@ -626,10 +638,11 @@ class Worker:
         """A closed table's final snapshot as stored now (``None``: forgotten since, or being
         sent here): read again once the chat's lease is held, since another step may have
         sent it meanwhile (the bot's return to the chat, say)."""
-        owed = await self.store.closed_snapshots()
-        state = next((item for item in owed if item[0].id == table_id), None)
-        if state is None or not self.service.rt.owes(table_id):
-            return None  # (being sent here, or sent here while it was read)
+        with self.service.rt.reading_owed(), self._owed_read():  # (rt.owes: from before)
+            owed = await self.store.closed_snapshots()
+            state = next((item for item in owed if item[0].id == table_id), None)
+            if state is None or not self.service.rt.owes(table_id):
+                return None  # (being sent here, or sent here while it was read)
         return state
 
     async def _end_wait(self, table_id: int) -> None:

@@ -40,6 +40,7 @@ from bot.config import ConfigError
 from bot.model import ChatRef, LiveTable
 from bot.screens import Payload
 from bot.service import TableService
+from bot.service.runtime import STORAGE_WAIT
 from bot.service.settings import SETTINGS, change_setting, group_language, table_options
 from bot.telegram.adapter import TelegramAdapter
 from bot.telegram.fake_api import BOT_ID, ApiCall, FakeTelegram, FakeUser
@@ -100,6 +101,10 @@ class SandboxOptions:
         next match); ``--lang`` sets the group's language (as ``/settings language`` does).
     :ivar decisions_in_process: the computer players' and "Arrange for me"'s decisions in a
         worker process (``DECISIONS_IN_PROCESS``; ``None``: :data:`bot.thinking.IN_PROCESS`).
+    :ivar storage_wait: seconds a press, a command or a timer's step waits for the sandbox's
+        SQLite file in all (``STORAGE_WAIT_SECONDS``, as the bot: :attr:`Runtime.storage_wait
+        <bot.service.runtime.Runtime.storage_wait>`); it waited the default second whatever
+        the setting (another process's lock on the file).
     :ivar fantasyland: ``--fantasyland``: the player's next Pineapple hand of this start is
         dealt :data:`FANTASYLAND_STREETS` (a board that reaches Fantasyland, R6.1), the rest
         of the deck shuffled as ever (:func:`fantasyland_deck`).
@@ -114,6 +119,7 @@ class SandboxOptions:
     lang: str = "en"
     given: frozenset[str] = frozenset()
     decisions_in_process: bool | None = None
+    storage_wait: float = STORAGE_WAIT
     fantasyland: bool = False
 
     def __post_init__(self) -> None:
@@ -287,6 +293,7 @@ class Sandbox:
             next_hand_delay=self.opts.next_hand_delay,
             bot_pace=self.opts.bot_pace,
             decisions_in_process=self.opts.decisions_in_process,
+            storage_wait=self.opts.storage_wait,
         )
         if self.opts.fantasyland:
             self._fantasyland_due = True

@@ -13,6 +13,7 @@ from bot.screens import Screen
 from bot.service import lobby, recovery
 from bot.service.runtime import Runtime, TransitionFailed, wait_expired, waits_for_chat
 from bot.texts import tr
+from storage.api import StorageError, answer_within
 
 __all__ = [
     "chat_back",
@@ -207,32 +208,44 @@ async def owed_back(
     (:func:`~bot.service.runtime.waiting_for_chat`). Its final snapshot is first saved as
     owed now, so a restart before the edit makes it (:func:`~bot.service.recovery.start`);
     then it is sent and forgotten (a restart between the two edits it again, the same
-    text). A failure is logged; the next start tries again. ``writable(community_ext,
+    text). A failure is logged; the next start tries again. Its store calls wait
+    :attr:`Runtime.storage_wait` at most: a silent database held the bot's return for good,
+    the close its removal queued (:func:`chat_back`) not cancelled. ``writable(community_ext,
     chat_id)``: only the chats it allows (the bot back in them, found at a start). Returns
     how many tables were owed."""
     owed = 0
-    for record, snap in await rt.store.closed_snapshots():
-        if not waits_for_chat(snap) or snap.get("platform") != platform:
-            continue
-        if wait_expired(snap):  # (waited too long: forgotten at the next start or sweep)
-            continue
-        if chat_id is not None and record.chat_id != chat_id:
-            continue
-        if community_ext is not None and snap.get("community_ext") != community_ext:
-            continue
-        if writable is not None and not writable(str(snap.get("community_ext")), record.chat_id):
-            continue
-        if not rt.owes(record.id):  # (being sent here, or sent while it was read)
-            continue
-        data = {**snap, "chat_gone": False}
+    with rt.reading_owed():  # (rt.owes below: the read may be from before a forget)
         try:
-            await rt.store.save_owed(record.id, data)
-            await recovery.deliver(rt, record, data)
-        except Exception:
-            log.exception("table %s: its table message not written as closed", record.id)
-            continue
-        log.info("table %s: closed while the bot was out, its message now says so", record.id)
-        owed += 1
+            with answer_within(rt.storage_wait):
+                closed = await rt.store.closed_snapshots()
+        except StorageError as exc:
+            log.warning("the tables closed while the bot was out not read: %r", exc)
+            return 0
+        for record, snap in closed:
+            if not waits_for_chat(snap) or snap.get("platform") != platform:
+                continue
+            if wait_expired(snap):  # (waited too long: forgotten at the next start or sweep)
+                continue
+            if chat_id is not None and record.chat_id != chat_id:
+                continue
+            if community_ext is not None and snap.get("community_ext") != community_ext:
+                continue
+            if writable is not None and not writable(
+                str(snap.get("community_ext")), record.chat_id
+            ):
+                continue
+            if not rt.owes(record.id):  # (being sent here, or sent while it was read)
+                continue
+            data = {**snap, "chat_gone": False}
+            try:
+                with answer_within(rt.storage_wait):
+                    await rt.store.save_owed(record.id, data)
+                await recovery.deliver(rt, record, data)
+            except Exception:
+                log.exception("table %s: its table message not written as closed", record.id)
+                continue
+            log.info("table %s: closed while the bot was out, its message now says so", record.id)
+            owed += 1
     return owed
 
 

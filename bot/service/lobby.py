@@ -603,9 +603,10 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
     the same, never expected, it stands up).
     Call under ``t.lock`` when :meth:`LiveTable.top_ups_due`.
 
-    :raises TransitionFailed: storage refused a step, or the settings' read (the rest wait
-        for the retry); that read waits :attr:`Runtime.storage_wait` at most (a timer's step
-        holds the table: a silent database held it, and every press there, for good)."""
+    :raises TransitionFailed: storage refused a step, or the settings' read, or the read of
+        the balance of a player whose top-up it no longer covers (the rest wait for the
+        retry); those reads wait :attr:`Runtime.storage_wait` at most (a timer's step holds
+        the table: a silent database held it, and every press there, for good)."""
     try:
         with answer_within(rt.storage_wait):
             community = await rt.store.get_community(t.community_id)
@@ -666,7 +667,7 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
                 elif offer:
                     t.owe("post", Screen(offer.lstrip("\n")))
         except InsufficientFunds:
-            have = await _balance(rt, seat.player_id)
+            have = await _step_balance(rt, seat.player_id)
             seat = t.seats[number]  # the table was rolled back
             if (
                 0 < have < value
@@ -674,7 +675,7 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
                 and await _top_up_balance(rt, t, seat, asked, have)
             ):
                 continue
-            have = await _balance(rt, seat.player_id)
+            have = await _step_balance(rt, seat.player_id)
             seat = t.seats[number]
             async with rt.transition(t) as tx:
                 seat.top_up = 0
@@ -734,6 +735,23 @@ async def _balance(rt: Runtime, player_id: int) -> int:
     that names what they have."""
     player = await rt.store.get_player(player_id)
     return player.balance if player else 0
+
+
+async def _step_balance(rt: Runtime, player_id: int) -> int:
+    """:func:`_balance` read by a step that may be a timer's (:func:`add_top_ups`, whose
+    queued top-up the balance no longer covers): it waits :attr:`Runtime.storage_wait` at
+    most (within a press or a command, the sooner end of theirs holds), a timer's step
+    holding the table.
+
+    :raises TransitionFailed: storage failed or did not answer in time: nothing more is
+        changed, the top-up stays queued and the timer's step is tried again
+        (:func:`bot.service.timers.on_time`); unbound, a silent database held the table, and
+        every press there, for good."""
+    try:
+        with answer_within(rt.storage_wait):
+            return await _balance(rt, player_id)
+    except StorageError as exc:
+        raise TransitionFailed(f"the balance of player {player_id} not read: {exc!r}") from exc
 
 
 async def leave(

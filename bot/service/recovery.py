@@ -27,7 +27,7 @@ from bot.service.runtime import (
 from bot.service.settings import missed, reconcile
 from bot.texts import tr
 from game.options import RuleOptions
-from storage.api import CashOut, LedgerKind, TableRecord
+from storage.api import CashOut, LedgerKind, TableRecord, answer_within
 
 __all__ = ["START_SEND_SECONDS", "deliver", "release", "restore", "resume", "start", "stop"]
 
@@ -216,11 +216,14 @@ async def release(rt: Runtime, t: LiveTable, *, save: bool = False) -> None:
     over while its chat's lease may still be held here (a Discord shard handed back or
     lost): an open table's snapshot is saved first, so that its clocks stop now for the
     worker taking it over (R8.5; refused by the fenced store when the lease is lost, then
-    that worker stops them at the lease's last renewal)."""
+    that worker stops them at the lease's last renewal). That save waits
+    :attr:`Runtime.storage_wait` at most: holding the table, a silent database held it, every
+    press there and the shard's hand-over, for good."""
     async with t.lock:
         if save and rt.open_here(t):
             try:
-                await rt.store.save_snapshot(t.id, rt.snapshot(t))
+                with answer_within(rt.storage_wait):
+                    await rt.store.save_snapshot(t.id, rt.snapshot(t))
             except Exception as exc:
                 log.warning("table %s: not saved as it is let go: %r", t.id, exc)
         rt.let_go(t)

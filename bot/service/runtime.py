@@ -30,7 +30,15 @@ import random
 import secrets
 import time
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping, Sequence
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Collection,
+    Iterator,
+    Mapping,
+    Sequence,
+)
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
@@ -224,6 +232,12 @@ RENEW_RETRY_MAX = 60.0
 #: again after :data:`RENEW_RETRY_SECONDS`, twice as long each time (:data:`RENEW_RETRY_MAX`
 #: at most), until done or the bot stops (one last try then, which the stop waits for)
 LATE_WRITE_SECONDS = 10.0
+
+#: How many tries a table's background snapshot (:meth:`Runtime.save_soon`: cards placed
+#: before Confirm, message refs) gets at most, each :attr:`Runtime.storage_wait`, the next
+#: after :data:`RENEW_RETRY_SECONDS`, twice as long each time (2 + 4 + 8 s): one try, and a
+#: table that made no step for long (a hand waiting for a player's clock) lost them to a crash
+SNAPSHOT_TRIES = 4
 
 
 def unasked(old: LiveTable, snap: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -526,8 +540,21 @@ class Runtime:
         self._keepers: set[asyncio.Task[None]] = set()
         #: the closed tables whose final snapshot this process forgot, or is forgetting
         #: (:meth:`forget_owed`): what they owed was sent, so a read of the final snapshot
-        #: from before (a sweep's, a restore anew's, :meth:`owes`) sends nothing again
-        self._forgotten: set[int] = set()
+        #: from before (a sweep's, a restore anew's, :meth:`owes`) sends nothing again. By
+        #: table id, the number of its deletion once storage confirmed it (:attr:`_forgets`;
+        #: ``None`` until then): kept until no read of the final snapshots that began before
+        #: that is under way (:meth:`reading_owed`), then dropped (one id per closed table
+        #: stayed for good, a long-running bot's memory growing with every table closed)
+        self._forgotten: dict[int, int | None] = {}
+        #: the closed tables whose players were told and whose final snapshot is being
+        #: saved as waiting for the bot's return (:meth:`wait_for_chat`, tried again in the
+        #: background): no read of the final snapshots here sends them meanwhile (:meth:`owes`)
+        self._recording: set[int] = set()
+        #: how many deletions of final snapshots storage confirmed here (:attr:`_forgotten`)
+        self._forgets = 0
+        #: the reads of the closed tables' final snapshots under way (:meth:`reading_owed`),
+        #: each with :attr:`_forgets` when it began
+        self._owed_reads: dict[object, int] = {}
         #: draws the pictures in a worker process (shut down by the service's stop)
         self.drawer = Drawer()
         #: makes the computer players' and "Arrange for me"'s decisions, in a worker process
@@ -1105,14 +1132,15 @@ class Runtime:
                     # closed by that step: what it owes the chat is sent (one that owed nothing
                     # sends nothing: a final snapshot stored is another close's)
                     ours_data = None if data is None else stored_as(data)
-                    with answer_within(self.storage_wait):
-                        closed = await self.store.closed_snapshots()
-                    for record, snap in closed:
-                        if record.id != table_id or not self.owes(table_id):
-                            continue
-                        if ours_data is not None and stored_as(snap) != ours_data:
-                            continue  # (another worker's close: that worker sends it)
-                        await recovery.deliver(self, record, sent(snap))
+                    with self.reading_owed():
+                        with answer_within(self.storage_wait):
+                            closed = await self.store.closed_snapshots()
+                        for record, snap in closed:
+                            if record.id != table_id or not self.owes(table_id):
+                                continue
+                            if ours_data is not None and stored_as(snap) != ours_data:
+                                continue  # (another worker's close: that worker sends it)
+                            await recovery.deliver(self, record, sent(snap))
                 if await self._send_owed(table_id, old):
                     return
             except Exception:
@@ -1596,13 +1624,35 @@ class Runtime:
 
     async def wait_for_chat(self, t: LiveTable) -> None:
         """Keep of closed table ``t``'s final snapshot only what waits for the bot's return
-        to its chat (:func:`waiting_for_chat`): its private messages are sent. If that
-        fails, the next start sends them again (the whole snapshot is kept)."""
+        to its chat (:func:`waiting_for_chat`): its private messages are sent. A first try
+        waits :attr:`storage_wait` at most; one that fails is tried again in the background
+        (:meth:`_write_late`) until done or the bot stops (then the next start sends them
+        again, the whole snapshot kept), no read of the final snapshots here sending it
+        meanwhile (:meth:`owes`). Kept whole, it did not wait for the bot's return
+        (:func:`waits_for_chat`), so the bot added back never wrote the group's table
+        message, which showed the table open, as closed (until a restart)."""
+        data = waiting_for_chat(t)
         try:
             with answer_within(self.storage_wait):
-                await self.store.save_owed(t.id, waiting_for_chat(t))
-        except Exception as exc:
+                await self.store.save_owed(t.id, data)
+            return
+        except LeaseLost as exc:  # (the chat's worker now sends it)
             log.warning("table %s: its players were told, not recorded so: %r", t.id, exc)
+            return
+        except Exception as exc:
+            log.warning("table %s: its players were told, not recorded so yet: %r", t.id, exc)
+
+        async def write() -> None:
+            await self.store.save_owed(t.id, data)
+
+        async def record() -> None:
+            try:
+                await self._write_late(write, f"table {t.id}: its players told")
+            finally:
+                self._recording.discard(t.id)
+
+        self._recording.add(t.id)
+        self.keep(record(), name=f"table-{t.id}-told")
 
     async def closed_sent(self, t: LiveTable) -> None:
         """Closed table ``t`` (in :attr:`closing`) has sent everything its closing step owed
@@ -1612,8 +1662,11 @@ class Runtime:
         and ``t`` stays in :attr:`closing` (:attr:`owing_pictures`: this worker keeps the
         chat's lease and no sweep sends them again) until each is posted or given up
         (:meth:`late_picture_done`); a restart posts them again, under the same refs
-        (:func:`bot.service.recovery.deliver`). If the saving fails, the next start sends the
-        whole closing step again (the same stored messages)."""
+        (:func:`bot.service.recovery.deliver`). A first try of that saving waits
+        :attr:`storage_wait` at most (holding the table); one that fails is tried again in the
+        background (:meth:`_write_late`: as ``t`` owes then, while it still does) until done
+        or the bot stops: meanwhile a restart sends the whole closing step again (the same
+        stored messages)."""
         async with t.lock:
             if not t.late_pictures:
                 self.owing_pictures.discard(t.id)
@@ -1625,8 +1678,24 @@ class Runtime:
             try:
                 with answer_within(self.storage_wait):  # (holding the table)
                     await self.store.save_owed(t.id, pictures_owed(t))
-            except Exception as exc:
+                return
+            except LeaseLost as exc:  # (the chat's worker now sends it)
                 log.warning("table %s: owes only its pictures, not recorded so: %r", t.id, exc)
+                return
+            except Exception as exc:
+                log.warning("table %s: owes only its pictures, not recorded so yet: %r", t.id,
+                            exc)  # fmt: skip
+
+        async def write() -> None:
+            async with t.lock:  # (as it owes then: in order with the writes of its pictures)
+                if t.id in self.owing_pictures and self.closing.get(t.id) is t:
+                    await self.store.save_owed(t.id, pictures_owed(t))
+                # (else its pictures are done and its snapshot forgotten, or it was let go)
+
+        self.keep(
+            self._write_late(write, f"table {t.id}: owes only its pictures"),
+            name=f"table-{t.id}-pictures-owed",
+        )
 
     async def start_wait(self, table_id: int, snap: Mapping[str, Any]) -> None:
         """A closed table's final snapshot that waits for the bot's return
@@ -1649,10 +1718,11 @@ class Runtime:
         first try waits :attr:`storage_wait` at most (perhaps holding the table); one that
         fails is tried again in the background (:meth:`_write_late`, waited for by
         :meth:`drain`) until done or the bot stops: the next start sends what it held again."""
-        self._forgotten.add(table_id)
+        self._forgotten[table_id] = None
         try:
             with answer_within(self.storage_wait):  # (perhaps holding the table)
                 await self.store.delete_snapshot(table_id)
+            self._forgot(table_id)
             return
         except LeaseLost as exc:
             log.warning("table %s: its last messages were sent, not recorded so: %r", table_id, exc)
@@ -1663,6 +1733,7 @@ class Runtime:
 
         async def write() -> None:
             await self.store.delete_snapshot(table_id)
+            self._forgot(table_id)
 
         self.keep(
             self._write_late(write, f"table {table_id}: its last messages sent"),
@@ -1671,9 +1742,49 @@ class Runtime:
 
     def owes(self, table_id: int) -> bool:
         """Whether a closed table's final snapshot just read may be sent
-        (:func:`.recovery.deliver`): not while it is being sent here (:attr:`closing`), nor
-        once sent here and forgotten (:meth:`forget_owed`; the read may be from before)."""
-        return table_id not in self.closing and table_id not in self._forgotten
+        (:func:`.recovery.deliver`): not while it is being sent here (:attr:`closing`) or
+        recorded as sent (:meth:`wait_for_chat`), nor once sent here and forgotten
+        (:meth:`forget_owed`; the read may be from before).
+        Ask within the read's :meth:`reading_owed`, which keeps the answer true meanwhile."""
+        return (
+            table_id not in self.closing
+            and table_id not in self._forgotten
+            and table_id not in self._recording
+        )
+
+    @contextlib.contextmanager
+    def reading_owed(self) -> Iterator[None]:
+        """Within the block, a read of the closed tables' final snapshots
+        (:meth:`~storage.api.Store.closed_snapshots`) and what is decided from it by
+        :meth:`owes`: a table forgotten here (:meth:`forget_owed`) is remembered so until no
+        read that began before storage confirmed its deletion is under way; a read begun
+        after it cannot find the deleted snapshot."""
+        token = object()
+        self._owed_reads[token] = self._forgets
+        try:
+            yield
+        finally:
+            del self._owed_reads[token]
+            self._trim_forgotten()
+
+    def _forgot(self, table_id: int) -> None:
+        """Storage confirmed the deletion of closed table ``table_id``'s final snapshot
+        (:meth:`forget_owed`): numbered, then forgotten here too once no read from before it
+        is under way (:meth:`reading_owed`)."""
+        if table_id in self._forgotten:
+            self._forgets += 1
+            self._forgotten[table_id] = self._forgets
+        self._trim_forgotten()
+
+    def _trim_forgotten(self) -> None:
+        """Drop from :attr:`_forgotten` the tables whose deletion storage confirmed before
+        every read of the final snapshots under way began (none under way: all confirmed):
+        no read can find their snapshots. One not confirmed (a try under way, or given up:
+        another worker serves the chat, the bot stopped) stays."""
+        floor = min(self._owed_reads.values(), default=self._forgets)
+        for table_id, n in list(self._forgotten.items()):
+            if n is not None and n <= floor:
+                del self._forgotten[table_id]
 
     async def send_picture(
         self, t: LiveTable, p: Presenter, item: Mapping[str, Any], *, later: bool = False
@@ -1745,15 +1856,44 @@ class Runtime:
             self._savers[t.id] = asyncio.create_task(self._write_snapshots(t.id))
 
     async def _write_snapshots(self, table_id: int) -> None:
+        """The table's background writer (:meth:`save_soon`): writes the newest snapshot
+        taken until none is left. Each try waits :attr:`storage_wait` at most (a silent
+        database held the writer, the pool's connection and the stop's drain for minutes).
+        One that failed is tried again, while no newer one was taken, after
+        :data:`RENEW_RETRY_SECONDS` (twice as long each time, cut short by the stop),
+        :data:`SNAPSHOT_TRIES` tries in all: given up, a table that makes no step for long
+        (a hand waiting for a player's clock, a lobby) lost its cards placed before Confirm
+        and its message refs to a crash meanwhile (the restart posted its messages anew).
+        Not once the table is closed or let go (:meth:`open_here`), nor after a fenced
+        store's refusal or a failure that is not storage's, nor a try that failed during the
+        stop (which waits for this writer)."""
+        wait, tries = RENEW_RETRY_SECONDS, 0
         while table_id in self._pending:
             data = self._pending.pop(table_id)
             try:
-                # bound: a silent database held the writer, the pool's connection and the
-                # stop's drain for minutes (the connection is dropped, the next save tries)
                 with answer_within(self.storage_wait):
                     await self.store.save_snapshot(table_id, data)
+                wait, tries = RENEW_RETRY_SECONDS, 0
+                continue
             except Exception as exc:
-                log.warning("table %s: background snapshot not saved: %r", table_id, exc)
+                tries += 1
+                t = self.tables.get(table_id)
+                again = (
+                    tries < SNAPSHOT_TRIES
+                    and isinstance(exc, StorageError)
+                    and not isinstance(exc, LeaseLost)
+                    and not self.stopping
+                    and t is not None
+                    and self.open_here(t)
+                )
+                if not again:
+                    log.warning("table %s: background snapshot not saved: %r", table_id, exc)
+                    continue
+                log.warning("table %s: background snapshot not saved yet: %r", table_id, exc)
+            # (a snapshot taken meanwhile is newer: that one is written; one committed by a
+            # step is newer too, and the store keeps it, :meth:`~storage.api.Store.save_snapshot`)
+            self._pending.setdefault(table_id, data)
+            wait = await self._pause(wait)
 
     async def drain(self) -> None:
         """Wait for every background snapshot (and closed table's command keys)."""

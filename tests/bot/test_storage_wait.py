@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from bot.model import Reply
-from bot.service import TableService
+from bot.service import TableService, runtime
 from bot.service.runtime import STORAGE_WAIT, Runtime
 from bot.texts import tr
 from storage.api import LedgerKind, StorageTimeout, time_left
@@ -174,11 +174,13 @@ async def test_a_settings_change_meeting_a_silent_database_is_answered_and_chang
 
 
 async def test_a_background_snapshot_save_meeting_a_silent_database_gives_up(
-    caplog: pytest.LogCaptureFixture,
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A table's background snapshot save (a card placed before Confirm, a message ref)
-    that never answers gives up after the bound, logged: it held its writer, a pool
-    connection and the bot's stop (which waits for the savers) for good."""
+    that never answers gives up after the bound, logged, and after its few tries again
+    (:data:`~bot.service.runtime.SNAPSHOT_TRIES`): it held its writer, a pool connection
+    and the bot's stop (which waits for the savers) for good."""
+    monkeypatch.setattr(runtime, "RENEW_RETRY_SECONDS", WAIT / 4)
     store = SilentStore()
     service = new_service(store)
     await service.new_table(GROUP, ALICE)
@@ -188,7 +190,7 @@ async def test_a_background_snapshot_save_meeting_a_silent_database_gives_up(
     with caplog.at_level(logging.WARNING, logger="bot.service.runtime"):
         service.rt.save_soon(t)
         await asyncio.wait_for(service.rt.drain(), HUNG)
-    assert store.asked.get("save_snapshot") == 1
+    assert store.asked.get("save_snapshot") == runtime.SNAPSHOT_TRIES
     assert "background snapshot not saved" in caplog.text
 
 
