@@ -1,0 +1,62 @@
+"""Break-it round 39: tournaments, the card room's lobby, computer players, top-ups and the
+ready and idle timers (R8.2, R8.2a, R8.7, issue 13), each finding a test that failed on the
+code before its fix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.texts import on, tr
+from storage.check import check_store
+from tests.bot.conftest import service_env
+from tests.bot.test_service import ALICE, BOB, GROUP, dealt_at
+from tests.bot.tg_world import ALICE as TG_ALICE
+from tests.bot.tg_world import BOB as TG_BOB
+from tests.bot.tg_world import GROUP_ID, world
+
+
+async def test_r8_2_a_member_left_update_delivered_again_mid_hand_tells_the_group_once() -> None:
+    """Telegram delivers a ``left_chat_member`` update again (same update_id: the bot
+    stopped before confirming it) while the member's hand is being played: the member
+    leaves after the hand as before, and the copy is "already done". It ran the leave
+    again: the group read "👋 Bob left the group and leaves the table after this hand"
+    twice."""
+    service, presenter, store, _clock = service_env()
+    t = await dealt_at(service, GROUP, (ALICE, BOB))
+    key = "tg:-100:77"
+    first = await service.member_left(GROUP, BOB, request=key)
+    assert first is not None and not first.alert
+    bob = t.seat_of(BOB.user_id)
+    assert bob is not None and bob.leaving
+    again = await service.member_left(GROUP, BOB, request=key)
+    assert again is not None and again.text == tr("ru", "reply.request_done")
+    notice = tr("en", on("telegram", "notice.left_group_later"), name="Bob")
+    assert [text for _, text in presenter.posts].count(notice) == 1, presenter.posts
+    assert await check_store(store) == []
+
+
+async def test_r8_2_a_left_chat_member_update_redelivered_end_to_end_posts_one_notice(
+    tmp_path: Path,
+) -> None:
+    """The same through python-telegram-bot: Bob is removed mid-hand (``left_chat_member``)
+    and Telegram delivers that update again; the group is told once."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({TG_ALICE.id, TG_BOB.id})
+        await w.say(TG_ALICE, "/newtable")
+        for u in (TG_ALICE, TG_BOB):
+            assert not (await w.press_lobby(u, "j")).get("show_alert")
+        for u in (TG_ALICE, TG_BOB):
+            assert not (await w.press_lobby(u, "r")).get("show_alert")
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None
+        bob = t.seat_of(str(TG_BOB.id))
+        assert bob is not None
+        await w.fake.remove_member(GROUP_ID, TG_BOB, by=TG_ALICE)
+        update_id = max(w.fake.pushed)
+        await w.fake.wait_for(lambda: bob.leaving or None)
+        await w.settle()
+        await w.fake.redeliver(update_id)
+        await w.say(TG_ALICE, "/balance")  # (answered after the copy: one update at a time)
+        await w.settle()
+        notice = tr("en", on("telegram", "notice.left_group_later"), name=bob.name)
+        assert w.group_texts().count(notice) == 1, w.group_texts()
