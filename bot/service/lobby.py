@@ -993,8 +993,10 @@ async def back(rt: Runtime, t: LiveTable, actor: Actor, lang: str, *, away: bool
     # (sitting out, the seat is kept: back after the deal)
     await _lobby_timer_first(rt, t, busted=seat.sitting_out and t.busted(seat))
     seat = t.seat_of(actor.user_id)
-    if seat is None:  # (never expected: the timer stands up no one sitting out)
-        return Reply(tr(lang, "reply.not_seated"), alert=True)
+    if seat is None:  # not sitting out and never Ready: the lobby's ready timer that ran out
+        # stood them up (R8.2; the timer stands up no one sitting out), as /ready and /sitout
+        # say it (it said "You are not at this table" of the seat they had sat in)
+        return Reply(tr(lang, "reply.ready_too_late"), alert=True)
     pending = t.sit_out_pending(seat)
     # the clock made their moves in this hand, which sits them out when the match ends (R8.6)
     timed_now = not seat.bot and t.timed_out_now(seat)

@@ -9,7 +9,8 @@ from pathlib import Path
 from bot.texts import on, tr
 from storage.check import check_store
 from tests.bot.conftest import service_env
-from tests.bot.test_service import ALICE, BOB, GROUP, dealt_at
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, dealt_at
+from tests.bot.test_transitions import player_balance
 from tests.bot.tg_world import ALICE as TG_ALICE
 from tests.bot.tg_world import BOB as TG_BOB
 from tests.bot.tg_world import GROUP_ID, world
@@ -60,3 +61,25 @@ async def test_r8_2_a_left_chat_member_update_redelivered_end_to_end_posts_one_n
         await w.settle()
         notice = tr("en", on("telegram", "notice.left_group_later"), name=bob.name)
         assert w.group_texts().count(notice) == 1, w.group_texts()
+
+
+async def test_r8_2_back_after_the_lobby_ready_timer_ran_out_says_too_late() -> None:
+    """Alice and Bob press Ready, Carol sits down and does not; the lobby's ready timer (R8.2)
+    runs out before the table's timer fires and Carol types /back: the timer's step is made
+    first (Carol stood up, nothing taken, the hand dealt) and she is told it was too late, as
+    /ready and /sitout tell her. She was told "You are not at this table." about the seat she
+    had sat in a minute before."""
+    service, _presenter, store, clock = service_env()
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB, CAROL):
+        assert not (await service.join(GROUP, a)).alert
+    for a in (ALICE, BOB):
+        assert not (await service.ready(GROUP, a)).alert
+    t = service.table_in(GROUP)
+    assert t is not None and t.ready_deadline is not None and t.hand is None
+    clock.now = t.ready_deadline + 1  # (the table's timer has not fired yet)
+    reply = await service.back(GROUP, CAROL)
+    assert reply.alert and reply.text == tr("en", "reply.ready_too_late"), reply.text
+    assert t.seat_of(CAROL.user_id) is None and t.hand is not None
+    assert await player_balance(store, CAROL) == 1000
+    assert await check_store(store) == []
