@@ -4,12 +4,19 @@ code before its fix."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
+from typing import Any
 
+from bot.service import TableService
 from bot.texts import on, tr
+from storage.api import StorageError
 from storage.check import check_store
-from tests.bot.conftest import service_env
+from storage.memory import MemoryStore
+from tests.bot.conftest import Clock, service_env
+from tests.bot.fakes import FakePresenter
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, dealt_at
+from tests.bot.test_tournament_service import configure, open_and_register
 from tests.bot.test_transitions import player_balance
 from tests.bot.tg_world import ALICE as TG_ALICE
 from tests.bot.tg_world import BOB as TG_BOB
@@ -82,4 +89,54 @@ async def test_r8_2_back_after_the_lobby_ready_timer_ran_out_says_too_late() -> 
     assert reply.alert and reply.text == tr("en", "reply.ready_too_late"), reply.text
     assert t.seat_of(CAROL.user_id) is None and t.hand is not None
     assert await player_balance(store, CAROL) == 1000
+    assert await check_store(store) == []
+
+
+class _SlowRefusingStore(MemoryStore):
+    """A database that, while ``refusing``, answers a table commit only after a second of the
+    test's clock, with a refusal (nothing written): a step that timed out."""
+
+    def __init__(self, clock: Clock) -> None:
+        super().__init__()
+        self.clock = clock
+        self.refusing = False
+
+    async def commit(self, *args: Any, **kwargs: Any) -> list[int]:  # type: ignore[override]
+        if self.refusing:
+            self.clock.now += 1.0
+            raise StorageError("the database did not answer in time")
+        return await super().commit(*args, **kwargs)
+
+
+async def test_r8_5_r8_7_a_refused_step_gives_no_time_back_to_clocks_levels_or_idle() -> None:
+    """A running tournament, Alice to act; storage refuses five steps after a second each
+    (a slow database: "nothing changed, try again"). The table is put back as it was when
+    each step began, and those seconds passed for everyone: Alice's clock has 5 s less
+    (R8.5), the levels keep their times (R8.7) and so does the idle close (R8.2a). The
+    rollback read the snapshot as if the bot had been down since the step began: each
+    refused step gave the acting player its seconds back and put the next level and the
+    idle close that much later."""
+    clock = Clock()
+    store = _SlowRefusingStore(clock)
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=0, timers=False
+    )
+    service.register(FakePresenter())
+    await configure(service, tournament_chips="1000", level_minutes="1")
+    await open_and_register(service, (ALICE, BOB, CAROL))
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None and t.hand is not None
+    started, dealt = t.tournament.started_at, t.last_deal_at
+    acting = t.owner(t.hand.to_act[0])
+    assert t.out_of_time(acting, clock.now + 180) and not t.out_of_time(acting, clock.now + 179)
+    store.refusing = True
+    for _ in range(5):
+        reply = await service.leave(GROUP, CAROL)
+        assert reply.alert and reply.text == tr("en", "err.storage"), reply.text
+    store.refusing = False
+    assert started is not None and dealt is not None and clock.now == started + 5
+    assert t.tournament.started_at == started and t.last_deal_at == dealt
+    assert t.tournament.next_level_at(clock.now) == started + 60
+    # 2:00 and the bank 1:00 from the deal, five seconds of them gone with the refusals
+    assert t.out_of_time(acting, dealt + 180) and not t.out_of_time(acting, dealt + 179)
     assert await check_store(store) == []
