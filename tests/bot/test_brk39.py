@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+from bot.model import Reply
 from bot.service import TableService
 from bot.texts import on, tr
 from storage.api import StorageError
@@ -59,13 +60,23 @@ async def test_r8_2_a_left_chat_member_update_redelivered_end_to_end_posts_one_n
         assert t.hand is not None
         bob = t.seat_of(str(TG_BOB.id))
         assert bob is not None
+        handled: list[Reply | None] = []  # (each delivery's answer, once handled)
+        member_left = w.service.member_left
+
+        async def counted(*args: Any, **kwargs: Any) -> Reply | None:
+            handled.append(await member_left(*args, **kwargs))
+            return handled[-1]
+
+        w.service.member_left = counted  # type: ignore[method-assign]
         await w.fake.remove_member(GROUP_ID, TG_BOB, by=TG_ALICE)
         update_id = max(w.fake.pushed)
-        await w.fake.wait_for(lambda: bob.leaving or None)
+        await w.fake.wait_for(lambda: handled or None)
         await w.settle()
+        assert bob.leaving
         await w.fake.redeliver(update_id)
-        await w.say(TG_ALICE, "/balance")  # (answered after the copy: one update at a time)
+        await w.fake.wait_for(lambda: len(handled) == 2 or None)
         await w.settle()
+        assert handled[1] is not None and handled[1].text == tr("ru", "reply.request_done")
         notice = tr("en", on("telegram", "notice.left_group_later"), name=bob.name)
         assert w.group_texts().count(notice) == 1, w.group_texts()
 
