@@ -151,3 +151,21 @@ async def test_r8_5_r8_7_a_refused_step_gives_no_time_back_to_clocks_levels_or_i
     # 2:00 and the bank 1:00 from the deal, five seconds of them gone with the refusals
     assert t.out_of_time(acting, dealt + 180) and not t.out_of_time(acting, dealt + 179)
     assert await check_store(store) == []
+
+
+async def test_r8_2_back_after_a_late_joiners_time_to_press_ready_ran_out_says_too_late() -> None:
+    """Carol sits down during Alice and Bob's hand and has ``ready_seconds`` to press Ready
+    (R8.2); that time runs out before the table's timer fires and she types /back: she is
+    stood up first (nothing taken) and told it was too late, as /ready says. She was told
+    "You are not sitting out." and stood up by the timer a moment later."""
+    service, _presenter, store, clock = service_env()
+    t = await dealt_at(service, GROUP, (ALICE, BOB))
+    assert not (await service.join(GROUP, CAROL)).alert
+    carol = t.seat_of(CAROL.user_id)
+    assert carol is not None and carol.ready_by is not None
+    clock.now = carol.ready_by + 1  # (the table's timer has not fired yet)
+    reply = await service.back(GROUP, CAROL)
+    assert reply.alert and reply.text == tr("en", "reply.ready_too_late"), reply.text
+    assert t.seat_of(CAROL.user_id) is None
+    assert await player_balance(store, CAROL) == 1000
+    assert await check_store(store) == []
