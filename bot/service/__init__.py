@@ -1219,13 +1219,17 @@ class TableService:
         except TransitionFailed:
             return 0
 
-    async def member_left(self, chat: ChatRef, actor: Actor) -> Reply | None:
+    async def member_left(
+        self, chat: ChatRef, actor: Actor, request: str | None = None
+    ) -> Reply | None:
         """A member left the group or was removed from it (Telegram's ``left_chat_member``):
         they can press none of the table's buttons nor type /leave there any more, so they
         leave the chat's table as /leave would (R8.2: the stack goes back to the balance, at
         once between hands, after the hand they play; R8.7: a running tournament knocks
         them out, one registering gives the buy-in back); the group is told in a short
-        notice (names only). ``None`` if they had no seat."""
+        notice (names only). ``None`` if they had no seat. ``request``: the platform's key
+        of the update (Telegram: ``tg:<chat>:<update_id>``): delivered again during the
+        hand they leave after, it is "already done" (it told the group a second time)."""
         t = self.table_in(chat)
         if chat.private or t is None or t.seat_of(actor.user_id) is None:
             return None
@@ -1233,6 +1237,7 @@ class TableService:
             chat,
             actor,
             lambda t, _, lang: lobby.leave(self.rt, t, actor, lang, left_group=True),
+            request=request,
         )
 
     async def member_gone(self, platform: str, community_ext: str, user_id: str) -> int:

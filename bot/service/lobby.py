@@ -1008,11 +1008,21 @@ async def back(rt: Runtime, t: LiveTable, actor: Actor, lang: str, *, away: bool
         return Reply(tr(lang, "reply.already_leaving"), alert=True)
     if t.closing:  # an admin closed it during the hand (R8.2a): there is no next hand
         return Reply(tr(lang, "reply.table_closing", table=t.id), alert=True)
+    if not seat.sitting_out:  # a time that ran out before the table's timer fired (R8.2):
+        # its step first, as /ready, /topup and /sitout make it (a late joiner's time to press
+        # Ready, a busted player's top-up: told "you are not sitting out", or to top up, and
+        # stood up a moment later by the timer)
+        busted = t.busted(seat)
+        if await _timer_first(rt, t, seat):
+            key = "reply.topup_too_late" if busted else "reply.ready_too_late"
+            return Reply(tr(lang, key), alert=True)
     # (sitting out, the seat is kept: back after the deal)
     await _lobby_timer_first(rt, t, busted=seat.sitting_out and t.busted(seat))
     seat = t.seat_of(actor.user_id)
-    if seat is None:  # (never expected: the timer stands up no one sitting out)
-        return Reply(tr(lang, "reply.not_seated"), alert=True)
+    if seat is None:  # not sitting out and never Ready: the lobby's ready timer that ran out
+        # stood them up (R8.2; the timer stands up no one sitting out), as /ready and /sitout
+        # say it (it said "You are not at this table" of the seat they had sat in)
+        return Reply(tr(lang, "reply.ready_too_late"), alert=True)
     pending = t.sit_out_pending(seat)
     # the clock made their moves in this hand, which sits them out when the match ends (R8.6)
     timed_now = not seat.bot and t.timed_out_now(seat)

@@ -723,7 +723,13 @@ class Runtime:
         posted later."""
         t = tx.table
         self._named.pop(t.id, None)  # (the step's table message, rendered, is not written)
-        fresh = LiveTable.from_json(tx.before, self.clock())
+        # read back at the moment it was taken, not now: read now, the time the step took
+        # (a database answering after :attr:`storage_wait` with a refusal) counted as the
+        # bot's downtime, which stops the clocks (R8.5) and delays the levels (R8.7), the
+        # idle close (R8.2a) and the ready and top-up timers (R8.2): every refused step gave
+        # the player to act their seconds back and put the next level that much later
+        taken = tx.before.get("saved_at")
+        fresh = LiveTable.from_json(tx.before, self.clock() if taken is None else float(taken))
         shown = {s.seat: (s.private_ref, s.reachable) for s in t.seats.values()}
         group_ref, sent, late = t.group_ref, t.outbox_sent, t.late_pictures
         for f in fields(LiveTable):

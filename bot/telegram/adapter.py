@@ -2123,7 +2123,10 @@ class TelegramAdapter:
         msg = update.effective_message
         if msg is None or msg.left_chat_member is None or msg.left_chat_member.is_bot:
             return
-        await self.service.member_left(await self._ref(msg.chat), _actor(msg.left_chat_member))
+        # (its key: the update delivered again is "already done", the group told once)
+        await self.service.member_left(
+            await self._ref(msg.chat), _actor(msg.left_chat_member), _request_key(update)
+        )
 
     async def _membership(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``my_chat_member``: the bot's own status in a chat changed. Removed from a group
