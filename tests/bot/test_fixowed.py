@@ -3,7 +3,8 @@ screens of a Leave that ended the hand, :attr:`Runtime.owed_privates`) are kept 
 table in storage (:data:`~bot.service.runtime.OWED_KEY`) until a committed step carried
 them: a crash before that step, a stop whose last try is refused too, or the table taken
 over by another worker no longer loses them (they were kept in memory only), and once a
-committed step carried them a later restart does not send them again."""
+committed step carried them a later restart does not send them again; read back by the
+restarted bot, they skip a seat someone else sits in by then."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from storage.check import check_store
 from tests.bot.conftest import Clock
 from tests.bot.test_fixrb import OtherStepStore, leave_ends_the_hand
 from tests.bot.test_fixstop_unsure import RefPresenter, service_on
-from tests.bot.test_service import GROUP
+from tests.bot.test_service import CAROL, GROUP
 
 
 class RecordingStore(OtherStepStore):
@@ -218,3 +219,34 @@ def test_owed_messages_read_from_a_snapshot_keep_only_refs_that_mean_something_t
     assert [back[n][0].user_id for n in (0, 1, 2)] == ["u1", "u2", "u3"]
     assert back[0][1] == Screen(screen.text, screen.buttons, table=7)
     assert owed_from_json(7, None) == {}
+
+
+async def test_r8_5_owed_messages_read_back_after_a_crash_skip_a_seat_someone_else_took() -> None:
+    """As the crash above; the restarted bot's first step is refused too, and Carol sits
+    down in the seat the leaver left before a step carries what the Leave owed: that step
+    (her Join) tells the other player the hand is over, over their hand message, and
+    writes nothing owed over Carol's seat (the leaver's screen is not hers): she gets only
+    her own screens."""
+    store, clock = OtherStepStore(), Clock()
+    service, _p, t, leaver, other, refs, _ = await leave_ends_the_hand(store, clock)
+    left = t.seat_of(leaver.user_id)
+    assert left is not None
+    seat = left.seat
+    await refused_until_kept(service, store, t, other, refused=2)
+    await killed(service)
+    store.refuse = 1  # (the restarted bot's resume)
+    restart, p2 = await restarted(store, clock)
+    assert store.refuse == 0 and restart.rt.owed_privates
+    assert hand_over_count(p2, t, [leaver, other]) == 0
+    await restart.join(GROUP, CAROL)
+    t2 = restart.table_in(GROUP)
+    assert t2 is not None
+    carol = t2.seat_of(CAROL.user_id)
+    assert carol is not None and carol.seat == seat  # (the leaver's seat)
+    await restart.rt.settled(t2)
+    told_once(p2, t, [other], refs)
+    assert hand_over_count(p2, t, [leaver, CAROL]) == 0
+    owed = tr(str(leaver.language), on("telegram", "private.over"), table=t.id, hand=1)
+    assert owed not in [s.text for s in p2.privates.get(CAROL.user_id, [])]
+    assert not restart.rt.owed_privates and await stored_owed(store, t.id) is None
+    assert await check_store(store) == []
