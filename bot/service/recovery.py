@@ -174,7 +174,9 @@ async def restore(
     its chat's lease (:meth:`LiveTable.from_json`). ``taken_over``: by a worker (issue 14):
     the table message the group has is written over, not posted anew (:func:`resume`).
     Private messages of the step the snapshot holds that were never sent (a step read back
-    as saved, :attr:`Runtime.owed_privates`) go with the resumed table's first step
+    as saved, :attr:`Runtime.owed_privates`: this process's, or kept in the snapshot,
+    :data:`~.runtime.OWED_KEY`, by a process that crashed, stopped or let the table go before
+    a step carried them, :meth:`Runtime.take_owed`) go with the resumed table's first step
     (:func:`resume`). Returns the table, or ``None`` when the snapshot could not be used and
     the table was closed with a refund."""
     if not snap:  # created, then a crash before its first save: nobody sat down, nothing to show
@@ -187,6 +189,7 @@ async def restore(
         log.exception("table %s: cannot restore; refunding", record.id)
         await cancel_unrecoverable(rt, record, snap)
         return None
+    rt.take_owed(t.id, snap)  # (a step's private messages its process never sent)
     moved = t.chat_id != record.chat_id
     if moved:
         # the chat moved after the snapshot (a group upgraded, :func:`.chats.migrate_chat`,
@@ -265,7 +268,9 @@ async def resume(
     catches up (R8.2a), each over the message the seat had (a seat still at the table keeps
     that message rather than getting a new one), a player the step stood up told too; a
     seat this step shows gets its screen as it is now instead. This step refused, they stay
-    owed (:meth:`Runtime._restore_anew` tries again)."""
+    owed (:meth:`Runtime._restore_anew` tries again; the table's snapshots keep them, so
+    a restart or a worker taking the table over sends them); committed, the snapshot it
+    stores no longer holds them, so no later restart sends them again."""
     shown, before = t.version, _state(t)
     stacks = await rt.store.stacks(t.id)
     old_ref = None

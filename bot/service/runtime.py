@@ -44,7 +44,7 @@ from typing import Any, Literal
 
 from bot import pictures, render, thinking
 from bot.drawing import Drawer
-from bot.model import PENDING_PREFIX, LiveTable, Presenter, SeatState
+from bot.model import HAND_VIEW_PREFIX, PENDING_PREFIX, LiveTable, Presenter, SeatState
 from bot.screens import Screen
 from bot.texts import on, tr
 from bot.thinking import Moves, Thinker
@@ -65,6 +65,7 @@ from storage.api import (
 
 __all__ = [
     "CHAT_WAIT",
+    "OWED_KEY",
     "STEP_TOKEN",
     "Answered",
     "ChangedElsewhere",
@@ -72,7 +73,9 @@ __all__ = [
     "Runtime",
     "TransitionFailed",
     "Tx",
+    "owed_from_json",
     "owed_screen",
+    "owed_to_json",
     "wait_expired",
     "waiting_for_chat",
     "waits_for_chat",
@@ -304,6 +307,53 @@ def step_privates(old: LiveTable, step: Tx) -> dict[int, tuple[SeatState, Screen
     return out
 
 
+#: the key of an open table's snapshot that keeps the private messages the table owes from
+#: a step read back as saved (:attr:`Runtime.owed_privates`, :func:`owed_to_json`): written
+#: by the table restored anew (:meth:`Runtime._restore_anew`) and by every snapshot of the
+#: table taken while they are owed (:meth:`Runtime.snapshot`), left out of the snapshot of
+#: the step that carries them (:meth:`Runtime._carry`), so a restart or another worker
+#: taking the table over sends them (:func:`bot.service.recovery.restore`), and nothing
+#: sends them again once a committed step carried them
+OWED_KEY = "owed_privates"
+
+
+def owed_to_json(owed: Mapping[int, tuple[SeatState, Screen]]) -> list[dict[str, Any]]:
+    """The private messages a table owes (:attr:`Runtime.owed_privates`: by seat, the seat as
+    it was and the screen) as kept in its snapshot (:data:`OWED_KEY`): one item per seat,
+    ``{"seat": n, "was": seat JSON, "text": …, "buttons": …}``."""
+    return [
+        {"seat": n, "was": was.to_json(), **screen.to_json()}
+        for n, (was, screen) in sorted(owed.items())
+    ]
+
+
+def owed_from_json(table_id: int, items: object) -> dict[int, tuple[SeatState, Screen]]:
+    """Inverse of :func:`owed_to_json`, read by another process (a restart, a worker taking
+    the table over): a message ref that means nothing there (one not posted for certain,
+    :data:`~bot.model.PENDING_PREFIX`, or a view of the hand only the presser saw,
+    :data:`~bot.model.HAND_VIEW_PREFIX`) is dropped (the screen is posted anew); an item
+    that cannot be read, or a computer player's, is left out (logged)."""
+    out: dict[int, tuple[SeatState, Screen]] = {}
+    if not isinstance(items, list):
+        return out
+    for item in items:
+        try:
+            n = int(item["seat"])
+            was = SeatState.from_json(dict(item["was"]))
+            screen = Screen.from_json(item)
+        except (KeyError, TypeError, ValueError):
+            log.warning("table %s: an owed private message cannot be read: %r", table_id, item)
+            continue
+        if was.bot:
+            continue
+        if was.private_ref is not None and was.private_ref.startswith(
+            (PENDING_PREFIX, HAND_VIEW_PREFIX)
+        ):
+            was.private_ref = None
+        out[n] = (was, Screen(screen.text, screen.buttons, table=table_id))
+    return out
+
+
 def owes(t: LiveTable) -> bool:
     """The table's outbox holds a message not sent yet, or (a closing step) it owes a player
     a private message (:attr:`LiveTable.private_outbox`)."""
@@ -512,7 +562,11 @@ class Runtime:
         #: until one is, the table restored anew making one of its own for them
         #: (:meth:`_restore_anew`), so a restored table that closes while catching up, whose
         #: first step fails, or that another path restored first sends them all the same.
-        #: Kept in memory only (a restart or a table let go to another worker forgets them)
+        #: Kept with the table in storage too (:data:`OWED_KEY`: written as the table is
+        #: restored anew, and in each snapshot of it until a committed step carried them),
+        #: so a crash, a stop whose last try was refused, or the table let go to another
+        #: worker does not lose them: the restart's or that worker's restore reads them back
+        #: (:meth:`take_owed`)
         self.owed_privates: dict[int, dict[int, tuple[SeatState, Screen]]] = {}
         #: the tables being restored anew (:meth:`_restore_anew`), by id: the stop waits for
         #: them before it saves the tables (:func:`bot.service.recovery.stop`)
@@ -633,7 +687,8 @@ class Runtime:
         t.timer = None
         self._drop_pictures(t)
         self.forget(t)
-        self.owed_privates.pop(t.id, None)  # (the worker serving it now writes its messages)
+        # (the worker serving it now sends them: kept in the table's snapshot, :data:`OWED_KEY`)
+        self.owed_privates.pop(t.id, None)
         if t.id in self.owing_pictures:
             self.owing_pictures.discard(t.id)
             self.closing.pop(t.id, None)
@@ -706,11 +761,26 @@ class Runtime:
         text itself."""
         return self.typed_text(community.platform, community.settings.kush_label)
 
-    def snapshot(self, t: LiveTable) -> dict[str, Any]:
-        """The table's snapshot now (``saved_at`` lets a restart stop the clocks, R8.5)."""
+    def snapshot(self, t: LiveTable, *, owed: bool = True) -> dict[str, Any]:
+        """The table's snapshot now (``saved_at`` lets a restart stop the clocks, R8.5), with
+        the private messages it owes from a step read back as saved (:data:`OWED_KEY`,
+        :attr:`owed_privates`), unless ``owed`` is ``False`` (the step that carries them)."""
         data = t.to_json()
         data["saved_at"] = self.clock()
+        if owed and (held := self.owed_privates.get(t.id)):
+            data[OWED_KEY] = owed_to_json(held)
         return data
+
+    def take_owed(self, table_id: int, snap: Mapping[str, Any]) -> None:
+        """Table ``table_id`` is restored from ``snap``: the private messages it keeps there
+        (:data:`OWED_KEY`, a step read back as saved whose messages no committed step
+        carried yet: the process that read it back crashed, stopped or let the table go)
+        are owed here (:attr:`owed_privates`), carried by the restored table's first step
+        (:func:`~bot.service.recovery.resume`). Those this process holds already stay."""
+        if table_id not in self.owed_privates:
+            owed = owed_from_json(table_id, snap.get(OWED_KEY))
+            if owed:
+                self.owed_privates[table_id] = owed
 
     # -- transitions -------------------------------------------------------------------------
     def begin(self, t: LiveTable) -> Tx:
@@ -850,7 +920,8 @@ class Runtime:
             # a closing step keeps its snapshot as the closed table's final one while it owes
             # the chat messages (:meth:`effects` forgets it once they are sent; a restart after
             # a crash sends them, :func:`bot.service.recovery.deliver`)
-            data = self.snapshot(t) if not tx.close or owes(t) else None
+            # (what it carries is sent with it: not kept in its snapshot, :data:`OWED_KEY`)
+            data = self.snapshot(t, owed=not carried) if not tx.close or owes(t) else None
             if data is not None:  # this commit's own, to tell it when read back
                 data[STEP_TOKEN] = secrets.token_hex(8)
         except BaseException:
@@ -1105,7 +1176,10 @@ class Runtime:
         would have written it (a player it stood up, a leaver, told too): its "hand over"
         screens were never sent, the hand it ended not being one the restored table shows;
         a close made while the table catches up carries them (kept with its final
-        snapshot). Still owed once the table is served here (that first step refused, or
+        snapshot). They are written into the stored snapshot first (:meth:`_keep_owed`,
+        :data:`OWED_KEY`): a crash, a stop or the table let go before a step carried them
+        leaves them to the next restore. Still owed once the table is served here (that
+        first step refused, or
         the table restored by another path first: a takeover, a start), a step of their own
         carries them (:meth:`_send_owed`), tried again as below until sent; the table found
         closed, they are sent on their own. The bot stopping meanwhile: the table is restored
@@ -1123,6 +1197,9 @@ class Runtime:
             done = max(int(snap.get("outbox_sent", 0)), old.outbox_sent)
             return {**snap, "outbox_sent": done} if snap else snap
 
+        # what it owes its players is kept with the table first (before the wait below: a
+        # crash meanwhile lost it)
+        kept = await self._keep_owed(table_id)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.settled(old), ANEW_WAIT_SECONDS)
         wait = RENEW_RETRY_SECONDS
@@ -1133,6 +1210,8 @@ class Runtime:
                     state = await self.store.table_state(table_id)
                 if state is not None and table_id not in self.tables:
                     snap = unasked(old, sent(state[1])) if step is not None else sent(state[1])
+                    if not kept:  # (refused before: tried again with what storage holds)
+                        kept = await self._keep_owed(table_id, snap)
                     await recovery.restore(self, state[0], snap)
                 elif state is None and ours and (step is None or data is not None):
                     # closed by that step: what it owes the chat is sent (one that owed nothing
@@ -1164,6 +1243,37 @@ class Runtime:
                 return
             if table_id in self.tables and not self.owed_privates.get(table_id):
                 return  # (restored by another path meanwhile, owing nothing)
+
+    async def _keep_owed(self, table_id: int, snap: Mapping[str, Any] | None = None) -> bool:
+        """Write the snapshot storage holds of table ``table_id``, being restored anew
+        (:meth:`_restore_anew`; ``snap`` when read already, else read here), again with the
+        private messages the table owes (:attr:`owed_privates`, :data:`OWED_KEY`), before the
+        step that carries them: a crash, a stop or the table let go to another worker before
+        that step is committed no longer loses them (the next restore reads them,
+        :meth:`take_owed`). Not while the table is served here (restored by another path:
+        its snapshots keep them, :meth:`snapshot`, and its step carries them); a snapshot of
+        a later step stored meanwhile is kept (:meth:`~storage.api.Store.save_snapshot`).
+        ``True`` when written, or nothing is left to write; ``False`` when the table is
+        closed (sent on their own, :meth:`_send_owed`), or storage refused or did not answer
+        within :attr:`storage_wait` (logged: the table is restored all the same, its first
+        step carries them, and each snapshot of it keeps them meanwhile)."""
+        owed = self.owed_privates.get(table_id)
+        if not owed or table_id in self.tables:
+            return True
+        try:
+            with answer_within(self.storage_wait):
+                if snap is None:
+                    state = await self.store.table_state(table_id)
+                    if state is None:
+                        return False
+                    snap = state[1]
+                if self.owed_privates.get(table_id) is not owed or table_id in self.tables:
+                    return True  # (served here meanwhile: carried, or kept by its snapshots)
+                await self.store.save_snapshot(table_id, {**snap, OWED_KEY: owed_to_json(owed)})
+        except Exception as exc:
+            log.warning("table %s: its owed private messages not saved: %r", table_id, exc)
+            return False
+        return True
 
     async def _send_owed(self, table_id: int, old: LiveTable) -> bool:
         """Send the private messages table ``table_id``, restored anew, still owes
