@@ -176,7 +176,9 @@ STRONG_ADP_CALIB_TABLE: dict[tuple[int, str], tuple[float, float]] = {
 #: prototype): per cards after the street, linear weights ``(w_fl, w_foul)`` by name over
 #: ``"1"`` and ``game.adp.RESIDUAL_FEATURES`` (a name left out weighs 0), fitted to what
 #: strong's own boards got less what its look-ahead predicted for the afterstates it chose
-#: (``tools/adp_calib.py --resid``).
+#: (``tools/adp_calib.py --resid``). Off: it changed 7 of 90 placements of strong's own play,
+#: and on `bench_strength.py`'s default decks gave 16.1 / 7.6 % Fantasyland / fouls against the
+#: default's 16.7 / 7.9 % (docs/fantasyland-attempts.md, the twenty-first session).
 STRONG_ADP_RESID = 0.0
 STRONG_ADP_RESID_TABLE: dict[int, tuple[dict[str, float], dict[str, float]]] = {
     # ridge (30) on (1, lone_live, bot_open) per cards after the street: the two features

@@ -10,7 +10,11 @@ from the fitted value alone are kept, with the afterstate's cards and
 :func:`game.adp.top_class`; at the end of the hand the board's outcome (Fantasyland entry,
 R6.1; foul, R2.3). ``--table`` prints, per (cards, class), the count, the realized rates and the
 predicted means, and the offsets (realized − look-ahead) shrunk by n / (n + 200), the form of
-``game.policy.STRONG_ADP_CALIB_TABLE``.
+``game.policy.STRONG_ADP_CALIB_TABLE``. Since fl21 each record keeps the afterstate (its boxes
+and the cards known out), and ``--resid OUT.json ... [FEATURE ...]`` fits and prints
+``game.policy.STRONG_ADP_RESID_TABLE``: per cards, a ridge regression of the realized −
+look-ahead P(Fantasyland) and P(foul) on :func:`game.adp.residual_features` (only the named
+ones if any are named), with its out-of-sample mean square when given two or more files.
 """
 
 from __future__ import annotations
@@ -116,8 +120,9 @@ def table(paths: Sequence[str]) -> None:
     outcome: dict[str, dict[str, Any]] = {}
     for path in paths:
         data = json.loads(Path(path).read_text())
-        records += [dict(r, tag=path + r["tag"]) for r in data["rec"]]
         outcome.update({path + r["tag"]: r for r in data["res"]})
+        # (a hand cut short has records but no outcome)
+        records += [dict(r, tag=path + r["tag"]) for r in data["rec"] if path + r["tag"] in outcome]
     boards = len(outcome)
     fl = sum(r["fl"] for r in outcome.values()) / boards
     fouls = sum(r["foul"] for r in outcome.values()) / boards
