@@ -49,6 +49,7 @@ from game.strategy import candidate_placements, made_ranks
 __all__ = [
     "FEATURES",
     "MODEL",
+    "RESIDUAL_FEATURES",
     "AdpModel",
     "afterstates",
     "choose",
@@ -64,6 +65,7 @@ __all__ = [
     "objective",
     "rank_counts",
     "refined_best",
+    "residual_features",
     "top_class",
 ]
 
@@ -1024,6 +1026,104 @@ def top_class(board: Board) -> str:
     return "lone" if lone else "other"
 
 
+#: The names of :func:`residual_features`' numbers, in order (issue 13, fl21).
+RESIDUAL_FEATURES: Final[tuple[str, ...]] = (
+    "lone_q",
+    "lone_k",
+    "lone_a",
+    "lone_live",
+    "lone_two_open",
+    "qq_made",
+    "mid_beats_pair",
+    "mid_outs_beat",
+    "mid_open",
+    "bot_open",
+    "mid_straight_outs",
+    "bot_straight_outs",
+    "mid_flush_outs",
+    "bot_flush_outs",
+    "mid_over_bot",
+    "bot_outs_beat",
+    "cat_gap_mb",
+)
+
+
+def _straight_outs(box: Sequence[Card], seen: Sequence[int]) -> int:
+    """The live cards (4 − ``seen`` of their rank) of the ranks that keep an unpaired,
+    unfinished five-card box of 2+ cards inside one straight window (the ace high or low)."""
+    if len(box) < 2 or len(box) == 5:
+        return 0
+    ranks = {int(c.rank) for c in box}
+    if len(ranks) < len(box):
+        return 0
+    low = {1 if r == 14 else r for r in ranks}
+    outs: set[int] = set()
+    for lo in range(1, 11):
+        window = set(range(lo, lo + 5))
+        for held in (ranks, low):
+            if held <= window:
+                outs |= {14 if r == 1 else r for r in window} - ranks
+    return sum(4 - seen[r] for r in outs)
+
+
+def residual_features(board: Board, dead: Collection[Card] = ()) -> list[float]:
+    """Numbers of a partial board that :func:`features` lacks or encodes coarsely, named by
+    :data:`RESIDUAL_FEATURES` (issue 13, fl21: what ``choose``'s ``correct`` reads). A lone
+    Q+ top (:func:`top_class` ``"lone"``): its rank (Q, K, A one-hot), its pairing cards still
+    live (÷ 3), two top slots open; a made QQ+ top; for either, whether the middle already
+    beats a pair of the top's rank with any kicker, else its live outs to (÷ 10); open slots
+    of the middle and the bottom (÷ 5); live straight (÷ 24) and flush (÷ 13) outs of the
+    middle and the bottom; the middle above the bottom now; the bottom's live outs to beat
+    the middle (÷ 10) while it does not; the bottom's category less the middle's (÷ 3).
+    Live: not on ``board`` nor in ``dead`` (R3.3, as :func:`features`)."""
+    top, mid, bot = board.top, board.middle, board.bottom
+    seen = [0] * 15
+    suits: dict[object, int] = {}
+    for c in (*dead, *top, *mid, *bot):
+        seen[c.rank] += 1
+        suits[c.suit] = suits.get(c.suit, 0) + 1
+    _, _, t_rank, qq, lone, high = _top_part(top)[:6]
+    ms, bs = _strength(mid, 5), _strength(bot, 5)
+    pair = high if lone else (t_rank if qq else 0)
+    beats = 0.0
+    outs_beat = 0.0
+    if pair:
+        above = 1 << 20 | pair << 16 | 15 << 12  # a pair of the top's rank, any kicker
+        beats = 1.0 if ms > above else 0.0
+        if not beats and len(mid) < 5:
+            lifting = _lifting(tuple(sorted(int(c.rank) for c in mid)), above)
+            outs_beat = sum(4 - seen[r] for r in lifting) / 10
+
+    def flush_outs(box: Sequence[Card]) -> float:
+        if len(box) < 2 or len(box) == 5 or len({c.suit for c in box}) != 1:
+            return 0.0
+        return (13 - suits.get(box[0].suit, 0)) / 13
+
+    bot_beat = 0.0
+    if mid and len(bot) < 5 and bs <= ms:
+        lifting = _lifting(tuple(sorted(int(c.rank) for c in bot)), ms)
+        bot_beat = sum(4 - seen[r] for r in lifting) / 10
+    return [
+        1.0 if lone and high == 12 else 0.0,
+        1.0 if lone and high == 13 else 0.0,
+        1.0 if lone and high == 14 else 0.0,
+        (4 - seen[high]) / 3 if lone else 0.0,
+        1.0 if lone and len(top) == 1 else 0.0,
+        qq,
+        beats,
+        outs_beat,
+        (5 - len(mid)) / 5,
+        (5 - len(bot)) / 5,
+        _straight_outs(mid, seen) / 24,
+        _straight_outs(bot, seen) / 24,
+        flush_outs(mid),
+        flush_outs(bot),
+        1.0 if ms > bs else 0.0,
+        bot_beat,
+        ((bs >> 20) - (ms >> 20)) / 3 if mid and bot else 0.0,
+    ]
+
+
 def choose(
     model: AdpModel,
     board: Board,
@@ -1045,6 +1145,7 @@ def choose(
     deep_next: int = 8,
     deep_top: int = 0,
     calib: Mapping[tuple[int, str], tuple[float, float]] | None = None,
+    correct: Mapping[int, tuple[Mapping[str, float], Mapping[str, float]]] | None = None,
 ) -> list[tuple[Card, Box | None]] | None:
     """Place a Pineapple street by the fitted value (R3.2): the last street exactly
     (:func:`best_finish`), any other the afterstate of highest :meth:`AdpModel.value`.
@@ -1077,6 +1178,13 @@ def choose(
         ``F × ΔFL − C × Δfoul`` shifts the value of a whole class of afterstates: measured on
         strong's own play, where the chosen afterstates' look-ahead predicted more or less than
         the boards went on to get (:func:`top_class`).
+    :param correct: (issue 13, fl21, a prototype) a linear correction of the components by
+        the afterstate's :func:`residual_features`: per cards after this street, the weights
+        ``(w_fl, w_foul)`` by name (``"1"`` the constant, else of :data:`RESIDUAL_FEATURES`; a
+        name left out weighs 0), so that every afterstate's value in both comparisons moves
+        by ``F × ΔFL − C × Δfoul``, ``ΔFL = Σ w_fl[name] × x[name]`` (fitted to what strong's
+        own boards got less what its look-ahead predicted; sizes not named are left as they
+        are). :raises KeyError: for a name that is neither.
     :param width: > 0: compare only the candidates of the ``strong`` play-outs
         (:func:`game.strategy.candidate_placements`, chasing Fantasyland) instead of every
         legal placement.
@@ -1124,6 +1232,16 @@ def choose(
             d = calib.get((after_n, top_class(after)))
             if d is not None:
                 shifts[i] = fl * d[0] - foul * d[1]
+    weights = correct.get(after_n) if correct else None
+    if weights is not None:
+        w_fl, w_foul = weights
+        for i, (_, after, thrown) in enumerate(options_):
+            here = residual_features(after, known | frozenset(thrown))
+            x = dict(zip(RESIDUAL_FEATURES, here, strict=True))
+            x["1"] = 1.0
+            d_fl = sum(w * x[name] for name, w in w_fl.items())
+            d_foul = sum(w * x[name] for name, w in w_foul.items())
+            shifts[i] += fl * d_fl - foul * d_foul
     scored = [(v + shifts[i], i) for i, v in enumerate(values)]
     scored.sort(key=lambda t: (-t[0], t[1]))
     if not (expand and next_streets and model.covers(after_n + 2)):

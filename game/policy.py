@@ -64,6 +64,8 @@ __all__ = [
     "STRONG_ADP_FOUL",
     "STRONG_ADP_REFINE",
     "STRONG_ADP_REFINE_DRAWS",
+    "STRONG_ADP_RESID",
+    "STRONG_ADP_RESID_TABLE",
     "STRONG_FANTASYLAND_VALUE",
     "STRONG_KEEP_OPEN",
     "STRONG_PLAYOUTS",
@@ -167,6 +169,33 @@ STRONG_ADP_CALIB_TABLE: dict[tuple[int, str], tuple[float, float]] = {
     (9, "lone"): (0.033, 0.008),
     (9, "other"): (0.017, 0.0),
     (9, "qq"): (0.008, -0.017),
+}
+
+#: With ``STRONG_ADP``: > 0 corrects every afterstate's components on streets 1–3 by this
+#: share of :data:`STRONG_ADP_RESID_TABLE` (``choose``'s ``correct``; issue 13, fl21, a
+#: prototype): per cards after the street, linear weights ``(w_fl, w_foul)`` by name over
+#: ``"1"`` and ``game.adp.RESIDUAL_FEATURES`` (a name left out weighs 0), fitted to what
+#: strong's own boards got less what its look-ahead predicted for the afterstates it chose
+#: (``tools/adp_calib.py --resid``). Off: it changed 7 of 90 placements of strong's own play,
+#: and on `bench_strength.py`'s default decks gave 16.1 / 7.6 % Fantasyland / fouls against the
+#: default's 16.7 / 7.9 % (docs/fantasyland-attempts.md, the twenty-first session).
+STRONG_ADP_RESID = 0.0
+STRONG_ADP_RESID_TABLE: dict[int, tuple[dict[str, float], dict[str, float]]] = {
+    # ridge (30) on (1, lone_live, bot_open) per cards after the street: the two features
+    # whose signal held in both halves of 3,735 boards (docs/fantasyland-attempts.md, the
+    # twenty-first session); ΔP(Fantasyland), ΔP(foul)
+    5: (
+        {"1": 0.0099, "lone_live": -0.026, "bot_open": 0.0098},
+        {"1": 0.0361, "lone_live": -0.0041, "bot_open": -0.0707},
+    ),
+    7: (
+        {"1": 0.0296, "lone_live": 0.0139, "bot_open": -0.0341},
+        {"1": -0.0003, "lone_live": -0.0054, "bot_open": -0.0093},
+    ),
+    9: (
+        {"1": 0.0335, "lone_live": 0.0235, "bot_open": -0.0448},
+        {"1": -0.0077, "lone_live": 0.0344, "bot_open": -0.0028},
+    ),
 }
 
 
@@ -278,6 +307,15 @@ def decide(
                     for key, (d_fl, d_foul) in STRONG_ADP_CALIB_TABLE.items()
                 }
                 if STRONG_ADP_CALIB
+                else None,
+                correct={
+                    n: (
+                        {k: STRONG_ADP_RESID * w for k, w in w_fl.items()},
+                        {k: STRONG_ADP_RESID * w for k, w in w_foul.items()},
+                    )
+                    for n, (w_fl, w_foul) in STRONG_ADP_RESID_TABLE.items()
+                }
+                if STRONG_ADP_RESID
                 else None,
             )
             if moves is not None:

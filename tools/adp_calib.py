@@ -10,7 +10,11 @@ from the fitted value alone are kept, with the afterstate's cards and
 :func:`game.adp.top_class`; at the end of the hand the board's outcome (Fantasyland entry,
 R6.1; foul, R2.3). ``--table`` prints, per (cards, class), the count, the realized rates and the
 predicted means, and the offsets (realized − look-ahead) shrunk by n / (n + 200), the form of
-``game.policy.STRONG_ADP_CALIB_TABLE``.
+``game.policy.STRONG_ADP_CALIB_TABLE``. Since fl21 each record keeps the afterstate (its boxes
+and the cards known out), and ``--resid OUT.json ... [FEATURE ...]`` fits and prints
+``game.policy.STRONG_ADP_RESID_TABLE``: per cards, a ridge regression of the realized −
+look-ahead P(Fantasyland) and P(foul) on :func:`game.adp.residual_features` (only the named
+ones if any are named), with its out-of-sample mean square when given two or more files.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from game import adp
 from game.actions import Arrange
 from game.board import Board, Box, assess_board
-from game.cards import DECK, Card, shuffled_deck
+from game.cards import DECK, Card, parse_card, shuffled_deck
 from game.hand import Hand, HandSetup
 from game.options import RuleOptions
 from game.policy import Level, decide, knowledge
@@ -78,6 +82,9 @@ def _recording(
             "o": list(ahead),
             "d": [float(x) for x in direct],
             "tag": TAG[0],
+            # the afterstate itself (fl21: residual features read off it)
+            "b": [[c.code_str() for c in box] for box in (after.top, after.middle, after.bottom)],
+            "x": sorted(c.code_str() for c in known | thrown),
         }
     )
     return moves
@@ -113,8 +120,9 @@ def table(paths: Sequence[str]) -> None:
     outcome: dict[str, dict[str, Any]] = {}
     for path in paths:
         data = json.loads(Path(path).read_text())
-        records += [dict(r, tag=path + r["tag"]) for r in data["rec"]]
         outcome.update({path + r["tag"]: r for r in data["res"]})
+        # (a hand cut short has records but no outcome)
+        records += [dict(r, tag=path + r["tag"]) for r in data["rec"] if path + r["tag"] in outcome]
     boards = len(outcome)
     fl = sum(r["fl"] for r in outcome.values()) / boards
     fouls = sum(r["foul"] for r in outcome.values()) / boards
@@ -138,8 +146,89 @@ def table(paths: Sequence[str]) -> None:
         )
 
 
+def _residual_rows(
+    paths: Sequence[str],
+) -> list[tuple[int, str, list[float], float, float, int]]:
+    """Per record of ``paths`` (written with the afterstates, fl21): (cards, class,
+    :func:`game.adp.residual_features`, realized − look-ahead P(Fantasyland), the same of
+    P(foul), the file's index)."""
+    rows = []
+    for fi, path in enumerate(paths):
+        data = json.loads(Path(path).read_text())
+        outcome = {r["tag"]: r for r in data["res"]}
+        for r in data["rec"]:
+            if r["tag"] not in outcome:  # a hand cut short
+                continue
+            board = Board(*(tuple(parse_card(x) for x in box) for box in r["b"]))
+            dead = frozenset(parse_card(x) for x in r["x"])
+            o = outcome[r["tag"]]
+            x = adp.residual_features(board, dead)
+            rows.append((r["n"], r["k"], x, o["fl"] - r["o"][0], o["foul"] - r["o"][1], fi))
+    return rows
+
+
+def resid(paths: Sequence[str], ridge: float = 30.0, only: Collection[str] = ()) -> None:
+    """Fit and print ``game.policy.STRONG_ADP_RESID_TABLE``: per cards after the street, the
+    ridge regression (penalty ``ridge``, the intercept free) of the realized − look-ahead
+    P(Fantasyland) and P(foul) on ``(1, *residual_features)``; with two or more files, first
+    the value residual's (F 60, C 35) mean square out of sample (fitted on the other files)
+    with no correction, the class offsets alone and the features. ``only``: the features
+    named there alone (the others' weights 0)."""
+    import numpy as np
+
+    rows = _residual_rows(paths)
+    fl, foul = 60.0, 35.0
+    weights: dict[int, tuple[dict[str, float], dict[str, float]]] = {}
+    for n in (5, 7, 9):
+        sub = [r for r in rows if r[0] == n]
+        keep = [not only or name in only for name in adp.RESIDUAL_FEATURES]
+        x = np.array(
+            [[1.0, *(v if k else 0.0 for v, k in zip(r[2], keep, strict=True))] for r in sub]
+        )
+        y = np.array([[r[3], r[4]] for r in sub])
+        cls = np.array([[1.0, r[1] == "lone", r[1] == "qq"] for r in sub], dtype=float)
+        files = np.array([r[5] for r in sub])
+
+        def fit(a: Any, b: Any) -> Any:
+            pen = np.eye(a.shape[1]) * ridge
+            pen[0, 0] = 0.0
+            used = np.any(a != 0.0, axis=0)
+            w = np.zeros((a.shape[1], b.shape[1]))
+            w[used] = np.linalg.solve((a.T @ a + pen)[np.ix_(used, used)], (a.T @ b)[used])
+            return w
+
+        if len(paths) > 1:
+            sq = [0.0, 0.0, 0.0]
+            for f in range(len(paths)):
+                tr, te = files != f, files == f
+                v = fl * y[te, 0] - foul * y[te, 1]
+                for j, a in enumerate((None, cls, x)):
+                    if a is None:
+                        pred = np.zeros_like(v)
+                    else:
+                        p = a[te] @ fit(a[tr], y[tr])
+                        pred = fl * p[:, 0] - foul * p[:, 1]
+                    sq[j] += float(np.sum((v - pred) ** 2))
+            print(
+                f"{n} cards: n {len(sub)}, value residual mean square out of sample: none "
+                f"{sq[0] / len(sub):.2f}, classes {sq[1] / len(sub):.2f}, features "
+                f"{sq[2] / len(sub):.2f}"
+            )
+        w = fit(x, y)
+        names = ("1", *adp.RESIDUAL_FEATURES)
+        w_fl, w_foul = (
+            {k: round(float(v), 4) for k, v in zip(names, w[:, j], strict=True) if v}
+            for j in (0, 1)
+        )
+        weights[n] = (w_fl, w_foul)
+    print(repr(weights))
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "--table":
         table(sys.argv[2:])
+    elif sys.argv[1] == "--resid":
+        names = [a for a in sys.argv[2:] if not a.endswith(".json")]
+        resid([a for a in sys.argv[2:] if a.endswith(".json")], only=names)
     else:
         play(sys.argv[1], int(sys.argv[2]), sys.argv[3])

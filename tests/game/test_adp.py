@@ -1143,3 +1143,101 @@ def test_r6_1_the_policy_passes_the_calibration_only_when_set(
     monkeypatch.setattr(game.policy, "STRONG_ADP_CALIB_TABLE", {(7, "lone"): (-0.04, 0.02)})
     decide(k, Level.STRONG)
     assert seen[1] == {(7, "lone"): (-0.02, 0.01)}
+
+
+def test_r6_1_residual_features_read_the_top_the_outs_and_the_gaps() -> None:
+    # a lone K on top with one K dead (2 live of 3), one top slot taken; a middle 5♠ 6♠ (no
+    # single card lifts it over a pair of kings); a bottom 9♣ 9♦, above the middle
+    board = Board(parse_cards("Kh"), parse_cards("5s 6s"), parse_cards("9c 9d"))
+    x = dict(
+        zip(adp.RESIDUAL_FEATURES, adp.residual_features(board, parse_cards("Ks 7s")), strict=True)
+    )
+    assert (x["lone_q"], x["lone_k"], x["lone_a"]) == (0.0, 1.0, 0.0)
+    assert x["lone_live"] == pytest.approx(2 / 3)
+    assert x["lone_two_open"] == 1.0
+    assert x["qq_made"] == 0.0
+    assert (x["mid_beats_pair"], x["mid_outs_beat"]) == (0.0, 0.0)
+    assert (x["mid_open"], x["bot_open"]) == (0.6, 0.6)
+    # 5 6 sits in 2–6, 3–7, 4–8, 5–9: ranks 2 3 4 7 8 9, 24 cards less the 7♠ and two 9s
+    assert x["mid_straight_outs"] == pytest.approx(21 / 24)
+    assert x["bot_straight_outs"] == 0.0  # paired
+    assert x["mid_flush_outs"] == pytest.approx((13 - 4) / 13)  # 5♠ 6♠ K♠ 7♠ seen
+    assert x["bot_flush_outs"] == 0.0
+    assert x["mid_over_bot"] == 0.0
+    assert x["bot_outs_beat"] == 0.0  # the bottom is above already
+    assert x["cat_gap_mb"] == pytest.approx(1 / 3)
+    # a made QQ top; a middle of a pair of aces beats it; the bottom below the middle
+    board = Board(parse_cards("Qh Qd"), parse_cards("Ac Ad 4c"), parse_cards("8s 8d 9c"))
+    x = dict(
+        zip(adp.RESIDUAL_FEATURES, adp.residual_features(board, parse_cards("8h")), strict=True)
+    )
+    assert (x["qq_made"], x["lone_q"], x["lone_live"]) == (1.0, 0.0, 0.0)
+    assert (x["mid_beats_pair"], x["mid_outs_beat"]) == (1.0, 0.0)
+    assert x["mid_over_bot"] == 1.0
+    # trips of 8s (one 8 live) or two pair 9s and 8s (three 9s live) lift it over A A 4
+    assert x["bot_outs_beat"] == pytest.approx(0.4)
+    assert x["cat_gap_mb"] == 0.0
+    # a lone Q over a middle J J 3: one card lifts it over any pair of queens only as trips
+    # (a J) or two pair (a 3)
+    board = Board(parse_cards("Qc"), parse_cards("Js Jd 3h"), ())
+    x = dict(zip(adp.RESIDUAL_FEATURES, adp.residual_features(board, ()), strict=True))
+    assert x["lone_q"] == 1.0 and x["lone_live"] == 1.0
+    assert x["mid_beats_pair"] == 0.0
+    assert x["mid_outs_beat"] == pytest.approx((2 + 3) / 10)  # a third J, a second 3
+    assert x["bot_open"] == 1.0 and x["bot_outs_beat"] == 0.0  # no bottom card yet
+
+
+@needs_model
+def test_r6_1_correct_shifts_afterstates_by_their_residual_features() -> None:
+    # correct=None or {} or weights for another board size or a constant shift leave choose as
+    # it was; a large weight on a lone K top (or against it) makes choose take (or avoid) one
+    # wherever it can
+    model = adp.MODEL
+    assert model is not None
+    zero: dict[str, float] = {}
+    boost = {"lone_k": 1.0}
+    steered = 0
+    for seed in range(8, 30):
+        k = _street(PINEAPPLE, 0, seed)
+        args = (model, k.board, k.cards, k.discards_needed, k.dead, PINEAPPLE, 60.0, 35.0)
+        plain = adp.choose(*args, expand=3, next_streets=4)
+        assert adp.choose(*args, expand=3, next_streets=4, correct={}) == plain
+        assert adp.choose(*args, expand=3, next_streets=4, correct={5: (zero, {"1": 0.5})}) == plain
+        assert adp.choose(*args, expand=3, next_streets=4, correct={7: (boost, zero)}) == plain
+        if not any(c.rank == 13 for c in k.cards):
+            continue
+        for expand in (0, 3):
+            for weights, wanted in (((boost, zero), 1.0), ((zero, boost), 0.0)):
+                moves = adp.choose(*args, expand=expand, next_streets=4, correct={5: weights})
+                after = k.board
+                for c, b in moves:
+                    if b is not None:
+                        after = after.with_card(b, c)
+                k_top = adp.RESIDUAL_FEATURES.index("lone_k")
+                assert adp.residual_features(after, k.dead)[k_top] == wanted
+        steered += 1
+    assert steered  # some deal had a king to place
+
+
+@needs_model
+def test_r6_1_the_policy_passes_the_residual_correction_only_when_set(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # policy.STRONG_ADP_RESID (0 by default: off) passes its share of the weights to choose
+    seen: list[object] = []
+    real = adp.choose
+
+    def spy(*args: object, **kwargs: object) -> object:
+        seen.append(kwargs["correct"])
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(adp, "choose", spy)
+    k = _street(PINEAPPLE, 5, 8)
+    decide(k, Level.STRONG)
+    assert seen == [None]
+    monkeypatch.setattr(game.policy, "STRONG_ADP_RESID", 0.5)
+    monkeypatch.setattr(
+        game.policy, "STRONG_ADP_RESID_TABLE", {7: ({"1": 0.2}, {"bot_open": -0.04})}
+    )
+    decide(k, Level.STRONG)
+    assert seen[1] == {7: ({"1": 0.1}, {"bot_open": -0.02})}
