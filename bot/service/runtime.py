@@ -624,8 +624,9 @@ class Runtime:
         its timer cancelled, the pictures it was posting later dropped (the other worker
         posts them from the table's state, :func:`bot.service.recovery.resume`, or a closed
         table's from its final snapshot, :func:`bot.service.recovery.deliver`), forgotten
-        (a closed one owing only those leaves :attr:`closing`); nothing written (the fenced
-        store would refuse)."""
+        (a closed one owing only those leaves :attr:`closing`), its step whose outcome was
+        not known too (:attr:`unsure`: the table served again, here or there, is what
+        storage holds); nothing written (the fenced store would refuse)."""
         for key in [k for k in self._earlier_hands if k[0] == t.id]:
             del self._earlier_hands[key]
         if t.timer is not None and t.timer is not asyncio.current_task():
@@ -634,6 +635,12 @@ class Runtime:
         self._drop_pictures(t)
         self.forget(t)
         self.owed_privates.pop(t.id, None)  # (the worker serving it now writes its messages)
+        unsure = self._unsure_steps.get(t.id)
+        if unsure is None or unsure[0].table is t:
+            # (whoever serves it next starts from what storage holds, whatever that step's
+            # outcome: read back later, the table here adopted again, it found the steps
+            # stored since, another worker's or its own resume's, "changed meanwhile")
+            self._sure(t.id)
         if t.id in self.owing_pictures:
             self.owing_pictures.discard(t.id)
             self.closing.pop(t.id, None)
