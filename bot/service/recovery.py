@@ -351,7 +351,11 @@ async def stop(rt: Runtime) -> None:
     platform first (:meth:`~bot.model.Presenter.stop_retries`): a notice a flood wait holds
     in a table's sender held this stop for the whole wait; it is kept for the next start
     (:meth:`Runtime.flush_outbox`), and so is a showdown's edit of the table message held so
-    (:meth:`Runtime.edits_kept`: owed again before the table is saved)."""
+    (:meth:`Runtime.edits_kept`: owed again before the table is saved). Each snapshot is
+    taken under the table's lock: taken in the middle of a step being committed (a press
+    answered during the stop), it held the step unsaved, or, written over the step's own
+    (the same number, without its token), made the step's read-back take it for another
+    worker's (:meth:`Runtime._read_back`)."""
     rt.stopping = True  # (no timer starts from now on: a table restored meanwhile has none)
     for p in rt.presenters.values():
         p.stop_retries()
@@ -365,7 +369,8 @@ async def stop(rt: Runtime) -> None:
     for t in list(rt.tables.values()):
         await rt.settled(t)
         await rt.edits_kept(t)  # (a showdown's edit held: owed again, saved with the table)
-        rt.save_soon(t)
+        async with t.lock:  # (after a step under way, not in its middle: a press meanwhile)
+            rt.save_soon(t)
     await rt.drain()
 
 

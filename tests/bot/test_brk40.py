@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pytest
+
 from bot.texts import tr
+from storage.api import Move, StorageError
 from storage.check import check_store
+from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
+from tests.bot.test_brkpg_storage import money
 from tests.bot.test_fixrb import OtherStepStore, lobby_of_two
 from tests.bot.test_fixstop_unsure import service_on
 from tests.bot.test_service import ALICE, BOB, GROUP
@@ -42,4 +51,72 @@ async def test_an_unsure_step_of_a_table_let_go_is_not_read_back_once_it_is_adop
     assert not a.rt.unsure
     await a.rt.settled(t2)
     assert t2.hand is not None  # (the deal of A's unsure step, stored)
+    assert await check_store(store) == []
+
+
+class GatedStore(OtherStepStore):
+    """:class:`OtherStepStore` whose next commit, once ``gate`` is set, applies (unless
+    ``applies`` is false), tells ``reached`` and waits for ``gate``, then fails as a
+    connection lost before the COMMIT's answer would."""
+
+    gate: asyncio.Event | None = None
+    reached: asyncio.Event | None = None
+    applies = True
+
+    async def commit(
+        self,
+        table_id: int,
+        moves: Sequence[Move],
+        snapshot: Mapping[str, Any] | None,
+        *,
+        key: str,
+        close: bool = False,
+    ) -> list[int]:
+        if self.gate is None:
+            return await super().commit(table_id, moves, snapshot, key=key, close=close)
+        gate, self.gate = self.gate, None
+        if self.applies:
+            await MemoryStore.commit(self, table_id, moves, snapshot, key=key, close=close)
+        assert self.reached is not None
+        self.reached.set()
+        await gate.wait()
+        raise StorageError("connection was closed in the middle of operation")
+
+
+@pytest.mark.parametrize("applies", [True, False])
+async def test_a_stop_during_a_step_saves_no_snapshot_of_it_half_done(applies: bool) -> None:
+    """Alice's Ready (her buy-in) is being committed, the answer not back yet, when the bot
+    stops: the stop took every table's snapshot for the background writer without the
+    table's lock, so in the middle of the step, and wrote it over what storage held. The
+    commit's answer lost, the step was read back as another worker's ("the table changed
+    meanwhile"), the table let go and restored anew during the stop from that snapshot:
+    saved (``applies``), Alice was told her Ready was not, though it was; not saved, the
+    table served on from a state never committed, Alice ready with no buy-in (200 kush of
+    her stack not taken from her balance). The stop takes each snapshot under the table's
+    lock, after the step."""
+    store, clock = GatedStore(), Clock()
+    store.applies = applies
+    a, _, t = await lobby_of_two(store, clock)
+    seq = t.seq
+    gate = store.gate = asyncio.Event()
+    store.reached = asyncio.Event()
+    press = asyncio.ensure_future(a.ready(GROUP, ALICE))
+    await store.reached.wait()
+    stop = asyncio.ensure_future(a.stop())
+    for _ in range(50):  # (the stop gets as far as it can while the step is committed)
+        await asyncio.sleep(0)
+    gate.set()
+    reply = await press
+    await stop
+    if applies:
+        assert not reply.alert, reply.text
+    else:
+        assert reply.alert and reply.text == tr("en", "err.storage"), reply.text
+    state = await store.table_state(t.id)
+    assert state is not None and state[1]["seq"] == seq + applies
+    (alice,) = [s for s in state[1]["seats"] if s["user_id"] == ALICE.user_id]
+    assert alice["ready"] == applies
+    assert a.table_in(GROUP) is t and t.seq == seq + applies
+    bought = {1: 200} if applies else {}
+    assert await money(store, t) == ({"1": 1000 - 200 * applies, "2": 1000}, bought)
     assert await check_store(store) == []
