@@ -351,11 +351,10 @@ async def stop(rt: Runtime) -> None:
     platform first (:meth:`~bot.model.Presenter.stop_retries`): a notice a flood wait holds
     in a table's sender held this stop for the whole wait; it is kept for the next start
     (:meth:`Runtime.flush_outbox`), and so is a showdown's edit of the table message held so
-    (:meth:`Runtime.edits_kept`: owed again before the table is saved). Each snapshot is
-    taken under the table's lock: taken in the middle of a step being committed (a press
-    answered during the stop), it held the step unsaved, or, written over the step's own
-    (the same number, without its token), made the step's read-back take it for another
-    worker's (:meth:`Runtime._read_back`)."""
+    (:meth:`Runtime.edits_kept`: owed again before the table is saved). A table in the
+    middle of a step (a press answered during the stop, perhaps waiting for a decision
+    that hangs, holding the table) is saved as it was before that step
+    (:meth:`Runtime.save_soon`), not waited for."""
     rt.stopping = True  # (no timer starts from now on: a table restored meanwhile has none)
     for p in rt.presenters.values():
         p.stop_retries()
@@ -369,8 +368,7 @@ async def stop(rt: Runtime) -> None:
     for t in list(rt.tables.values()):
         await rt.settled(t)
         await rt.edits_kept(t)  # (a showdown's edit held: owed again, saved with the table)
-        async with t.lock:  # (after a step under way, not in its middle: a press meanwhile)
-            rt.save_soon(t)
+        rt.save_soon(t)  # (a step under way: the table as before it, Runtime.save_soon)
     await rt.drain()
 
 

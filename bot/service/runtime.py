@@ -514,6 +514,10 @@ class Runtime:
         #: first step fails, or that another path restored first sends them all the same.
         #: Kept in memory only (a restart or a table let go to another worker forgets them)
         self.owed_privates: dict[int, dict[int, tuple[SeatState, Screen]]] = {}
+        #: table id → the step under way (:meth:`transition`, from its start until committed
+        #: or rolled back): a background snapshot taken meanwhile is the table as before it
+        #: (:meth:`save_soon`)
+        self._stepping: dict[int, Tx] = {}
         #: the tables being restored anew (:meth:`_restore_anew`), by id: the stop waits for
         #: them before it saves the tables (:func:`bot.service.recovery.stop`)
         self.renewing: dict[int, asyncio.Task[None]] = {}
@@ -752,12 +756,17 @@ class Runtime:
         :raises TransitionFailed: storage refused the step (the table is as before).
         :raises InsufficientFunds: a buy-in met a short balance (the table is as before)."""
         tx = self.begin(t)
+        self._stepping.setdefault(t.id, tx)
         try:
-            yield tx
-        except BaseException:
-            self.rollback(tx)
-            raise
-        await self.commit(tx)
+            try:
+                yield tx
+            except BaseException:
+                self.rollback(tx)
+                raise
+            await self.commit(tx)
+        finally:
+            if self._stepping.get(t.id) is tx:
+                del self._stepping[t.id]
         self.send(tx)
         if tx.close and t.requests:  # in the background: nothing of the close waits for it
             self.keep(
@@ -1854,10 +1863,21 @@ class Runtime:
     def save_soon(self, t: LiveTable) -> None:
         """Save the snapshot in the background: taken now, written by one writer per table that
         always writes the newest one. For what a crash may lose (placements before Confirm,
-        message refs); transitions commit their own snapshot."""
+        message refs); transitions commit their own snapshot. Taken while a step of the
+        table is under way (:attr:`_stepping`: a caller not holding the table, the stop), it
+        is the table as before that step."""
         if not self.open_here(t):
             return
-        self._pending[t.id] = self.snapshot(t)
+        step = self._stepping.get(t.id)
+        # a step under way (a caller not holding the table: the stop): the table as before
+        # it, which storage holds unless the step's commit writes its own; taken in its
+        # middle, it was written over what storage held: the step's changes never committed
+        # (its commit refused: the table served on from them after a restart), or the step's
+        # own snapshot replaced, the same number without its token (read back as another
+        # worker's, "the table changed meanwhile", :meth:`_read_back`)
+        self._pending[t.id] = (
+            dict(step.before) if step is not None and step.table is t else self.snapshot(t)
+        )
         writer = self._savers.get(t.id)
         if writer is None or writer.done():
             self._savers[t.id] = asyncio.create_task(self._write_snapshots(t.id))
