@@ -328,13 +328,14 @@ async def resume(
 
 def _state(t: LiveTable) -> dict[str, Any]:
     """What a table message shows of ``t``: its snapshot without the messages' bookkeeping
-    (references, versions, the outbox and the step counter)."""
+    (references, versions, the outbox and the step counter with its token)."""
     data = t.to_json()
     for key in (
         "group_ref",
         "earlier_ref",
         "version",
         "seq",
+        "step_token",
         "outbox",
         "outbox_seq",
         "outbox_sent",

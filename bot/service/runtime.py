@@ -271,9 +271,11 @@ def unsure_ref(ref: str | None) -> bool:
 #: (:meth:`Runtime._read_back`)
 ReadBack = Literal["saved", "not saved", "other", "closed", "unknown"]
 
-#: the key of a step's own token in the snapshot its commit writes (:meth:`Runtime.commit`):
-#: random, one per commit, so that a read-back (:meth:`Runtime._read_back`) tells the step's
-#: own snapshot from another worker's step of the same number (issue 14)
+#: the key of a step's own token in the snapshot its commit writes (:meth:`Runtime.commit`,
+#: :attr:`~bot.model.LiveTable.step_token`, kept by the background snapshots of that step):
+#: random, one per commit, so that a read-back (:meth:`Runtime._read_back`) and a chat taken
+#: back (:meth:`bot.service.TableService.adopt`) tell the step's own snapshot from another
+#: worker's step of the same number (issue 14)
 STEP_TOKEN = "step_token"
 
 
@@ -857,12 +859,13 @@ class Runtime:
                         t.owe_private(seat.user_id, tx.privates[s], seat.private_ref, seat=s)
             self._schedule_bots(t)
             t.seq += 1
+            # this commit's own, to tell it when read back (in every snapshot of this step,
+            # the background ones too: :attr:`LiveTable.step_token`)
+            t.step_token = secrets.token_hex(8)
             # a closing step keeps its snapshot as the closed table's final one while it owes
             # the chat messages (:meth:`effects` forgets it once they are sent; a restart after
             # a crash sends them, :func:`bot.service.recovery.deliver`)
             data = self.snapshot(t) if not tx.close or owes(t) else None
-            if data is not None:  # this commit's own, to tell it when read back
-                data[STEP_TOKEN] = secrets.token_hex(8)
         except BaseException:
             # (a screen that fails to render, say): nothing is saved, so nothing may stay
             # changed either; the live table kept the step, which the next commit then saved

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import pytest
@@ -119,4 +119,51 @@ async def test_a_stop_during_a_step_saves_no_snapshot_of_it_half_done(applies: b
     assert a.table_in(GROUP) is t and t.seq == seq + applies
     bought = {1: 200} if applies else {}
     assert await money(store, t) == ({"1": 1000 - 200 * applies, "2": 1000}, bought)
+    assert await check_store(store) == []
+
+
+class StaleReadStore(OtherStepStore):
+    """:class:`OtherStepStore` that runs ``on_stacks`` once before its next read of a
+    table's stacks (a takeover's resume reads them after the table's snapshot: another
+    worker's step committed in between)."""
+
+    on_stacks: Callable[[], Awaitable[Any]] | None = None
+
+    async def stacks(self, table_id: int) -> Mapping[int, int]:
+        if self.on_stacks is not None:
+            hook, self.on_stacks = self.on_stacks, None
+            await hook()
+        return await super().stacks(table_id)
+
+
+async def test_a_table_taken_back_is_kept_only_while_storage_holds_its_own_step() -> None:
+    """Worker B takes the table over (issue 14) from the snapshot of step N; before its
+    resume commits, worker A's step N+1 (Alice's Ready, her buy-in) is committed (A's
+    commit under way as its lease ran out). B's resume, step N+1 too, is taken by storage
+    for that one (the same key) and B serves its own state. B's lease then runs out and B
+    takes the chat back (:meth:`TableService.adopt`, ``again``): it kept its table, as
+    storage's step number was its own, and went on without Alice's Ready (her 200 kush
+    at the table, her seat not ready). The step's token tells (:data:`STEP_TOKEN`): B's
+    table is let go and restored from storage."""
+    store, clock = StaleReadStore(), Clock()
+    a, _, t = await lobby_of_two(store, clock)
+    seq = t.seq
+    b = service_on(store, clock, FakePresenter())
+
+    async def a_steps() -> None:
+        assert not (await a.ready(GROUP, ALICE)).alert
+
+    store.on_stacks = a_steps
+    assert await b.adopt(t.id)
+    tb = b.table_in(GROUP)
+    assert tb is not None and tb.seq == seq + 1 and store.on_stacks is None
+    await b.rt.settled(tb)
+    await a.release(t.id)
+    assert await b.adopt(t.id, again=True)
+    tb2 = b.table_in(GROUP)
+    assert tb2 is not None and tb2 is not tb
+    await b.rt.settled(tb2)
+    alice = tb2.seat_of(ALICE.user_id)
+    assert alice is not None and alice.ready and alice.stack == 200
+    assert await money(store, t) == ({"1": 800, "2": 1000}, {1: 200})
     assert await check_store(store) == []
