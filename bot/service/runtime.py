@@ -1120,8 +1120,10 @@ class Runtime:
         a close made while the table catches up carries them (kept with its final
         snapshot). Still owed once the table is served here (that first step refused, or
         the table restored by another path first: a takeover, a start), a step of their own
-        carries them (:meth:`_send_owed`), tried again as below until sent; the table found
-        closed, they are sent on their own. The bot stopping meanwhile: the table is restored
+        carries them (:meth:`_send_owed`), tried again as below until sent; the table closed
+        with a refund as its snapshot could not be used, they are sent on their own; found
+        closed by another worker's step (which took it over, writing each player's hand
+        message itself), they are dropped. The bot stopping meanwhile: the table is restored
         all the same, with no timer (:attr:`stopping`; the stop waits for it and saves it),
         what it owes tried once more. Storage failing (out of reach again) or not answering
         within :attr:`storage_wait` before the table is served, or refusing the step that
@@ -1160,6 +1162,12 @@ class Runtime:
                             if ours_data is not None and stored_as(snap) != ours_data:
                                 continue  # (another worker's close: that worker sends it)
                             await recovery.deliver(self, record, sent(snap))
+                if state is None and table_id not in self.tables:
+                    # closed by a step not of this process (this one's close carries them,
+                    # :meth:`_carry`; an unsure closing step owes none here): another
+                    # worker's, which took the table over from storage and wrote each
+                    # player's hand message itself; the screens owed, older, went over them
+                    self.owed_privates.pop(table_id, None)
                 if await self._send_owed(table_id, old):
                     return
             except Exception:
@@ -1181,9 +1189,10 @@ class Runtime:
     async def _send_owed(self, table_id: int, old: LiveTable) -> bool:
         """Send the private messages table ``table_id``, restored anew, still owes
         (:attr:`owed_privates`; ``old``: the table let go): served here, with a step of
-        their own (:meth:`_carry`; nothing else changes); not served here (closed, or closed
-        with a refund as its snapshot could not be used), each on its own in its player's
-        chain, over the message the seat had. ``True`` when nothing is owed any more here
+        their own (:meth:`_carry`; nothing else changes); not served here (closed with a
+        refund as its snapshot could not be used; one another worker closed drops them
+        first, :meth:`_restore_anew`), each on its own in its player's chain, over the
+        message the seat had. ``True`` when nothing is owed any more here
         (sent, or the table let go to another worker meanwhile: :meth:`let_go`); ``False``
         when storage refused that step (they stay owed, carried by the table's next step,
         :meth:`_restore_anew` tries again)."""

@@ -15,7 +15,7 @@ from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
 from tests.bot.test_brkpg_storage import money
-from tests.bot.test_fixrb import OtherStepStore, lobby_of_two
+from tests.bot.test_fixrb import OtherStepStore, leave_ends_the_hand, lobby_of_two
 from tests.bot.test_fixstop_unsure import service_on
 from tests.bot.test_service import ALICE, BOB, GROUP
 
@@ -166,4 +166,40 @@ async def test_a_table_taken_back_is_kept_only_while_storage_holds_its_own_step(
     alice = tb2.seat_of(ALICE.user_id)
     assert alice is not None and alice.ready and alice.stack == 200
     assert await money(store, t) == ({"1": 800, "2": 1000}, {1: 200})
+    assert await check_store(store) == []
+
+
+async def test_r8_5_owed_messages_are_not_sent_over_a_table_another_worker_closed() -> None:
+    """The Leave that ended the hand is read saved by the other player's next command and
+    the table is to be restored anew here, owing each player their "hand over" screen;
+    before that restore reads storage, worker B takes the chat over (issue 14: this
+    worker's lease ran out, not yet noticed here), resumes the table, writing over each
+    player's hand message, and closes it (an admin's /closetable), sending its own closing
+    messages. The restore finds the table closed by another step: it sent the owed
+    screens all the same, on their own, over the hand messages B had just written (an
+    old hand's screen over B's final one). Nothing is sent: B's messages stand."""
+    store, clock = OtherStepStore(), Clock()
+    a, presenter, t, _leaver, other, _refs, _seen = await leave_ends_the_hand(store, clock)
+    b = service_on(store, clock, FakePresenter())
+
+    async def b_takes_over_and_closes() -> None:
+        assert await b.adopt(t.id)
+        await b.close_table(GROUP, ALICE, True)
+        assert b.table_in(GROUP) is None
+
+    store.on_read, store.skip_reads = b_takes_over_and_closes, 1  # (the restore anew's read)
+    await a.rt.settled(t)
+    before = {u: len(presenter.privates.get(u, [])) for u in (ALICE.user_id, BOB.user_id)}
+    reply = await a.leave(GROUP, other)  # reads the Leave saved: restored anew
+    assert reply.alert
+    for _ in range(500):
+        if not a.rt.renewing and store.on_read is None:
+            break
+        await asyncio.sleep(0.01)
+    assert store.on_read is None
+    await a.rt.drain()
+    await a.rt.settled(t)
+    assert a.table_in(GROUP) is None and not a.rt.owed_privates
+    after = {u: len(presenter.privates.get(u, [])) for u in (ALICE.user_id, BOB.user_id)}
+    assert after == before, presenter.privates
     assert await check_store(store) == []
