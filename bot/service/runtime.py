@@ -574,7 +574,14 @@ class Runtime:
         """Serve a table (opened or restored). A chat another open table serves keeps the
         older one (the lower id): two share a chat only when a group moved to a chat where a
         table was opened before the move was known, the newer one closing
-        (:func:`~bot.service.chats.close_stray`; restored so after a crash before it did)."""
+        (:func:`~bot.service.chats.close_stray`; restored so after a crash before it did).
+        A table restored is what storage holds: a step of an earlier object of it whose
+        outcome was not known (:attr:`unsure`) is not read back any more (a start after a
+        stop in the same process read it back "saved after all" before the resume's step:
+        the restored table let go at once and restored anew, the old step's screens sent)."""
+        unsure = self._unsure_steps.get(t.id)
+        if unsure is not None and unsure[0].table is not t:
+            self._sure(t.id)
         self.tables[t.id] = t
         held = self.table_at(t.platform, t.chat_id)
         if held is None or held.id >= t.id:

@@ -203,3 +203,29 @@ async def test_r8_5_owed_messages_are_not_sent_over_a_table_another_worker_close
     after = {u: len(presenter.privates.get(u, [])) for u in (ALICE.user_id, BOB.user_id)}
     assert after == before, presenter.privates
     assert await check_store(store) == []
+
+
+async def test_an_unsure_step_is_not_read_back_over_a_table_restored_by_a_start() -> None:
+    """Bob's Ready (the deal) applied, its answer lost, storage not read back (unsure);
+    the bot stops and starts again in the same process (the service started after a stop).
+    The start restores the table from storage, the deal in it, and its resume's step read
+    the old unsure step back first: "saved after all", so the restored table was let go at
+    once and restored anew in the background, the deal's old screens sent as owed. The
+    start's table is served on."""
+    store, clock = OtherStepStore(), Clock()
+    a, _, t = await lobby_of_two(store, clock)
+    assert not (await a.ready(GROUP, ALICE)).alert
+    await a.rt.settled(t)
+    seq = t.seq
+    store.lose, store.blind = 1, 1
+    reply = await a.ready(GROUP, BOB)
+    assert reply.alert and reply.text == tr("ru", "err.storage")
+    assert a.rt.unsure == {t.id: (seq + 1, False)}
+    await a.stop()
+    await a.start()
+    t2 = a.table_in(GROUP)
+    assert t2 is not None and t2 is not t and t2.seq == seq + 2, t2 and t2.seq
+    assert not a.rt.renewing and not a.rt.unsure and not a.rt.owed_privates
+    assert t2.hand is not None
+    await a.rt.settled(t2)
+    assert await check_store(store) == []
