@@ -456,6 +456,12 @@ class LiveTable:
     resumed_version: int | None = None
     phase: Phase = Phase.LOBBY
     seq: int = 0
+    #: the token of the step :attr:`seq` that storage holds (random, one per commit, written
+    #: with its snapshot and with every background snapshot of it, :meth:`to_json`): it tells
+    #: this process's step from another worker's of the same number (issue 14,
+    #: :meth:`bot.service.runtime.Runtime._read_back`, :meth:`bot.service.TableService.adopt`);
+    #: ``None`` for a snapshot from before tokens
+    step_token: str | None = None
     outbox: list[dict[str, Any]] = field(default_factory=list)
     outbox_seq: int = 0
     outbox_sent: int = 0
@@ -931,6 +937,8 @@ class LiveTable:
         else:
             t.phase = Phase.BETWEEN if snap.get("started") else Phase.LOBBY
         t.seq = int(snap.get("seq", 0))
+        token = snap.get("step_token")
+        t.step_token = None if token is None else str(token)
         t.outbox_seq = int(snap.get("outbox_seq", 0))
         t.outbox_sent = int(snap.get("outbox_sent", 0))
         t.outbox = [
@@ -1026,6 +1034,7 @@ class LiveTable:
             "version": self.version,
             "phase": self.phase.value,
             "seq": self.seq,
+            "step_token": self.step_token,
             "outbox": list(self.outbox),
             "outbox_seq": self.outbox_seq,
             "outbox_sent": self.outbox_sent,

@@ -85,6 +85,7 @@ from bot.service import timers as timing
 from bot.service.recovery import START_SEND_SECONDS
 from bot.service.rules import rules_text
 from bot.service.runtime import (
+    STEP_TOKEN,
     STORAGE_WAIT,
     Answered,
     ChangedElsewhere,
@@ -364,14 +365,19 @@ class TableService:
 
     async def _current(self, t: LiveTable) -> bool:
         """Whether ``t``, served here, is the store's last committed state of its table (its
-        step counter the snapshot's). Else another worker served the table while this one
-        did not hold its chat (a stall past the lease, issue 14): ``t`` is let go, nothing
-        written, and ``False``."""
+        step counter and that step's token the snapshot's, :data:`~.runtime.STEP_TOKEN`: a
+        step of the same number another worker committed is not this one's). Else another
+        worker served the table while this one did not hold its chat (a stall past the
+        lease, issue 14): ``t`` is let go, nothing written, and ``False``."""
         async with t.lock:
             if not self.rt.serves(t):
                 return False
             state = await self.rt.store.table_state(t.id)
-            if state is not None and int(state[1].get("seq", 0)) == t.seq:
+            if (
+                state is not None
+                and int(state[1].get("seq", 0)) == t.seq
+                and state[1].get(STEP_TOKEN) == t.step_token
+            ):
                 return True
             log.warning("table %s: served elsewhere meanwhile; restored anew", t.id)
             self.rt.let_go(t)

@@ -333,13 +333,14 @@ async def resume(
 
 def _state(t: LiveTable) -> dict[str, Any]:
     """What a table message shows of ``t``: its snapshot without the messages' bookkeeping
-    (references, versions, the outbox and the step counter)."""
+    (references, versions, the outbox and the step counter with its token)."""
     data = t.to_json()
     for key in (
         "group_ref",
         "earlier_ref",
         "version",
         "seq",
+        "step_token",
         "outbox",
         "outbox_seq",
         "outbox_sent",
@@ -356,7 +357,10 @@ async def stop(rt: Runtime) -> None:
     platform first (:meth:`~bot.model.Presenter.stop_retries`): a notice a flood wait holds
     in a table's sender held this stop for the whole wait; it is kept for the next start
     (:meth:`Runtime.flush_outbox`), and so is a showdown's edit of the table message held so
-    (:meth:`Runtime.edits_kept`: owed again before the table is saved)."""
+    (:meth:`Runtime.edits_kept`: owed again before the table is saved). A table in the
+    middle of a step (a press answered during the stop, perhaps waiting for a decision
+    that hangs, holding the table) is saved as it was before that step
+    (:meth:`Runtime.save_soon`), not waited for."""
     rt.stopping = True  # (no timer starts from now on: a table restored meanwhile has none)
     for p in rt.presenters.values():
         p.stop_retries()
@@ -370,7 +374,7 @@ async def stop(rt: Runtime) -> None:
     for t in list(rt.tables.values()):
         await rt.settled(t)
         await rt.edits_kept(t)  # (a showdown's edit held: owed again, saved with the table)
-        rt.save_soon(t)
+        rt.save_soon(t)  # (a step under way: the table as before it, Runtime.save_soon)
     await rt.drain()
 
 

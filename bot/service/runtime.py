@@ -274,9 +274,11 @@ def unsure_ref(ref: str | None) -> bool:
 #: (:meth:`Runtime._read_back`)
 ReadBack = Literal["saved", "not saved", "other", "closed", "unknown"]
 
-#: the key of a step's own token in the snapshot its commit writes (:meth:`Runtime.commit`):
-#: random, one per commit, so that a read-back (:meth:`Runtime._read_back`) tells the step's
-#: own snapshot from another worker's step of the same number (issue 14)
+#: the key of a step's own token in the snapshot its commit writes (:meth:`Runtime.commit`,
+#: :attr:`~bot.model.LiveTable.step_token`, kept by the background snapshots of that step):
+#: random, one per commit, so that a read-back (:meth:`Runtime._read_back`) and a chat taken
+#: back (:meth:`bot.service.TableService.adopt`) tell the step's own snapshot from another
+#: worker's step of the same number (issue 14)
 STEP_TOKEN = "step_token"
 
 
@@ -568,6 +570,10 @@ class Runtime:
         #: worker does not lose them: the restart's or that worker's restore reads them back
         #: (:meth:`take_owed`)
         self.owed_privates: dict[int, dict[int, tuple[SeatState, Screen]]] = {}
+        #: table id → the step under way (:meth:`transition`, from its start until committed
+        #: or rolled back): a background snapshot taken meanwhile is the table as before it
+        #: (:meth:`save_soon`)
+        self._stepping: dict[int, Tx] = {}
         #: the tables being restored anew (:meth:`_restore_anew`), by id: the stop waits for
         #: them before it saves the tables (:func:`bot.service.recovery.stop`)
         self.renewing: dict[int, asyncio.Task[None]] = {}
@@ -622,7 +628,14 @@ class Runtime:
         """Serve a table (opened or restored). A chat another open table serves keeps the
         older one (the lower id): two share a chat only when a group moved to a chat where a
         table was opened before the move was known, the newer one closing
-        (:func:`~bot.service.chats.close_stray`; restored so after a crash before it did)."""
+        (:func:`~bot.service.chats.close_stray`; restored so after a crash before it did).
+        A table restored is what storage holds: a step of an earlier object of it whose
+        outcome was not known (:attr:`unsure`) is not read back any more (a start after a
+        stop in the same process read it back "saved after all" before the resume's step:
+        the restored table let go at once and restored anew, the old step's screens sent)."""
+        unsure = self._unsure_steps.get(t.id)
+        if unsure is not None and unsure[0].table is not t:
+            self._sure(t.id)
         self.tables[t.id] = t
         held = self.table_at(t.platform, t.chat_id)
         if held is None or held.id >= t.id:
@@ -678,8 +691,9 @@ class Runtime:
         its timer cancelled, the pictures it was posting later dropped (the other worker
         posts them from the table's state, :func:`bot.service.recovery.resume`, or a closed
         table's from its final snapshot, :func:`bot.service.recovery.deliver`), forgotten
-        (a closed one owing only those leaves :attr:`closing`); nothing written (the fenced
-        store would refuse)."""
+        (a closed one owing only those leaves :attr:`closing`), its step whose outcome was
+        not known too (:attr:`unsure`: the table served again, here or there, is what
+        storage holds); nothing written (the fenced store would refuse)."""
         for key in [k for k in self._earlier_hands if k[0] == t.id]:
             del self._earlier_hands[key]
         if t.timer is not None and t.timer is not asyncio.current_task():
@@ -689,6 +703,12 @@ class Runtime:
         self.forget(t)
         # (the worker serving it now sends them: kept in the table's snapshot, :data:`OWED_KEY`)
         self.owed_privates.pop(t.id, None)
+        unsure = self._unsure_steps.get(t.id)
+        if unsure is None or unsure[0].table is t:
+            # (whoever serves it next starts from what storage holds, whatever that step's
+            # outcome: read back later, the table here adopted again, it found the steps
+            # stored since, another worker's or its own resume's, "changed meanwhile")
+            self._sure(t.id)
         if t.id in self.owing_pictures:
             self.owing_pictures.discard(t.id)
             self.closing.pop(t.id, None)
@@ -821,12 +841,17 @@ class Runtime:
         :raises TransitionFailed: storage refused the step (the table is as before).
         :raises InsufficientFunds: a buy-in met a short balance (the table is as before)."""
         tx = self.begin(t)
+        self._stepping.setdefault(t.id, tx)
         try:
-            yield tx
-        except BaseException:
-            self.rollback(tx)
-            raise
-        await self.commit(tx)
+            try:
+                yield tx
+            except BaseException:
+                self.rollback(tx)
+                raise
+            await self.commit(tx)
+        finally:
+            if self._stepping.get(t.id) is tx:
+                del self._stepping[t.id]
         self.send(tx)
         if tx.close and t.requests:  # in the background: nothing of the close waits for it
             self.keep(
@@ -917,13 +942,14 @@ class Runtime:
                         t.owe_private(seat.user_id, tx.privates[s], seat.private_ref, seat=s)
             self._schedule_bots(t)
             t.seq += 1
+            # this commit's own, to tell it when read back (in every snapshot of this step,
+            # the background ones too: :attr:`LiveTable.step_token`)
+            t.step_token = secrets.token_hex(8)
             # a closing step keeps its snapshot as the closed table's final one while it owes
             # the chat messages (:meth:`effects` forgets it once they are sent; a restart after
             # a crash sends them, :func:`bot.service.recovery.deliver`)
             # (what it carries is sent with it: not kept in its snapshot, :data:`OWED_KEY`)
             data = self.snapshot(t, owed=not carried) if not tx.close or owes(t) else None
-            if data is not None:  # this commit's own, to tell it when read back
-                data[STEP_TOKEN] = secrets.token_hex(8)
         except BaseException:
             # (a screen that fails to render, say): nothing is saved, so nothing may stay
             # changed either; the live table kept the step, which the next commit then saved
@@ -1181,8 +1207,10 @@ class Runtime:
         leaves them to the next restore. Still owed once the table is served here (that
         first step refused, or
         the table restored by another path first: a takeover, a start), a step of their own
-        carries them (:meth:`_send_owed`), tried again as below until sent; the table found
-        closed, they are sent on their own. The bot stopping meanwhile: the table is restored
+        carries them (:meth:`_send_owed`), tried again as below until sent; the table closed
+        with a refund as its snapshot could not be used, they are sent on their own; found
+        closed by another worker's step (which took it over, writing each player's hand
+        message itself), they are dropped. The bot stopping meanwhile: the table is restored
         all the same, with no timer (:attr:`stopping`; the stop waits for it and saves it),
         what it owes tried once more. Storage failing (out of reach again) or not answering
         within :attr:`storage_wait` before the table is served, or refusing the step that
@@ -1226,6 +1254,12 @@ class Runtime:
                             if ours_data is not None and stored_as(snap) != ours_data:
                                 continue  # (another worker's close: that worker sends it)
                             await recovery.deliver(self, record, sent(snap))
+                if state is None and table_id not in self.tables:
+                    # closed by a step not of this process (this one's close carries them,
+                    # :meth:`_carry`; an unsure closing step owes none here): another
+                    # worker's, which took the table over from storage and wrote each
+                    # player's hand message itself; the screens owed, older, went over them
+                    self.owed_privates.pop(table_id, None)
                 if await self._send_owed(table_id, old):
                     return
             except Exception:
@@ -1278,9 +1312,10 @@ class Runtime:
     async def _send_owed(self, table_id: int, old: LiveTable) -> bool:
         """Send the private messages table ``table_id``, restored anew, still owes
         (:attr:`owed_privates`; ``old``: the table let go): served here, with a step of
-        their own (:meth:`_carry`; nothing else changes); not served here (closed, or closed
-        with a refund as its snapshot could not be used), each on its own in its player's
-        chain, over the message the seat had. ``True`` when nothing is owed any more here
+        their own (:meth:`_carry`; nothing else changes); not served here (closed with a
+        refund as its snapshot could not be used; one another worker closed drops them
+        first, :meth:`_restore_anew`), each on its own in its player's chain, over the
+        message the seat had. ``True`` when nothing is owed any more here
         (sent, or the table let go to another worker meanwhile: :meth:`let_go`); ``False``
         when storage refused that step (they stay owed, carried by the table's next step,
         :meth:`_restore_anew` tries again)."""
@@ -1963,10 +1998,21 @@ class Runtime:
     def save_soon(self, t: LiveTable) -> None:
         """Save the snapshot in the background: taken now, written by one writer per table that
         always writes the newest one. For what a crash may lose (placements before Confirm,
-        message refs); transitions commit their own snapshot."""
+        message refs); transitions commit their own snapshot. Taken while a step of the
+        table is under way (:attr:`_stepping`: a caller not holding the table, the stop), it
+        is the table as before that step."""
         if not self.open_here(t):
             return
-        self._pending[t.id] = self.snapshot(t)
+        step = self._stepping.get(t.id)
+        # a step under way (a caller not holding the table: the stop): the table as before
+        # it, which storage holds unless the step's commit writes its own; taken in its
+        # middle, it was written over what storage held: the step's changes never committed
+        # (its commit refused: the table served on from them after a restart), or the step's
+        # own snapshot replaced, the same number without its token (read back as another
+        # worker's, "the table changed meanwhile", :meth:`_read_back`)
+        self._pending[t.id] = (
+            dict(step.before) if step is not None and step.table is t else self.snapshot(t)
+        )
         writer = self._savers.get(t.id)
         if writer is None or writer.done():
             self._savers[t.id] = asyncio.create_task(self._write_snapshots(t.id))
