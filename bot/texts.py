@@ -1362,12 +1362,12 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "sandbox.help": {
         "en": "Sandbox: N presses button N of your hand, rN a button of a /replay, gN a button "
-        "of the group message; /hand goes to your private chat, every other command to the "
+        "of the group message (or g and its label: g ready, g join); /hand goes to your private chat, every other command to the "
         "group; /addbot [easy|normal|strong] seats a computer player, /removebot stands it up; "
         "/closetable then /newtable ofc (or chinese) changes the game; /quit exits (delete the "
         "sandbox's .sqlite3 file to start afresh).",
         "ru": "Песочница: N нажимает кнопку N вашей руки, rN — кнопку /replay, gN — кнопку "
-        "сообщения группы; /hand уходит в личный чат, остальные команды — в группу; "
+        "сообщения группы (или g и её название: g готов, g сесть); /hand уходит в личный чат, остальные команды — в группу; "
         "/addbot [лёгкий|средний|сильный] сажает компьютерного игрока, /removebot его убирает; "
         "/closetable, затем /newtable ofc (или chinese) меняет игру; /quit — выход (удалите "
         "файл .sqlite3 песочницы, чтобы начать заново).",
@@ -1420,9 +1420,25 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "» Bye (no table is open; the next start opens a new one)",
         "ru": "» Пока (открытого стола нет; следующий запуск откроет новый)",
     },
+    # the group message's buttons are pressed by label (g join) or by the number printed next
+    # to them, which moves: a full table's lobby has no Join, so Ready is g1 and Leave g2
     "sandbox.join": {
-        "en": "Type g1 to Join and g2 for Ready, then the numbers of your hand's buttons.",
-        "ru": "Наберите g1, чтобы сесть, и g2 — «Готов», затем номера кнопок вашей руки.",
+        "en": "Type g join, then g ready (or the gN printed next to a button: the numbers "
+        "move as buttons come and go), then the numbers of your hand's buttons.",
+        "ru": "Наберите g сесть, затем g готов (или gN, напечатанный у кнопки: номера "
+        "сдвигаются, когда кнопки появляются и исчезают), затем номера кнопок вашей руки.",
+    },
+    # gN named a Leave that would stand the player up at once: asked first ({typed}: "g2")
+    "sandbox.leave_ask": {
+        "en": "» {typed} is {label} now: type {typed} again to leave the table (or g leave).",
+        "ru": "» {typed} сейчас — «{label}»: наберите {typed} ещё раз, чтобы встать из-за "
+        "стола (или g встать).",
+    },
+    "sandbox.leave_ready": {"en": " Ready is {ready}.", "ru": " «Готов» — {ready}."},
+    # g LABEL named no button of the group message ({buttons}: "g1 Ready, g2 Leave")
+    "sandbox.no_label": {
+        "en": 'no button "{typed}" on the group message now; its buttons: {buttons}',
+        "ru": "кнопки «{typed}» сейчас нет у сообщения группы; его кнопки: {buttons}",
     },
     "sandbox.back": {"en": "Your table is back: ", "ru": "Ваш стол снова здесь: "},
     "sandbox.play": {

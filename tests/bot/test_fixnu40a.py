@@ -1,0 +1,110 @@
+"""A new user's points (fixnu40a): each test fails without its fix."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from bot.sandbox import GROUP, GROUP_ID, Sandbox, SandboxOptions
+
+# -- 1. the sandbox's group buttons: by label, and a numbered Leave asks first ---------------
+
+
+async def _full_table(tmp_path: Path, name: str = "s.sqlite3") -> tuple[Sandbox, io.StringIO]:
+    """A sandbox with two computer players seated and the player joined: the table is full,
+    so the lobby has no Join ("[g1] Ready [g2] Leave [g3] ➕ Top up")."""
+    out = io.StringIO()
+    box = Sandbox(SandboxOptions(db=tmp_path / name, bots=2, bot_delay=0.0), out)
+    await box.start()
+    assert await box.handle("g1")  # Join (a free seat: Join is g1)
+    return box, out
+
+
+def _seated(box: Sandbox) -> bool:
+    assert box.service is not None
+    t = box.service.table_in(GROUP)
+    return t is not None and t.seat_of(str(box.human.id)) is not None
+
+
+async def test_g2_typed_as_readme_s_ready_on_a_full_table_asks_before_leaving(
+    tmp_path: Path,
+) -> None:
+    """README's ``g2`` (Ready) on a full table is Leave: it stood the player up at once. Now
+    it asks, naming the button and where Ready is; the player stays seated; the same ``g2``
+    again leaves."""
+    box, out = await _full_table(tmp_path)
+    try:
+        shown = box.screen(GROUP_ID)
+        assert shown is not None
+        assert [label for label, _ in shown.buttons] == ["Ready", "Leave", "➕ Top up"]
+        start = len(out.getvalue().splitlines())
+        assert await box.handle("g2")
+        lines = out.getvalue().splitlines()[start:]
+        assert lines[0] == (
+            "» g2 is Leave now: type g2 again to leave the table (or g leave). Ready is g1."
+        )
+        assert _seated(box)
+        assert await box.handle("g2")
+        assert "» You left the table." in out.getvalue().splitlines()[start:]
+        assert not _seated(box)
+    finally:
+        await box.stop()
+
+
+async def test_a_leave_question_lapses_with_any_other_line(tmp_path: Path) -> None:
+    """``g2`` asked; a line in between (``/balance``) drops the question: the next ``g2`` asks
+    again and the player stays seated."""
+    box, out = await _full_table(tmp_path)
+    try:
+        assert await box.handle("g2")
+        assert await box.handle("/balance")
+        start = len(out.getvalue().splitlines())
+        assert await box.handle("g2")
+        assert out.getvalue().splitlines()[start].startswith("» g2 is Leave now")
+        assert _seated(box)
+    finally:
+        await box.stop()
+
+
+async def test_g_and_a_label_presses_that_button_in_either_language_and_case(
+    tmp_path: Path,
+) -> None:
+    """``g READY`` presses Ready whatever its number (g1 on a full table), ``g Встать`` the
+    Leave at once (named, not a number: no question); a label the message lacks is answered
+    with the buttons it has."""
+    box, out = await _full_table(tmp_path)
+    try:
+        start = len(out.getvalue().splitlines())
+        assert await box.handle("g join")
+        assert out.getvalue().splitlines()[start] == (
+            '» no button "join" on the group message now; its buttons: g1 Ready, g2 Leave, '
+            "g3 ➕ Top up"
+        )
+        assert await box.handle("g READY")
+        assert "» Ready: 200 kush moved to the table." in out.getvalue().splitlines()[start:]
+        assert box.service is not None
+        t = box.service.table_in(GROUP)
+        assert t is not None and t.hand is not None  # everyone ready: dealt
+    finally:
+        await box.stop()
+    box2, out2 = await _full_table(tmp_path, "b.sqlite3")
+    try:
+        start = len(out2.getvalue().splitlines())
+        assert await box2.handle("g Встать")
+        assert "» You left the table." in out2.getvalue().splitlines()[start:]
+        assert not _seated(box2)
+    finally:
+        await box2.stop()
+
+
+async def test_the_first_hint_names_the_buttons_by_label_not_fixed_numbers(tmp_path: Path) -> None:
+    """The start's hint said "Type g1 to Join and g2 for Ready": on a full table g2 is Leave."""
+    out = io.StringIO()
+    box = Sandbox(SandboxOptions(db=tmp_path / "s.sqlite3", bots=2, bot_delay=0.0), out)
+    await box.start()
+    try:
+        text = out.getvalue()
+        assert "Type g join, then g ready" in text
+        assert "g2 for Ready" not in text
+    finally:
+        await box.stop()
