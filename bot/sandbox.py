@@ -1154,8 +1154,8 @@ def _start_reader(queue: asyncio.Queue[str | None]) -> None:
 
 async def run_sandbox(opts: SandboxOptions, out: TextIO | None = None) -> None:
     """Run the sandbox until ``/quit``, end of input or Ctrl-C. Commands read from a pipe or
-    a file (``printf 'g join\\ng ready\\n17\\n' | python -m bot``), not a terminal, are taken line by
-    line, a button number once it is your move (:meth:`Sandbox._my_move`); at the end of
+    a file (``printf 'g join\\ng ready\\n17\\n' | python -m bot``), not a terminal, are taken
+    line by line, a button number once it is your move (:meth:`Sandbox._my_move`); at the end of
     the input the sandbox waits for your move likewise, prints it and exits as ``/quit``
     does.
 
