@@ -623,6 +623,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "За столом нет мест: {name} встанет из-за стола после этой раздачи.",
     },
     "reply.not_seated": {"en": "You are not at this table.", "ru": "Вы не сидите за этим столом."},
+    # Ready (pressed or /ready) from a member with no seat, a seat free: Join comes first
+    "reply.join_first": {
+        "en": "You are not at this table: press Join first.",
+        "ru": "Вы не сидите за этим столом: сначала нажмите «Сесть».",
+    },
     "reply.no_money": {
         "en": "Not enough {label}: the buy-in is {need}, you have {have}.",
         "ru": "Недостаточно средств на балансе: взнос {need} {label}, у вас {have}.",

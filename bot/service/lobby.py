@@ -329,8 +329,10 @@ async def ready(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
     the readiness and the deal it may trigger; a second Ready is refused. Ready is also
     coming back from sit-out (R8.6), bought in or not."""
     seat = t.seat_of(actor.user_id)
-    if seat is None:
-        return await _absent(rt, t, actor, lang, "tour.ready")
+    if seat is None:  # (a free seat at an open table: Join is what they missed, R8.2)
+        free = len(t.seats) < t.options.max_players and not t.closing
+        cash = "reply.join_first" if free else "reply.not_seated"
+        return await _absent(rt, t, actor, lang, "tour.ready", cash=cash)
     if t.tournament is not None:
         return Reply(tr(lang, "tour.ready"), alert=True)
     if seat.leaving:  # stands up when the hand ends (R8.2): no buy-in, no coming back
@@ -941,16 +943,24 @@ async def _leave_tournament(
     return Reply(tr(lang, "tour.left", place=ko.place, prize=ko.prize, label=t.label))
 
 
-async def _absent(rt: Runtime, t: LiveTable, actor: Actor, lang: str, registering: str) -> Reply:
-    """The answer to a command of a seat's from a member with no seat at ``t``: "not at this
-    table"; at a tournament (R8.7) while it registers, the tournament's own answer
+async def _absent(
+    rt: Runtime,
+    t: LiveTable,
+    actor: Actor,
+    lang: str,
+    registering: str,
+    *,
+    cash: str = "reply.not_seated",
+) -> Reply:
+    """The answer to a command of a seat's from a member with no seat at ``t``: ``cash`` (text
+    key) at a cash table, "not at this table" unless said (Ready: "press Join first"); at a tournament (R8.7) while it registers, the tournament's own answer
     ``registering`` (text key: it says what a registered player gets), once it runs "not
     registered" (nobody joins after the start), or to one of its players knocked out (stood
     up at the end of that hand) "out already", as /leave says (they were registered: "not
     registered" read as if their buy-in had never been taken)."""
     tour = t.tournament
     if tour is None:
-        return Reply(tr(lang, "reply.not_seated"), alert=True)
+        return Reply(tr(lang, cash), alert=True)
     if tour.phase is TournamentPhase.REGISTERING:
         return Reply(tr(lang, registering), alert=True)
     key = "tour.already_out" if await _out_of(rt, t, actor) else "tour.not_registered"

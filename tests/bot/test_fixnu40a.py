@@ -5,7 +5,11 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+from bot.model import Actor
 from bot.sandbox import GROUP, GROUP_ID, Sandbox, SandboxOptions
+from tests.bot.conftest import service_env
+from tests.bot.test_service import ALICE, BOB, CAROL
+from tests.bot.test_service import GROUP as T_GROUP
 
 # -- 1. the sandbox's group buttons: by label, and a numbered Leave asks first ---------------
 
@@ -108,3 +112,29 @@ async def test_the_first_hint_names_the_buttons_by_label_not_fixed_numbers(tmp_p
         assert "g2 for Ready" not in text
     finally:
         await box.stop()
+
+
+# -- 4. Ready before Join --------------------------------------------------------------------
+
+
+async def test_r8_2_ready_before_join_says_press_join_first_in_either_language() -> None:
+    """Ready typed (or its button pressed) by a member with no seat answered only "You are
+    not at this table.": now it says Join comes first, in the member's language; nothing
+    changes. A full table (no seat to join) keeps the old answer."""
+    service, presenter, _store, _clock = service_env()
+    await service.new_table(T_GROUP, ALICE)
+    reply = await service.ready(T_GROUP, ALICE)
+    assert reply.alert and reply.text == "You are not at this table: press Join first."
+    reply = await service.ready(T_GROUP, BOB)  # (Bob reads Russian)
+    assert reply.text == "Вы не сидите за этим столом: сначала нажмите «Сесть»."
+    ready = next(
+        b.data for b in presenter.last_table(T_GROUP.chat_id).all_buttons() if b.label == "Ready"
+    )
+    reply = await service.press(ALICE, ready)
+    assert reply.alert and reply.text == "You are not at this table: press Join first."
+    t = service.table_in(T_GROUP)
+    assert t is not None and not t.seats
+    for a in (BOB, CAROL, ALICE):  # (three seats in Pineapple: full)
+        assert not (await service.join(T_GROUP, a)).alert
+    outsider = Actor("telegram", "4", "Dave", "en")
+    assert (await service.ready(T_GROUP, outsider)).text == "You are not at this table."
