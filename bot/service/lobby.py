@@ -953,8 +953,9 @@ async def _absent(
     cash: str = "reply.not_seated",
 ) -> Reply:
     """The answer to a command of a seat's from a member with no seat at ``t``: ``cash`` (text
-    key) at a cash table, "not at this table" unless said (Ready: "press Join first"); at a tournament (R8.7) while it registers, the tournament's own answer
-    ``registering`` (text key: it says what a registered player gets), once it runs "not
+    key) at a cash table, "not at this table" unless said (Ready: "press Join first"); at a
+    tournament (R8.7) while it registers, the tournament's own answer ``registering`` (text
+    key: it says what a registered player gets), once it runs "not
     registered" (nobody joins after the start), or to one of its players knocked out (stood
     up at the end of that hand) "out already", as /leave says (they were registered: "not
     registered" read as if their buy-in had never been taken)."""
