@@ -1114,8 +1114,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Это не число: напишите его цифрами.",
     },
     "reply.number_digits": {
-        "en": "Write the number with the digits 0–9 only, without spaces or separators (1000, not 1 000 or 1_000).",
-        "ru": "Число пишется только цифрами 0–9, без пробелов и разделителей (1000, а не 1 000 или 1_000).",
+        "en": "Type the number with the digits 0–9 only, without spaces or separators (1000, not 1 000 or 1_000).",
+        "ru": "Набирайте число только цифрами 0–9, без пробелов и разделителей (1000, а не 1 000 или 1_000).",
     },
     # a fraction typed for a setting that takes whole numbers (kush_per_point 2.5)
     "reply.number_whole": {

@@ -209,16 +209,12 @@ class SettingRefused(ValueError):
     def says(self, lang: str, label: str = DEFAULT_KUSH_LABEL) -> str:
         """Why, in ``lang``, ending with a period whatever the reason ("abc" ended with one,
         -5 and 0 did not); an amount of kush named with the group's kush ``label``."""
-        # the range written as the hint below says numbers are written (1000, not 1 000): it
-        # read "от 1 до 1 000 000 000 000" above "without spaces (1000, а не 1 000)"
+        # the range's bounds grouped as every amount is (/grant's "1 000 000 000 000"): they
+        # came ungrouped under a hint on typing numbers ("от 1 до 1000000000000 кушей"); the
+        # hint says how to type one ("Набирайте число … 1000, а не 1 000"), not how it reads
         written = self.digits if isinstance(self.digits, str) else ""
         hint = digits_hint(lang, written) if self.digits else ""
-        plain = hint == tr(lang, "reply.number_digits") or bool(self.thousands or self.comma)
-        said = (
-            self.setting.range_text(lang, label, plain=plain)
-            if self.setting is not None
-            else self.text(lang)
-        )
+        said = self.setting.range_text(lang, label) if self.setting is not None else self.text(lang)
         said = said if said.endswith((".", "!", "?")) else said + "."
         if self.comma:
             return f"{said}\n{comma_hint(self.comma, lang)}"
@@ -410,12 +406,12 @@ class Setting(BaseModel):
         return game in self.games
 
     # -- texts -----------------------------------------------------------------------------
-    def range_text(self, lang: str, label: str = DEFAULT_KUSH_LABEL, plain: bool = False) -> str:
+    def range_text(self, lang: str, label: str = DEFAULT_KUSH_LABEL) -> str:
         """What values it takes, e.g. "ready_seconds takes a number of seconds from 5
-        to 600"; an amount of kush is named with the group's kush ``label``. ``plain``: the
-        numbers without thousands grouped (1000000), as a refusal's hint on how to write a
-        number asks them written."""
-        number = _plain_number if plain else _number
+        to 600"; an amount of kush is named with the group's kush ``label``; the bounds
+        written as every amount is (:func:`_number`: "1,000,000,000,000", in Russian
+        "1 000 000 000 000")."""
+        number = _number
         if self.kind is Kind.SWITCH:
             return tr(lang, "settings.range.switch", name=self.name)
         if self.kind is Kind.CHOICE:
@@ -879,14 +875,6 @@ def _number(value: float, lang: str = "en") -> str:
     fraction with the decimal sign of ``lang`` (7.5; in Russian 7,5)."""
     if float(value).is_integer():
         return grouped(int(value), lang)
-    return _fraction(value, lang)
-
-
-def _plain_number(value: float, lang: str = "en") -> str:
-    """A number as ``/settings`` reads it back: whole numbers without ``.0`` and without
-    thousands grouped (1000000), a fraction as :func:`_fraction` writes it."""
-    if float(value).is_integer():
-        return str(int(value))
     return _fraction(value, lang)
 
 

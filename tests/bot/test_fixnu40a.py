@@ -10,6 +10,10 @@ from bot.sandbox import GROUP, GROUP_ID, Sandbox, SandboxOptions
 from tests.bot.conftest import service_env
 from tests.bot.test_service import ALICE, BOB, CAROL
 from tests.bot.test_service import GROUP as T_GROUP
+from tests.bot.test_settings import ALICE as S_ALICE
+from tests.bot.test_settings import BORIS as S_BORIS
+from tests.bot.test_settings import new_service as settings_service
+from tests.bot.test_settings import say
 
 # -- 1. the sandbox's group buttons: by label, and a numbered Leave asks first ---------------
 
@@ -138,3 +142,31 @@ async def test_r8_2_ready_before_join_says_press_join_first_in_either_language()
         assert not (await service.join(T_GROUP, a)).alert
     outsider = Actor("telegram", "4", "Dave", "en")
     assert (await service.ready(T_GROUP, outsider)).text == "You are not at this table."
+
+
+# -- 5. a refused setting's bounds grouped as every amount ------------------------------------
+
+
+async def test_a_refused_settings_value_groups_its_bounds_as_grant_does() -> None:
+    """``/settings min_buy_in`` refused: the bounds came as «от 1 до 1000000000000 кушей»
+    when the number was not typed as one ("- 5", "5k", "1 000"), while /grant writes
+    «1 000 000 000 000» and English "1,000,000,000,000". Now every refusal groups them (a
+    no-break space in Russian), the hint under it saying how to type a number."""
+    service, _store = settings_service()
+    nb = "\u00a0"
+    for typed in ("-5", "- 5", "5k", "1 000"):
+        reply = await say(service, "min_buy_in", typed, actor=S_ALICE)
+        assert reply.alert
+        assert reply.text.split("\n")[0] == (
+            "Cannot set that — min_buy_in takes a whole number from 1 to 1,000,000,000,000 kush."
+        ), typed
+        reply = await say(service, "min_buy_in", typed, actor=S_BORIS)
+        assert reply.text.split("\n")[0] == (
+            f"Не удалось изменить min_buy_in: целое число от 1 до 1{nb}000{nb}000{nb}000{nb}000 "
+            "кушей."
+        ), typed
+    reply = await say(service, "min_buy_in", "5k", actor=S_BORIS)
+    assert reply.text.split("\n")[1] == (
+        "Набирайте число только цифрами 0–9, без пробелов и разделителей (1000, а не 1 000 "
+        "или 1_000)."
+    )
