@@ -8,7 +8,7 @@ from pathlib import Path
 from bot.model import Actor
 from bot.sandbox import GROUP, GROUP_ID, Sandbox, SandboxOptions
 from tests.bot.conftest import service_env
-from tests.bot.test_service import ALICE, BOB, CAROL
+from tests.bot.test_service import ALICE, BOB, CAROL, seated
 from tests.bot.test_service import GROUP as T_GROUP
 from tests.bot.test_settings import ALICE as S_ALICE
 from tests.bot.test_settings import BORIS as S_BORIS
@@ -170,3 +170,28 @@ async def test_a_refused_settings_value_groups_its_bounds_as_grant_does() -> Non
         "Набирайте число только цифрами 0–9, без пробелов и разделителей (1000, а не 1 000 "
         "или 1_000)."
     )
+
+
+# -- 6. /addbot's level checked before the table's state ---------------------------------------
+
+
+async def test_addbot_with_a_bad_level_at_a_closing_table_is_refused_as_a_bad_level() -> None:
+    """``/addbot godlike`` while the table closes after its hand answered only "closes at
+    the end of this hand": the level is checked first (en and ru); a good level there is
+    still told the table closes; nobody is seated."""
+    service, _presenter, _store, _clock = service_env()
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    assert not (await service.close_table(T_GROUP, ALICE, True)).alert
+    assert t.closing
+    reply = await service.add_bot(T_GROUP, ALICE, True, "godlike")
+    assert reply.alert and reply.text == "Levels: easy, normal, strong. Usage: /addbot [level]"
+    reply = await service.add_bot(T_GROUP, BOB, True, "божественный")
+    assert reply.text == (
+        "Уровни: лёгкий (easy), средний (normal), сильный (strong). Формат: /addbot [уровень]"
+    )
+    reply = await service.add_bot(T_GROUP, ALICE, True, "strong")
+    assert reply.alert and reply.text == (
+        f"This chat's table #{t.id} closes at the end of this hand; then /newtable opens another."
+    )
+    assert sorted(s.user_id for s in t.seats.values()) == [ALICE.user_id, BOB.user_id]
