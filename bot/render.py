@@ -419,7 +419,33 @@ def private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
     cards with one row of box buttons per card, Undo / Arrange / Confirm, and a compact view
     of the opponents' public boxes. Built from ``hand.view(seat)``; tagged with the table
     (:attr:`Screen.table`)."""
-    return dataclasses.replace(_private_screen(t, seat, now), table=t.id)
+    screen = _private_screen(t, seat, now)
+    return dataclasses.replace(screen, table=t.id, bank_nudge=_bank_nudge(t, seat, now, screen))
+
+
+def _bank_nudge(
+    t: LiveTable, seat: SeatState, now: float, screen: Screen
+) -> tuple[float, str] | None:
+    """:attr:`Screen.bank_nudge` of ``seat``'s private ``screen``: while they are to act and
+    their clock runs with budget and bank left (R8.5; not a tournament player away, whose
+    grace is shorter, R8.7), the seconds until the budget is spent and the nudge's text, the
+    screen's title and "⏳ Your time bank has started · ⏱ 0:30 left …" (the bank then whole).
+    The turn went on silently from the 10 s reminder to "⌛ Time is up"."""
+    hand = t.hand
+    if hand is None or not screen.buttons:
+        return None
+    board_seat = next((s for s in t.boards_of(seat) if s in hand.to_act), None)
+    if board_seat is None:
+        return None
+    owner = t.owner(board_seat)
+    clock = t.clocks.get(owner)
+    if clock is None or not clock.running or t.grace(owner) is not None:
+        return None
+    budget, bank = clock.left(now)
+    if budget <= 0 or bank <= 0:
+        return None
+    title = screen.text.split("\n", 1)[0]
+    return budget, f"{title}\n" + tr(seat.lang, "private.bank_started", time=mmss(bank))
 
 
 def _private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:

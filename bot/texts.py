@@ -116,6 +116,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "🃏 {game} · стол #{table} · раздача {hand}",
     },
     "board.button": {"en": "Button: {name}", "ru": "Баттон: {name}"},
+    # the private nudge when a player's time bank starts (R8.5; the hand's title above it)
+    "private.bank_started": {
+        "en": "⏳ Your time bank has started · ⏱ {time} left, then your cards are placed for you.",
+        "ru": "⏳ Пошёл ваш тайм-банк · ⏱ осталось {time}, затем карты разложат за вас.",
+    },
     "board.turn": {"en": "▶ {names} to act · ⏱ {time}", "ru": "▶ Ход: {names} · ⏱ {time}"},
     "board.turns": {"en": "▶ To act ⏱ {turns}", "ru": "▶ Ход ⏱ {turns}"},
     "board.street": {"en": "street {street}/{streets}", "ru": "улица {street}/{streets}"},

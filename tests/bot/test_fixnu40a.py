@@ -2,18 +2,33 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from pathlib import Path
+from typing import Any
 
 from bot.model import Actor
+from bot.render import private_screen
 from bot.sandbox import GROUP, GROUP_ID, Sandbox, SandboxOptions
+from bot.texts import tr
+from game.clock import SeatClock
 from tests.bot.conftest import service_env
+from tests.bot.discord.dc_world import ALICE as DC_ALICE
+from tests.bot.discord.dc_world import BOB as DC_BOB
+from tests.bot.discord.dc_world import world as dc_world
+from tests.bot.discord.test_discord_e2e import seat_everyone as dc_seat_everyone
 from tests.bot.test_service import ALICE, BOB, CAROL, seated
 from tests.bot.test_service import GROUP as T_GROUP
 from tests.bot.test_settings import ALICE as S_ALICE
 from tests.bot.test_settings import BORIS as S_BORIS
 from tests.bot.test_settings import new_service as settings_service
 from tests.bot.test_settings import say
+from tests.bot.test_telegram_e2e import seat_everyone
+from tests.bot.test_telegram_turn_ping import sends_to
+from tests.bot.tg_world import ALICE as TG_ALICE
+from tests.bot.tg_world import BOB as TG_BOB
+from tests.bot.tg_world import GROUP_ID as TG_GROUP
+from tests.bot.tg_world import world
 
 # -- 1. the sandbox's group buttons: by label, and a numbered Leave asks first ---------------
 
@@ -195,3 +210,114 @@ async def test_addbot_with_a_bad_level_at_a_closing_table_is_refused_as_a_bad_le
         f"This chat's table #{t.id} closes at the end of this hand; then /newtable opens another."
     )
     assert sorted(s.user_id for s in t.seats.values()) == [ALICE.user_id, BOB.user_id]
+
+
+# -- 2. a private nudge when the time bank starts ----------------------------------------------
+
+
+async def test_r8_5_the_player_to_act_is_nudged_privately_when_their_time_bank_starts(
+    tmp_path: Path,
+) -> None:
+    """Telegram: the player to act got one reminder 10 s in, then nothing until "⌛ Time is
+    up". Now, when their budget is spent and the bank starts, a short private message says
+    so (the hand's title and "⏳ Your time bank has started · ⏱ 1:00 left …"); the group's
+    message is not written for it; the nudge goes when the turn ends."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({TG_ALICE.id, TG_BOB.id})
+        w.adapter.presenter.turn_ping_seconds = 60.0  # (the 10 s reminder out of the way)
+        await seat_everyone(w, [TG_ALICE, TG_BOB])
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None
+        users = {str(u.id): u for u in (TG_ALICE, TG_BOB)}
+        first_seat = t.hand.to_act[0]
+        first = users[t.seats[first_seat].user_id]
+        second = TG_BOB if first is TG_ALICE else TG_ALICE
+        second_seat = next(s for s, x in t.seats.items() if x.user_id == str(second.id))
+        clock = t.clocks[second_seat]
+        assert not clock.running and clock.bank == 60
+        t.clocks[second_seat] = dataclasses.replace(clock, budget=0.5)  # 0.5 s of budget left
+        await w.play_street(first)  # the second's turn begins
+        start = len(w.fake.calls)
+        hand = w.private(second)
+        assert hand is not None
+        nudge = await w.fake.wait_for(
+            lambda: next(iter(sends_to(w, second.id, start)), None), timeout=10
+        )
+        title = hand["text"].splitlines()[0]
+        said = {
+            "en": "⏳ Your time bank has started · ⏱ 1:00 left, then your cards are placed "
+            "for you.",
+            "ru": "⏳ Пошёл ваш тайм-банк · ⏱ осталось 1:00, затем карты разложат за вас.",
+        }[t.seats[second_seat].lang]
+        assert nudge.params["text"] == f"{title}\n{said}"
+        assert not nudge.params.get("reply_markup")
+        group_writes = [
+            c for c in w.fake.calls[start:] if int(c.params.get("chat_id", 0)) == TG_GROUP
+        ]
+        assert group_writes == []
+        sent = next(m for (chat, _), m in w.fake.messages.items() if chat == second.id
+                    and m["text"] == nudge.params["text"])  # fmt: skip
+        await w.play_street(second)  # the turn ends: the nudge is deleted, as a ping is
+        await w.fake.wait_for(lambda: (second.id, sent["message_id"]) not in w.fake.messages)
+
+
+async def test_r8_5_the_bank_nudge_is_on_the_acting_players_screen_only_in_either_language() -> (
+    None
+):
+    """:attr:`Screen.bank_nudge`: the seconds of budget left and the text, Russian for a
+    Russian reader; none once the bank runs, none for a player not to act."""
+    service, _presenter, _store, _clock = service_env()
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    acting = t.owner(t.hand.to_act[0])
+    other = next(s for s in t.seats if s != acting)
+    t.clocks[acting] = SeatClock(budget=90.0, bank=30.0, running_since=1000.0)
+    seat = t.seats[acting]
+    seat.lang = "ru"
+    screen = private_screen(t, seat, 1010.0)
+    assert screen.bank_nudge is not None
+    seconds, text = screen.bank_nudge
+    assert seconds == 80.0
+    assert text == (
+        screen.text.splitlines()[0]
+        + "\n⏳ Пошёл ваш тайм-банк · ⏱ осталось 0:30, затем карты разложат за вас."
+    )
+    assert private_screen(t, seat, 1095.0).bank_nudge is None  # the bank runs already
+    assert private_screen(t, t.seats[other], 1010.0).bank_nudge is None
+
+
+async def test_r8_5_discord_dms_the_time_bank_nudge_as_it_pings_a_turn(tmp_path: Path) -> None:
+    """Discord: the turn's "your move" DM is replaced, when the bank starts, by the nudge
+    (title and "⏳ …time bank…"); the table message is not written for it."""
+    async with dc_world(tmp_path) as w:
+        await dc_seat_everyone(w, [DC_ALICE, DC_BOB])
+        t = w.table()
+        assert t.hand is not None
+        users = {str(u.id): u for u in (DC_ALICE, DC_BOB)}
+        first = users[t.seats[t.owner(t.hand.to_act[0])].user_id]
+        second = DC_BOB if first is DC_ALICE else DC_ALICE
+        second_seat = next(s for s, x in t.seats.items() if x.user_id == str(second.id))
+        t.clocks[second_seat] = dataclasses.replace(t.clocks[second_seat], budget=0.5)
+        await w.play_street(first, "dm")  # the second's turn begins: pinged, then nudged
+        board = w.table_message()
+        edits = f"/channels/{board['channel_id']}/messages/{board['id']}"
+        await w.fake.wait_for(lambda: f"{second.name} to act" in w.table_message()["content"])
+        written = len(w.fake.calls_to("PATCH", edits))
+        said = tr(t.seats[second_seat].lang, "private.bank_started", time="1:00")
+        dm = w.fake.dm_channels[second.id]
+
+        def nudge() -> dict[str, Any] | None:
+            return next(
+                (
+                    m
+                    for m in w.fake.messages.values()
+                    if int(m["channel_id"]) == dm and m["content"].endswith(said)
+                ),
+                None,
+            )
+
+        sent = await w.fake.wait_for(nudge, timeout=10)
+        assert len(sent["content"].splitlines()) == 2 and not sent["components"]
+        assert len(w.fake.calls_to("PATCH", edits)) == written  # (the group's: not for it)
+        await w.play_street(second, "dm")  # the turn ends: the nudge goes, as a ping does
+        await w.fake.wait_for(lambda: int(sent["id"]) in w.fake.deleted)
