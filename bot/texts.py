@@ -123,6 +123,12 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "board.turn": {"en": "▶ {names} to act · ⏱ {time}", "ru": "▶ Ход: {names} · ⏱ {time}"},
     "board.turns": {"en": "▶ To act ⏱ {turns}", "ru": "▶ Ход ⏱ {turns}"},
+    # the group message's clock of the player to act (R8.5): when the turn's budget ends, a
+    # clock time in the group's time zone ({at}: "18:41"), the time bank after it
+    "board.until": {"en": "until {at}", "ru": "до {at}"},
+    "board.plus_bank": {"en": "(+{bank} time bank)", "ru": "(+{bank} тайм-банк)"},
+    "board.plus_bank_short": {"en": "(+{bank})", "ru": "(+{bank})"},
+    "board.bank_until": {"en": "time bank until {at}", "ru": "тайм-банк до {at}"},
     "board.street": {"en": "street {street}/{streets}", "ru": "улица {street}/{streets}"},
     "board.fantasyland": {"en": "🌴 Fantasyland", "ru": "🌴 Фантазия"},
     "board.hidden": {

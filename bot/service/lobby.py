@@ -45,7 +45,7 @@ from bot.service.dealing import (
 from bot.service.numbers import digits_hint, read_whole
 from bot.service.play import advance
 from bot.service.runtime import Runtime, TransitionFailed, Tx
-from bot.service.settings import reconcile
+from bot.service.settings import note_zone, reconcile
 from bot.texts import language_of, on, tr
 from game.match import MatchState
 from game.options import RuleOptions
@@ -179,6 +179,9 @@ async def open_table(
             await rt.store.commit(t.id, [], None, key=f"t{t.id}:unopened", close=True)
             rt.forget(t)
         raise
+    # the group's time zone, in which its message says when a turn ends (read once opened:
+    # a slow read never refuses the opening; the message shows a duration until it is known)
+    await note_zone(rt, community)
     return t
 
 

@@ -52,7 +52,13 @@ from bot.texts import LANGS, TEXTS, grouped, kush_word, language_of, latin_only,
 from game.errors import OptionConflict, OptionError
 from game.options import OPTION_GAMES, GameKind, RuleOptions
 from game.tournament import DEFAULT_SCHEDULE, TournamentConfig
-from storage.api import DEFAULT_KUSH_LABEL, Community, CommunitySettings, answer_within
+from storage.api import (
+    DEFAULT_KUSH_LABEL,
+    Community,
+    CommunitySettings,
+    StorageError,
+    answer_within,
+)
 
 __all__ = [
     "ALL_WORDS",
@@ -574,19 +580,22 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         high=14,
         step=1,
         en="the group's time zone, hours from UTC (3 is Moscow): it sets when the day turns "
-        "for /daily and the dates on charts. Until set, or set to auto: 0 (UTC) in a group "
+        "for /daily, the dates on charts and the time a turn ends on the table message. "
+        "Until set, or set to auto: 0 (UTC) in a group "
         "set to English (language en), or with language auto where more of its players read "
         "English than Russian; else 3.",
         ru="часовой пояс группы, часы от UTC (3 — Москва): по нему начинается новый день для "
-        "/daily и ставятся даты на графиках. Пока не задан или задан как «авто»: 0 (UTC) в "
-        "группе с языком en или с языком «авто», где по-английски читает больше игроков, чем "
-        "по-русски; иначе 3.",
+        "/daily, ставятся даты на графиках и время конца хода в сообщении стола. Пока не "
+        "задан или задан как «авто»: 0 (UTC) в группе с языком en или с языком «авто», где "
+        "по-английски читает больше игроков, чем по-русски; иначе 3.",
         discord_en="the server's time zone, hours from UTC (3 is Moscow): it sets when the day "
-        "turns for /daily and the dates on charts. Until set, or set to auto: 0 (UTC) on a "
+        "turns for /daily, the dates on charts and the time a turn ends on the table message. "
+        "Until set, or set to auto: 0 (UTC) on a "
         "server set to English (language en), or with language auto where more of its players "
         "read English than Russian; else 3.",
         discord_ru="часовой пояс сервера, часы от UTC (3 — Москва): по нему начинается новый "
-        "день для /daily и ставятся даты на графиках. Пока не задан или задан как «авто»: 0 "
+        "день для /daily, ставятся даты на графиках и время конца хода в сообщении стола. "
+        "Пока не задан или задан как «авто»: 0 "
         "(UTC) на сервере с языком en или с языком «авто», где по-английски читает больше "
         "игроков, чем по-русски; иначе 3.",
     ),
@@ -937,8 +946,19 @@ async def day_zone(rt: Runtime, community: Community) -> float:
     :meth:`~storage.api.Store.claim_daily`."""
     s = community.settings
     if s.utc_offset is not None or group_language(s) is not None:
-        return s.day_zone()  # (no players to count)
-    return s.day_zone(await readers_language(rt, community))
+        zone = s.day_zone()  # (no players to count)
+    else:
+        zone = s.day_zone(await readers_language(rt, community))
+    rt.zones[community.id] = zone  # (the table message's turn ends in it)
+    return zone
+
+
+async def note_zone(rt: Runtime, community: Community) -> None:
+    """Read the group's time zone (:func:`day_zone`) into :attr:`Runtime.zones`, where the
+    table message finds it; a database that fails or is slow leaves it as it was (the
+    message then shows the turn's time as a duration)."""
+    with contextlib.suppress(StorageError, TimeoutError):
+        await day_zone(rt, community)
 
 
 #: The word ``/settings`` takes for the list of every setting (``/settings all``; alone it
@@ -1883,7 +1903,10 @@ async def settings_changed(
     memory (:func:`_pend`): its next step commits them and they apply as usual; a restart
     in between finds them again (:func:`reconcile`). ``language``: the change was the
     group's language, made by an admin of that own language (``""`` unknown): under ``auto``
-    the table takes its players', :func:`table_language`."""
+    the table takes its players', :func:`table_language`. The group's time zone is read
+    again for its table messages (:func:`note_zone`: ``utc_offset`` or ``language``)."""
+    if any(t.community_id == community.id for t in rt.tables.values()):
+        await note_zone(rt, community)
     for t in list(rt.tables.values()):
         if t.community_id != community.id:
             continue

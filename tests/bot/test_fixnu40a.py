@@ -7,6 +7,7 @@ import io
 from pathlib import Path
 from typing import Any
 
+from bot import render
 from bot.model import Actor
 from bot.render import private_screen
 from bot.sandbox import GROUP, GROUP_ID, Sandbox, SandboxOptions
@@ -19,6 +20,12 @@ from tests.bot.discord.dc_world import world as dc_world
 from tests.bot.discord.test_discord_e2e import seat_everyone as dc_seat_everyone
 from tests.bot.test_service import ALICE, BOB, CAROL, seated
 from tests.bot.test_service import GROUP as T_GROUP
+from tests.bot.test_service_classic import ALICE as C_ALICE
+from tests.bot.test_service_classic import BOB as C_BOB
+from tests.bot.test_service_classic import CAROL as C_CAROL
+from tests.bot.test_service_classic import GROUP as C_GROUP
+from tests.bot.test_service_classic import configure
+from tests.bot.test_service_classic import start as c_start
 from tests.bot.test_settings import ALICE as S_ALICE
 from tests.bot.test_settings import BORIS as S_BORIS
 from tests.bot.test_settings import new_service as settings_service
@@ -321,3 +328,54 @@ async def test_r8_5_discord_dms_the_time_bank_nudge_as_it_pings_a_turn(tmp_path:
         assert len(w.fake.calls_to("PATCH", edits)) == written  # (the group's: not for it)
         await w.play_street(second, "dm")  # the turn ends: the nudge goes, as a ping does
         await w.fake.wait_for(lambda: int(sent["id"]) in w.fake.deleted)
+
+
+# -- 3. the group message says when the turn ends, as a clock time in the group's zone --------
+
+
+def _turn_line(text: str) -> str:
+    return next(line for line in text.splitlines() if line.startswith("▶") and "⏱" in line)
+
+
+async def test_r8_5_the_group_message_says_when_the_turn_ends_in_the_groups_time_zone() -> None:
+    """The group's message, written about once a move, showed "⏱ 2:00 + time bank 1:00" for
+    the whole turn. It now says when the turn's budget ends as a clock time in the group's
+    time zone (auto: Moscow on a tie of readers, +3), the bank after it; ``utc_offset``
+    changed, the next write follows it (en and ru)."""
+    service, presenter, _store, clock = service_env()
+    clock.now = 1_700_000_000.0  # 2023-11-14 22:13:20 UTC
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    assert service.rt.zones[t.community_id] == 3.0  # (Alice reads English, Bob Russian)
+    # Alice to act from 22:13:20 UTC with 2:00 of budget: until 01:15 Moscow time
+    line = _turn_line(presenter.last_table(T_GROUP.chat_id).text)
+    assert line == "▶ Alice to act · ⏱ until 01:15 (+1:00 time bank)", line
+    assert not (await service.settings(T_GROUP, ALICE, True, ["utc_offset", "-5"])).alert
+    assert service.rt.zones[t.community_id] == -5.0
+    screen = render.group_screen(t, "ru", None, clock.now, service.rt.zones[t.community_id])
+    assert _turn_line(screen.text) == "▶ Ход: Alice · ⏱ до 17:15 (+1:00 тайм-банк)"
+    # in the bank: when the bank ends
+    clock.now += 150
+    screen = render.group_screen(t, "en", None, clock.now, -5.0)
+    assert _turn_line(screen.text) == "▶ Alice to act · ⏱ time bank until 17:16"
+
+
+async def test_r8_5_three_to_act_each_with_the_time_their_turn_ends() -> None:
+    """Chinese Poker, three arranging at once: each name with when their turn ends, the bank
+    spelled out once ("+1:00" after); one in the bank, "time bank until"."""
+    service, _, _, clock = service_env()
+    clock.now = 1_700_000_000.0
+    await configure(service, game="chinese")
+    await c_start(service, [C_ALICE, C_BOB, C_CAROL], "chinese")
+    t = service.table_in(C_GROUP)
+    assert t is not None and t.hand is not None and len(t.hand.to_act) == 3
+    owners = [t.owner(s.seat) for a in (C_ALICE, C_CAROL) if (s := t.seat_of(a.user_id))]
+    t.clocks[owners[0]] = dataclasses.replace(t.clocks[owners[0]], bank=0.0)  # no bank left
+    t.clocks[owners[1]] = dataclasses.replace(t.clocks[owners[1]], budget=0.0)  # in the bank
+    en = _turn_line(render.group_screen(t, "en", None, clock.now, 0.0).text)
+    budget = t.clocks[owners[0]].budget
+    ends = render.clock_time(t.clocks[owners[0]].running_since + budget, 0.0)  # type: ignore[operator]
+    assert en.startswith(f"▶ To act ⏱ Alice until {ends} · Bob until {ends} (+1:00 time bank)")
+    assert en.endswith(" · Carol time bank until 22:14"), en
+    ru = _turn_line(render.group_screen(t, "ru", None, clock.now, 0.0).text)
+    assert ru.startswith(f"▶ Ход ⏱ Alice до {ends} · Bob до {ends} (+1:00 тайм-банк)"), ru
