@@ -271,6 +271,9 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
             # this unready seat (R8.2) as it does when the second player presses Ready (one
             # running applies to it as it is; one run out is the timer's step to make)
             maybe_start(rt, t, tx)
+    # a new player's language may move the time zone of a group under auto (day_zone): the
+    # table message's turn ends in it (read after the join is saved: never refuses it)
+    await note_zone(rt, community)
     if t.phase is Phase.LOBBY and t.ready_deadline is not None and not seat.ready:
         # the lobby's ready timer runs (R8.2): how long they have ("Press Ready to buy in",
         # a second before the timer stood them up, told them nothing of it)

@@ -379,3 +379,22 @@ async def test_r8_5_three_to_act_each_with_the_time_their_turn_ends() -> None:
     assert en.endswith(" · Carol time bank until 22:14"), en
     ru = _turn_line(render.group_screen(t, "ru", None, clock.now, 0.0).text)
     assert ru.startswith(f"▶ Ход ⏱ Alice до {ends} · Bob до {ends} (+1:00 тайм-банк)"), ru
+
+
+async def test_r8_5_the_zone_follows_the_players_who_join_a_group_under_auto() -> None:
+    """Under ``language auto`` the zone follows the language most players read: a table
+    opened before anyone played is Moscow's (+3, nobody known); two English players join,
+    and the turn ends in UTC (the sandbox's English player was shown Moscow time)."""
+    service, presenter, _store, clock = service_env()
+    clock.now = 1_700_000_000.0  # 22:13:20 UTC
+    await service.new_table(T_GROUP, ALICE)
+    t = service.table_in(T_GROUP)
+    assert t is not None
+    for a in (ALICE, CAROL):
+        assert not (await service.join(T_GROUP, a)).alert
+    assert service.rt.zones[t.community_id] == 0.0
+    for a in (ALICE, CAROL):
+        assert not (await service.ready(T_GROUP, a)).alert
+    assert t.hand is not None
+    line = _turn_line(presenter.last_table(T_GROUP.chat_id).text)
+    assert line.endswith("to act · ⏱ until 22:15 (+1:00 time bank)"), line
