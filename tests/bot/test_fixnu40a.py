@@ -398,3 +398,26 @@ async def test_r8_5_the_zone_follows_the_players_who_join_a_group_under_auto() -
     assert t.hand is not None
     line = _turn_line(presenter.last_table(T_GROUP.chat_id).text)
     assert line.endswith("to act · ⏱ until 22:15 (+1:00 time bank)"), line
+
+
+async def test_a_numbered_leave_during_your_hand_is_pressed_the_bot_asks_itself(
+    tmp_path: Path,
+) -> None:
+    """During the player's own hand the bot asks before a Leave (R8.5): the sandbox does not
+    ask a second time; the bot's question is printed."""
+    box, out = await _full_table(tmp_path)
+    try:
+        assert await box.handle("g ready")  # everyone ready: the hand is dealt
+        assert box.service is not None
+        t = box.service.table_in(GROUP)
+        assert t is not None and t.hand is not None
+        shown = box.screen(GROUP_ID)
+        assert shown is not None
+        leave = 1 + [label for label, _ in shown.buttons].index("Leave")
+        start = len(out.getvalue().splitlines())
+        assert await box.handle(f"g{leave}")
+        said = out.getvalue().splitlines()[start]
+        assert said.startswith("» ") and said.endswith("Press Leave again to confirm."), said
+        assert _seated(box)
+    finally:
+        await box.stop()
