@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from bot import presses as P
@@ -67,6 +68,37 @@ def _clock_text(t: LiveTable, seat: int, now: float, lang: str, short: bool = Fa
             return f"{mmss(budget)} + {tr(lang, 'board.bank')} {mmss(bank)}"
         return mmss(budget)
     return f"{tr(lang, 'board.bank')} {mmss(bank)}"
+
+
+def clock_time(at: float, zone: float) -> str:
+    """The wall-clock time ``at`` (seconds since the epoch) as ``HH:MM`` in the time zone
+    ``zone`` hours from UTC (the group's, :func:`~bot.service.settings.day_zone`), the
+    minute begun (18:41:37 → ``18:41``: never later than it is)."""
+    return datetime.fromtimestamp(at, timezone(timedelta(hours=zone))).strftime("%H:%M")
+
+
+def _until_text(
+    t: LiveTable, seat: int, now: float, lang: str, zone: float | None, short: bool = False
+) -> str:
+    """The group message's clock of the player at board ``seat`` (R8.5): when their budget
+    ends as a clock time in the group's ``zone``, with the bank after it, "until 18:41 (+1:00
+    time bank)", or "time bank until 18:42" once the bank runs; the group's message is
+    written about once a move, so a duration ("2:00 + time bank 1:00") stood still for the
+    whole turn. ``short``: the bank was spelled out already on the line, "(+1:00)". Without
+    a zone known, or a clock not running, :func:`_clock_text`'s duration; a tournament
+    player away, their grace ("💤 0:08", R8.7)."""
+    owner = t.owner(seat)
+    clock = t.clocks.get(owner)
+    if zone is None or clock is None or not clock.running or t.grace(owner) is not None:
+        return _clock_text(t, seat, now, lang, short)
+    budget, bank = clock.left(now)
+    if budget <= 0:
+        return tr(lang, "board.bank_until", at=clock_time(now + bank, zone))
+    until = tr(lang, "board.until", at=clock_time(now + budget, zone))
+    if bank <= 0:
+        return until
+    key = "board.plus_bank_short" if short else "board.plus_bank"
+    return f"{until} " + tr(lang, key, bank=mmss(bank))
 
 
 def busted_notice(t: LiveTable, lang: str, name: str, stack: int) -> str:
@@ -323,9 +355,12 @@ def unreachable_names(t: LiveTable) -> list[str]:
     return [s.name for s in t.seats.values() if not s.reachable and t.boards_of(s)]
 
 
-def group_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Screen:
+def group_screen(
+    t: LiveTable, lang: str, link: str | None, now: float, zone: float | None = None
+) -> Screen:
     """The group's table message during a hand: every seat's public boxes, whose turn it is
-    and the time left, and that the table closes after the hand when it does. Built from
+    and when it ends (a clock time in the group's time ``zone``, hours from UTC:
+    :func:`_until_text`), and that the table closes after the hand when it does. Built from
     ``hand.view(None)`` only."""
     hand = t.hand
     if hand is None:
@@ -342,13 +377,13 @@ def group_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
         lines.append(tr(lang, "board.button", name=_names(t, [view.button])))
     if len(view.to_act) == 1:
         acting = view.to_act[0]
-        time = _clock_text(t, acting, now, lang)
+        time = _until_text(t, acting, now, lang, zone)
         lines.append(tr(lang, "board.turn", names=_names(t, [acting]), time=time))
     elif view.to_act:  # each name with its own clock (R8.5), not two lists to pair up;
         # the time bank spelled out once, then "+0:30" (three players ran to 90 characters)
         clocks, spelled = [], False
         for s in view.to_act:
-            clock = _clock_text(t, s, now, lang, short=spelled)
+            clock = _until_text(t, s, now, lang, zone, short=spelled)
             spelled = spelled or tr(lang, "board.bank") in clock
             clocks.append(f"{t.board_label(s)} {clock}")
         lines.append(tr(lang, "board.turns", turns=" · ".join(clocks)))
@@ -419,7 +454,33 @@ def private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
     cards with one row of box buttons per card, Undo / Arrange / Confirm, and a compact view
     of the opponents' public boxes. Built from ``hand.view(seat)``; tagged with the table
     (:attr:`Screen.table`)."""
-    return dataclasses.replace(_private_screen(t, seat, now), table=t.id)
+    screen = _private_screen(t, seat, now)
+    return dataclasses.replace(screen, table=t.id, bank_nudge=_bank_nudge(t, seat, now, screen))
+
+
+def _bank_nudge(
+    t: LiveTable, seat: SeatState, now: float, screen: Screen
+) -> tuple[float, str] | None:
+    """:attr:`Screen.bank_nudge` of ``seat``'s private ``screen``: while they are to act and
+    their clock runs with budget and bank left (R8.5; not a tournament player away, whose
+    grace is shorter, R8.7), the seconds until the budget is spent and the nudge's text, the
+    screen's title and "⏳ Your time bank has started · ⏱ 0:30 left …" (the bank then whole).
+    The turn went on silently from the 10 s reminder to "⌛ Time is up"."""
+    hand = t.hand
+    if hand is None or not screen.buttons:
+        return None
+    board_seat = next((s for s in t.boards_of(seat) if s in hand.to_act), None)
+    if board_seat is None:
+        return None
+    owner = t.owner(board_seat)
+    clock = t.clocks.get(owner)
+    if clock is None or not clock.running or t.grace(owner) is not None:
+        return None
+    budget, bank = clock.left(now)
+    if budget <= 0 or bank <= 0:
+        return None
+    title = screen.text.split("\n", 1)[0]
+    return budget, f"{title}\n" + tr(seat.lang, "private.bank_started", time=mmss(bank))
 
 
 def _private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:

@@ -239,6 +239,9 @@ class Sandbox:
     #: button number waits for your move, as a player at the terminal does (:meth:`_my_move`)
     piped: bool = False
     _fantasyland_due: bool = False  # --fantasyland: the player's next hand is stacked
+    #: a numbered Leave asked about (:meth:`_press_group`): the group message and the number;
+    #: the same ``gN`` as the next line leaves, any other line drops the question
+    _leave_asked: tuple[int, int] | None = None
 
     def __post_init__(self) -> None:
         self.lang = self.lang or self.opts.lang
@@ -840,6 +843,71 @@ class Sandbox:
         finally:
             self._hold -= 1
 
+    async def _press_group(self, number: int, typed: str) -> None:
+        """``gN``: press the group message's button ``number``, but a **Leave** that would
+        stand you up at once asks first: the group's numbers move as Join comes and goes (a
+        full table's lobby is ``[g1] Ready [g2] Leave``), and ``g2`` typed as README's Ready
+        left the table. Typing the same ``gN`` again next leaves, as ``g leave`` does. A
+        Leave during your hand is pressed at once: the bot itself asks then (R8.5)."""
+        shown = self.screen(GROUP_ID)
+        buttons = shown.buttons if shown is not None else []
+        if 1 <= number <= len(buttons) and self._leaves_at_once(buttons[number - 1][1]):
+            key = (shown.message_id if shown else 0, number)
+            if self._leave_asked != key:
+                self._leave_asked = key
+                ready = self._group_button("r")
+                hint = tr(self.lang, "sandbox.leave_ready", ready=ready) if ready else ""
+                self.line(
+                    tr(
+                        self.lang,
+                        "sandbox.leave_ask",
+                        typed=typed.lower(),
+                        label=buttons[number - 1][0],
+                    )
+                    + hint
+                )
+                return
+        self._leave_asked = None
+        await self._press_line(GROUP_ID, number)
+
+    def _leaves_at_once(self, data: str) -> bool:
+        """Whether pressing the group button ``data`` is a Leave that stands you up at once:
+        you are seated and not dealt in a hand under way (there the bot asks, R8.5)."""
+        p = Payload.decode(data)
+        if p is None or p.action != "l":
+            return False
+        t = self.service.table_in(GROUP) if self.service is not None else None
+        seat = t.seat_of(str(self.human.id)) if t is not None else None
+        if t is None or seat is None:
+            return False
+        hand = t.hand
+        dealt = (
+            hand is not None and not hand.is_over and seat.seat in {t.owner(b) for b in hand.order}
+        )
+        return not dealt
+
+    async def _press_group_label(self, typed: str) -> None:
+        """``g LABEL``: press the group message's button by its label, in either language and
+        whatever the case, its emoji left out (``g ready``, ``g Готов``, ``g top up``); a
+        label's unique beginning is enough (``g top``). A label the message does not show is
+        answered with the buttons it has, numbers and labels."""
+        self._leave_asked = None
+        shown = self.screen(GROUP_ID)
+        buttons = shown.buttons if shown is not None else []
+        want = _label_key(typed)
+        names = [_button_names(label, data) for label, data in buttons]
+        exact = [i for i, n in enumerate(names, 1) if want and want in n]
+        starts = [i for i, n in enumerate(names, 1) if want and any(x.startswith(want) for x in n)]
+        found = exact or (starts if len(starts) == 1 else [])
+        if len(found) == 1:
+            await self._press_line(GROUP_ID, found[0])
+            return
+        if not buttons:
+            self.line("» " + tr(self.lang, "sandbox.no_buttons"))
+            return
+        listed = ", ".join(f"g{i} {label}" for i, (label, _) in enumerate(buttons, 1))
+        self.line("» " + tr(self.lang, "sandbox.no_label", typed=typed, buttons=listed))
+
     async def _my_move(self, timeout: float = PIPED_WAIT_SECONDS) -> None:
         """Piped input: wait until your hand shows its buttons, or no move of yours is coming
         (:meth:`_move_coming`), at most ``timeout`` seconds; the screens that came meanwhile
@@ -911,6 +979,7 @@ class Sandbox:
         if text in ("/quit", "/exit", "quit", "exit"):
             return False
         command = text.split()[0].split("@")[0].lower()
+        asked = self._leave_asked
         self.lang = await self._group_lang()
         self._name_group()
         if command == "/help":
@@ -927,7 +996,9 @@ class Sandbox:
         elif text.startswith("/"):
             self.line(tr(self.lang, "sandbox.unknown", command=command))
         elif text[0] in "gG" and _number(text[1:]):
-            await self._press_line(GROUP_ID, int(text[1:]))
+            await self._press_group(int(text[1:]), text)
+        elif text[0] in "gG" and text[1:2].isspace():
+            await self._press_group_label(text[1:].strip())
         elif text[0] in "rR" and _number(text[1:]):
             await self._press_line(self.human.id, int(text[1:]), other=True)
         elif _number(text):
@@ -936,6 +1007,8 @@ class Sandbox:
             await self._press_line(self.human.id, int(text), hand=True)
         else:
             self.line(tr(self.lang, "sandbox.number"))
+        if self._leave_asked == asked:  # (asked before this line: the question lapses)
+            self._leave_asked = None
         await asyncio.sleep(0.1)
         await self.print_changes()
         return True
@@ -945,6 +1018,39 @@ def _number(text: str) -> bool:
     """Whether ``text`` is a button number: ASCII digits only (``str.isdigit`` takes a
     superscript ``²``, which ``int`` refuses)."""
     return text.isascii() and text.isdigit()
+
+
+#: The text key of a group message button's label by its action (:class:`Payload`), for
+#: ``g LABEL`` in either language (:func:`_button_names`).
+_LABEL_KEYS = {
+    "j": "btn.join",
+    "r": "btn.ready",
+    "l": "btn.leave",
+    "t": "btn.topup",
+    "h": "btn.my_cards",
+    "k": "btn.claim",
+    "n": "btn.continue",
+    "g": "btn.register",
+    "x": "btn.unregister",
+    "o": "btn.start",
+}
+
+
+def _label_key(label: str) -> str:
+    """A button label as ``g LABEL`` compares it: letters and digits only, lower case, one
+    space between words, ё read as е (``"➕ Top up"`` → ``"top up"``)."""
+    words = "".join(c if c.isalnum() else " " for c in label.lower().replace("ё", "е"))
+    return " ".join(words.split())
+
+
+def _button_names(label: str, data: str) -> set[str]:
+    """The names ``g LABEL`` takes for a group message button: its label as shown and its
+    action's label in English and Russian, each also without spaces (``topup``)."""
+    p = Payload.decode(data)
+    key = _LABEL_KEYS.get(p.action) if p is not None else None
+    labels = [label] + ([tr("en", key), tr("ru", key)] if key else [])
+    names = {_label_key(x) for x in labels}
+    return {x for n in names for x in (n, n.replace(" ", ""))} - {""}
 
 
 def _is_turn_ping(message: dict[str, Any], hand: dict[str, Any]) -> bool:
@@ -1048,8 +1154,8 @@ def _start_reader(queue: asyncio.Queue[str | None]) -> None:
 
 async def run_sandbox(opts: SandboxOptions, out: TextIO | None = None) -> None:
     """Run the sandbox until ``/quit``, end of input or Ctrl-C. Commands read from a pipe or
-    a file (``printf 'g1\\ng2\\n17\\n' | python -m bot``), not a terminal, are taken line by
-    line, a button number once it is your move (:meth:`Sandbox._my_move`); at the end of
+    a file (``printf 'g join\\ng ready\\n17\\n' | python -m bot``), not a terminal, are taken
+    line by line, a button number once it is your move (:meth:`Sandbox._my_move`); at the end of
     the input the sandbox waits for your move likewise, prints it and exits as ``/quit``
     does.
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = ["MAX_PAYLOAD", "Button", "Payload", "Screen"]
@@ -72,11 +72,18 @@ class Button:
 class Screen:
     """A message: text (plain, no markup) and rows of buttons. ``table``: the table whose
     private hand it shows (a player may sit at tables in two chats: a platform that shows a
-    hand in more than one message keeps each table's apart); not part of :meth:`to_json`."""
+    hand in more than one message keeps each table's apart); not part of :meth:`to_json`.
+    ``bank_nudge``: on a private hand whose player is to act with a budget and a time bank
+    left (R8.5), ``(seconds, text)``: the bank starts ``seconds`` after the screen was made,
+    and ``text`` is the short private message that says so then (title and "⏳ your time bank
+    has started"); adapters send it as they send the turn ping. Not part of :meth:`to_json`
+    (a screen read back from a snapshot nudges nobody), nor of equality (a screen
+    written again is the same whatever its seconds)."""
 
     text: str
     buttons: tuple[tuple[Button, ...], ...] = ()
     table: int | None = None
+    bank_nudge: tuple[float, str] | None = field(default=None, compare=False)
 
     def all_buttons(self) -> list[Button]:
         """Every button, row by row."""

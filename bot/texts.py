@@ -116,8 +116,19 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "🃏 {game} · стол #{table} · раздача {hand}",
     },
     "board.button": {"en": "Button: {name}", "ru": "Баттон: {name}"},
+    # the private nudge when a player's time bank starts (R8.5; the hand's title above it)
+    "private.bank_started": {
+        "en": "⏳ Your time bank has started · ⏱ {time} left, then your cards are placed for you.",
+        "ru": "⏳ Пошёл ваш тайм-банк · ⏱ осталось {time}, затем карты разложат за вас.",
+    },
     "board.turn": {"en": "▶ {names} to act · ⏱ {time}", "ru": "▶ Ход: {names} · ⏱ {time}"},
     "board.turns": {"en": "▶ To act ⏱ {turns}", "ru": "▶ Ход ⏱ {turns}"},
+    # the group message's clock of the player to act (R8.5): when the turn's budget ends, a
+    # clock time in the group's time zone ({at}: "18:41"), the time bank after it
+    "board.until": {"en": "until {at}", "ru": "до {at}"},
+    "board.plus_bank": {"en": "(+{bank} time bank)", "ru": "(+{bank} тайм-банк)"},
+    "board.plus_bank_short": {"en": "(+{bank})", "ru": "(+{bank})"},
+    "board.bank_until": {"en": "time bank until {at}", "ru": "тайм-банк до {at}"},
     "board.street": {"en": "street {street}/{streets}", "ru": "улица {street}/{streets}"},
     "board.fantasyland": {"en": "🌴 Fantasyland", "ru": "🌴 Фантазия"},
     "board.hidden": {
@@ -623,6 +634,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "За столом нет мест: {name} встанет из-за стола после этой раздачи.",
     },
     "reply.not_seated": {"en": "You are not at this table.", "ru": "Вы не сидите за этим столом."},
+    # Ready (pressed or /ready) from a member with no seat, a seat free: Join comes first
+    "reply.join_first": {
+        "en": "You are not at this table: press Join first.",
+        "ru": "Вы не сидите за этим столом: сначала нажмите «Сесть».",
+    },
     "reply.no_money": {
         "en": "Not enough {label}: the buy-in is {need}, you have {have}.",
         "ru": "Недостаточно средств на балансе: взнос {need} {label}, у вас {have}.",
@@ -1109,8 +1125,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Это не число: напишите его цифрами.",
     },
     "reply.number_digits": {
-        "en": "Write the number with the digits 0–9 only, without spaces or separators (1000, not 1 000 or 1_000).",
-        "ru": "Число пишется только цифрами 0–9, без пробелов и разделителей (1000, а не 1 000 или 1_000).",
+        "en": "Type the number with the digits 0–9 only, without spaces or separators (1000, not 1 000 or 1_000).",
+        "ru": "Набирайте число только цифрами 0–9, без пробелов и разделителей (1000, а не 1 000 или 1_000).",
     },
     # a fraction typed for a setting that takes whole numbers (kush_per_point 2.5)
     "reply.number_whole": {
@@ -1362,12 +1378,12 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "sandbox.help": {
         "en": "Sandbox: N presses button N of your hand, rN a button of a /replay, gN a button "
-        "of the group message; /hand goes to your private chat, every other command to the "
+        "of the group message (or g and its label: g ready, g join); /hand goes to your private chat, every other command to the "
         "group; /addbot [easy|normal|strong] seats a computer player, /removebot stands it up; "
         "/closetable then /newtable ofc (or chinese) changes the game; /quit exits (delete the "
         "sandbox's .sqlite3 file to start afresh).",
         "ru": "Песочница: N нажимает кнопку N вашей руки, rN — кнопку /replay, gN — кнопку "
-        "сообщения группы; /hand уходит в личный чат, остальные команды — в группу; "
+        "сообщения группы (или g и её название: g готов, g сесть); /hand уходит в личный чат, остальные команды — в группу; "
         "/addbot [лёгкий|средний|сильный] сажает компьютерного игрока, /removebot его убирает; "
         "/closetable, затем /newtable ofc (или chinese) меняет игру; /quit — выход (удалите "
         "файл .sqlite3 песочницы, чтобы начать заново).",
@@ -1420,9 +1436,25 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "» Bye (no table is open; the next start opens a new one)",
         "ru": "» Пока (открытого стола нет; следующий запуск откроет новый)",
     },
+    # the group message's buttons are pressed by label (g join) or by the number printed next
+    # to them, which moves: a full table's lobby has no Join, so Ready is g1 and Leave g2
     "sandbox.join": {
-        "en": "Type g1 to Join and g2 for Ready, then the numbers of your hand's buttons.",
-        "ru": "Наберите g1, чтобы сесть, и g2 — «Готов», затем номера кнопок вашей руки.",
+        "en": "Type g join, then g ready (or the gN printed next to a button: the numbers "
+        "move as buttons come and go), then the numbers of your hand's buttons.",
+        "ru": "Наберите g сесть, затем g готов (или gN, напечатанный у кнопки: номера "
+        "сдвигаются, когда кнопки появляются и исчезают), затем номера кнопок вашей руки.",
+    },
+    # gN named a Leave that would stand the player up at once: asked first ({typed}: "g2")
+    "sandbox.leave_ask": {
+        "en": "» {typed} is {label} now: type {typed} again to leave the table (or g leave).",
+        "ru": "» {typed} сейчас — «{label}»: наберите {typed} ещё раз, чтобы встать из-за "
+        "стола (или g встать).",
+    },
+    "sandbox.leave_ready": {"en": " Ready is {ready}.", "ru": " «Готов» — {ready}."},
+    # g LABEL named no button of the group message ({buttons}: "g1 Ready, g2 Leave")
+    "sandbox.no_label": {
+        "en": 'no button "{typed}" on the group message now; its buttons: {buttons}',
+        "ru": "кнопки «{typed}» сейчас нет у сообщения группы; его кнопки: {buttons}",
     },
     "sandbox.back": {"en": "Your table is back: ", "ru": "Ваш стол снова здесь: "},
     "sandbox.play": {

@@ -288,6 +288,9 @@ class DiscordPresenter(LatePictures):
         self._closed_at: dict[str, float] = {}  # user → monotonic time of the refusal
         self._dm_channels: dict[str, int] = {}
         self._acting: dict[str, bool] = {}  # private ref → its last screen had buttons
+        #: private ref → the task that pings the player when the turn's time bank starts
+        #: (:attr:`~bot.screens.Screen.bank_nudge`, R8.5)
+        self._nudgers: dict[str, asyncio.Task[None]] = {}
         self._live: dict[_LiveKey, LiveHand] = {}
         self._moved: dict[tuple[str, str], str] = {}  # table message re-sent after a deletion
         self._latest_msg: dict[_ChannelKey, Screen] = {}
@@ -832,10 +835,34 @@ class DiscordPresenter(LatePictures):
         acting = bool(screen.buttons)
         was = self._acting.get(ref)
         self._acting[ref] = acting
+        if acting and not was and screen.bank_nudge is not None and ref not in self._nudgers:
+            seconds, text = screen.bank_nudge
+            self._nudgers[ref] = asyncio.create_task(
+                self._nudge((user_id, ref), channel_id, seconds, text)
+            )
         if acting and was is False:
             self._want_ping((user_id, ref), (channel_id, screen))  # their turn begins
         elif not acting and was:
+            nudger = self._nudgers.pop(ref, None)
+            if nudger is not None:
+                nudger.cancel()
             self._want_ping((user_id, ref), None)
+
+    async def _nudge(
+        self, hand: tuple[str, str], channel_id: int, seconds: float, text: str
+    ) -> None:
+        """The time bank nudge (R8.5): ``seconds`` into the turn, when the bank starts, the
+        turn's ping is replaced by ``text`` (:meth:`_want_ping`: deleted when the turn ends),
+        unless the turn has ended or the adapter stops by then. A DM: the table message is
+        not edited for it."""
+        try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stopped.wait(), seconds)
+            if self._acting.get(hand[1]) and not self.stopping:
+                self._want_ping(hand, (channel_id, Screen(text)))
+        finally:
+            if self._nudgers.get(hand[1]) is asyncio.current_task():
+                del self._nudgers[hand[1]]
 
     # -- turn pings ------------------------------------------------------------------------
     def _want_ping(self, hand: tuple[str, str], ping: tuple[int, Screen] | None) -> None:

@@ -244,17 +244,20 @@ async def add_bot(
     in the same transaction, :func:`house_funds`). ``request``: the platform's key of the
     command; one applied already is answered "already done" and seats nobody
     (:meth:`LiveTable.applied`). A buy-in storage still finds short (never expected) is
-    refused as the house's (``bot.house_short``), nobody seated, nothing moved."""
+    refused as the house's (``bot.house_short``), nobody seated, nothing moved. A ``level``
+    that is none (``bot.levels``) is refused before anything about the table (a tournament,
+    a table closing)."""
     if t.applied(request):
         return Reply(tr(lang, "reply.request_done"))
+    lvl = parse_level(level)
+    if lvl is None:  # (the argument before the table's state: "/addbot godlike" at a closing
+        # table was told only that it closes, and typed again with the same level later)
+        return Reply(tr(lang, "bot.levels"), alert=True)
     if t.tournament is not None:
         return Reply(tr(lang, "bot.no_tournament"), alert=True)
     if t.closing:  # an admin closed it during the hand (R8.2a): the house seats nobody there
         # (it said "sits down", minted its kush and cashed it out at the hand's end)
         return Reply(tr(lang, "reply.table_closing", table=t.id), alert=True)
-    lvl = parse_level(level)
-    if lvl is None:
-        return Reply(tr(lang, "bot.levels"), alert=True)
     # it sits down after the step of a timer that ran out before it fired (R8.2): the lobby's
     # ready timer deals the hand without it, as without a person seated that moment (seated
     # first, it was dealt into a hand whose deal was due before it sat down)

@@ -45,7 +45,7 @@ from bot.service.dealing import (
 from bot.service.numbers import digits_hint, read_whole
 from bot.service.play import advance
 from bot.service.runtime import Runtime, TransitionFailed, Tx
-from bot.service.settings import reconcile
+from bot.service.settings import note_zone, reconcile
 from bot.texts import language_of, on, tr
 from game.match import MatchState
 from game.options import RuleOptions
@@ -179,6 +179,9 @@ async def open_table(
             await rt.store.commit(t.id, [], None, key=f"t{t.id}:unopened", close=True)
             rt.forget(t)
         raise
+    # the group's time zone, in which its message says when a turn ends (read once opened:
+    # a slow read never refuses the opening; the message shows a duration until it is known)
+    await note_zone(rt, community)
     return t
 
 
@@ -268,6 +271,9 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
             # this unready seat (R8.2) as it does when the second player presses Ready (one
             # running applies to it as it is; one run out is the timer's step to make)
             maybe_start(rt, t, tx)
+    # a new player's language may move the time zone of a group under auto (day_zone): the
+    # table message's turn ends in it (read after the join is saved: never refuses it)
+    await note_zone(rt, community)
     if t.phase is Phase.LOBBY and t.ready_deadline is not None and not seat.ready:
         # the lobby's ready timer runs (R8.2): how long they have ("Press Ready to buy in",
         # a second before the timer stood them up, told them nothing of it)
@@ -329,8 +335,10 @@ async def ready(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
     the readiness and the deal it may trigger; a second Ready is refused. Ready is also
     coming back from sit-out (R8.6), bought in or not."""
     seat = t.seat_of(actor.user_id)
-    if seat is None:
-        return await _absent(rt, t, actor, lang, "tour.ready")
+    if seat is None:  # (a free seat at an open table: Join is what they missed, R8.2)
+        free = len(t.seats) < t.options.max_players and not t.closing
+        cash = "reply.join_first" if free else "reply.not_seated"
+        return await _absent(rt, t, actor, lang, "tour.ready", cash=cash)
     if t.tournament is not None:
         return Reply(tr(lang, "tour.ready"), alert=True)
     if seat.leaving:  # stands up when the hand ends (R8.2): no buy-in, no coming back
@@ -941,16 +949,25 @@ async def _leave_tournament(
     return Reply(tr(lang, "tour.left", place=ko.place, prize=ko.prize, label=t.label))
 
 
-async def _absent(rt: Runtime, t: LiveTable, actor: Actor, lang: str, registering: str) -> Reply:
-    """The answer to a command of a seat's from a member with no seat at ``t``: "not at this
-    table"; at a tournament (R8.7) while it registers, the tournament's own answer
-    ``registering`` (text key: it says what a registered player gets), once it runs "not
+async def _absent(
+    rt: Runtime,
+    t: LiveTable,
+    actor: Actor,
+    lang: str,
+    registering: str,
+    *,
+    cash: str = "reply.not_seated",
+) -> Reply:
+    """The answer to a command of a seat's from a member with no seat at ``t``: ``cash`` (text
+    key) at a cash table, "not at this table" unless said (Ready: "press Join first"); at a
+    tournament (R8.7) while it registers, the tournament's own answer ``registering`` (text
+    key: it says what a registered player gets), once it runs "not
     registered" (nobody joins after the start), or to one of its players knocked out (stood
     up at the end of that hand) "out already", as /leave says (they were registered: "not
     registered" read as if their buy-in had never been taken)."""
     tour = t.tournament
     if tour is None:
-        return Reply(tr(lang, "reply.not_seated"), alert=True)
+        return Reply(tr(lang, cash), alert=True)
     if tour.phase is TournamentPhase.REGISTERING:
         return Reply(tr(lang, registering), alert=True)
     key = "tour.already_out" if await _out_of(rt, t, actor) else "tour.not_registered"

@@ -24,7 +24,7 @@ from bot.service.runtime import (
     wait_expired,
     waits_for_chat,
 )
-from bot.service.settings import missed, reconcile
+from bot.service.settings import missed, note_zone, reconcile
 from bot.texts import tr
 from game.options import RuleOptions
 from storage.api import CashOut, LedgerKind, TableRecord, answer_within
@@ -298,6 +298,8 @@ async def resume(
             community = await rt.store.get_community(t.community_id)
         except Exception as exc:  # the next settings change passes them on
             log.warning("table %s: community settings not read: %r", t.id, exc)
+    if community is not None:  # (its message says when a turn ends in the group's zone)
+        await note_zone(rt, community)
     if community is not None and missed(t, community.settings, rt.kush_label(community)):
         # a timer whose time came before the restart is made first, as on a live table
         # (:meth:`Runtime.overdue_first`, R8.2, R8.2a): a raised ready_seconds or

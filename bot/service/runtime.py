@@ -583,6 +583,10 @@ class Runtime:
         #: :meth:`~storage.api.Store.create_table`): a record one of them is making is not
         #: taken for one a failed opening left (:func:`bot.service.lobby.open_table`)
         self.opening: dict[tuple[int, str], int] = {}
+        #: community id → its time zone, hours from UTC, as :func:`~bot.service.settings.
+        #: day_zone` last read it (at a table's opening or restore, a settings change,
+        #: /daily): the table message says when a turn ends as a clock time there
+        self.zones: dict[int, float] = {}
         #: the players the table message last rendered (by table) names as not reachable in
         #: private (:func:`bot.render.unreachable_names`): a write for a change of reachability
         #: is left out when the table message rendered since shows it (:meth:`show_group_later`)
@@ -1661,7 +1665,7 @@ class Runtime:
         p = self.presenter(t)
         link = p.private_link(t.id) if p is not None else None
         self._named[t.id] = tuple(render.unreachable_names(t))
-        return render.group_screen(t, t.lang, link, self.clock())
+        return render.group_screen(t, t.lang, link, self.clock(), self.zones.get(t.community_id))
 
     async def flush_outbox(
         self, t: LiveTable, p: Presenter, *, final: dict[str, Any] | None = None

@@ -52,7 +52,13 @@ from bot.texts import LANGS, TEXTS, grouped, kush_word, language_of, latin_only,
 from game.errors import OptionConflict, OptionError
 from game.options import OPTION_GAMES, GameKind, RuleOptions
 from game.tournament import DEFAULT_SCHEDULE, TournamentConfig
-from storage.api import DEFAULT_KUSH_LABEL, Community, CommunitySettings, answer_within
+from storage.api import (
+    DEFAULT_KUSH_LABEL,
+    Community,
+    CommunitySettings,
+    StorageError,
+    answer_within,
+)
 
 __all__ = [
     "ALL_WORDS",
@@ -209,16 +215,12 @@ class SettingRefused(ValueError):
     def says(self, lang: str, label: str = DEFAULT_KUSH_LABEL) -> str:
         """Why, in ``lang``, ending with a period whatever the reason ("abc" ended with one,
         -5 and 0 did not); an amount of kush named with the group's kush ``label``."""
-        # the range written as the hint below says numbers are written (1000, not 1 000): it
-        # read "от 1 до 1 000 000 000 000" above "without spaces (1000, а не 1 000)"
+        # the range's bounds grouped as every amount is (/grant's "1 000 000 000 000"): they
+        # came ungrouped under a hint on typing numbers ("от 1 до 1000000000000 кушей"); the
+        # hint says how to type one ("Набирайте число … 1000, а не 1 000"), not how it reads
         written = self.digits if isinstance(self.digits, str) else ""
         hint = digits_hint(lang, written) if self.digits else ""
-        plain = hint == tr(lang, "reply.number_digits") or bool(self.thousands or self.comma)
-        said = (
-            self.setting.range_text(lang, label, plain=plain)
-            if self.setting is not None
-            else self.text(lang)
-        )
+        said = self.setting.range_text(lang, label) if self.setting is not None else self.text(lang)
         said = said if said.endswith((".", "!", "?")) else said + "."
         if self.comma:
             return f"{said}\n{comma_hint(self.comma, lang)}"
@@ -410,12 +412,12 @@ class Setting(BaseModel):
         return game in self.games
 
     # -- texts -----------------------------------------------------------------------------
-    def range_text(self, lang: str, label: str = DEFAULT_KUSH_LABEL, plain: bool = False) -> str:
+    def range_text(self, lang: str, label: str = DEFAULT_KUSH_LABEL) -> str:
         """What values it takes, e.g. "ready_seconds takes a number of seconds from 5
-        to 600"; an amount of kush is named with the group's kush ``label``. ``plain``: the
-        numbers without thousands grouped (1000000), as a refusal's hint on how to write a
-        number asks them written."""
-        number = _plain_number if plain else _number
+        to 600"; an amount of kush is named with the group's kush ``label``; the bounds
+        written as every amount is (:func:`_number`: "1,000,000,000,000", in Russian
+        "1 000 000 000 000")."""
+        number = _number
         if self.kind is Kind.SWITCH:
             return tr(lang, "settings.range.switch", name=self.name)
         if self.kind is Kind.CHOICE:
@@ -578,19 +580,22 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         high=14,
         step=1,
         en="the group's time zone, hours from UTC (3 is Moscow): it sets when the day turns "
-        "for /daily and the dates on charts. Until set, or set to auto: 0 (UTC) in a group "
+        "for /daily, the dates on charts and the time a turn ends on the table message. "
+        "Until set, or set to auto: 0 (UTC) in a group "
         "set to English (language en), or with language auto where more of its players read "
         "English than Russian; else 3.",
         ru="часовой пояс группы, часы от UTC (3 — Москва): по нему начинается новый день для "
-        "/daily и ставятся даты на графиках. Пока не задан или задан как «авто»: 0 (UTC) в "
-        "группе с языком en или с языком «авто», где по-английски читает больше игроков, чем "
-        "по-русски; иначе 3.",
+        "/daily, ставятся даты на графиках и время конца хода в сообщении стола. Пока не "
+        "задан или задан как «авто»: 0 (UTC) в группе с языком en или с языком «авто», где "
+        "по-английски читает больше игроков, чем по-русски; иначе 3.",
         discord_en="the server's time zone, hours from UTC (3 is Moscow): it sets when the day "
-        "turns for /daily and the dates on charts. Until set, or set to auto: 0 (UTC) on a "
+        "turns for /daily, the dates on charts and the time a turn ends on the table message. "
+        "Until set, or set to auto: 0 (UTC) on a "
         "server set to English (language en), or with language auto where more of its players "
         "read English than Russian; else 3.",
         discord_ru="часовой пояс сервера, часы от UTC (3 — Москва): по нему начинается новый "
-        "день для /daily и ставятся даты на графиках. Пока не задан или задан как «авто»: 0 "
+        "день для /daily, ставятся даты на графиках и время конца хода в сообщении стола. "
+        "Пока не задан или задан как «авто»: 0 "
         "(UTC) на сервере с языком en или с языком «авто», где по-английски читает больше "
         "игроков, чем по-русски; иначе 3.",
     ),
@@ -882,14 +887,6 @@ def _number(value: float, lang: str = "en") -> str:
     return _fraction(value, lang)
 
 
-def _plain_number(value: float, lang: str = "en") -> str:
-    """A number as ``/settings`` reads it back: whole numbers without ``.0`` and without
-    thousands grouped (1000000), a fraction as :func:`_fraction` writes it."""
-    if float(value).is_integer():
-        return str(int(value))
-    return _fraction(value, lang)
-
-
 def refusal_text(lang: str, error: str) -> str:
     """The answer to a refused setting change, its reason ``error`` (the reader's
     language): one that names the setting ("min_buy_in: целое число …") reads "Не удалось
@@ -949,8 +946,19 @@ async def day_zone(rt: Runtime, community: Community) -> float:
     :meth:`~storage.api.Store.claim_daily`."""
     s = community.settings
     if s.utc_offset is not None or group_language(s) is not None:
-        return s.day_zone()  # (no players to count)
-    return s.day_zone(await readers_language(rt, community))
+        zone = s.day_zone()  # (no players to count)
+    else:
+        zone = s.day_zone(await readers_language(rt, community))
+    rt.zones[community.id] = zone  # (the table message's turn ends in it)
+    return zone
+
+
+async def note_zone(rt: Runtime, community: Community) -> None:
+    """Read the group's time zone (:func:`day_zone`) into :attr:`Runtime.zones`, where the
+    table message finds it; a database that fails or is slow leaves it as it was (the
+    message then shows the turn's time as a duration)."""
+    with contextlib.suppress(StorageError, TimeoutError):
+        await day_zone(rt, community)
 
 
 #: The word ``/settings`` takes for the list of every setting (``/settings all``; alone it
@@ -1895,7 +1903,10 @@ async def settings_changed(
     memory (:func:`_pend`): its next step commits them and they apply as usual; a restart
     in between finds them again (:func:`reconcile`). ``language``: the change was the
     group's language, made by an admin of that own language (``""`` unknown): under ``auto``
-    the table takes its players', :func:`table_language`."""
+    the table takes its players', :func:`table_language`. The group's time zone is read
+    again for its table messages (:func:`note_zone`: ``utc_offset`` or ``language``)."""
+    if any(t.community_id == community.id for t in rt.tables.values()):
+        await note_zone(rt, community)
     for t in list(rt.tables.values()):
         if t.community_id != community.id:
             continue

@@ -317,6 +317,9 @@ class TelegramPresenter(LatePictures):
         # last pressed a button of that table in the private chat
         self._acting: dict[tuple[str, int], bool] = {}
         self._pingers: dict[tuple[str, int], asyncio.Task[None]] = {}
+        #: per (user, table): the task that sends the turn's time bank nudge when the bank
+        #: starts (:attr:`~bot.screens.Screen.bank_nudge`, R8.5)
+        self._nudgers: dict[tuple[str, int], asyncio.Task[None]] = {}
         #: those of :attr:`_pingers` that post a hand perhaps posted (:meth:`_post_unsure`)
         self._reposts: set[asyncio.Task[None]] = set()
         self._pings: dict[tuple[str, int], int] = {}
@@ -949,6 +952,10 @@ class TelegramPresenter(LatePictures):
         acting = bool(screen.buttons)
         was = self._acting.get(key)
         self._acting[key] = acting
+        if acting and not was and screen.bank_nudge is not None and key not in self._nudgers:
+            self._nudgers[key] = asyncio.create_task(
+                self._nudge(key, *screen.bank_nudge), name=f"tg-bank-{user_id}"
+            )
         if acting and was is False and not sent:
             if key not in self._pingers:
                 text = ping_lines(screen.text)
@@ -956,6 +963,9 @@ class TelegramPresenter(LatePictures):
                     self._ping(key, text), name=f"tg-ping-{user_id}"
                 )
         elif not acting and was:
+            nudger = self._nudgers.pop(key, None)
+            if nudger is not None:
+                nudger.cancel()
             self._pressed.pop(key, None)
             pinger = self._pingers.pop(key, None)
             if pinger is not None and not pinger.done():
@@ -995,12 +1005,48 @@ class TelegramPresenter(LatePictures):
                 log.info("cannot ping %s: %s", key[0], exc)
                 return
             if self._acting.get(key):
+                before = self._pings.get(key)  # (a time bank nudge sent first: one at a time)
                 self._pings[key] = msg.message_id
+                if before is not None:
+                    with contextlib.suppress(TelegramError):
+                        await self.app.bot.delete_message(key[0], before)
             else:  # the turn ended while it was sent
                 await self._unping(key, msg.message_id)
         finally:
             if self._pingers.get(key) is asyncio.current_task():
                 del self._pingers[key]
+
+    async def _nudge(self, key: tuple[str, int], seconds: float, text: str) -> None:
+        """The time bank nudge (R8.5): ``seconds`` into the turn, when the bank starts, a
+        short message ``text`` in the player's private chat, as the turn ping is sent (it
+        replaces a ping sent before it, and is deleted as it is when the turn ends); nothing
+        if the turn has ended by then. A private write: the group's message is not edited."""
+        try:
+            await asyncio.sleep(seconds)
+            if not self._acting.get(key):
+                return
+            old = self._pings.pop(key, None)
+            sent = time.monotonic()
+            try:
+                msg = await self.app.bot.send_message(key[0], text)
+            except Forbidden as exc:
+                await self._refused(key[0], exc, sent)
+                return
+            except TelegramError as exc:
+                log.info("cannot nudge %s: %s", key[0], exc)
+                return
+            finally:
+                if old is not None:
+                    with contextlib.suppress(TelegramError):
+                        await self.app.bot.delete_message(key[0], old)
+            if self._acting.get(key):
+                self._pings[key] = msg.message_id
+            else:  # the turn ended while it was sent
+                with contextlib.suppress(TelegramError):
+                    await self.app.bot.delete_message(key[0], msg.message_id)
+        finally:
+            if self._nudgers.get(key) is asyncio.current_task():
+                del self._nudgers[key]
 
     async def _ping_text(self, key: tuple[str, int], began: str) -> str | None:
         """The ping's text: the first two lines of the hand as it is now (the clock shows
@@ -1021,8 +1067,8 @@ class TelegramPresenter(LatePictures):
         return ping_lines(screen.text)
 
     async def stop_pings(self) -> None:
-        """Cancel every ping still to be sent or deleted (shutdown)."""
-        tasks = list(self._pingers.values())
+        """Cancel every ping (and time bank nudge) still to be sent or deleted (shutdown)."""
+        tasks = list(self._pingers.values()) + list(self._nudgers.values())
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)

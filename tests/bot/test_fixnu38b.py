@@ -204,19 +204,22 @@ async def test_r8_2_a_full_lobby_offers_no_join(lang: str) -> None:
 async def test_a_refused_settings_value_writes_its_range_as_the_hint_asks() -> None:
     """``/settings min_buy_in 1 000``: the refusal printed the range as "1 000 000 000 000"
     and then said numbers are written without spaces ("1000, а не 1 000"); and "Нельзя
-    установить — min_buy_in: …" read unnaturally. The range comes without separators under
-    that hint, and the Russian answer reads «Не удалось изменить min_buy_in: …»."""
+    установить — min_buy_in: …" read unnaturally. The Russian answer reads «Не удалось
+    изменить min_buy_in: …»; the range's bounds are grouped as every amount is (fixnu40a:
+    /grant writes «1 000 000 000 000»), and the hint says how to *type* a number
+    («Набирайте число …»)."""
     service, _store = settings_service()
     hint_en = tr("en", "reply.number_digits")
     hint_ru = tr("ru", "reply.number_digits")
     reply = await say(service, "min_buy_in", "1 000", actor=S_ALICE)
     assert reply.alert and reply.text == (
-        "Cannot set that — min_buy_in takes a whole number from 1 to 1000000000000 kush.\n"
+        "Cannot set that — min_buy_in takes a whole number from 1 to 1,000,000,000,000 kush.\n"
         + hint_en
     ), reply.text
     reply = await say(service, "min_buy_in", "1 000", actor=S_BORIS)
     assert reply.alert and reply.text == (
-        "Не удалось изменить min_buy_in: целое число от 1 до 1000000000000 кушей.\n" + hint_ru
+        "Не удалось изменить min_buy_in: целое число от 1 до 1\u00a0000\u00a0000\u00a0000\u00a0000 "
+        "кушей.\n" + hint_ru
     ), reply.text
     assert "1000, а не 1 000" in hint_ru
     # a range with no hint on writing numbers keeps its thousands grouped, as amounts are

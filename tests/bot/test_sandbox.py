@@ -687,7 +687,7 @@ async def test_lang_ru_plays_the_sandbox_in_russian(tmp_path: Path) -> None:
         await term.read_until(r"^Токен бота не задан \(TELEGRAM_BOT_TOKEN")
         await term.read_until(r"^» Стол #1 открыт\.$")
         await term.read_until(r"^» 🤖 Anna \(средний\) садится за стол")
-        await term.read_until(r"^Наберите g1, чтобы сесть, и g2 — «Готов»")
+        await term.read_until(r"^Наберите g сесть, затем g готов")
         await term.read_until(r"^Песочница: N нажимает кнопку N")
         start = len(term.lines)
         await term.send("g1")

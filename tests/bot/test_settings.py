@@ -105,14 +105,14 @@ def test_every_option_and_community_field_is_described_once_with_texts() -> None
         ("max_buy_in", "-5", ["from 0 to"]),
         ("max_buy_in", "100", ["cannot be below min_buy_in (200)"]),
         ("kush_per_point", "0", ["from 1 to 1,000,000"]),
-        # Python reads "1_0" as ten; an admin did not mean it (the range written without
-        # separators, as the hint under it asks numbers written, fixnu38b)
-        pytest.param("kush_per_point", "1_0", ["from 1 to 1000000"], id="underscore-whole"),
+        # Python reads "1_0" as ten; an admin did not mean it (the range's bounds grouped as
+        # every amount, fixnu40a)
+        pytest.param("kush_per_point", "1_0", ["from 1 to 1,000,000"], id="underscore-whole"),
         pytest.param("hand_seconds", "1_20", ["seconds from"], id="underscore-number"),
         # nor "1e3" a thousand, nor "0x10" sixteen, nor full-width digits a number
-        pytest.param("kush_per_point", "1e3", ["from 1 to 1000000"], id="exponent-whole"),
+        pytest.param("kush_per_point", "1e3", ["from 1 to 1,000,000"], id="exponent-whole"),
         pytest.param("idle_close_seconds", "1e3", ["seconds from"], id="exponent-number"),
-        pytest.param("min_buy_in", "0x10", ["from 1 to 1000000000000 kush"], id="hex-whole"),
+        pytest.param("min_buy_in", "0x10", ["from 1 to 1,000,000,000,000 kush"], id="hex-whole"),
         pytest.param("hand_seconds", "１２", ["seconds from"], id="fullwidth-number"),
         pytest.param("payouts", "５０,５０", ["payouts: whole numbers"], id="fullwidth-payouts"),
         ("target_points", "10001", ["points from 1 to 10,000"]),
@@ -427,19 +427,19 @@ async def test_grant_takes_ascii_digits_only_as_settings_and_topup_do(typed: str
     await service.balance(GROUP, ALICE)
     reply = await service.grant(GROUP, ALICE, True, "1", typed, "k1")
     assert reply.alert and reply.text == (
-        "Write the number with the digits 0–9 only, without spaces or separators"
+        "Type the number with the digits 0–9 only, without spaces or separators"
         " (1000, not 1 000 or 1_000).\nUsage: /grant @user N"
     )
     reply = await service.grant(GROUP, BORIS, True, "1", typed, "k2")
     assert reply.alert and reply.text == (
-        "Число пишется только цифрами 0–9, без пробелов и разделителей"
+        "Набирайте число только цифрами 0–9, без пробелов и разделителей"
         " (1000, а не 1 000 или 1_000).\nФормат: /grant @игрок N"
     )
     player = await store.find_player((await store.community("telegram", "-100")).id, "1")
     assert player is not None and player.balance == 1000
     setting = await say(service, "min_buy_in", *typed.split())
     assert setting.alert and setting.text.endswith(
-        "\nWrite the number with the digits 0–9 only, without spaces or separators"
+        "\nType the number with the digits 0–9 only, without spaces or separators"
         " (1000, not 1 000 or 1_000)."
     ), setting.text
     assert not (await service.grant(GROUP, ALICE, True, "1", " +100 ", "k3")).alert

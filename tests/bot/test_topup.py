@@ -740,13 +740,13 @@ async def test_r8_2_top_up_takes_ascii_digits_only_as_settings_and_grant_do(  # 
     before = await player_balance(store, ALICE)
     reply = await service.top_up(GROUP, ALICE, typed)
     assert reply.alert and reply.text == (
-        "Write the number with the digits 0–9 only, without spaces or separators"
+        "Type the number with the digits 0–9 only, without spaces or separators"
         " (1000, not 1 000 or 1_000).\n"
         "Top up from 1 to 800 kush (a stack holds at most 1000). Usage: /topup N"
     )
     reply = await service.top_up(GROUP, dataclasses.replace(ALICE, language="ru"), typed)
     assert reply.alert and reply.text.startswith(
-        "Число пишется только цифрами 0–9, без пробелов и разделителей"
+        "Набирайте число только цифрами 0–9, без пробелов и разделителей"
         " (1000, а не 1 000 или 1_000).\nДокупить можно от 1 до 800"
     ), reply.text
     t = service.table_in(GROUP)
