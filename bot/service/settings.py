@@ -580,21 +580,24 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         high=14,
         step=1,
         en="the group's time zone, hours from UTC (3 is Moscow): it sets when the day turns "
-        "for /daily, the dates on charts and the time a turn ends on the table message. "
+        "for /daily, the dates on charts and, once set, the time a turn ends on the table message. "
         "Until set, or set to auto: 0 (UTC) in a group "
         "set to English (language en), or with language auto where more of its players read "
         "English than Russian; else 3.",
         ru="часовой пояс группы, часы от UTC (3 — Москва): по нему начинается новый день для "
-        "/daily, ставятся даты на графиках и время конца хода в сообщении стола. Пока не "
+        "/daily, ставятся даты на графиках и, если задан, время конца хода в сообщении стола. "
+        "Пока не "
         "задан или задан как «авто»: 0 (UTC) в группе с языком en или с языком «авто», где "
         "по-английски читает больше игроков, чем по-русски; иначе 3.",
         discord_en="the server's time zone, hours from UTC (3 is Moscow): it sets when the day "
-        "turns for /daily, the dates on charts and the time a turn ends on the table message. "
+        "turns for /daily, the dates on charts and, once set, the time a turn ends on the table "
+        "message. "
         "Until set, or set to auto: 0 (UTC) on a "
         "server set to English (language en), or with language auto where more of its players "
         "read English than Russian; else 3.",
         discord_ru="часовой пояс сервера, часы от UTC (3 — Москва): по нему начинается новый "
-        "день для /daily, ставятся даты на графиках и время конца хода в сообщении стола. "
+        "день для /daily, ставятся даты на графиках и, если задан, время конца хода в "
+        "сообщении стола. "
         "Пока не задан или задан как «авто»: 0 "
         "(UTC) на сервере с языком en или с языком «авто», где по-английски читает больше "
         "игроков, чем по-русски; иначе 3.",
@@ -949,7 +952,11 @@ async def day_zone(rt: Runtime, community: Community) -> float:
         zone = s.day_zone()  # (no players to count)
     else:
         zone = s.day_zone(await readers_language(rt, community))
-    rt.zones[community.id] = zone  # (the table message's turn ends in it)
+    if s.utc_offset is not None:  # (the table message's turn ends in it)
+        rt.zones[community.id] = zone
+    else:  # a zone guessed from the language (Moscow's for Russian, UTC for English) printed
+        # as a clock time was wrong by hours for many players: the turn's duration instead
+        rt.zones.pop(community.id, None)
     return zone
 
 

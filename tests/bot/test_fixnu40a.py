@@ -339,17 +339,22 @@ def _turn_line(text: str) -> str:
 
 async def test_r8_5_the_group_message_says_when_the_turn_ends_in_the_groups_time_zone() -> None:
     """The group's message, written about once a move, showed "⏱ 2:00 + time bank 1:00" for
-    the whole turn. It now says when the turn's budget ends as a clock time in the group's
-    time zone (auto: Moscow on a tie of readers, +3), the bank after it; ``utc_offset``
-    changed, the next write follows it (en and ru)."""
+    the whole turn. Once an admin set the group's ``utc_offset`` it says when the turn's
+    budget ends as a clock time in that zone, the bank after it, and follows a change of it
+    at the next write (en and ru). Before (``auto``), the duration: a zone guessed from the
+    players' language (Moscow's for Russian, UTC for English) printed a clock wrong by hours."""
     service, presenter, _store, clock = service_env()
     clock.now = 1_700_000_000.0  # 2023-11-14 22:13:20 UTC
     t = await seated(service, ALICE, BOB)
     assert t is not None and t.hand is not None
-    assert service.rt.zones[t.community_id] == 3.0  # (Alice reads English, Bob Russian)
-    # Alice to act from 22:13:20 UTC with 2:00 of budget: until 01:15 Moscow time
+    assert t.community_id not in service.rt.zones  # (auto: no zone printed)
     line = _turn_line(presenter.last_table(T_GROUP.chat_id).text)
-    assert line == "▶ Alice to act · ⏱ until 01:15 (+1:00 time bank)", line
+    assert line == "▶ Alice to act · ⏱ 2:00 + time bank 1:00", line
+    assert not (await service.settings(T_GROUP, ALICE, True, ["utc_offset", "3"])).alert
+    assert service.rt.zones[t.community_id] == 3.0
+    # Alice to act from 22:13:20 UTC with 2:00 of budget: until 01:15 Moscow time
+    screen = render.group_screen(t, "en", None, clock.now, service.rt.zones[t.community_id])
+    assert _turn_line(screen.text) == "▶ Alice to act · ⏱ until 01:15 (+1:00 time bank)"
     assert not (await service.settings(T_GROUP, ALICE, True, ["utc_offset", "-5"])).alert
     assert service.rt.zones[t.community_id] == -5.0
     screen = render.group_screen(t, "ru", None, clock.now, service.rt.zones[t.community_id])
@@ -358,6 +363,8 @@ async def test_r8_5_the_group_message_says_when_the_turn_ends_in_the_groups_time
     clock.now += 150
     screen = render.group_screen(t, "en", None, clock.now, -5.0)
     assert _turn_line(screen.text) == "▶ Alice to act · ⏱ time bank until 17:16"
+    assert not (await service.settings(T_GROUP, ALICE, True, ["utc_offset", "auto"])).alert
+    assert t.community_id not in service.rt.zones  # (back to auto: the duration again)
 
 
 async def test_r8_5_three_to_act_each_with_the_time_their_turn_ends() -> None:
@@ -381,12 +388,13 @@ async def test_r8_5_three_to_act_each_with_the_time_their_turn_ends() -> None:
     assert ru.startswith(f"▶ Ход ⏱ Alice до {ends} · Bob до {ends} (+1:00 тайм-банк)"), ru
 
 
-async def test_r8_5_the_zone_follows_the_players_who_join_a_group_under_auto() -> None:
-    """Under ``language auto`` the zone follows the language most players read: a table
-    opened before anyone played is Moscow's (+3, nobody known); two English players join,
-    and the turn ends in UTC (the sandbox's English player was shown Moscow time)."""
+async def test_r8_5_a_zone_set_before_the_table_opens_is_the_turns_clock() -> None:
+    """A group whose admin set ``utc_offset`` (0 here) before its table opened: the turn's
+    end is shown in that zone from the first deal (the zone is read as the table opens and
+    as players join)."""
     service, presenter, _store, clock = service_env()
     clock.now = 1_700_000_000.0  # 22:13:20 UTC
+    assert not (await service.settings(T_GROUP, ALICE, True, ["utc_offset", "0"])).alert
     await service.new_table(T_GROUP, ALICE)
     t = service.table_in(T_GROUP)
     assert t is not None
