@@ -2300,6 +2300,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Все настройки игры «{game}» — по умолчанию: /settings all покажет их, с кнопками; /settings <имя> <значение> меняет одну.",
     },
     "settings.all_button": {"en": "⚙ All settings", "ru": "⚙ Все настройки"},
+    "settings.game_apart": {
+        "en": "Game of new tables (game): {value}. This table plays {table} until it closes.",
+        "ru": "Игра новых столов (game): {value}. Этот стол играет в «{table}», пока не закрыт.",
+    },
     "settings.footer": {
         "en": "Shown: what applies to {game}. /settings <name> explains a setting; /settings <name> <value> sets any.",
         "ru": "Показано то, что действует в игре «{game}». /settings <имя> объясняет настройку; /settings <имя> <значение> меняет любую.",

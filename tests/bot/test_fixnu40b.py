@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 from bot import render
+from bot.texts import tr
 from game.board import Box
 from game.cards import Card
 from game.evaluator import made_so_far
@@ -85,3 +86,41 @@ def test_made_so_far_names_a_made_pair_or_better_and_a_full_box_as_evaluated() -
     assert trips is not None and hand_name(trips, "ru") == "сет семёрок"
     top = made_so_far([_c(x) for x in "Qs 2c 6c".split()], 3)
     assert top is not None and hand_name(top, "en") == "queen high"
+
+
+# -- /settings at a table of another game than the group's: "game" is said apart ----------------
+
+
+async def test_settings_all_at_a_chinese_table_says_the_groups_game_apart() -> None:
+    """A Chinese Poker table open, the group's game Pineapple: ``/settings all`` listed "Game
+    (game): Pineapple OFC" under "Shown: what applies to Chinese Poker", read as this table's
+    game. The group's game is the game of new tables (bot/service/settings.py: the open table
+    keeps its own): it is left out of that section and said after it, with its button; with
+    no table open it is listed as before."""
+    from tests.bot.test_settings import ALICE, BORIS, GROUP, new_service, payloads, say
+
+    service, _store = new_service()
+    await service.new_table(GROUP, ALICE, "chinese")
+    screen = (await say(service, "all")).screen
+    assert screen is not None
+    lines = screen.text.splitlines()
+    footer = tr("en", "settings.footer", game="Chinese Poker")
+    assert lines[-2:] == [
+        footer,
+        "Game of new tables (game): Pineapple OFC. This table plays Chinese Poker until it closes.",
+    ]
+    assert not any(line.startswith("Game (game)") for line in lines)
+    assert "Game ⟳" in payloads(screen)  # (its button kept)
+    ru = (await say(service, "all", actor=BORIS)).screen
+    assert ru is not None
+    assert ru.text.splitlines()[-1] == (
+        "Игра новых столов (game): Ананас (OFC). Этот стол играет в «Китайский покер», пока не "
+        "закрыт."
+    )
+    short = (await say(service)).screen  # /settings alone: the game at its default, not listed
+    assert short is not None and "(game)" not in short.text
+    assert not (await service.close_table(GROUP, ALICE, True)).alert
+    screen = (await say(service, "all")).screen
+    assert screen is not None and "Game (game): Pineapple OFC" in screen.text.splitlines()
+    assert "Game of new tables" not in screen.text
+    await service.stop()
