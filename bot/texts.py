@@ -378,6 +378,10 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     # R7.3: the point for winning two boxes of three (or all three) against an opponent, one
     # per opponent
+    "reveal.two_of_three_early": {
+        "en": "Bottom and middle both won: {points} (+1 per such opponent for 2 of 3 boxes, whatever the top)",
+        "ru": "Низ и середина выиграны: {points} (+1 с каждого такого соперника за 2 бокса из 3, каким бы ни был верх)",
+    },
     "reveal.two_of_three": {
         "en": "Bonus for winning 2 or 3 of 3 boxes (per opponent): {points}",
         "ru": "Бонус за 2 или 3 выигранных бокса из 3 (с каждым соперником): {points}",

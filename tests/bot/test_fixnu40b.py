@@ -124,3 +124,40 @@ async def test_settings_all_at_a_chinese_table_says_the_groups_game_apart() -> N
     assert screen is not None and "Game (game): Pineapple OFC" in screen.text.splitlines()
     assert "Game of new tables" not in screen.text
     await service.stop()
+
+
+# -- Chinese Poker's reveal: the two-of-three point shown with the middle says why --------------
+
+
+async def test_r7_3_the_point_won_with_bottom_and_middle_says_why_before_the_top() -> None:
+    """Alice beats Bob in every box. After the middle reveal the line "Bonus for winning 2 or
+    3 of 3 boxes (per opponent): +1" sat between the middle and a top not yet shown. The
+    point is decided there (R7.3: two boxes of three already won; a claim after the middle
+    keeps it, R7.5), so it stays there, worded so: bottom and middle both won, whatever the
+    top; Russian too. The top adds no second line."""
+    from tests.bot.test_service_classic import GROUP as CGROUP
+    from tests.bot.test_service_classic import chinese_hand_arranged
+
+    service, presenter, _store, clock, t = await chinese_hand_arranged("3")
+    clock.now += 3
+    await service.run_due()  # the middle
+    assert t.reveal is not None and t.reveal["stage"] == 2
+    lines = presenter.last_table(CGROUP.chat_id).text.splitlines()
+    early = (
+        "  Bottom and middle both won: +1 (+1 per such opponent for 2 of 3 boxes, whatever the top)"
+    )
+    i = lines.index(early)
+    assert lines[i - 1].startswith("  Middle: ") and not any("Top:" in x for x in lines)
+    assert not any("Bonus for winning" in x for x in lines)
+    ru = render.reveal_screen(t, "ru").text.splitlines()
+    assert (
+        "  Низ и середина выиграны: +1 (+1 с каждого такого соперника за 2 бокса из 3, каким бы "
+        "ни был верх)"
+    ) in ru
+    clock.now += 3
+    await service.run_due()  # the top
+    last = [s.text for s in presenter.tables[CGROUP.chat_id] if "  Top: " in s.text][-1]
+    lines = [x for x in last.splitlines() if x.startswith("  ")]
+    assert lines.count(early) == 1 and not any("Bonus for winning" in x for x in lines)
+    assert lines.index(early) == lines.index(next(x for x in lines if "Top:" in x)) - 1
+    await service.stop()
