@@ -186,6 +186,19 @@ def game_score(t: LiveTable, lang: str) -> list[str]:
     return [tr(lang, "chinese.score", target=game.target, scores=scores)]
 
 
+def settle_note(t: LiveTable, lang: str) -> list[str]:
+    """While a cash table's Chinese Poker game runs (from its first deal until it is over),
+    one line saying the stacks move only when the game ends (R7.6: kush is settled each-with-
+    each on the game's points; the hands before leave every stack as it was, which read as
+    kush not paid): "💰 Stacks change only when the game to 51 ends: it is settled then.".
+    Nothing at other tables, before the game's first deal or once it is over; a tournament's
+    game settles chips, said by its own status (R8.7)."""
+    game = t.chinese
+    if game is None or game.over or t.tournament is not None:
+        return []
+    return [tr(lang, "chinese.settle_note", target=game.target)]
+
+
 def _next_hand(at: float, lang: str, now: float) -> str:
     """When the next hand is dealt: in whole seconds, rounded up; under a second away (the
     sandbox's ``--fast``, whose hands follow each other at once) "now", not "in 1 second"."""
@@ -234,6 +247,7 @@ def lobby_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
         )
     ]
     lines.extend(game_score(t, lang))
+    lines.extend(settle_note(t, lang))
     if not t.seats:
         lines.append(tr(lang, "lobby.empty"))
     for n, s in enumerate(sorted(t.seats.values(), key=lambda s: s.seat), start=1):
@@ -346,6 +360,7 @@ def group_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
     if t.tournament is not None:
         lines.append(tournament_status(t, lang, now))
     lines.extend(game_score(t, lang))
+    lines.extend(settle_note(t, lang))
     if t.options.game is not GameKind.CHINESE:  # everyone arranges at once (R4.5): a button
         # there means nothing
         lines.append(tr(lang, "board.button", name=_names(t, [view.button])))

@@ -372,6 +372,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{name} · {total:pt|pts} (target {target})",
         "ru": "{name} · {total:очко|очка|очков} (цель {target})",
     },
+    "chinese.settle_note": {
+        "en": "💰 Stacks change only when the game to {target} ends: it is settled then.",
+        "ru": "💰 Стеки меняются только в конце игры до {target:очка|очков|очков}: тогда и расчёт.",
+    },
     "chinese.score": {
         "en": "🎯 Game to {target}: {scores}",
         "ru": "🎯 Игра до {target:очка|очков|очков}: {scores}",

@@ -161,3 +161,38 @@ async def test_r7_3_the_point_won_with_bottom_and_middle_says_why_before_the_top
     assert lines.count(early) == 1 and not any("Bonus for winning" in x for x in lines)
     assert lines.index(early) == lines.index(next(x for x in lines if "Top:" in x)) - 1
     await service.stop()
+
+
+# -- Chinese Poker: the stacks move when the game ends, said while it runs ---------------------
+
+
+async def test_r7_6_the_table_message_says_stacks_move_only_when_the_game_ends() -> None:
+    """Chinese Poker to 200: after a hand Alice has 22 points, Bob 0, and both stacks are
+    still 200 (R7.6: kush settles at the game's end). Nothing said so; the table message
+    between hands (and during the next arrangement) says "💰 Stacks change only when the game
+    to 200 ends: it is settled then." (Russian too), under the game's score; a Pineapple
+    table has no such line, nor a Chinese one whose game is over."""
+    from dataclasses import replace
+
+    from tests.bot.test_service_classic import GROUP as CGROUP
+    from tests.bot.test_service_classic import chinese_after_one_hand
+
+    service, presenter, _store, clock, t = await chinese_after_one_hand()
+    assert {s.stack for s in t.seats.values()} == {200}
+    note = "💰 Stacks change only when the game to 200 ends: it is settled then."
+    lines = presenter.last_table(CGROUP.chat_id).text.splitlines()
+    assert lines[2:4] == ["🎯 Game to 200: Alice 22 · Bob 0", note], lines
+    ru = render.lobby_screen(t, "ru", None, time.time()).text.splitlines()
+    assert "💰 Стеки меняются только в конце игры до 200 очков: тогда и расчёт." in ru
+    clock.now += 5
+    await service.run_due()  # the next hand: its arrangement
+    assert t.hand is not None and t.hand_no == 2
+    lines = presenter.last_table(CGROUP.chat_id).text.splitlines()
+    assert lines[1:3] == ["🎯 Game to 200: Alice 22 · Bob 0", note], lines
+    assert t.chinese is not None
+    over = replace(t.chinese, over=True)
+    t.chinese = over
+    assert note not in render.lobby_screen(t, "en", None, time.time()).text
+    await service.stop()
+    pineapple = table()
+    assert "💰" not in render.group_screen(pineapple, "en", None, time.time()).text
