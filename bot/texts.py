@@ -345,14 +345,16 @@ TEXTS: dict[str, dict[str, str]] = {
     "picture.chip_forms": {"en": "chip|chips", "ru": "фишка|фишки|фишек"},
     "picture.dummy": {"en": "Dummy", "ru": "Болван"},
     "picture.player": {"en": "Player {n}", "ru": "Игрок {n}"},
+    # /hand's title, as the private hand's (in the player's own private chat, their name on
+    # the panel): "Ваша доска · стол #7 · раздача 7 · улица 1" wrapped on a one-board picture
     "picture.hand_title": {
-        "en": "Your board · table #{table} · hand {hand} · street {street}",
-        "ru": "Ваша доска · стол #{table} · раздача {hand} · улица {street}",
+        "en": "Table #{table} · hand {hand} · street {street}",
+        "ru": "Стол #{table} · раздача {hand} · улица {street}",
     },
     # /hand's title for a hand dealt whole (Chinese Poker, Fantasyland): no street
     "picture.hand_title_whole": {
-        "en": "Your board · table #{table} · hand {hand}",
-        "ru": "Ваша доска · стол #{table} · раздача {hand}",
+        "en": "Table #{table} · hand {hand}",
+        "ru": "Стол #{table} · раздача {hand}",
     },
     "picture.to_place": {"en": "To place: {cards}", "ru": "Ваши карты: {cards}"},
     "picture.waiting": {

@@ -196,3 +196,40 @@ async def test_r7_6_the_table_message_says_stacks_move_only_when_the_game_ends()
     await service.stop()
     pineapple = table()
     assert "💰" not in render.group_screen(pineapple, "en", None, time.time()).text
+
+
+# -- /hand's picture: its title fits one board's width on one line -----------------------------
+
+
+def test_the_hand_pictures_russian_title_fits_on_one_line() -> None:
+    """/hand's picture is one board wide: "Ваша доска · стол #7 · раздача 7 · улица 1" was
+    drawn on two lines ("…раздача 7 / улица 1"). The title is the private hand's own, "Стол
+    #7 · раздача 7 · улица 1" (the panel names the player), on one line, at a table in the
+    hundreds too; English alike. Its boxes are sorted and named as the private hand's."""
+    from PIL import Image, ImageDraw
+
+    from bot import pictures
+
+    t = table()
+    hand = t.hand
+    assert hand is not None
+    t.hand_no = 7
+    for text, box in (("Qc", Box.BOTTOM), ("4c", Box.BOTTOM), ("6d", Box.BOTTOM),
+                      ("4h", Box.BOTTOM), ("Jd", Box.TOP)):  # fmt: skip
+        hand.place(0, _c(text), box)
+    t.seats[0].lang = "ru"
+    pic = pictures.hand_picture(t, t.seats[0])
+    assert pic is not None and pic.title == "Стол #7 · раздача 7 · улица 1"
+    assert pic.boards[0].boxes == ("Jd", "", "4h 4c Qc 6d")
+    assert pic.boards[0].hands == ("", "", "пара четвёрок")
+    _, width, _ = pictures.layout(pic)
+    draw = ImageDraw.Draw(Image.new("RGB", (width, 10)))
+    room = width - 2 * pictures.MARGIN
+    assert pictures.title_lines(draw, pic.title, room) == (15, [pic.title])
+    t.seats[0].lang = "en"
+    en = pictures.hand_picture(t, t.seats[0])
+    assert en is not None and en.title == "Table #7 · hand 7 · street 1"
+    widest = tr("ru", "picture.hand_title", table=123, hand=1234, street=5)
+    assert len(pictures.title_lines(draw, widest, room)[1]) == 1
+    widest_en = tr("en", "picture.hand_title", table=123, hand=1234, street=5)
+    assert len(pictures.title_lines(draw, widest_en, room)[1]) == 1
