@@ -626,6 +626,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Вы сели на место {seat}. Нажмите «Готов», чтобы внести взнос; иначе место "
         "освободится через {seconds:секунду|секунды|секунд}.",
     },
+    # seated while a hand is played (R8.2): dealt in from the next hand, Ready within the window
+    "reply.joined_mid_hand": {
+        "en": "You sit at seat {seat}. You play from the next hand: press Ready to buy in within "
+        "{seconds:second|seconds}.",
+        "ru": "Вы сели на место {seat}. Играете со следующей раздачи: нажмите «Готов», чтобы "
+        "внести взнос, в течение {seconds:секунды|секунд|секунд}.",
+    },
     "reply.already_seated": {"en": "You are already seated.", "ru": "Вы уже за столом."},
     "reply.table_full": {"en": "The table is full.", "ru": "За столом нет мест."},
     "reply.table_full_until": {

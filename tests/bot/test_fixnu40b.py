@@ -233,3 +233,36 @@ def test_the_hand_pictures_russian_title_fits_on_one_line() -> None:
     assert len(pictures.title_lines(draw, widest, room)[1]) == 1
     widest_en = tr("en", "picture.hand_title", table=123, hand=1234, street=5)
     assert len(pictures.title_lines(draw, widest_en, room)[1]) == 1
+
+
+# -- Join during a hand: kept, and its answer says when the new seat plays ---------------------
+
+
+async def test_r8_2_join_during_a_hand_seats_for_the_next_and_says_so() -> None:
+    """The table message keeps Join during a hand while a seat is free: pressed then it seats
+    the player for the next hand (R8.2), not a refusal. Its answer read "You sit at seat 3.
+    Press Ready to buy in.", as in the lobby: now it says the seat plays from the next hand and
+    how long Ready may wait (the table message's count); Russian too. Carol, Ready, is dealt
+    the next hand."""
+    from tests.bot.conftest import service_env
+    from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, play_out, seated
+
+    service, presenter, _store, _clock = service_env()
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    labels = [b.label for b in presenter.last_table(GROUP.chat_id).all_buttons()]
+    assert labels[0] == "Join"
+    reply = await service.join(GROUP, CAROL)
+    assert not reply.alert
+    assert reply.text == (
+        "You sit at seat 3. You play from the next hand: press Ready to buy in within 60 "
+        "seconds."
+    )
+    assert tr("ru", "reply.joined_mid_hand", seat=3, seconds=21) == (
+        "Вы сели на место 3. Играете со следующей раздачи: нажмите «Готов», чтобы внести "
+        "взнос, в течение 21 секунды."
+    )
+    assert not (await service.ready(GROUP, CAROL)).alert
+    await play_out(service, presenter, [ALICE, BOB])
+    assert t.hand is not None and t.hand_no == 2 and len(t.hand.order) == 3
+    await service.stop()
