@@ -7,7 +7,7 @@ import time
 from bot import render
 from bot.texts import tr
 from game.board import Box
-from game.cards import Card
+from game.cards import Card, parse_cards
 from game.evaluator import made_so_far
 from game.names import hand_name
 from tests.bot.discord.test_components import table
@@ -76,15 +76,15 @@ def test_a_full_box_carries_the_showdowns_hand_name() -> None:
 
 def test_made_so_far_names_a_made_pair_or_better_and_a_full_box_as_evaluated() -> None:
     """An incomplete box is named once it holds a pair or better (no kickers), else not."""
-    cards = [_c(x) for x in "Qc Qd 2c".split()]
+    cards = parse_cards("Qc Qd 2c")
     made = made_so_far(cards, 5)
     assert made is not None and hand_name(made, "en") == "pair of queens"
     assert made_so_far([_c("Ac"), _c("Kc"), _c("Qc"), _c("Jc")], 5) is None  # no flush yet
-    two = made_so_far([_c(x) for x in "9c 9d 3c 3s".split()], 5)
+    two = made_so_far(parse_cards("9c 9d 3c 3s"), 5)
     assert two is not None and hand_name(two, "en") == "two pair, nines and threes"
-    trips = made_so_far([_c(x) for x in "7c 7d 7h".split()], 5)
+    trips = made_so_far(parse_cards("7c 7d 7h"), 5)
     assert trips is not None and hand_name(trips, "ru") == "сет семёрок"
-    top = made_so_far([_c(x) for x in "Qs 2c 6c".split()], 3)
+    top = made_so_far(parse_cards("Qs 2c 6c"), 3)
     assert top is not None and hand_name(top, "en") == "queen high"
 
 
@@ -255,8 +255,7 @@ async def test_r8_2_join_during_a_hand_seats_for_the_next_and_says_so() -> None:
     reply = await service.join(GROUP, CAROL)
     assert not reply.alert
     assert reply.text == (
-        "You sit at seat 3. You play from the next hand: press Ready to buy in within 60 "
-        "seconds."
+        "You sit at seat 3. You play from the next hand: press Ready to buy in within 60 seconds."
     )
     assert tr("ru", "reply.joined_mid_hand", seat=3, seconds=21) == (
         "Вы сели на место 3. Играете со следующей раздачи: нажмите «Готов», чтобы внести "
