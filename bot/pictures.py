@@ -34,7 +34,7 @@ from bot.names import ROBOT
 from bot.texts import kush_word, plural, signed, tr
 from game.board import BOXES, Box
 from game.cards import cards_str, format_cards, parse_cards
-from game.evaluator import display_order
+from game.evaluator import display_order, made_so_far
 from game.names import hand_name
 from game.options import GameKind
 from storage.api import DEFAULT_KUSH_LABEL
@@ -360,15 +360,19 @@ def hand_picture(t: LiveTable, seat: SeatState) -> Picture | None:
         assert me is not None
         street = max(street, me.street)
         board = me.board
+        # each box as the private hand shows it (bot/render.py): sorted as the showdown reads
+        # it, named once full or holding a pair or better
+        made = [made_so_far(board.box(x), x.size) for x in BOXES]
+        named = tuple(hand_name(m, lang) if m is not None else "" for m in made)
         out.append(
             BoardPicture(
                 name=t.board_label(b),
                 boxes=(
-                    cards_str(board.box(Box.TOP)),
-                    cards_str(board.box(Box.MIDDLE)),
-                    cards_str(board.box(Box.BOTTOM)),
+                    cards_str(display_order(board.box(Box.TOP))),
+                    cards_str(display_order(board.box(Box.MIDDLE))),
+                    cards_str(display_order(board.box(Box.BOTTOM))),
                 ),
-                hands=("", "", ""),
+                hands=(named[0], named[1], named[2]),
                 scores=(None, None, None),
                 played_fl=hand.is_fantasyland(b),
                 live=True,

@@ -18,7 +18,7 @@ from bot.screens import Button, Screen
 from bot.texts import grouped, kush_word, on, tr
 from game.board import BOXES, Board, Box
 from game.cards import Card, format_cards
-from game.evaluator import display_order
+from game.evaluator import display_order, made_so_far
 from game.hand import HandView
 from game.names import hand_name
 from game.options import GameKind
@@ -110,13 +110,22 @@ def busted_notice(t: LiveTable, lang: str, name: str, stack: int) -> str:
     return tr(lang, "showdown.below_point", name=name, stack=stack, label=t.label)
 
 
-def _box_line(cards: Sequence[Card], size: int) -> str:
-    shown = [c.face for c in cards] + ["·"] * (size - len(cards))
-    return " ".join(shown)
+def _box_line(cards: Sequence[Card], size: int, lang: str | None = None) -> str:
+    """A box during play, its cards in the order the showdown reads them (pairs together,
+    high first: :func:`display_order`; they read in the order placed, "Q♣ 2♣ 6♣ A♣ J♣",
+    beside the showdown's "A♣ Q♣ J♣ 6♣ 2♣ — flush, ace high"), a dot per free place; with
+    ``lang``, the name of what it has made as the showdown names it (:func:`hand_name`): a
+    full box's hand, an incomplete one's pair or better (:func:`made_so_far`), else none."""
+    shown = [c.face for c in display_order(cards)] + ["·"] * (size - len(cards))
+    line = " ".join(shown)
+    if lang is not None and (made := made_so_far(cards, size)) is not None:
+        line += f" — {hand_name(made, lang)}"
+    return line
 
 
-def _board_lines(board: Board, indent: str = "  ") -> list[str]:
-    return [indent + _box_line(board.box(b), b.size) for b in BOXES]
+def _board_lines(board: Board, lang: str | None = None, indent: str = "  ") -> list[str]:
+    """A board's three boxes, one line each (:func:`_box_line`), named in ``lang`` if given."""
+    return [indent + _box_line(board.box(b), b.size, lang) for b in BOXES]
 
 
 def _compact(board: Board) -> str:
@@ -209,6 +218,19 @@ def game_score(t: LiveTable, lang: str) -> list[str]:
     return [tr(lang, "chinese.score", target=game.target, scores=scores)]
 
 
+def settle_note(t: LiveTable, lang: str) -> list[str]:
+    """While a cash table's Chinese Poker game runs (from its first deal until it is over),
+    one line saying the stacks move only when the game ends (R7.6: kush is settled each-with-
+    each on the game's points; the hands before leave every stack as it was, which read as
+    kush not paid): "💰 Stacks change only when the game to 51 ends: it is settled then.".
+    Nothing at other tables, before the game's first deal or once it is over; a tournament's
+    game settles chips, said by its own status (R8.7)."""
+    game = t.chinese
+    if game is None or game.over or t.tournament is not None:
+        return []
+    return [tr(lang, "chinese.settle_note", target=game.target)]
+
+
 def _next_hand(at: float, lang: str, now: float) -> str:
     """When the next hand is dealt: in whole seconds, rounded up; under a second away (the
     sandbox's ``--fast``, whose hands follow each other at once) "now", not "in 1 second"."""
@@ -257,6 +279,7 @@ def lobby_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
         )
     ]
     lines.extend(game_score(t, lang))
+    lines.extend(settle_note(t, lang))
     if not t.seats:
         lines.append(tr(lang, "lobby.empty"))
     for n, s in enumerate(sorted(t.seats.values(), key=lambda s: s.seat), start=1):
@@ -372,6 +395,7 @@ def group_screen(
     if t.tournament is not None:
         lines.append(tournament_status(t, lang, now))
     lines.extend(game_score(t, lang))
+    lines.extend(settle_note(t, lang))
     if t.options.game is not GameKind.CHINESE:  # everyone arranges at once (R4.5): a button
         # there means nothing
         lines.append(tr(lang, "board.button", name=_names(t, [view.button])))
@@ -417,7 +441,8 @@ def group_screen(
         lines.append("")
         lines.append(head)
         if sv.board.count or not sv.hidden:
-            lines.extend(_board_lines(sv.board))
+            # its open cards only (``view(None)``), named as the showdown names them
+            lines.extend(_board_lines(sv.board, lang))
         if sv.hidden:
             # until showdown (R6.3, R4.5), or placed on a simultaneous street and shown
             # when the street is complete (R3.6): "until showdown" there was not so
@@ -561,7 +586,9 @@ def _private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
         # "private.away" above); in Chinese Poker the game ends after it instead (R7.7)
         chinese = t.options.game is GameKind.CHINESE
         lines.append(tr(lang, "private.timed_out_chinese" if chinese else "private.timed_out_now"))
-    lines.extend(_board_lines(me.board))
+    # sorted and named as the showdown shows them; this street's cards placed, not yet
+    # confirmed, are in their boxes too (their buttons' "•" says where)
+    lines.extend(_board_lines(me.board, lang))
     # the cards placed, this street's included, already foul the board (R2.3): said before
     # Confirm, on this private screen only (the group's never marks it before the showdown)
     if me.board.foul_certain:
@@ -746,7 +773,10 @@ def reveal_screen(
             cards = format_cards(display_order(r.board.box(box)))
             lines.append(f"  {name}: {cards} — {hand_name(strength, lang)} · {pts:+d}")
             if extra:
-                lines.append("  " + tr(lang, "reveal.two_of_three", points=f"{extra:+d}"))
+                # under the middle, before the top is shown: won already, and said why (the
+                # plain bonus line there read as a point given before its third box was seen)
+                key = "reveal.two_of_three_early" if box is Box.MIDDLE else "reveal.two_of_three"
+                lines.append("  " + tr(lang, key, points=f"{extra:+d}"))
         del i
     claim = reveal.get("claim")
     buttons: tuple[tuple[Button, ...], ...] = ()

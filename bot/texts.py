@@ -356,14 +356,16 @@ TEXTS: dict[str, dict[str, str]] = {
     "picture.chip_forms": {"en": "chip|chips", "ru": "фишка|фишки|фишек"},
     "picture.dummy": {"en": "Dummy", "ru": "Болван"},
     "picture.player": {"en": "Player {n}", "ru": "Игрок {n}"},
+    # /hand's title, as the private hand's (in the player's own private chat, their name on
+    # the panel): "Ваша доска · стол #7 · раздача 7 · улица 1" wrapped on a one-board picture
     "picture.hand_title": {
-        "en": "Your board · table #{table} · hand {hand} · street {street}",
-        "ru": "Ваша доска · стол #{table} · раздача {hand} · улица {street}",
+        "en": "Table #{table} · hand {hand} · street {street}",
+        "ru": "Стол #{table} · раздача {hand} · улица {street}",
     },
     # /hand's title for a hand dealt whole (Chinese Poker, Fantasyland): no street
     "picture.hand_title_whole": {
-        "en": "Your board · table #{table} · hand {hand}",
-        "ru": "Ваша доска · стол #{table} · раздача {hand}",
+        "en": "Table #{table} · hand {hand}",
+        "ru": "Стол #{table} · раздача {hand}",
     },
     "picture.to_place": {"en": "To place: {cards}", "ru": "Ваши карты: {cards}"},
     "picture.waiting": {
@@ -383,12 +385,20 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{name} · {total:pt|pts} (target {target})",
         "ru": "{name} · {total:очко|очка|очков} (цель {target})",
     },
+    "chinese.settle_note": {
+        "en": "💰 Stacks change only when the game to {target} ends: it is settled then.",
+        "ru": "💰 Стеки меняются только в конце игры до {target:очка|очков|очков}: тогда и расчёт.",
+    },
     "chinese.score": {
         "en": "🎯 Game to {target}: {scores}",
         "ru": "🎯 Игра до {target:очка|очков|очков}: {scores}",
     },
     # R7.3: the point for winning two boxes of three (or all three) against an opponent, one
     # per opponent
+    "reveal.two_of_three_early": {
+        "en": "Bottom and middle both won: {points} (+1 per such opponent for 2 of 3 boxes, whatever the top)",
+        "ru": "Низ и середина выиграны: {points} (+1 с каждого такого соперника за 2 бокса из 3, каким бы ни был верх)",
+    },
     "reveal.two_of_three": {
         "en": "Bonus for winning 2 or 3 of 3 boxes (per opponent): {points}",
         "ru": "Бонус за 2 или 3 выигранных бокса из 3 (с каждым соперником): {points}",
@@ -626,6 +636,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "{seconds:second|seconds}.",
         "ru": "Вы сели на место {seat}. Нажмите «Готов», чтобы внести взнос; иначе место "
         "освободится через {seconds:секунду|секунды|секунд}.",
+    },
+    # seated while a hand is played (R8.2): dealt in from the next hand, Ready within the window
+    "reply.joined_mid_hand": {
+        "en": "You sit at seat {seat}. You play from the next hand: press Ready to buy in within "
+        "{seconds:second|seconds}.",
+        "ru": "Вы сели на место {seat}. Играете со следующей раздачи: нажмите «Готов», чтобы "
+        "внести взнос, в течение {seconds:секунды|секунд|секунд}.",
     },
     "reply.already_seated": {"en": "You are already seated.", "ru": "Вы уже за столом."},
     "reply.table_full": {"en": "The table is full.", "ru": "За столом нет мест."},
@@ -2332,6 +2349,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Все настройки игры «{game}» — по умолчанию: /settings all покажет их, с кнопками; /settings <имя> <значение> меняет одну.",
     },
     "settings.all_button": {"en": "⚙ All settings", "ru": "⚙ Все настройки"},
+    "settings.game_apart": {
+        "en": "Game of new tables (game): {value}. This table plays {table} until it closes.",
+        "ru": "Игра новых столов (game): {value}. Этот стол играет в «{table}», пока не закрыт.",
+    },
     "settings.footer": {
         "en": "Shown: what applies to {game}. /settings <name> explains a setting; /settings <name> <value> sets any.",
         "ru": "Показано то, что действует в игре «{game}». /settings <имя> объясняет настройку; /settings <имя> <значение> меняет любую.",

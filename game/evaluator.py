@@ -32,6 +32,7 @@ __all__ = [
     "display_order",
     "evaluate",
     "evaluate_codes",
+    "made_so_far",
     "rank3",
     "rank5",
     "ranks_of",
@@ -191,3 +192,26 @@ def display_order(cards: Sequence[Card]) -> list[Card]:
         return (-counts[c.rank], -rank, c.suit.index)
 
     return sorted(cards, key=key)
+
+
+def made_so_far(cards: Sequence[Card], size: int) -> int | None:
+    """What a box of ``size`` cards (3 or 5) holding ``cards`` has made so far, as a
+    strength: a full box's own (:func:`evaluate`, R1.2–R1.4); an incomplete one's only once
+    it holds a pair or better, counted from the cards there (a pair, two pair, three or four
+    of a kind: the category and the ranks that make it, no kickers), ``None`` before (a
+    straight or a flush is not made until the box is full). What the private hand prints
+    beside a box during play, as the showdown names it."""
+    if len(cards) >= size:
+        return evaluate(cards)
+    counts = Counter(c.rank for c in cards)
+    groups = sorted(((n, int(r)) for r, n in counts.items() if n >= 2), reverse=True)
+    if not groups:
+        return None
+    top_n, top_r = groups[0]
+    if top_n == 4:
+        return strength_of(HandCategory.QUADS, (top_r,))
+    if top_n == 3:
+        return strength_of(HandCategory.TRIPS, (top_r,))
+    if len(groups) >= 2:
+        return strength_of(HandCategory.TWO_PAIR, (top_r, groups[1][1]))
+    return strength_of(HandCategory.PAIR, (top_r,))

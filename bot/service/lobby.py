@@ -279,6 +279,11 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
         # a second before the timer stood them up, told them nothing of it)
         left = max(0, int(t.ready_deadline - rt.clock() + 0.999))  # (as the lobby counts)
         return Reply(tr(lang, "reply.joined_timer", seat=seat.seat + 1, seconds=left))
+    if t.hand is not None and (end := t.ready_window_end(seat)) is not None:
+        # seated while a hand is played (R8.2): dealt in from the next one once Ready within
+        # the window; "Press Ready to buy in" alone left the Join of a hand under way unsaid
+        left = max(0, int(end - rt.clock() + 0.999))  # (as the table message counts it)
+        return Reply(tr(lang, "reply.joined_mid_hand", seat=seat.seat + 1, seconds=left))
     return Reply(tr(lang, "reply.joined", seat=seat.seat + 1))
 
 

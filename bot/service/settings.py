@@ -1165,8 +1165,24 @@ def settings_screen(
     lines = [tr(lang, on(community.platform, "settings.title"))]
     rows: list[tuple[Button, ...]] = []
     others = 0
+    # the group's game is the game of new tables, not a rule of an open table of another
+    # game: "Game (game): Pineapple OFC" under "Shown: what applies to Chinese Poker" read as
+    # the Chinese Poker table's; it is said apart, after that section, with its button
+    apart = s.game != opts.game.value
+    after: list[str] = []
+    after_rows: list[tuple[Button, ...]] = []
     for spec in SETTINGS.values():
         if not spec.applies_to(opts.game):
+            continue
+        if apart and spec.name == "game":
+            if full or not _is_default(s, spec, opts.game, readers):
+                value = _display(s, opts, spec, lang, label, readers=readers)
+                after.append(tr(lang, "settings.game_apart", value=value,
+                                table=tr(lang, f"game.{opts.game.value}")))  # fmt: skip
+                button = Button(
+                    f"{_short(spec, lang)} ⟳", encode(SettingStep(0, v, spec.code, "~", not full))
+                )
+                after_rows.append((button,))
             continue
         name = _title(spec, lang)
         if full:
@@ -1194,15 +1210,16 @@ def settings_screen(
             )
     if full:
         lines.append(tr(lang, "settings.footer", game=tr(lang, f"game.{opts.game.value}")))
-        return Screen("\n".join(lines), tuple(rows))
+        return Screen("\n".join([*lines, *after]), (*rows, *after_rows))
     game_name = tr(lang, f"game.{opts.game.value}")
+    rows.extend(after_rows)
     if len(lines) == 1:
         # (Discord's presenter names its command: /ofcadmin settings all)
         lines.append(tr(lang, "settings.all_default", game=game_name))
     elif others:  # (none left at its default: the list is the whole one)
         lines.append(tr(lang, "settings.others_default", n=others, game=game_name))
     rows.append((Button(tr(lang, "settings.all_button"), encode(AllSettings(0, v))),))
-    return Screen("\n".join(lines), tuple(rows))
+    return Screen("\n".join([*lines, *after]), tuple(rows))
 
 
 #: the settings meant by the words a group tries that no setting name is spelled like

@@ -138,10 +138,10 @@ async def test_hand_in_private_sees_the_table_another_worker_serves() -> None:
         assert second.id not in one.rt.tables and first.id not in two.rt.tables
         reply = await one.hand_picture(private_of(ALICE), ALICE)
         assert reply.picture is not None
-        assert reply.text.splitlines()[0] == f"Your board · table #{second.id} · hand 1 · street 1"
+        assert reply.text.splitlines()[0] == f"Table #{second.id} · hand 1 · street 1"
         await press_auto_and_confirm(one, firsts, BOB)  # her move at #1 too: #1, served here
         reply = await one.hand_picture(private_of(ALICE), ALICE)
-        assert reply.text.splitlines()[0] == f"Your board · table #{first.id} · hand 1 · street 2"
+        assert reply.text.splitlines()[0] == f"Table #{first.id} · hand 1 · street 2"
         assert await check_store(store) == []
     finally:
         await one.stop()

@@ -100,7 +100,7 @@ async def test_r8_2_a_join_after_the_ready_timer_ran_out_sits_down_after_its_ste
     assert t.hand is not None and t.hand_no == 1 and len(t.hand.order) == 2
     dan = t.seat_of(DAN.user_id)
     assert dan is not None and not dan.ready and dan.ready_by == clock.now + 60
-    assert reply.text == tr("en", "reply.joined", seat=dan.seat + 1)
+    assert reply.text == tr("en", "reply.joined_mid_hand", seat=dan.seat + 1, seconds=60)
     clock.now += 30
     await service.run_due()
     reply = await service.ready(GROUP, DAN)  # within his time: bought in, dealt in next

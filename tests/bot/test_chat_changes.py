@@ -218,7 +218,7 @@ async def test_a_command_typed_just_before_the_upgrade_is_answered_in_the_superg
 
         def answered() -> bool:
             return any(
-                m["text"] == "You sit at seat 3. Press Ready to buy in."
+                m["text"].startswith("You sit at seat 3. You play from the next hand")
                 for m in w.fake.chat_messages(NEW_GROUP)
             )
 

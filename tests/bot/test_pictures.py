@@ -108,7 +108,7 @@ SAMPLES: dict[str, Picture] = {
     ),
     # /hand: one board in play, in the private chat (empty places, the cards to place)
     "one_board_live": Picture(
-        "Your board · table #1 · hand 1 · street 2",
+        "Table #1 · hand 1 · street 2",
         "en",
         (
             BoardPicture(

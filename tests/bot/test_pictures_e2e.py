@@ -151,7 +151,7 @@ async def test_hand_shows_your_own_board_privately_and_never_in_the_group(
         await w.fake.wait_for(lambda: w.fake.photos_in(ALICE.id))
         [photo] = w.fake.photos_in(ALICE.id)
         assert photo.data[:8] == b"\x89PNG\r\n\x1a\n" and len(photo.data) <= MAX_BYTES
-        assert "Your board · table #1 · hand 1 · street 2" in photo.caption
+        assert "Table #1 · hand 1 · street 2" in photo.caption
         assert "To place: K♥ 2♣" in photo.caption
         [data] = drawn
         [mine] = data["boards"]

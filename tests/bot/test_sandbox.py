@@ -562,7 +562,7 @@ async def test_hand_goes_to_the_private_chat_and_saves_the_board_picture(tmp_pat
         dealt = {c for x in term.private if CARD_ROW.search(x) for c in CARD.findall(x)[:1]}
         assert len(dealt) == 5  # street 1 (R3.2)
         await term.send("/hand")
-        await term.read_until(r"^» Your board · table #1 · hand 1 · street 1$")
+        await term.read_until(r"^» Table #1 · hand 1 · street 1$")
         to_place = await term.read_until(r"^  To place: ")
         assert set(CARD.findall(to_place)) == dealt
         line = await term.read_until(r"^🖼 your board \(/hand\): ")

@@ -751,7 +751,7 @@ async def test_a_set_group_language_carries_to_the_players_private_screens() -> 
     alice = t.seat_of(ALICE.user_id)
     assert alice is not None
     caption = pictures.hand_picture(t, alice)
-    assert caption is not None and caption.title.startswith("Ваша доска · стол #1")
+    assert caption is not None and caption.title.startswith("Стол #1 · раздача 1")
     assert await _box_full_text(service, presenter, t) == tr("ru", "err.box_full")
     await play_out(service, presenter, [ALICE, BOB])
     over = tr("ru", "private.over", table=t.id, hand=1)

@@ -869,7 +869,7 @@ async def test_hand_picture_of_a_hand_dealt_whole_names_no_street() -> None:
     alice = t.seat_of(ALICE.user_id)
     assert alice is not None
     picture = pictures.hand_picture(t, alice)
-    assert picture is not None and picture.title == f"Your board · table #{t.id} · hand 1"
+    assert picture is not None and picture.title == f"Table #{t.id} · hand 1"
 
     service, presenter, _store, clock = service_env(next_hand_delay=5)
     await start(service, [ALICE, BOB], "pineapple")
@@ -883,10 +883,10 @@ async def test_hand_picture_of_a_hand_dealt_whole_names_no_street() -> None:
     await service.run_due()
     assert t.hand is not None and t.hand.is_fantasyland(alice.seat) and t.hand_no == 2
     picture = pictures.hand_picture(t, alice)
-    assert picture is not None and picture.title == f"Your board · table #{t.id} · hand 2"
+    assert picture is not None and picture.title == f"Table #{t.id} · hand 2"
     picture = pictures.hand_picture(t, bob)
     assert picture is not None
-    assert picture.title == f"Your board · table #{t.id} · hand 2 · street 1"
+    assert picture.title == f"Table #{t.id} · hand 2 · street 1"
 
 
 async def test_r7_a_chinese_turn_ping_names_the_move_and_its_time(env) -> None:  # type: ignore[no-untyped-def]

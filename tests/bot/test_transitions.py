@@ -248,7 +248,7 @@ async def _finish_in(service: TableService, presenter: FakePresenter, chat: Chat
     """Carol joins the table of ``chat`` and buys in there (the group's wallets), then Alice
     and Bob play the hand in progress to its showdown."""
     reply = await service.join(chat, CAROL)
-    assert reply.text == tr("en", "reply.joined", seat=3), reply.text
+    assert reply.text == tr("en", "reply.joined_mid_hand", seat=3, seconds=60), reply.text
     assert not (await service.ready(chat, CAROL)).alert
     t = service.table_in(chat)
     assert t is not None and t.hand is not None

@@ -62,7 +62,7 @@ async def test_ofc_hand_answers_with_your_board_only_you_see(tmp_path: Path) -> 
         assert t.hand is not None
         reply = await w.slash(ALICE, "hand")
         assert reply["flags"] & EPHEMERAL
-        assert "Your board · table #1 · hand 1" in reply["content"]
+        assert "Table #1 · hand 1" in reply["content"]
         [(filename, data)] = w.fake.files[int(reply["id"])]
         assert filename == "hand.png" and data[:8] == b"\x89PNG\r\n\x1a\n"
         assert len(data) <= MAX_BYTES

@@ -187,4 +187,4 @@ async def test_ofc_hand_in_a_table_s_channel_shows_that_table(tmp_path: Path) ->
         for channel, t in ((OTHER, two), (CHANNEL_ID, one)):
             reply = await w.slash(ALICE, "hand", channel_id=channel)
             assert reply["flags"] & EPHEMERAL and reply["attachments"], reply
-            assert f"table #{t.id} " in reply["content"], reply["content"]
+            assert f"Table #{t.id} " in reply["content"], reply["content"]
