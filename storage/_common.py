@@ -20,6 +20,7 @@ from storage.api import (
     HandStats,
     LedgerEntry,
     LedgerKind,
+    StaleStep,
     StorageError,
     fold_name,
 )
@@ -117,6 +118,27 @@ def snapshot_seq(value: object) -> int:
     if isinstance(value, int | float) and not isinstance(value, bool):
         return int(value)
     return 0
+
+
+def commit_seq(snapshot: Mapping[str, Any] | None, close: bool) -> int | None:
+    """The ``"seq"`` a commit's live snapshot must be higher than the stored one's
+    (:meth:`storage.api.Store.commit`), or ``None`` when nothing is compared: no snapshot, a
+    closing commit's final one, one without ``"seq"`` (tests' bare snapshots)."""
+    if snapshot is None or close or "seq" not in snapshot:
+        return None
+    return snapshot_seq(snapshot)
+
+
+def check_newer(table_id: int, seq: int | None, stored: object) -> None:
+    """Compare-and-set of a commit's live snapshot (``seq``: :func:`commit_seq`) against the
+    stored one's ``"seq"`` (``stored``: its mapping or JSON field's value; ``None``: none).
+
+    :raises StaleStep: the stored one's is as high or higher."""
+    if seq is None or stored is None:
+        return
+    at = snapshot_seq(stored)
+    if at >= seq:
+        raise StaleStep(f"table {table_id} has step {at} stored; step {seq} is not newer")
 
 
 def username_key(username: str) -> str:

@@ -46,6 +46,7 @@ __all__ = [
     "Move",
     "Player",
     "Settlement",
+    "StaleStep",
     "StorageError",
     "StorageTimeout",
     "Store",
@@ -109,6 +110,13 @@ def time_left() -> float | None:
     if bound is None or bound[1] is not asyncio.current_task():
         return None
     return max(0.0, bound[0] - asyncio.get_running_loop().time())
+
+
+class StaleStep(StorageError):
+    """A :meth:`Store.commit` whose live snapshot's ``"seq"`` (transition number) is not
+    higher than the stored one's: storage holds that step or a later one already, made by
+    another step (another worker's, issue 14, or an earlier commit that applied after all);
+    nothing was changed. (The same step repeated, its key again, is answered as done.)"""
 
 
 class LeaseLost(StorageError):
@@ -686,10 +694,15 @@ class Store(Protocol):
         step still owes the chat, listed by :meth:`closed_snapshots` until
         :meth:`delete_snapshot` forgets it (a table closed already keeps none). Either all of
         it is written or none of it. Returns one result per move (see each move).
-        Repeating a committed ``key`` changes nothing and returns the first results.
+        Repeating a committed ``key`` changes nothing and returns the first results. A live
+        ``snapshot`` with a ``"seq"`` (transition number) not higher than the stored live
+        snapshot's is refused (:class:`StaleStep`: another step of that number or a later
+        one is stored; compare-and-set, checked after the key's repeat); a closing commit's
+        final snapshot and a snapshot without ``"seq"`` are not compared.
 
         :raises InsufficientFunds: if a buy-in finds a short balance or a stack would go
             negative.
+        :raises StaleStep: the stored live snapshot's ``"seq"`` is as high or higher.
         :raises StorageError: on anything else that fails (a closed table, a snapshot that is
             not JSON, the database); nothing was changed."""
 

@@ -20,7 +20,9 @@ from storage._common import (
     SETTLE_OPERATION,
     TRANSITION_OPERATION,
     StatRow,
+    check_newer,
     check_settlement,
+    commit_seq,
     daily_key,
     dump_json,
     followed_move,
@@ -596,6 +598,10 @@ class MemoryStore:
         if done is not None:
             return [int(x) for x in done["results"]]
         text = None if snapshot is None else dump_json(snapshot, "snapshot")
+        stored = self._snapshots.get(table_id)
+        check_newer(
+            table_id, commit_seq(snapshot, close), None if stored is None else load_json(stored)
+        )
         saved = self._state()
         try:
             results: list[int] = []

@@ -69,7 +69,9 @@ from storage._common import (
     Migration,
     StatRow,
     backfill_params,
+    check_newer,
     check_settlement,
+    commit_seq,
     daily_key,
     dump_json,
     hand_export,
@@ -798,8 +800,10 @@ async def _commit_tx(
     close: bool,
     key: str,
     fence: tuple[str, float | None] | None = None,
+    seq: int | None = None,
 ) -> list[int]:
-    """:meth:`PostgresStore.commit` inside a transaction."""
+    """:meth:`PostgresStore.commit` inside a transaction (``seq``: its live snapshot's,
+    compared with the stored one's, :func:`~storage._common.check_newer`)."""
     # the table first (with the fence check, one round trip), then every player whose
     # balance a move changes, in id order: two transitions seating the same players never
     # wait on each other in a cycle
@@ -808,6 +812,11 @@ async def _commit_tx(
     done = await _replay(conn, key, TRANSITION_OPERATION)
     if done is not None:
         return [int(x) for x in done["results"]]
+    if seq is not None:  # (the table's row is locked: no commit of it in between)
+        stored = await conn.fetchval(
+            "SELECT data ->> 'seq' FROM snapshots WHERE table_id = $1", table_id
+        )
+        check_newer(table_id, seq, stored)
     wallets = sorted(
         {m.player_id for m in moves if isinstance(m, BuyIn | CashOut | Grant | HouseGrant)}
     )
@@ -1569,7 +1578,16 @@ class PostgresStore:
                     )
                 )
         text = None if snapshot is None else dump_json(snapshot, "snapshot")
-        return await self._write(_commit_tx, table_id, prepared, text, close, key, self._fenced())
+        return await self._write(
+            _commit_tx,
+            table_id,
+            prepared,
+            text,
+            close,
+            key,
+            self._fenced(),
+            commit_seq(snapshot, close),
+        )
 
     async def save_snapshot(self, table_id: int, data: Mapping[str, Any]) -> None:
         """Store the live state of an open table, replacing the previous one unless that one

@@ -59,7 +59,9 @@ from storage._common import (
     Migration,
     StatRow,
     backfill_params,
+    check_newer,
     check_settlement,
+    commit_seq,
     daily_key,
     dump_json,
     hand_export,
@@ -1044,7 +1046,14 @@ class SqliteStore:
                 )
         text = None if snapshot is None else dump_json(snapshot, "snapshot")
         results: list[int] = await self._write(
-            _commit_tx, table_id, prepared, text, close, key, self._fenced()
+            _commit_tx,
+            table_id,
+            prepared,
+            text,
+            close,
+            key,
+            self._fenced(),
+            commit_seq(snapshot, close),
         )
         if snapshot is not None:
             self._wrote_snapshot(table_id, snapshot_seq(snapshot))
@@ -1809,12 +1818,19 @@ def _commit_tx(
     close: bool,
     key: str,
     fence: tuple[str, float] | None,
+    seq: int | None = None,
 ) -> list[int]:
-    """Thread side of :meth:`SqliteStore.commit`."""
+    """Thread side of :meth:`SqliteStore.commit` (``seq``: its live snapshot's, compared
+    with the stored one's, :func:`~storage._common.check_newer`)."""
     _check_fence(conn, table_id, fence)
     done = _replay(conn, key, TRANSITION_OPERATION)
     if done is not None:
         return [int(x) for x in done["results"]]
+    if seq is not None:  # (before any move: nothing of a stale step is written)
+        row = conn.execute(
+            "SELECT json_extract(data, '$.seq') FROM snapshots WHERE table_id = ?", (table_id,)
+        ).fetchone()
+        check_newer(table_id, seq, None if row is None else row[0])
     results: list[int] = []
     for i, move in enumerate(moves):
         sub = f"{key}/{i}"

@@ -549,9 +549,10 @@ class Runtime:
         #: refused for sure (the connection lost with the COMMIT sent, the caller cancelled),
         #: and whose outcome could not be read back then: the table was rolled back, and
         #: its next step first reads whether that one was saved after all
-        #: (:meth:`_unsure_first`), so that its key (``t<table>:s<seq>``) is never given to
-        #: another step: the store took a repeated key for the first step, the new step
-        #: kept in memory only (a second Ready's buy-in never booked, the first's twice)
+        #: (:meth:`_unsure_first`), so that its number is never given to another step
+        #: unread (the store refuses that step, :class:`~storage.api.StaleStep`; before the
+        #: step's token was in its key, it took it for a repeat of the first, the new step
+        #: kept in memory only: a second Ready's buy-in never booked, the first's twice)
         self.unsure: dict[int, tuple[int, bool]] = {}
         #: of :attr:`unsure`, each step itself and the snapshot it committed (``None``: a
         #: closing step owing nothing): read back as saved, its messages go out as if its
@@ -908,7 +909,9 @@ class Runtime:
 
     async def commit(self, tx: Tx) -> None:
         """Render what the step shows, then write its moves and the table's new snapshot in
-        one storage transaction (key ``t<table>:s<seq>``); re-arm the timer. On failure roll
+        one storage transaction (key ``t<table>:s<seq>:<step token>``: a repeat of this very
+        step only; a live snapshot not newer than the stored one is refused, another step of
+        that number stored, :class:`~storage.api.StaleStep`); re-arm the timer. On failure roll
         back (a failure to render or snapshot the step too: nothing was saved), unless the
         step reads back as saved (an answer lost after the COMMIT, :meth:`_saved`); one whose
         outcome cannot be read yet is read first by the table's next step (:attr:`unsure`).
@@ -966,7 +969,10 @@ class Runtime:
             await self._unsure_first(tx)
         seq = t.seq
         try:
-            await self.store.commit(t.id, tx.moves, data, key=f"t{t.id}:s{seq}", close=tx.close)
+            # (its token in the key: a repeat is only ever this very step, never another step
+            # of that number, which the store refuses, StaleStep, and _read_back tells)
+            key = f"t{t.id}:s{seq}:{t.step_token}"
+            await self.store.commit(t.id, tx.moves, data, key=key, close=tx.close)
         except InsufficientFunds:
             self.rollback(tx)
             raise

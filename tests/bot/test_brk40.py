@@ -16,7 +16,7 @@ from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
 from tests.bot.test_brkpg_storage import money
-from tests.bot.test_fixrb import OtherStepStore, leave_ends_the_hand, lobby_of_two
+from tests.bot.test_fixrb import OtherStepStore, leave_ends_the_hand, lobby_of_two, renewed
 from tests.bot.test_fixstop_unsure import service_on
 from tests.bot.test_service import ALICE, BOB, GROUP
 
@@ -140,12 +140,15 @@ class StaleReadStore(OtherStepStore):
 async def test_a_table_taken_back_is_kept_only_while_storage_holds_its_own_step() -> None:
     """Worker B takes the table over (issue 14) from the snapshot of step N; before its
     resume commits, worker A's step N+1 (Alice's Ready, her buy-in) is committed (A's
-    commit under way as its lease ran out). B's resume, step N+1 too, is taken by storage
-    for that one (the same key) and B serves its own state. B's lease then runs out and B
-    takes the chat back (:meth:`TableService.adopt`, ``again``): it kept its table, as
+    commit under way as its lease ran out). B's resume, step N+1 too, was taken by storage
+    for that one (the same key) and B served its own state; B's lease then ran out and B
+    took the chat back (:meth:`TableService.adopt`, ``again``): it kept its table, as
     storage's step number was its own, and went on without Alice's Ready (her 200 kush
     at the table, her seat not ready). The step's token tells (:data:`STEP_TOKEN`): B's
-    table is let go and restored from storage."""
+    table is let go and restored from storage. (Since fixkey the token is in the commit's
+    key and the store refuses a step not newer than the stored one: B's resume itself is
+    refused, its table let go and restored from storage at once, with Alice's Ready; taken
+    back, it is kept.)"""
     store, clock = StaleReadStore(), Clock()
     a, _, t = await lobby_of_two(store, clock)
     seq = t.seq
@@ -156,13 +159,13 @@ async def test_a_table_taken_back_is_kept_only_while_storage_holds_its_own_step(
 
     store.on_stacks = a_steps
     assert await b.adopt(t.id)
-    tb = b.table_in(GROUP)
-    assert tb is not None and tb.seq == seq + 1 and store.on_stacks is None
-    await b.rt.settled(tb)
+    assert b.table_in(GROUP) is None and store.on_stacks is None  # (refused: let go)
+    tb = await renewed(b, t)  # (restored from storage: A's step N+1, then its resume)
+    assert tb.seq == seq + 2
     await a.release(t.id)
     assert await b.adopt(t.id, again=True)
     tb2 = b.table_in(GROUP)
-    assert tb2 is not None and tb2 is not tb
+    assert tb2 is tb  # (storage holds its own step)
     await b.rt.settled(tb2)
     alice = tb2.seat_of(ALICE.user_id)
     assert alice is not None and alice.ready and alice.stack == 200
