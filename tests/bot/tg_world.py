@@ -280,6 +280,12 @@ class World:
         return out
 
 
+#: how long the world's presses wait for its SQLite file (``STORAGE_WAIT_SECONDS``, 1 s in
+#: the bot): a whole suite on two loaded cores made a press wait longer now and then
+#: ("Could not save, nothing changed"); tests of the bound itself set their own
+TEST_STORAGE_WAIT = 5.0
+
+
 @asynccontextmanager
 async def world(
     tmp: Path,
@@ -292,6 +298,7 @@ async def world(
     limiter: AnswerFirstRateLimiter | None = None,
     bot_pace: tuple[float, float] = (1.0, 3.0),
     decisions_in_process: bool | None = None,
+    storage_wait: float = TEST_STORAGE_WAIT,
 ) -> AsyncIterator[World]:
     own_fake = fake is None
     fake = fake or FakeTelegram(TOKEN)
@@ -305,6 +312,7 @@ async def world(
         deck_source=deck_source,
         bot_pace=bot_pace,
         decisions_in_process=decisions_in_process,
+        storage_wait=storage_wait,
     )
     limiter = limiter or AnswerFirstRateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)
     adapter = TelegramAdapter(service, TOKEN, fake.base_url, rate_limiter=limiter)

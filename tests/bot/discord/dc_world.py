@@ -316,6 +316,10 @@ class _Records(logging.Handler):
 #: tournament test failed with a deferred Arrange press. The deferral itself is tested with
 #: ``answer_within=0.01`` (test_discord_e2e's slow service).
 TEST_ANSWER_WITHIN = 30.0
+#: how long the world's presses wait for its SQLite file (``STORAGE_WAIT_SECONDS``, 1 s in
+#: the bot): a whole suite on two loaded cores made a press wait longer now and then
+#: ("Could not save, nothing changed"); tests of the bound itself set their own
+TEST_STORAGE_WAIT = 5.0
 
 
 @asynccontextmanager
@@ -331,9 +335,11 @@ async def world(
     answer_within: float = TEST_ANSWER_WITHIN,
     bot_pace: tuple[float, float] = (1.0, 3.0),
     intents: discord.Intents | None = None,
+    storage_wait: float = TEST_STORAGE_WAIT,
 ) -> AsyncIterator[World]:
-    """A running world: the fake (own or given), the service on ``db`` and the adapter
-    (with ``intents``, else the bot's default ones), connected and ready. Stops everything
+    """A running world: the fake (own or given), the service on ``db`` (waiting
+    ``storage_wait`` for it) and the adapter (with ``intents``, else the bot's default
+    ones), connected and ready. Stops everything
     (but a given fake) on exit."""
     warnings = _Records()
     logging.getLogger("bot.discord").addHandler(warnings)
@@ -348,6 +354,7 @@ async def world(
         next_hand_delay=next_hand_delay,
         deck_source=deck_source,
         bot_pace=bot_pace,
+        storage_wait=storage_wait,
     )
     with point_discord_at(fake):
         adapter = DiscordAdapter(
