@@ -30,6 +30,9 @@ async def test_a_refused_answer_is_tried_once_more_and_the_press_stands(
         await w.say(ALICE, "/newtable")
         w.fake.fail_when(answers, 502, BAD_GATEWAY)
         await w.press_lobby(ALICE, "j")
+        # (the press returns on its first answer, the refused one: the second follows it)
+        await w.fake.wait_for(lambda: len(w.fake.calls_of("answerCallbackQuery")) >= 2)
+        await w.settle()
         t = next(iter(w.service.tables.values()))
         assert t.seat_of(str(ALICE.id)) is not None  # the press's step stands
         tries = w.fake.calls_of("answerCallbackQuery")
