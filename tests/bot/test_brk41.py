@@ -35,7 +35,7 @@ async def test_a_close_of_the_number_a_late_commit_took_is_not_answered_done() -
     assert alice is not None and alice.stack == 200
     assert await money(store, t) == ({"1": 800, "2": 1000}, {1: 200})
     reply = await a.close_table(GROUP, ALICE, True)
-    assert not reply.alert, reply.text
+    assert not reply.alert and "Alice 200" in reply.text, reply.text
     await a.rt.drain()
     assert await store.table_state(t.id) is None
     assert (await money(store, t))[0] == {"1": 1000, "2": 1000}
