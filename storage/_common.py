@@ -121,10 +121,16 @@ def snapshot_seq(value: object) -> int:
 
 
 def commit_seq(snapshot: Mapping[str, Any] | None, close: bool) -> int | None:
-    """The ``"seq"`` a commit's live snapshot must be higher than the stored one's
-    (:meth:`storage.api.Store.commit`), or ``None`` when nothing is compared: no snapshot, a
-    closing commit's final one, one without ``"seq"`` (tests' bare snapshots)."""
-    if snapshot is None or close or "seq" not in snapshot:
+    """The ``"seq"`` a commit's snapshot must be higher than the stored one's
+    (:meth:`storage.api.Store.commit`), or ``None`` when nothing is compared: no snapshot,
+    one without ``"seq"`` (tests' bare snapshots), a closing commit's final one without a
+    ``"step_token"`` (not a table step's: a refund's notice-only table,
+    :func:`bot.service.recovery.cancel_unrecoverable`). A table step's final snapshot is
+    compared as a live one is: a closing step of a number storage holds another step of
+    closed the table from a state storage never had."""
+    if snapshot is None or "seq" not in snapshot:
+        return None
+    if close and snapshot.get("step_token") is None:
         return None
     return snapshot_seq(snapshot)
 

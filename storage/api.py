@@ -697,8 +697,10 @@ class Store(Protocol):
         Repeating a committed ``key`` changes nothing and returns the first results. A live
         ``snapshot`` with a ``"seq"`` (transition number) not higher than the stored live
         snapshot's is refused (:class:`StaleStep`: another step of that number or a later
-        one is stored; compare-and-set, checked after the key's repeat); a closing commit's
-        final snapshot and a snapshot without ``"seq"`` are not compared.
+        one is stored; compare-and-set, checked after the key's repeat); so is a closing
+        commit's final snapshot with a ``"step_token"`` (a table step's); a final snapshot
+        without one (a refund's notice-only table) and a snapshot without ``"seq"`` are not
+        compared.
 
         :raises InsufficientFunds: if a buy-in finds a short balance or a stack would go
             negative.
