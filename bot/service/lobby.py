@@ -179,9 +179,8 @@ async def open_table(
             await rt.store.commit(t.id, [], None, key=f"t{t.id}:unopened", close=True)
             rt.forget(t)
         raise
-    # the group's time zone, in which its message says when a turn ends (read once opened:
-    # a slow read never refuses the opening; the message shows a duration until it is known)
-    await note_zone(rt, community)
+    # the group's time zone, in which its message says when a turn ends (R8.5)
+    note_zone(rt, community)
     return t
 
 
@@ -271,9 +270,6 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
             # this unready seat (R8.2) as it does when the second player presses Ready (one
             # running applies to it as it is; one run out is the timer's step to make)
             maybe_start(rt, t, tx)
-    # a new player's language may move the time zone of a group under auto (day_zone): the
-    # table message's turn ends in it (read after the join is saved: never refuses it)
-    await note_zone(rt, community)
     if t.phase is Phase.LOBBY and t.ready_deadline is not None and not seat.ready:
         # the lobby's ready timer runs (R8.2): how long they have ("Press Ready to buy in",
         # a second before the timer stood them up, told them nothing of it)

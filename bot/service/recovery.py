@@ -299,7 +299,7 @@ async def resume(
         except Exception as exc:  # the next settings change passes them on
             log.warning("table %s: community settings not read: %r", t.id, exc)
     if community is not None:  # (its message says when a turn ends in the group's zone)
-        await note_zone(rt, community)
+        note_zone(rt, community)
     if community is not None and missed(t, community.settings, rt.kush_label(community)):
         # a timer whose time came before the restart is made first, as on a live table
         # (:meth:`Runtime.overdue_first`, R8.2, R8.2a): a raised ready_seconds or

@@ -56,7 +56,6 @@ from storage.api import (
     DEFAULT_KUSH_LABEL,
     Community,
     CommunitySettings,
-    StorageError,
     answer_within,
 )
 
@@ -949,23 +948,20 @@ async def day_zone(rt: Runtime, community: Community) -> float:
     :meth:`~storage.api.Store.claim_daily`."""
     s = community.settings
     if s.utc_offset is not None or group_language(s) is not None:
-        zone = s.day_zone()  # (no players to count)
-    else:
-        zone = s.day_zone(await readers_language(rt, community))
-    if s.utc_offset is not None:  # (the table message's turn ends in it)
-        rt.zones[community.id] = zone
-    else:  # a zone guessed from the language (Moscow's for Russian, UTC for English) printed
-        # as a clock time was wrong by hours for many players: the turn's duration instead
+        return s.day_zone()  # (no players to count)
+    return s.day_zone(await readers_language(rt, community))
+
+
+def note_zone(rt: Runtime, community: Community) -> None:
+    """Put the group's ``utc_offset`` into :attr:`Runtime.zones`, where the table message
+    finds the zone its turn's end is shown in (R8.5); unset, none: the message shows the
+    turn's time as a duration, since a zone guessed from the players' language (Moscow's for
+    Russian, UTC for English, :func:`day_zone`) printed a clock wrong by hours for many."""
+    offset = community.settings.utc_offset
+    if offset is None:
         rt.zones.pop(community.id, None)
-    return zone
-
-
-async def note_zone(rt: Runtime, community: Community) -> None:
-    """Read the group's time zone (:func:`day_zone`) into :attr:`Runtime.zones`, where the
-    table message finds it; a database that fails or is slow leaves it as it was (the
-    message then shows the turn's time as a duration)."""
-    with contextlib.suppress(StorageError, TimeoutError):
-        await day_zone(rt, community)
+    else:
+        rt.zones[community.id] = offset
 
 
 #: The word ``/settings`` takes for the list of every setting (``/settings all``; alone it
@@ -1928,9 +1924,9 @@ async def settings_changed(
     in between finds them again (:func:`reconcile`). ``language``: the change was the
     group's language, made by an admin of that own language (``""`` unknown): under ``auto``
     the table takes its players', :func:`table_language`. The group's time zone is read
-    again for its table messages (:func:`note_zone`: ``utc_offset`` or ``language``)."""
+    again for its table messages (:func:`note_zone`: ``utc_offset``)."""
     if any(t.community_id == community.id for t in rt.tables.values()):
-        await note_zone(rt, community)
+        note_zone(rt, community)
     for t in list(rt.tables.values()):
         if t.community_id != community.id:
             continue
