@@ -571,10 +571,19 @@ class Store(Protocol):
         it for an update still coming from the old chat."""
 
     async def player(
-        self, community_id: int, user_id: str, name: str, language: str | None = None
+        self,
+        community_id: int,
+        user_id: str,
+        name: str,
+        language: str | None = None,
+        *,
+        starting: bool = True,
     ) -> Player:
         """Get or create a player; a new player gets the community's starting balance through a
-        ``starting`` ledger row. Name and language are updated when they changed."""
+        ``starting`` ledger row. Name and language are updated when they changed.
+        ``starting=False``: a new player starts at 0 kush with no ``starting`` row (a computer
+        player, issue 13: its kush comes only from the house's grants); an existing player is
+        returned as it is either way."""
 
     async def get_player(self, player_id: int) -> Player | None:
         """A player by id, with the current balance."""

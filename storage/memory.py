@@ -248,7 +248,13 @@ class MemoryStore:
         return True
 
     async def player(
-        self, community_id: int, user_id: str, name: str, language: str | None = None
+        self,
+        community_id: int,
+        user_id: str,
+        name: str,
+        language: str | None = None,
+        *,
+        starting: bool = True,
     ) -> Player:
         """See :meth:`storage.sqlite.SqliteStore.player`."""
         pid = self._player_ids.get((community_id, user_id))
@@ -265,6 +271,11 @@ class MemoryStore:
         if start < 0:
             raise StorageError(f"community {community_id} has a negative starting balance")
         pid = len(self._players) + 1
+        if not starting:  # (a computer player: house kush only, issue 13)
+            p = Player(pid, community_id, user_id, name, language, 0)
+            self._players[pid] = p
+            self._player_ids[(community_id, user_id)] = pid
+            return p
         self._check_ledger_keys(starting_key(pid))
         now = time.time()
         p = Player(pid, community_id, user_id, name, language, start)

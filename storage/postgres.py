@@ -440,7 +440,12 @@ async def _get_community(conn: Conn, platform: str, external_id: str, title: str
 
 
 async def _get_player(
-    conn: Conn, community_id: int, user_id: str, name: str, language: str | None
+    conn: Conn,
+    community_id: int,
+    user_id: str,
+    name: str,
+    language: str | None,
+    starting: bool = True,
 ) -> Row:
     select = f"SELECT {_PLAYER_COLUMNS} FROM players WHERE community_id = $1 AND user_id = $2"
     row = await conn.fetchrow(select + " FOR NO KEY UPDATE", community_id, user_id)
@@ -466,6 +471,8 @@ async def _get_player(
     start = CommunitySettings.from_json(load_json(settings_row[0])).starting_balance
     if start < 0:
         raise StorageError(f"community {community_id} has a negative starting balance")
+    if not starting:  # (a computer player: house kush only, issue 13)
+        start = 0
     now = time.time()
     pid = await conn.fetchval(
         "INSERT INTO players (community_id, user_id, name, name_key, language, balance,"
@@ -480,7 +487,11 @@ async def _get_player(
         now,
     )
     if pid is None:  # another transaction created them meanwhile: take theirs, then update
-        return await _get_player(conn, community_id, user_id, name, language)
+        return await _get_player(conn, community_id, user_id, name, language, starting)
+    if not starting:
+        row = await conn.fetchrow(select, community_id, user_id)
+        assert row is not None
+        return row
     await _ledger_row(
         conn,
         community_id,
@@ -1184,11 +1195,19 @@ class PostgresStore:
         return bool(await self._write(body))
 
     async def player(
-        self, community_id: int, user_id: str, name: str, language: str | None = None
+        self,
+        community_id: int,
+        user_id: str,
+        name: str,
+        language: str | None = None,
+        *,
+        starting: bool = True,
     ) -> Player:
         """Get or create a player (a new one gets a ``starting`` row of the community's
-        starting balance). A changed ``name`` is stored; ``language`` is stored when given
-        and different (``None`` keeps the stored one).
+        starting balance; with ``starting=False`` it starts at 0 with no such row: a computer
+        player, issue 13, whose kush comes only from the house's grants). A changed ``name``
+        is stored; ``language`` is stored when given and different (``None`` keeps the
+        stored one).
 
         :raises StorageError: if no such community or its starting balance is negative.
         """
@@ -1198,7 +1217,7 @@ class PostgresStore:
             user_id,
         )
         if row is None or row[3] != name or (language is not None and row[4] != language):
-            row = await self._write(_get_player, community_id, user_id, name, language)
+            row = await self._write(_get_player, community_id, user_id, name, language, starting)
         return _player(row)
 
     async def get_player(self, player_id: int) -> Player | None:

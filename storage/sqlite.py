@@ -668,15 +668,25 @@ class SqliteStore:
         return bool(await self._write(body))
 
     async def player(
-        self, community_id: int, user_id: str, name: str, language: str | None = None
+        self,
+        community_id: int,
+        user_id: str,
+        name: str,
+        language: str | None = None,
+        *,
+        starting: bool = True,
     ) -> Player:
         """Get or create a player (a new one gets a ``starting`` row of the community's
-        starting balance). A changed ``name`` is stored; ``language`` is stored when given
-        and different (``None`` keeps the stored one).
+        starting balance; with ``starting=False`` it starts at 0 with no such row: a computer
+        player, issue 13, whose kush comes only from the house's grants). A changed ``name``
+        is stored; ``language`` is stored when given and different (``None`` keeps the
+        stored one).
 
         :raises StorageError: if no such community or its starting balance is negative.
         """
-        return _player(await self._call(_get_player, community_id, user_id, name, language))
+        return _player(
+            await self._call(_get_player, community_id, user_id, name, language, starting)
+        )
 
     async def get_player(self, player_id: int) -> Player | None:
         """A player by id, or ``None``."""
@@ -1514,7 +1524,12 @@ def _get_community(conn: Conn, platform: str, external_id: str, title: str) -> A
 
 
 def _get_player(
-    conn: Conn, community_id: int, user_id: str, name: str, language: str | None
+    conn: Conn,
+    community_id: int,
+    user_id: str,
+    name: str,
+    language: str | None,
+    starting: bool = True,
 ) -> Any:
     select = f"SELECT {_PLAYER_COLUMNS} FROM players WHERE community_id = ? AND user_id = ?"
 
@@ -1545,12 +1560,16 @@ def _get_player(
         start = CommunitySettings.from_json(load_json(settings_row[0])).starting_balance
         if start < 0:
             raise StorageError(f"community {community_id} has a negative starting balance")
+        if not starting:  # (a computer player: house kush only, issue 13)
+            start = 0
         cur = conn.execute(
             "INSERT INTO players (community_id, user_id, name, name_key, language, balance,"
             " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
             (community_id, user_id, name, name_key(name), language, start, now),
         )
         pid = int(cast(int, cur.lastrowid))
+        if not starting:
+            return conn.execute(select, (community_id, user_id)).fetchone()
         _ledger_row(
             conn,
             community_id,

@@ -287,7 +287,9 @@ async def add_bot(
     if name is None:
         return Reply(tr(lang, "reply.table_full"), alert=True)
     user_id = f"{BOT_USER_PREFIX}{name.lower()}"
-    player = await rt.store.player(community.id, user_id, f"🤖 {name}")
+    # no starting balance (issue 13): its kush comes only from the house's grants below (it
+    # was given the community's starting balance too, kush no grant of the house accounted for)
+    player = await rt.store.player(community.id, user_id, f"🤖 {name}", starting=False)
     try:
         async with rt.transition(t) as tx:
             house_funds(t, tx, player.id, HOUSE_BUY_INS * t.min_buy_in)

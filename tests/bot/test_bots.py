@@ -767,7 +767,7 @@ async def test_a_crash_at_the_commit_seating_a_computer_player_leaves_no_grant_b
     grants = [e for e in await store.ledger(community.id) if e.kind is LedgerKind.ADMIN_GRANT]
     t = service.table_in(GROUP)
     assert t is not None
-    granted = bots.HOUSE_BUY_INS * t.min_buy_in - 1000  # (its starting balance counts)
+    granted = bots.HOUSE_BUY_INS * t.min_buy_in  # (no starting balance: house kush only)
     assert [(e.actor, e.balance_delta) for e in grants] == [("house", granted)]
     who = Actor("telegram", "bot:anna", "🤖 Anna")
     assert await player_balance(store, who) == bots.HOUSE_BUY_INS * t.min_buy_in - t.min_buy_in
@@ -1219,11 +1219,12 @@ async def test_a_computer_player_seated_at_two_tables_at_once_is_granted_once(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """🤖 Anna sits down at two tables of one Discord server at once (one player of the
-    community, one house account). Both tables read her starting 1,000 kush as short of her
-    50 buy-ins and both granted the 9,000 that lacked: 18,000 minted, her account at 19,600
-    where the house means 50 buy-ins less what she has at the tables. The grant is decided
-    in each commit's own transaction now: the second table finds her at 9,800 and tops her
-    up by the 200 its buy-in takes."""
+    community, one house account). Both tables read her account as short of her 50 buy-ins
+    and both granted what lacked: twice the grant minted, her account at about twice what
+    the house means (50 buy-ins less what she has at the tables). The grant is decided in
+    each commit's own transaction now: the first grants her 10,000 (house kush only, no
+    starting balance), the second table finds her at 9,800 and tops her up by the 200 its
+    buy-in takes."""
     store, clock = MemoryStore(), Clock()
     service, _presenter = new_service(store, clock)
     for chat in GUILD_TABLES:
@@ -1235,7 +1236,7 @@ async def test_a_computer_player_seated_at_two_tables_at_once_is_granted_once(
     anna = await store.find_player(community.id, "bot:anna")
     assert anna is not None
     granted = [e.balance_delta for e in await store.ledger(community.id) if e.actor == "house"]
-    assert granted == [9000, 200]
+    assert granted == [10000, 200]
     assert anna.balance == bots.HOUSE_BUY_INS * 200 - 200  # 50 buy-ins less the second seat's
     assert await check_store(store) == []
 
