@@ -110,12 +110,13 @@ def busted_notice(t: LiveTable, lang: str, name: str, stack: int) -> str:
     return tr(lang, "showdown.below_point", name=name, stack=stack, label=t.label)
 
 
-def _box_line(cards: Sequence[Card], size: int, lang: str | None = None) -> str:
-    """A box during play, its cards in the order the showdown reads them (pairs together,
-    high first: :func:`display_order`; they read in the order placed, "Q♣ 2♣ 6♣ A♣ J♣",
-    beside the showdown's "A♣ Q♣ J♣ 6♣ 2♣ — flush, ace high"), a dot per free place; with
-    ``lang``, the name of what it has made as the showdown names it (:func:`hand_name`): a
-    full box's hand, an incomplete one's pair or better (:func:`made_so_far`), else none."""
+def box_line(cards: Sequence[Card], size: int, lang: str | None = None) -> str:
+    """A box during play and in ``/replay``'s frames (:func:`bot.service.stats.replay_screen`),
+    its cards in the order the showdown reads them (pairs together, high first:
+    :func:`display_order`; they read in the order placed, "Q♣ 2♣ 6♣ A♣ J♣", beside the
+    showdown's "A♣ Q♣ J♣ 6♣ 2♣ — flush, ace high"), a dot per free place; with ``lang``, the
+    name of what it has made as the showdown names it (:func:`hand_name`): a full box's
+    hand, an incomplete one's pair or better (:func:`made_so_far`), else none."""
     shown = [c.face for c in display_order(cards)] + ["·"] * (size - len(cards))
     line = " ".join(shown)
     if lang is not None and (made := made_so_far(cards, size)) is not None:
@@ -124,12 +125,12 @@ def _box_line(cards: Sequence[Card], size: int, lang: str | None = None) -> str:
 
 
 def _board_lines(board: Board, lang: str | None = None, indent: str = "  ") -> list[str]:
-    """A board's three boxes, one line each (:func:`_box_line`), named in ``lang`` if given."""
-    return [indent + _box_line(board.box(b), b.size, lang) for b in BOXES]
+    """A board's three boxes, one line each (:func:`box_line`), named in ``lang`` if given."""
+    return [indent + box_line(board.box(b), b.size, lang) for b in BOXES]
 
 
 def _compact(board: Board) -> str:
-    return " | ".join(_box_line(board.box(b), b.size) for b in BOXES)
+    return " | ".join(box_line(board.box(b), b.size) for b in BOXES)
 
 
 def move_presses(moves: Sequence[tuple[Card, Box | None]]) -> list[tuple[str, str]]:

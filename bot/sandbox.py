@@ -825,8 +825,12 @@ class Sandbox:
             if len(shown.buttons) == 1:
                 return tr(self.lang, "sandbox.one_button", only=first)
             return tr(self.lang, "sandbox.no_button", first=first, last=last)
-        data = shown.buttons[number - 1][1]
-        qid = await self.fake.press(self.human, chat, shown.message_id, data)
+        return await self._press_data(chat, shown.message_id, shown.buttons[number - 1][1])
+
+    async def _press_data(self, chat: int, message_id: int, data: str) -> str | None:
+        """Press a button with payload ``data`` on message ``message_id`` of ``chat`` as the
+        human and wait for the bot's answer; returns the notice text (None without one)."""
+        qid = await self.fake.press(self.human, chat, message_id, data)
         answer = await self._wait(lambda: self.fake.answer_of(qid))
         assert self.adapter is not None
         await self.adapter.presenter.flush()
@@ -901,6 +905,18 @@ class Sandbox:
         found = exact or (starts if len(starts) == 1 else [])
         if len(found) == 1:
             await self._press_line(GROUP_ID, found[0])
+            return
+        join = _absent_join(want, buttons)
+        if join is not None and shown is not None:
+            # a full table's message shows no Join: answered as the bot answers a press of
+            # Join there (an older message's, say), "the table is full", not "no such button"
+            self._hold += 1
+            try:
+                notice = await self._press_data(GROUP_ID, shown.message_id, join)
+                if notice:
+                    self.line("» " + notice)
+            finally:
+                self._hold -= 1
             return
         if not buttons:
             self.line("» " + tr(self.lang, "sandbox.no_buttons"))
@@ -1051,6 +1067,22 @@ def _button_names(label: str, data: str) -> set[str]:
     labels = [label] + ([tr("en", key), tr("ru", key)] if key else [])
     names = {_label_key(x) for x in labels}
     return {x for n in names for x in (n, n.replace(" ", ""))} - {""}
+
+
+def _absent_join(want: str, buttons: Sequence[tuple[str, str]]) -> str | None:
+    """The payload of a Join press for ``g join`` (``want``: :func:`_label_key` of the typed
+    label, either language) when the group message shows lobby buttons (``L`` versions) but
+    no Join, as a full table's does (R8.2); None otherwise."""
+    if not want or any(want in _button_names(label, data) for label, data in buttons):
+        return None
+    joins = _button_names("", Payload(0, "L0", "j").encode())  # "join", «сесть», ...
+    if not any(x.startswith(want) for x in joins):
+        return None
+    for _, data in buttons:
+        p = Payload.decode(data)
+        if p is not None and p.version.startswith("L"):
+            return Payload(p.table, p.version, "j").encode()
+    return None
 
 
 def _is_turn_ping(message: dict[str, Any], hand: dict[str, Any]) -> bool:

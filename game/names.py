@@ -32,6 +32,7 @@ _RU_GEN_ONE = {2: "двойки", 3: "тройки", 4: "четвёрки", 5: "
 _RU_ONE = {2: "двойка", 3: "тройка", 4: "четвёрка", 5: "пятёрка", 6: "шестёрка",
            7: "семёрка", 8: "восьмёрка", 9: "девятка", 10: "десятка", 11: "валет",
            12: "дама", 13: "король", 14: "туз"}  # fmt: skip
+_RU_MASCULINE = frozenset({11, 13, 14})  # валет, король, туз; the others are feminine
 
 
 def hand_name(strength: int, lang: str = "en") -> str:
@@ -68,7 +69,9 @@ def _en(cat: HandCategory, r: tuple[int, ...]) -> str:
 
 def _ru(cat: HandCategory, r: tuple[int, ...]) -> str:
     if cat is HandCategory.HIGH_CARD:
-        return f"старшая карта — {_RU_ONE[r[0]]}"
+        # «старшая десятка», «старший туз»: one phrase, no dash of its own, since the
+        # screens already put the name after "cards — " (R1.3)
+        return f"{'старший' if r[0] in _RU_MASCULINE else 'старшая'} {_RU_ONE[r[0]]}"
     if cat is HandCategory.PAIR:
         return f"пара {_RU_GEN_MANY[r[0]]}"
     if cat is HandCategory.TWO_PAIR:

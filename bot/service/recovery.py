@@ -293,13 +293,14 @@ async def resume(
         if (seat := t.seats.get(n)) is not None and seat.user_id == was.user_id:
             seat.private_ref = was.private_ref
     community = None
-    if t.tournament is None:  # (a tournament keeps the options it opened with, R8.7)
-        try:
-            community = await rt.store.get_community(t.community_id)
-        except Exception as exc:  # the next settings change passes them on
-            log.warning("table %s: community settings not read: %r", t.id, exc)
-    if community is not None:  # (its message says when a turn ends in the group's zone)
-        note_zone(rt, community)
+    try:
+        community = await rt.store.get_community(t.community_id)
+    except Exception as exc:  # the next settings change passes them on
+        log.warning("table %s: community settings not read: %r", t.id, exc)
+    if community is not None:  # (its message says when a turn ends in the group's zone,
+        note_zone(rt, community)  # a tournament's too: a restored one showed a duration)
+    if t.tournament is not None:  # (a tournament keeps the options it opened with, R8.7)
+        community = None
     if community is not None and missed(t, community.settings, rt.kush_label(community)):
         # a timer whose time came before the restart is made first, as on a live table
         # (:meth:`Runtime.overdue_first`, R8.2, R8.2a): a raised ready_seconds or

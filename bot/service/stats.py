@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import BrokenExecutor
 from typing import Any
 
-from bot import charts
+from bot import charts, render
 from bot.model import Actor, ChatRef, Reply
 from bot.names import clean_arg
 from bot.presses import ReplayStep, encode
@@ -40,7 +40,6 @@ from bot.service.settings import day_zone
 from bot.texts import GROUP_FROM, kush_word, on, signed, tr
 from game.board import BOXES
 from game.errors import GameError
-from game.evaluator import display_order
 from game.history import ReplayFrame, distinct_frames, replay_frames, revealed_boxes
 from storage.api import DEFAULT_KUSH_LABEL, Community, HandRecord, HandStats, Player
 
@@ -615,10 +614,9 @@ def replay_screen(
             if box in b.unrevealed:  # a claim ended the reveal before this box (R7.5)
                 lines.append("  " + " ".join(["🂠"] * box.size))
                 continue
-            cards = list(b.board.box(box))
-            if frame.final:  # as the showdown lists it: as the hand reads, not as placed
-                cards = display_order(cards)
-            lines.append("  " + " ".join([c.face for c in cards] + ["·"] * (box.size - len(cards))))
+            # as the table showed it during play and at the showdown: sorted as the hand
+            # reads, not as placed, and named once it has made a pair or better
+            lines.append("  " + render.box_line(b.board.box(box), box.size, lang))
         r = result.get(b.seat)
         if frame.final and r is not None:
             points = int(counted.get(str(b.seat), r.get("points", 0)))

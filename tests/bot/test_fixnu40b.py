@@ -69,7 +69,7 @@ def test_a_full_box_carries_the_showdowns_hand_name() -> None:
     assert "  A♠ A♥ A♦ A♣ 4♣ — four of a kind, aces" in en
     t.seats[0].lang = "ru"
     ru = render.private_screen(t, t.seats[0], time.time()).text.splitlines()
-    assert "  10♠ 6♦ 4♥ — старшая карта — десятка" in ru
+    assert "  10♠ 6♦ 4♥ — старшая десятка" in ru
     assert "  Q♠ Q♣ J♠ J♦ 8♣ — две пары, дамы и вальты" in ru
     assert "  A♠ A♥ A♦ A♣ 4♣ — каре тузов" in ru
 

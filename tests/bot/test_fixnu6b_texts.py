@@ -57,7 +57,8 @@ async def test_r1_2_the_showdown_lists_a_box_as_the_hand_reads() -> None:
     record = (await store.hand_history(alice, 1))[0]
     frames = await stats_mod._frames(record, 0)
     text = stats_mod.replay_screen(record, frames, len(frames), 0, {0: "A", 1: "B"}, "en").text
-    assert frames[-1].final and "  K♠ K♥ Q♠ Q♥ 9♠\n" in text and "  7♥ 6♦ 5♣\n" in text, text
+    assert frames[-1].final and "  K♠ K♥ Q♠ Q♥ 9♠ — two pair, kings and queens\n" in text, text
+    assert "  7♥ 6♦ 5♣ — seven high\n" in text, text
 
 
 async def test_r7_5_rules_chinese_say_what_claim_and_continue_do() -> None:

@@ -134,8 +134,8 @@ def test_the_top_usage_is_short() -> None:
     )
 
 
-def test_r1_3_a_high_card_is_named_with_a_dash() -> None:
-    assert hand_name(evaluate(parse_cards("Qs 5h 2d")), "ru") == "старшая карта — дама"
+def test_r1_3_a_high_card_is_named_as_one_phrase() -> None:
+    assert hand_name(evaluate(parse_cards("Qs 5h 2d")), "ru") == "старшая дама"
 
 
 def test_the_kush_label_setting_is_named_as_a_currency() -> None:

@@ -120,7 +120,7 @@ def test_r8_5_r4_2_a_fantasyland_arrangement_after_an_ordinary_board_has_its_own
         ("7s 8h 9d Tc Js", "straight, jack high", "стрит до валета"),
         ("Qs Qh 5d", "pair of queens", "пара дам"),
         ("As 2d 3c 4h 5s", "straight, five high", "стрит до пятёрки"),
-        ("7s 5h 4d", "seven high", "старшая карта — семёрка"),
+        ("7s 5h 4d", "seven high", "старшая семёрка"),
         ("Ts Js Qs Ks As", "royal flush", "роял-флеш"),
         ("9s 9h 9d 9c 2s", "four of a kind, nines", "каре девяток"),
         ("As Ah Ad", "three of a kind, aces", "сет тузов"),
