@@ -19,6 +19,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields, replace
+from decimal import Decimal
 from enum import Enum
 from itertools import pairwise
 from typing import Annotated, Any
@@ -901,8 +902,10 @@ def refusal_text(lang: str, error: str) -> str:
 
 def _fraction(value: float, lang: str) -> str:
     """A fractional number with the decimal sign readers of ``lang`` write: "7.5", in Russian
-    "7,5" (both read back by ``/settings``, :func:`bot.service.numbers.read_fraction`)."""
-    text = f"{value:.10g}"
+    "7,5" (both read back by ``/settings``, :func:`bot.service.numbers.read_fraction`);
+    ten significant digits at most, never an exponent (0.0000001 was shown "1e-07", which
+    ``/settings`` refuses)."""
+    text = _plain_digits(value)
     return text.replace(".", ",") if lang == "ru" else text
 
 
@@ -913,8 +916,14 @@ def _shown(value: Any) -> str:
     if isinstance(value, Enum):
         return str(value.value)
     if isinstance(value, float):
-        return str(int(value)) if value.is_integer() else f"{value:.10g}"
+        return str(int(value)) if value.is_integer() else _plain_digits(value)
     return str(value)
+
+
+def _plain_digits(value: float) -> str:
+    """A fraction ``value`` to ten significant digits, in plain digits with a decimal point
+    (0.0000001, never ``1e-07``: no admin writes it, and ``/settings`` refuses it)."""
+    return format(Decimal(f"{value:.10g}"), "f")
 
 
 # -- reading the settings ----------------------------------------------------------------------
