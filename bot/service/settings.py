@@ -2141,7 +2141,9 @@ async def settings_press(
         if spec.name == "max_buy_in" and not current:
             current = s.top_up_limit  # 0 stands for 5 × min_buy_in
         number = float(current) + (spec.step if p.op == "+" else -spec.step)
-        number = min(max(number, spec.low), spec.high)
+        # (rounded: 1.0000001 − 1 is 1.0000000005838672e-07 in floating point, which was
+        # saved and shown as 0.0000001000000001)
+        number = round(min(max(number, spec.low), spec.high), 9)
         if number == float(current):
             error = spec.range_text(lang, rt.kush_label(community))
             return Reply(refusal_text(lang, error), alert=True)

@@ -3,8 +3,9 @@ forged and stale buttons."""
 
 from __future__ import annotations
 
+from bot.presses import SettingStep, decode
 from bot.service.settings import SETTINGS
-from tests.bot.test_settings import new_service, say, stored
+from tests.bot.test_settings import ALICE, GROUP, new_service, payloads, say, stored
 
 
 async def test_a_tiny_fraction_is_shown_as_typed_and_reads_back() -> None:
@@ -20,3 +21,26 @@ async def test_a_tiny_fraction_is_shown_as_typed_and_reads_back() -> None:
     reply = await say(service, "utc_offset", "-0.0000001")
     assert reply.text.startswith("Saved: utc_offset = -0.0000001."), reply.text
     assert SETTINGS["utc_offset"].parse("-0.0000001") == (await stored(store)).utc_offset
+
+
+async def test_a_minus_press_to_a_tiny_fraction_is_saved_not_refused() -> None:
+    """The settings message's − on ``utc_offset`` 1.0000001 moves it by its step, 1, to
+    about 0.0000001, inside -12 to 14: the press was refused "takes a number of hours from
+    -12 to 14", since the value passed on was written "1e-07", which no admin types. It is
+    saved, and the answer shows it in plain digits."""
+    service, store = new_service()
+    await say(service, "utc_offset", "1.0000001")
+
+    async def yes() -> bool:
+        return True
+
+    screen = (await say(service, "all")).screen
+    data = next(
+        d
+        for d in payloads(screen).values()
+        if isinstance(p := decode(d), SettingStep) and p.code == "tz" and p.op == "-"
+    )
+    reply = await service.press(ALICE, data, GROUP, yes)
+    assert not reply.alert, reply.text
+    assert "utc_offset = 0.0000001" in reply.text, reply.text
+    assert (await stored(store)).utc_offset == 1e-07
