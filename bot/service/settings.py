@@ -2144,7 +2144,9 @@ async def settings_press(
         # (rounded: 1.0000001 − 1 is 1.0000000005838672e-07 in floating point, which was
         # saved and shown as 0.0000001000000001)
         number = round(min(max(number, spec.low), spec.high), 9)
-        if number == float(current):
+        # (a value beyond the range, an automatic max stack of 5 × a buy-in above a fifth
+        # of the top: kept within it, + lowered it; a step that cannot go its way is refused)
+        if number >= float(current) if p.op == "-" else number <= float(current):
             error = spec.range_text(lang, rt.kush_label(community))
             return Reply(refusal_text(lang, error), alert=True)
         value = _shown(number)

@@ -44,3 +44,35 @@ async def test_a_minus_press_to_a_tiny_fraction_is_saved_not_refused() -> None:
     assert not reply.alert, reply.text
     assert "utc_offset = 0.0000001" in reply.text, reply.text
     assert (await stored(store)).utc_offset == 1e-07
+
+
+async def test_a_plus_press_never_lowers_an_automatic_max_stack_above_the_range() -> None:
+    """``max_buy_in`` at auto is 5 × ``min_buy_in``: with a buy-in of 300,000,000,000 that
+    is 1,500,000,000,000, above the setting's own top (1,000,000,000,000). The settings
+    message's + on it moved up by its step and was then kept within the range: it saved
+    1,000,000,000,000, the + button lowering every table's max stack by a third. A + that
+    cannot go up is refused with the range, and nothing is saved (a − still lowers it)."""
+    service, store = new_service()
+    await say(service, "min_buy_in", "300000000000")
+
+    async def yes() -> bool:
+        return True
+
+    screen = (await say(service, "all")).screen
+    assert screen is not None
+
+    def button(op: str) -> str:
+        return next(
+            b.data
+            for b in screen.all_buttons()
+            if isinstance(p := decode(b.data), SettingStep) and p.code == "mx" and p.op == op
+        )
+
+    before = await stored(store)
+    assert before.top_up_limit == 1_500_000_000_000
+    reply = await service.press(ALICE, button("+"), GROUP, yes)
+    assert reply.alert and "from 0 to 1,000,000,000,000" in reply.text, reply.text
+    assert await stored(store) == before
+    reply = await service.press(ALICE, button("-"), GROUP, yes)
+    assert not reply.alert, reply.text
+    assert (await stored(store)).top_up_limit == 1_000_000_000_000
