@@ -76,3 +76,33 @@ async def test_a_plus_press_never_lowers_an_automatic_max_stack_above_the_range(
     reply = await service.press(ALICE, button("-"), GROUP, yes)
     assert not reply.alert, reply.text
     assert (await stored(store)).top_up_limit == 1_000_000_000_000
+
+
+async def test_a_minus_press_on_a_low_max_stack_never_raises_it_to_auto() -> None:
+    """``max_buy_in`` 50 with ``min_buy_in`` 20: the settings message's − moved it by its step
+    to 0, auto, which is 5 × 20 = 100: the − button doubled the max stack. It goes down to
+    the buy-in, 20, the lowest max stack there is; − again is refused, nothing saved."""
+    service, store = new_service()
+    await say(service, "min_buy_in", "20")
+    await say(service, "max_buy_in", "50")
+
+    async def yes() -> bool:
+        return True
+
+    async def minus() -> str:
+        screen = (await say(service, "all")).screen
+        assert screen is not None
+        return next(
+            b.data
+            for b in screen.all_buttons()
+            if isinstance(p := decode(b.data), SettingStep) and p.code == "mx" and p.op == "-"
+        )
+
+    reply = await service.press(ALICE, await minus(), GROUP, yes)
+    assert not reply.alert, reply.text
+    assert reply.text.startswith("Saved: max_buy_in = 20."), reply.text
+    assert (await stored(store)).top_up_limit == 20
+    before = await stored(store)
+    reply = await service.press(ALICE, await minus(), GROUP, yes)
+    assert reply.alert and "max_buy_in takes a whole number" in reply.text, reply.text
+    assert await stored(store) == before
