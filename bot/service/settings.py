@@ -565,10 +565,10 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         # (not "chips": a tournament's chips are chips, "Buy-in 500 chips · 1500 chips each")
         en='the unit shown after every kush amount ("500 coins"), e.g. "coins", "монеты" or "₽" '
         '(display only). Readers of English see "kush" for a label in other than Latin letters '
-        "(«монеты»).",
+        '(«монеты»); "default" sets kush again.',
         ru="единица после каждой суммы кушей («500 монет»), например «монеты», «coins» или «₽» "
         "(только для показа). Читающие по-английски видят «kush» вместо названия не латиницей "
-        "(«монеты»).",
+        "(«монеты»); «по умолчанию» снова ставит «куш».",
     ),
     Setting(
         name="utc_offset",
@@ -1755,6 +1755,10 @@ def updated(s: CommunitySettings, name: str, raw: str) -> CommunitySettings:
     :raises SettingRefused: for a value that is refused (the text names the allowed range).
     """
     spec = SETTINGS[name]
+    if name == "kush_label" and " ".join(str(raw).lower().split()) in DEFAULT_WORDS:
+        # "default" («по умолчанию») as /settings payouts default reads it: the default
+        # label (it was saved as the unit: "500 default")
+        raw = DEFAULT_KUSH_LABEL
     if name == "kush_label" and _not_a_unit(str(raw)):  # (R8.1: a label; one already
         # stored still reads as it was saved: only a change is refused; told before its
         # length, "1 kush = 10 ₽" is too long and no unit either)

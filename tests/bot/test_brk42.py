@@ -3,6 +3,8 @@ forged and stale buttons."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.presses import SettingStep, decode
 from bot.service.settings import SETTINGS
 from tests.bot.test_settings import ALICE, GROUP, new_service, payloads, say, stored
@@ -106,3 +108,18 @@ async def test_a_minus_press_on_a_low_max_stack_never_raises_it_to_auto() -> Non
     reply = await service.press(ALICE, await minus(), GROUP, yes)
     assert reply.alert and "max_buy_in takes a whole number" in reply.text, reply.text
     assert await stored(store) == before
+
+
+@pytest.mark.parametrize("typed", [("default",), ("по", "умолчанию"), ("Default",)])
+async def test_a_kush_label_set_to_default_is_the_default_label(typed: tuple[str, ...]) -> None:
+    """``/settings kush_label default`` (as ``/settings payouts default`` resets the payouts;
+    in Russian «по умолчанию») saved the word itself as the unit: every amount read "500
+    default", «500 по умолчанию». The word means the default label, kush."""
+    service, store = new_service()
+    await say(service, "kush_label", "coins")
+    reply = await say(service, "kush_label", *typed)
+    assert not reply.alert, reply.text
+    assert reply.text.startswith("Saved: kush_label = kush."), reply.text
+    assert (await stored(store)).kush_label == "kush"
+    reply = await say(service, "kush_label", *typed)
+    assert reply.text.startswith("Already so: kush_label = kush"), reply.text
