@@ -19,6 +19,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields, replace
+from decimal import Decimal
 from enum import Enum
 from itertools import pairwise
 from typing import Annotated, Any
@@ -564,10 +565,10 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         # (not "chips": a tournament's chips are chips, "Buy-in 500 chips · 1500 chips each")
         en='the unit shown after every kush amount ("500 coins"), e.g. "coins", "монеты" or "₽" '
         '(display only). Readers of English see "kush" for a label in other than Latin letters '
-        "(«монеты»).",
+        '(«монеты»); "default" sets kush again.',
         ru="единица после каждой суммы кушей («500 монет»), например «монеты», «coins» или «₽» "
         "(только для показа). Читающие по-английски видят «kush» вместо названия не латиницей "
-        "(«монеты»).",
+        "(«монеты»); «по умолчанию» снова ставит «куш».",
     ),
     Setting(
         name="utc_offset",
@@ -901,8 +902,10 @@ def refusal_text(lang: str, error: str) -> str:
 
 def _fraction(value: float, lang: str) -> str:
     """A fractional number with the decimal sign readers of ``lang`` write: "7.5", in Russian
-    "7,5" (both read back by ``/settings``, :func:`bot.service.numbers.read_fraction`)."""
-    text = f"{value:.10g}"
+    "7,5" (both read back by ``/settings``, :func:`bot.service.numbers.read_fraction`);
+    ten significant digits at most, never an exponent (0.0000001 was shown "1e-07", which
+    ``/settings`` refuses)."""
+    text = _plain_digits(value)
     return text.replace(".", ",") if lang == "ru" else text
 
 
@@ -913,8 +916,14 @@ def _shown(value: Any) -> str:
     if isinstance(value, Enum):
         return str(value.value)
     if isinstance(value, float):
-        return str(int(value)) if value.is_integer() else f"{value:.10g}"
+        return str(int(value)) if value.is_integer() else _plain_digits(value)
     return str(value)
+
+
+def _plain_digits(value: float) -> str:
+    """A fraction ``value`` to ten significant digits, in plain digits with a decimal point
+    (0.0000001, never ``1e-07``: no admin writes it, and ``/settings`` refuses it)."""
+    return format(Decimal(f"{value:.10g}"), "f")
 
 
 # -- reading the settings ----------------------------------------------------------------------
@@ -1746,6 +1755,10 @@ def updated(s: CommunitySettings, name: str, raw: str) -> CommunitySettings:
     :raises SettingRefused: for a value that is refused (the text names the allowed range).
     """
     spec = SETTINGS[name]
+    if name == "kush_label" and " ".join(str(raw).lower().split()) in DEFAULT_WORDS:
+        # "default" («по умолчанию») as /settings payouts default reads it: the default
+        # label (it was saved as the unit: "500 default")
+        raw = DEFAULT_KUSH_LABEL
     if name == "kush_label" and _not_a_unit(str(raw)):  # (R8.1: a label; one already
         # stored still reads as it was saved: only a change is refused; told before its
         # length, "1 kush = 10 ₽" is too long and no unit either)
@@ -2132,8 +2145,16 @@ async def settings_press(
         if spec.name == "max_buy_in" and not current:
             current = s.top_up_limit  # 0 stands for 5 × min_buy_in
         number = float(current) + (spec.step if p.op == "+" else -spec.step)
-        number = min(max(number, spec.low), spec.high)
-        if number == float(current):
+        # (rounded: 1.0000001 − 1 is 1.0000000005838672e-07 in floating point, which was
+        # saved and shown as 0.0000001000000001)
+        number = round(min(max(number, spec.low), spec.high), 9)
+        if spec.name == "max_buy_in" and not number and 5 * s.min_buy_in >= float(current):
+            # − down to 0, auto, is 5 × min_buy_in: a max stack of 50 with a buy-in of 20
+            # became 100; it goes down to the buy-in, the lowest max stack there is
+            number = s.min_buy_in
+        # (a value beyond the range, an automatic max stack of 5 × a buy-in above a fifth
+        # of the top: kept within it, + lowered it; a step that cannot go its way is refused)
+        if number >= float(current) if p.op == "-" else number <= float(current):
             error = spec.range_text(lang, rt.kush_label(community))
             return Reply(refusal_text(lang, error), alert=True)
         value = _shown(number)
