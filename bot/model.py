@@ -139,7 +139,11 @@ class Presenter(Protocol):
 
     async def show_table(self, chat_id: str, screen: Screen, ref: str | None) -> str | None:
         """Send (``ref`` None) or edit the table message; returns its ref (a pending one,
-        :data:`PENDING_PREFIX`, for a message the platform is down to take: posted later)."""
+        :data:`PENDING_PREFIX`, for a message the platform is down to take: posted later).
+        A presenter with ``posts_by_ref`` (Discord, :func:`bot.service.runtime.posts_by_ref`)
+        also posts under a pending ``ref`` it does not know (the service committed it first,
+        or a snapshot from before a restart holds it): every post under one ref is one
+        message while the platform can tell (Discord's nonce)."""
 
     async def show_private(
         self, user_id: str, screen: Screen, ref: str | None, answered: str | None = None

@@ -15,7 +15,10 @@ message), and notices.
   (:data:`~bot.model.PENDING_PREFIX`) and is posted in the background on the same tries, its
   newest screen, once: every try carries the same nonce (``enforce_nonce``), so a try whose
   answer was lost after Discord posted it is not posted twice. Once posted the service is told
-  its real ref (:attr:`DiscordPresenter.on_posted`), and later edits go to it. A notice
+  its real ref (:attr:`DiscordPresenter.on_posted`), and later edits go to it. A table
+  message posted anew carries the nonce of a pending ref the service committed before the
+  post (:attr:`DiscordPresenter.posts_by_ref`), so a bot killed before its id was saved
+  posts under that ref again after the restart and gets the same message back. A notice
   (:meth:`DiscordPresenter.post`) is sent again after :data:`~bot.retries.NOTICE_RETRIES`.
   Network errors never escape a write (they are logged), so a press is still answered.
 * A private ref is ``"<dm channel id>:<message id>"``: one DM per player, edited in place.
@@ -183,6 +186,21 @@ def nonce_of(ref: str) -> int:
         return _nonce()
 
 
+def _custom_ids(rows: Any) -> list[str | None]:
+    """The custom ids of a message's components (its action rows' children), in order."""
+    return [getattr(item, "custom_id", None) for row in rows for item in row.children]
+
+
+def _shows(msg: discord.Message, screen: Screen, view: discord.ui.View | None) -> bool:
+    """Whether the posted ``msg`` shows ``screen`` (its content and its buttons' ids; ``view``
+    is the screen's, :func:`view_of`): a post Discord answered with a message an earlier
+    send under the same nonce made may show an older one."""
+    if msg.content.strip() != content_of(screen.text).strip():
+        return False
+    wanted = [] if view is None else [getattr(c, "custom_id", None) for c in view.children]
+    return _custom_ids(msg.components) == wanted
+
+
 @dataclass(slots=True)
 class _Pending:
     """A new message Discord did not take (down, or lost in the network), posted later.
@@ -279,6 +297,9 @@ class DiscordPresenter(LatePictures):
     PICTURE_TASK = "dc-picture"
 
     platform = PLATFORM
+    #: a new table message is posted under a pending ref the service committed first, its
+    #: nonce derived from it (:func:`nonce_of`, :func:`bot.service.runtime.posts_by_ref`)
+    posts_by_ref = True
 
     def __init__(self, client: discord.Client) -> None:
         self.client = client
@@ -347,14 +368,23 @@ class DiscordPresenter(LatePictures):
         self.on_unreachable: Callable[[str], Awaitable[object]] | None = None
 
     async def _send(
-        self, channel_id: int, screen: Screen, nonce: int | None = None
+        self, channel_id: int, screen: Screen, nonce: int | None = None, *, again: bool = False
     ) -> discord.Message:
+        """Post ``screen`` in ``channel_id`` with ``nonce`` (``enforce_nonce``; a new random
+        one without). ``again``: the nonce may have been used before (a try whose answer was
+        lost, a post a crash cut off before its id was saved, :func:`nonce_of`), so Discord
+        may return the message it made then, which shows an older screen: it is written as
+        ``screen`` (an edit queued) when its content or buttons differ."""
         channel = self.client.get_partial_messageable(channel_id)
         view = view_of(screen)
         nonce = _nonce() if nonce is None else nonce
         if view is None:
-            return await channel.send(content_of(screen.text), nonce=nonce)
-        return await channel.send(content_of(screen.text), view=view, nonce=nonce)
+            msg = await channel.send(content_of(screen.text), nonce=nonce)
+        else:
+            msg = await channel.send(content_of(screen.text), view=view, nonce=nonce)
+        if again and not _shows(msg, screen, view):
+            self.queue_edit(channel_id, msg.id, screen)
+        return msg
 
     # -- coalesced writers -----------------------------------------------------------------
     def queue_edit(self, channel_id: int, message_id: int, screen: Screen) -> None:
@@ -572,14 +602,22 @@ class DiscordPresenter(LatePictures):
 
     # -- new messages posted later ---------------------------------------------------------
     def _post_later(
-        self, chat: str, screen: Screen, exc: BaseException, nonce: int, sent: float, *, dm: bool
+        self,
+        chat: str,
+        screen: Screen,
+        exc: BaseException,
+        nonce: int,
+        sent: float,
+        *,
+        dm: bool,
+        ref: str | None = None,
     ) -> str:
         """A new message for ``chat`` (a channel; with ``dm`` a user's DM hand) failed at
         ``sent`` with ``exc``, Discord down or the network (:func:`_transient`): it gets a
-        pending ref (:data:`~bot.model.PENDING_PREFIX`), returned, and is posted in the
-        background (:meth:`_write_pending`) with the same ``nonce``, the newest screen
-        written to that ref by then."""
-        ref = pending_ref(PENDING_PREFIX)
+        pending ref (:data:`~bot.model.PENDING_PREFIX`; ``ref``, the one the service gave
+        it, if any), returned, and is posted in the background (:meth:`_write_pending`)
+        with the same ``nonce``, the newest screen written to that ref by then."""
+        ref = ref or pending_ref(PENDING_PREFIX)
         self._pending[ref] = _Pending(chat, dm, screen, nonce, sent)
         log.info("message to %s not posted (%s): again soon, as %s", chat, exc, ref)
         self._spawn(("post", ref), lambda: self._write_pending(ref))
@@ -624,7 +662,9 @@ class DiscordPresenter(LatePictures):
                         channel = await self._dm_channel(pending.chat)
                     else:
                         channel = int(pending.chat)
-                    send = asyncio.ensure_future(self._send(channel, screen, pending.nonce))
+                    send = asyncio.ensure_future(
+                        self._send(channel, screen, pending.nonce, again=True)
+                    )
                     if await self._held_at_the_stop(send):  # (a long 429)
                         del self._pending[ref]
                         self._unwritten.add(key)
@@ -732,13 +772,17 @@ class DiscordPresenter(LatePictures):
                 return ref
             if self._repend(chat_id, ref, screen):
                 return ref  # (not posted yet: this is the screen it is posted with)
+        # a pending ref the service committed before this post (:attr:`posts_by_ref`; one
+        # from before a restart or a takeover too): posted under its nonce, so a post of it
+        # a crash cut off before its id was saved is returned, not posted a second time
+        given = ref if ref is not None and ref.startswith(PENDING_PREFIX) else None
         sent = time.monotonic()
-        nonce = _nonce()
+        nonce = _nonce() if given is None else nonce_of(given)
         try:
-            msg = await self._send(int(chat_id), screen, nonce)
+            msg = await self._send(int(chat_id), screen, nonce, again=given is not None)
         except _WRITE_ERRORS as exc:
             if _transient(exc):  # Discord down: posted once it answers again
-                return self._post_later(chat_id, screen, exc, nonce, sent, dm=False)
+                return self._post_later(chat_id, screen, exc, nonce, sent, dm=False, ref=given)
             locked = isinstance(exc, discord.HTTPException) and await self._locked_out(
                 int(chat_id), exc, sent
             )

@@ -11,7 +11,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from bot.model import LiveTable, Phase
+from bot.model import PENDING_PREFIX, LiveTable, Phase
 from bot.screens import Screen
 from bot.service import chats
 from bot.service.play import advance
@@ -20,6 +20,7 @@ from bot.service.runtime import (
     Runtime,
     TransitionFailed,
     owed_screen,
+    posts_by_ref,
     unsure_ref,
     wait_expired,
     waits_for_chat,
@@ -277,7 +278,17 @@ async def resume(
     if not keep_message or unsure_ref(t.group_ref):
         if not unsure_ref(t.group_ref):  # (the group may see only that one: the new post refused)
             t.earlier_ref = old_ref = t.group_ref
-        t.group_ref = None
+        if t.group_ref is None or not (
+            t.group_ref.startswith(PENDING_PREFIX) and posts_by_ref(rt.presenter(t))
+        ):
+            t.group_ref = None
+        else:
+            # a post under a ref committed first (Discord: its nonce) is posted under it
+            # again: one that went out before the crash or the takeover is returned, not
+            # posted a second time (:func:`~bot.service.runtime.posts_by_ref`); the
+            # message from before the restart that posted it is still written as moved
+            if not unsure_ref(t.earlier_ref):
+                old_ref = t.earlier_ref
     if t.last_deal_at is None:  # a snapshot from before idle close (R8.2a) was written
         t.last_deal_at = rt.clock()
     for s in t.seats.values():

@@ -45,6 +45,7 @@ from typing import Any, Literal
 from bot import pictures, render, thinking
 from bot.drawing import Drawer
 from bot.model import HAND_VIEW_PREFIX, PENDING_PREFIX, LiveTable, Presenter, SeatState
+from bot.retries import pending_ref
 from bot.screens import Screen
 from bot.texts import on, tr
 from bot.thinking import Moves, Thinker
@@ -151,6 +152,8 @@ class Tx:
     :ivar final: a closing step's final snapshot as committed (``None``: none, or not a
         closing step): the showdown picture posted is dropped from it, saved again
         (:meth:`Runtime.flush_outbox`).
+    :ivar _minted: the pending ref the step gave a table message it posts anew
+        (:func:`posts_by_ref`), undone by a rollback.
     """
 
     table: LiveTable
@@ -165,6 +168,7 @@ class Tx:
     delivered: set[int] = field(default_factory=set)
     final: dict[str, Any] | None = None
     _group_screen: Screen | None = None
+    _minted: str | None = None
 
 
 def pass_opener(tx: Tx) -> None:
@@ -262,6 +266,16 @@ def unasked(old: LiveTable, snap: Mapping[str, Any]) -> Mapping[str, Any]:
         for seat in seats
     ]
     return {**snap, "seats": fixed}
+
+
+def posts_by_ref(p: Presenter | None) -> bool:
+    """Whether the presenter ``p`` posts a new table message under a pending ref the service
+    commits first (its ``posts_by_ref`` attribute: Discord, whose nonce derives from that ref,
+    :func:`bot.discord.presenter.nonce_of`). A step that posts the table message anew then
+    commits such a ref (:meth:`Runtime.commit`), so the post a crash cut off before its real
+    id was saved is the one a restarted bot's post returns (``enforce_nonce``), while Discord
+    remembers the nonce (a few minutes): one table message, not two."""
+    return bool(getattr(p, "posts_by_ref", False))
 
 
 def unsure_ref(ref: str | None) -> bool:
@@ -830,6 +844,8 @@ class Runtime:
         for f in fields(LiveTable):
             if f.name not in _KEEP:
                 setattr(t, f.name, getattr(fresh, f.name))
+        if group_ref is not None and group_ref == tx._minted:  # (never posted: not saved)
+            group_ref = None
         t.group_ref, t.outbox_sent, t.late_pictures = group_ref, sent, late
         t.outbox = [item for item in t.outbox if int(item["id"]) > sent]
         for seat in t.seats.values():
@@ -935,6 +951,10 @@ class Runtime:
                 pass_opener(tx)
             if tx.group and not tx.close:
                 tx._group_screen = self.group_screen(t)
+                if t.group_ref is None and posts_by_ref(self.presenter(t)):
+                    # committed before the post, its nonce too: a crash after the post
+                    # and before its id is saved posts no second one after the restart
+                    t.group_ref = tx._minted = pending_ref(PENDING_PREFIX)
                 if t.tournament is not None and t.tournament.started_at is not None:
                     t.level_shown = t.tournament.level_at(now)  # (R8.7, :meth:`level_due`)
             carried = self._carry(tx)
