@@ -50,7 +50,7 @@ async def test_r8_2_an_unready_player_sitting_out_at_the_deal_keeps_the_lobby_ti
     assert await check_store(store) == []
 
 
-async def test_r8_2_r8_2a_sitout_and_back_by_two_computer_players_hold_neither_seat_nor_table() -> None:
+async def test_r8_2_r8_2a_sitout_and_back_by_computer_players_hold_no_seat_nor_table() -> None:
     """Two computer players are Ready, Bob sits down and never presses Ready: the ready timer
     runs (R8.2). Bob alternated /sitout (the timer stopped: nobody left to wait for) and
     /back (it started afresh) every 20 s: he kept the table's last seat, and the running
