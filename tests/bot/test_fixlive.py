@@ -6,6 +6,8 @@ hand-moved clock, timers fired by ``run_due``."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.model import Phase
 from bot.texts import tr
 from storage.check import check_store
@@ -13,6 +15,9 @@ from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.test_bots import new_service
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP
+from tests.bot.test_tournament_service import PLAYERS as TOUR_PLAYERS
+from tests.bot.test_tournament_service import new_service as tour_service
+from tests.bot.test_tournament_service import open_and_register, play_to_the_end, restarted
 from tests.bot.test_transitions import player_balance
 
 
@@ -85,4 +90,37 @@ async def test_r8_2_r8_2a_sitout_and_back_by_computer_players_hold_no_seat_nor_t
     assert stood_up_at == opened + 60
     assert (GROUP.chat_id, tr("en", "lobby.stood_up", names="Bob")) in presenter.posts
     assert service.table_in(GROUP) is None and clock.now == opened + 1800  # the idle close
+    assert await check_store(store) == []
+
+
+async def test_r8_7_a_tournament_restarted_takes_the_label_language_pictures_it_missed() -> None:
+    """A running tournament; while the bot is down an admin's change of the kush label, the
+    group's language and pictures is saved (the change reached no live table). Restarted,
+    the tournament table kept the old ones until the next settings change; a cash table
+    took them at once (:func:`bot.service.settings.reconcile`). Now the tournament takes
+    them at the restart too, and still keeps the options and buy-in it opened with (R8.7)."""
+    service, _presenter, store, clock = tour_service(next_hand_delay=0)
+    await open_and_register(service, TOUR_PLAYERS)
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None and t.hand is not None
+    assert (t.lang, t.pictures) == ("en", True)
+    options, buy_in = t.options, t.min_buy_in
+    await service.stop()
+    community = await store.community(GROUP.platform, GROUP.community_id)
+    await store.change_settings(
+        community.id,
+        lambda s: replace(
+            s, kush_label="1 kush = 10 RUB", language="ru", pictures=False, min_buy_in=50
+        ),
+    )
+    service2, presenter2 = await restarted(store, clock)
+    t2 = service2.table_in(GROUP)
+    assert t2 is not None and t2.tournament is not None and t2.hand is not None
+    assert (t2.label, t2.lang, t2.pictures) == ("1 kush = 10 RUB", "ru", False)
+    assert {s.lang for s in t2.seats.values()} == {"ru"}
+    assert (t2.options, t2.min_buy_in) == (options, buy_in)
+    assert t2.pending_options is None and t2.pending_buy_in is None
+    assert "фишек за очко" in presenter2.last_table(GROUP.chat_id).text
+    await play_to_the_end(service2, presenter2, clock)
+    assert not [p for p in presenter2.pictures if p[0] == GROUP.chat_id]
     assert await check_store(store) == []
