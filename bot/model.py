@@ -735,13 +735,14 @@ class LiveTable:
     def ready_window_end(self, seat: SeatState) -> float | None:
         """When ``seat``, seated while hands were being played, is stood up for not pressing
         Ready (R8.2; :attr:`SeatState.ready_by`), or ``None`` when that does not apply to
-        it now: it is bought in, sitting out (R8.6: the seat is kept), leaving, a computer
-        player, at a tournament (R8.7: no Ready), or in the lobby, whose ready timer applies
-        (a snapshot saved there with the time still set). A hand that owes the round's points
-        (R8.3) does not hold it: a seat never bought in settles nothing when it stands up."""
+        it now: it is bought in, leaving, a computer player, at a tournament (R8.7: no
+        Ready), or in the lobby, whose ready timer applies (a snapshot saved there with the
+        time still set). Sitting out does not stop it: R8.6 keeps the seat of a player bought
+        in, and one who never was held the seat for good by alternating /sitout and /back.
+        A hand that owes the round's points (R8.3) does not hold it: a seat never bought in
+        settles nothing when it stands up."""
         if (
             seat.ready
-            or seat.sitting_out
             or seat.leaving
             or seat.bot is not None
             or self.tournament is not None
@@ -990,7 +991,7 @@ class LiveTable:
             elif (
                 t.phase not in (Phase.LOBBY, Phase.CLOSED)
                 and t.tournament is None
-                and not (seat.ready or seat.sitting_out or seat.bot)
+                and not (seat.ready or seat.bot)
             ):  # (saved by a version that kept no such time: it starts now)
                 seat.ready_by = now + options.ready_seconds
         top_up_deadline = snap.get("top_up_deadline")  # (nor the top-up window)

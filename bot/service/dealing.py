@@ -235,6 +235,7 @@ def maybe_start(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     if t.phase is Phase.LOBBY:
         if lobby_ready_timer(rt, t, tx):
             return
+        carry_ready_timer(rt, t)
         t.phase = Phase.BETWEEN
     if t.next_hand_at is not None and rt.clock() < t.next_hand_at:
         return
@@ -246,25 +247,46 @@ def maybe_start(rt: Runtime, t: LiveTable, tx: Tx) -> None:
 
 def lobby_ready_timer(rt: Runtime, t: LiveTable, tx: Tx) -> bool:
     """The lobby's ready timer (R8.2), with two players ready: it starts, and when it runs
-    out the seated players who have not pressed Ready (nor sit out) are stood up, no kush
-    taken. Returns whether it is still running (the deal waits for it)."""
-    waiting = [s for s in t.seats.values() if not s.ready and not s.sitting_out]
-    if waiting:
-        now = rt.clock()
-        if t.ready_deadline is None:  # two are ready: the ready timer starts (R8.2), for
-            # the admins' latest ready_seconds, as a late joiner's time and a change of it do
-            # (:func:`~.settings.follow_ready_seconds`)
-            t.ready_deadline = now + t.ready_seconds()
-            tx.group = True
-        if now < t.ready_deadline:
-            return True
-        for seat in waiting:  # the timer ran out: the unready are stood up, no kush taken
+    out the seated players who have not pressed Ready are stood up, no kush taken, those
+    sitting out too (R8.6 keeps the seat of a player bought in; one who never bought in
+    alternated /sitout and /back, each /back starting the timer afresh, and held the seat
+    and the table for good). The deal waits only for the unready who do not sit out; while
+    only unready players sitting out are left, a running timer runs on (it is carried to
+    them if the deal comes first, :func:`carry_ready_timer`). Returns whether the deal
+    waits for it."""
+    unready = [s for s in t.seats.values() if not s.ready]
+    waiting = [s for s in unready if not s.sitting_out]
+    now = rt.clock()
+    if waiting and t.ready_deadline is None:  # two are ready: the ready timer starts (R8.2),
+        # for the admins' latest ready_seconds, as a late joiner's time and a change of it do
+        # (:func:`~.settings.follow_ready_seconds`)
+        t.ready_deadline = now + t.ready_seconds()
+        tx.group = True
+    if unready and t.ready_deadline is not None and now >= t.ready_deadline:
+        for seat in unready:  # the timer ran out: the unready are stood up, no kush taken
             stand_up(t, tx, seat)
-        names = ", ".join(s.name for s in waiting)
+        names = ", ".join(s.name for s in unready)
         t.owe("post", Screen(tr(t.lang, "lobby.stood_up", names=names)))
         tx.group = True
-    t.ready_deadline = None
+        t.ready_deadline = None
+        return False
+    if waiting:
+        return True
+    if not unready:
+        t.ready_deadline = None
     return False
+
+
+def carry_ready_timer(rt: Runtime, t: LiveTable) -> None:
+    """The deal leaves the lobby while players who never pressed Ready sit out (R8.2, R8.6):
+    each keeps the time the lobby's ready timer had left (:attr:`SeatState.ready_by`; the
+    whole ``ready_seconds`` when none ran) and is stood up at its end unless Ready, as a
+    player seated during the hands is (:func:`stand_up_unready`)."""
+    end = t.ready_deadline if t.ready_deadline is not None else rt.clock() + t.ready_seconds()
+    for seat in t.seats.values():
+        if not seat.ready and not seat.leaving and seat.bot is None and seat.ready_by is None:
+            seat.ready_by = end
+    t.ready_deadline = None
 
 
 def to_lobby(t: LiveTable) -> None:

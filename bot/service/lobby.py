@@ -327,7 +327,12 @@ def _ready_window(rt: Runtime, t: LiveTable, seat: SeatState) -> None:
     :func:`~bot.service.dealing.stand_up_unready`): otherwise the seat would be held for good
     (the lobby's ready timer does not run, and the hands the others play keep the idle close,
     R8.2a, away). In the lobby its own ready timer applies."""
-    if t.phase is not Phase.LOBBY and not seat.ready and t.tournament is None:
+    if (
+        t.phase is not Phase.LOBBY
+        and not seat.ready
+        and t.tournament is None
+        and seat.ready_by is None  # (back from sit-out: the time runs on, not anew)
+    ):
         seat.ready_by = rt.clock() + t.ready_seconds()  # the admins' latest
 
 
@@ -385,7 +390,9 @@ def _overdue(rt: Runtime, t: LiveTable, seat: SeatState) -> Literal["window", "d
     end = t.ready_window_end(seat)
     if end is not None and now >= end:
         return "window"
-    if t.hand is not None or t.reveal is not None or seat.sitting_out or seat.leaving:
+    if t.hand is not None or t.reveal is not None or seat.leaving:
+        return None
+    if seat.sitting_out and seat.ready:  # (bought in: the seat is kept, R8.6)
         return None
     if (
         not seat.ready
@@ -995,10 +1002,9 @@ async def sit_out(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
         return Reply(tr(lang, key), alert=True)
     async with rt.transition(t) as tx:
         seat.sitting_out = True
-        # (the time to press Ready of a late joiner stops: the seat is kept, R8.6; /back
-        # starts it anew) and the group message no longer counts it down
+        # (the time to press Ready of a late joiner runs on: R8.6 keeps the seat of a player
+        # bought in; stopped, /sitout and /back held the seat of one never bought in for good)
         tx.group = t.hand is None or seat.ready_by is not None
-        seat.ready_by = None
         # no hand: the players left may all be ready now (the deal waited for this one until
         # the ready timer ran out), or too few to play (back to the lobby at once)
         maybe_start(rt, t, tx)
@@ -1026,15 +1032,15 @@ async def back(rt: Runtime, t: LiveTable, actor: Actor, lang: str, *, away: bool
         return Reply(tr(lang, "reply.already_leaving"), alert=True)
     if t.closing:  # an admin closed it during the hand (R8.2a): there is no next hand
         return Reply(tr(lang, "reply.table_closing", table=t.id), alert=True)
-    if not seat.sitting_out:  # a time that ran out before the table's timer fired (R8.2):
-        # its step first, as /ready, /topup and /sitout make it (a late joiner's time to press
-        # Ready, a busted player's top-up: told "you are not sitting out", or to top up, and
-        # stood up a moment later by the timer)
-        busted = t.busted(seat)
-        if await _timer_first(rt, t, seat):
-            key = "reply.topup_too_late" if busted else "reply.ready_too_late"
-            return Reply(tr(lang, key), alert=True)
-    # (sitting out, the seat is kept: back after the deal)
+    # a time that ran out before the table's timer fired (R8.2): its step first, as /ready,
+    # /topup and /sitout make it (a late joiner's time to press Ready, sitting out or not, a
+    # busted player's top-up: told "you are not sitting out", or to top up, and stood up a
+    # moment later by the timer)
+    busted = t.busted(seat)
+    if await _timer_first(rt, t, seat):
+        key = "reply.topup_too_late" if busted else "reply.ready_too_late"
+        return Reply(tr(lang, key), alert=True)
+    # (sitting out and bought in, the seat is kept: back after the deal)
     await _lobby_timer_first(rt, t, busted=seat.sitting_out and t.busted(seat))
     seat = t.seat_of(actor.user_id)
     if seat is None:  # not sitting out and never Ready: the lobby's ready timer that ran out

@@ -243,8 +243,9 @@ async def resume(
     """Continue a restored table: its messages are posted anew (the old ones may be gone, and
     their buttons carry old versions), what it owes the chat is sent (a showdown picture
     being posted later too, :meth:`Runtime.post_late_pictures`), and a hand in progress
-    makes the moves that are due (a player who left). An ordinary table takes the community's
-    settings it missed (a crash between their saving and its step, :func:`.settings.reconcile`).
+    makes the moves that are due (a player who left). A table takes the community's settings
+    it missed (a crash between their saving and its step, or the bot down;
+    :func:`.settings.reconcile`: a tournament's kush label, pictures and languages only).
     A computer player an older snapshot has sitting out plays again (R8.6 sits out people).
 
     ``keep_message``: a table a worker takes over (issue 14): its table message is written
@@ -304,14 +305,12 @@ async def resume(
         if (seat := t.seats.get(n)) is not None and seat.user_id == was.user_id:
             seat.private_ref = was.private_ref
     community = None
-    try:
+    try:  # (a tournament keeps the options it opened with, R8.7, and takes the rest)
         community = await rt.store.get_community(t.community_id)
     except Exception as exc:  # the next settings change passes them on
         log.warning("table %s: community settings not read: %r", t.id, exc)
     if community is not None:  # (its message says when a turn ends in the group's zone,
         note_zone(rt, community)  # a tournament's too: a restored one showed a duration)
-    if t.tournament is not None:  # (a tournament keeps the options it opened with, R8.7)
-        community = None
     if community is not None and missed(t, community.settings, rt.kush_label(community)):
         # a timer whose time came before the restart is made first, as on a live table
         # (:meth:`Runtime.overdue_first`, R8.2, R8.2a): a raised ready_seconds or

@@ -2073,23 +2073,26 @@ def _reshow(t: LiveTable, tx: Tx, seats: list[int]) -> None:
 def missed(t: LiveTable, s: CommunitySettings, label: str) -> bool:
     """Whether restored table ``t`` missed some of the community's saved settings ``s``
     (:func:`reconcile`; ``label``: the kush label as messages show it). A tournament table
-    keeps its own (R8.7)."""
-    if t.tournament is not None:
-        return False
-    options = table_options(s, t.options.game)
-    buy_in = t.pending_buy_in if t.pending_buy_in is not None else t.min_buy_in
+    keeps its own options and buy-in (R8.7), and takes the label, pictures and languages as
+    a cash table does (as :func:`_pend` gives them to a live one: a tournament restarted
+    showed the old ones until the next settings change)."""
     lang = group_language(s) or t.lang
-    now = (t.pending_options or t.options, buy_in, t.label, t.pictures, t.lang)
+    now: tuple[object, ...] = (t.label, t.pictures, t.lang)
+    saved: tuple[object, ...] = (label, s.pictures, lang)
+    if t.tournament is None:
+        buy_in = t.pending_buy_in if t.pending_buy_in is not None else t.min_buy_in
+        now += (t.pending_options or t.options, buy_in)
+        saved += (table_options(s, t.options.game), s.min_buy_in)
     same = all(seat.bot or seat.lang == seat_language(s, seat) for seat in t.seats.values())
-    return not same or now != (options, s.min_buy_in, label, s.pictures, lang)
+    return not same or now != saved
 
 
 def reconcile(t: LiveTable, s: CommunitySettings, tx: Tx, at: float, label: str) -> bool:
     """A restored table takes the community's saved settings ``s`` that it missed (a crash
     between saving them and the table's step, or a step storage refused): as
     :func:`settings_changed` gives them, options from the next match, the buy-in from the
-    next hand (now, when no hand runs). A tournament table keeps its own (R8.7: its buy-in
-    and options were fixed when it opened). ``at``: the time; ``label``: the kush label as
+    next hand (now, when no hand runs). A tournament table keeps its own buy-in and options
+    (R8.7: fixed when it opened) and takes the rest. ``at``: the time; ``label``: the kush label as
     messages show it (:meth:`Runtime.kush_label`: a table saved with the label unescaped
     takes it escaped). Returns whether the table had missed any."""
     if not missed(t, s, label):

@@ -113,10 +113,10 @@ async def test_r8_2_a_join_after_the_ready_timer_ran_out_sits_down_after_its_ste
 async def test_r8_2_r8_6_back_after_the_ready_timer_ran_out_follows_its_step(env) -> None:  # type: ignore[no-untyped-def]
     """Classic OFC: Alice and Bob are ready, Carol is not, Dan sits out (R8.6, never bought
     in). The ready timer runs out (R8.2) and, before the table's timer fired, Dan types
-    /back. He was stood up with Carol that moment (sitting out, the timer keeps his seat)
-    and told "Welcome back: press Ready". The timer's step is made first: Carol is stood
-    up, the hand dealt to Alice and Bob, and Dan is back, seated, with ``ready_seconds`` to
-    press Ready."""
+    /back. The timer's step is made first: Carol and Dan, who never pressed Ready, are stood
+    up (sitting out keeps only a bought-in player's seat), the hand is dealt to Alice and
+    Bob, and Dan is told "too late" (it told him "Welcome back: press Ready", with
+    ``ready_seconds`` anew: /sitout and /back held a seat for good)."""
     service, presenter, store, clock = env
     await configure(service, game="ofc")
     await service.new_table(GROUP, ALICE)
@@ -129,12 +129,10 @@ async def test_r8_2_r8_6_back_after_the_ready_timer_ran_out_follows_its_step(env
     assert t is not None and t.ready_deadline == clock.now + 60
     clock.now += 60
     reply = await service.back(GROUP, DAN)
-    assert reply.text == tr("en", "reply.back_not_ready")
+    assert reply.alert and reply.text == tr("en", "reply.ready_too_late")
     assert t.hand is not None and t.hand_no == 1 and len(t.hand.order) == 2
-    assert t.seat_of(CAROL.user_id) is None
-    assert (GROUP.chat_id, tr("en", "lobby.stood_up", names="Carol")) in presenter.posts
-    dan = t.seat_of(DAN.user_id)
-    assert dan is not None and not dan.sitting_out and dan.ready_by == clock.now + 60
+    assert t.seat_of(CAROL.user_id) is None and t.seat_of(DAN.user_id) is None
+    assert (GROUP.chat_id, tr("en", "lobby.stood_up", names="Carol, Dan")) in presenter.posts
     assert await check_store(store) == []
 
 

@@ -143,21 +143,35 @@ async def test_r8_2_a_restart_does_not_eat_the_late_joiners_time() -> None:
     assert await check_store(store) == []
 
 
-async def test_r8_6_a_late_joiner_sitting_out_keeps_the_seat_until_back(env) -> None:  # type: ignore[no-untyped-def]
-    """Sitting out keeps the seat (R8.6): no time runs for her then. Back from it without
-    having pressed Ready, she has ready_seconds again to press it, or is stood up."""
+async def test_r8_2_a_late_joiner_sitting_out_and_back_is_stood_up_in_time(env) -> None:  # type: ignore[no-untyped-def]
+    """Sitting out does not stop the time to press Ready of a player who never bought in
+    (R8.2; R8.6 keeps the seat of one bought in): alternating /sitout and /back, Carol held
+    the full table's seat for good (each /back gave her ready_seconds anew). Now the group
+    message counts her time down while she sits out, /back does not restart it, and at its
+    end she is stood up, sitting out or not, no kush taken; Dave takes the seat."""
     service, presenter, store, clock = env
     t = await carol_joins_mid_hand(service, presenter)
+    for _ in range(3):  # 3 × 15 s of sitting out and coming back
+        clock.now += 10
+        assert not (await service.sit_out(GROUP, CAROL)).alert
+        clock.now += 5
+        await service.run_due()
+        reply = await service.back(GROUP, CAROL)
+        assert reply.text == tr("en", "reply.back_not_ready")
+    assert window("Carol", 15) in presenter.last_table(GROUP.chat_id).text
     assert not (await service.sit_out(GROUP, CAROL)).alert
-    assert "⏳ Carol" not in presenter.last_table(GROUP.chat_id).text
-    clock.now += 100
+    assert window("Carol", 15) in presenter.last_table(GROUP.chat_id).text
+    clock.now += 14
     await service.run_due()
     assert t.seat_of(CAROL.user_id) is not None
-    assert not (await service.back(GROUP, CAROL)).alert
-    assert window("Carol", 60) in presenter.last_table(GROUP.chat_id).text
-    clock.now += 60
+    clock.now += 1
     await service.run_due()
-    assert t.seat_of(CAROL.user_id) is None
+    assert t.seat_of(CAROL.user_id) is None  # stood up while sitting out
+    assert (GROUP.chat_id, tr("en", "lobby.stood_up", names="Carol")) in presenter.posts
+    assert t.hand is not None and t.hand_no == 1
+    reply = await service.back(GROUP, CAROL)
+    assert reply.alert and reply.text == tr("en", "reply.not_seated")
+    assert not (await service.join(GROUP, DAVE)).alert  # the seat is free
     assert await player_balance(store, CAROL) == 1000
     assert await check_store(store) == []
 
