@@ -866,7 +866,7 @@ class Sandbox:
                         self.lang,
                         "sandbox.leave_ask",
                         typed=typed.lower(),
-                        label=buttons[number - 1][0],
+                        button=buttons[number - 1][0],
                     )
                     + hint
                 )

@@ -1463,8 +1463,8 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     # gN named a Leave that would stand the player up at once: asked first ({typed}: "g2")
     "sandbox.leave_ask": {
-        "en": "» {typed} is {label} now: type {typed} again to leave the table (or g leave).",
-        "ru": "» {typed} сейчас — «{label}»: наберите {typed} ещё раз, чтобы встать из-за "
+        "en": "» {typed} is {button} now: type {typed} again to leave the table (or g leave).",
+        "ru": "» {typed} сейчас — «{button}»: наберите {typed} ещё раз, чтобы встать из-за "
         "стола (или g встать).",
     },
     "sandbox.leave_ready": {"en": " Ready is {ready}.", "ru": " «Готов» — {ready}."},
