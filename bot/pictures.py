@@ -573,6 +573,92 @@ def notes_of(pic: Picture) -> list[str]:
     return [*pic.notes, tr(pic.lang, "reveal.two_of_three", points=", ".join(bonus))]
 
 
+@dataclass(frozen=True, slots=True)
+class PlacedBadge:
+    """A badge of a panel's head as :func:`head_layout` places it: its text and colour, its
+    right edge in pixels from the panel's left edge, and its line: 0 the name's, 1 the one
+    under it (the kush or the game total)."""
+
+    text: str
+    fill: tuple[int, int, int]
+    right: int
+    row: int
+
+
+@dataclass(frozen=True, slots=True)
+class HeadLayout:
+    """A panel's head as drawn: the name (cut with "…" where it must give way), the line
+    under it (the kush or the game total, cut only for the badges always drawn beside it)
+    and every badge, placed (:class:`PlacedBadge`)."""
+
+    name: str
+    sub: str
+    badges: tuple[PlacedBadge, ...]
+
+
+def panel_badges(pic: Picture, b: BoardPicture) -> list[tuple[str, tuple[int, int, int], bool]]:
+    """A board's badges, the most important first, each with its colour and whether it is
+    always drawn beside the kush line: a foul (R2.3) and a Fantasyland earned (R6) always;
+    a move made by the clock (R8.5) and a Fantasyland played this hand (R6) where they fit,
+    else on the name's line."""
+    lang = pic.lang
+    badges = []
+    if b.fouled:
+        badges.append((tr(lang, "picture.foul"), FOUL_RED, True))
+    if b.fl_next:
+        key = "picture.fl_if_top_up" if b.fl_if_top_up else "picture.fl_next"
+        badges.append((tr(lang, key, cards=b.fl_next), GOLD, True))
+    if b.timed_out:
+        badges.append((tr(lang, "picture.timed_out"), MUTED, False))
+    if b.played_fl:
+        badges.append((tr(lang, "picture.fl_played"), MUTED, False))
+    return badges
+
+
+def head_layout(
+    draw: ImageDraw.ImageDraw, pic: Picture, b: BoardPicture, points_width: int
+) -> HeadLayout:
+    """Where a panel's head puts its name, its kush line and its badges (:func:`panel_badges`),
+    in pixels from the panel's left edge; ``points_width``: the points drawn in the top right
+    corner (0 for none). The badges go from the right of the kush line, the most important
+    first: those always drawn cut the line with "…" if need be; the others go there while
+    the line fits whole beside them, else on the name's line left of the points, the name
+    cut to leave them room. No badge is left out: "в Фантазии" vanished from a Russian
+    panel whose "+10 кушей" and «ФАНТАЗИЯ 14» filled the line."""
+    badge_font, sub_font = _font(12, bold=True), _font(13)
+
+    def width(text: str) -> int:
+        return int(draw.textlength(text, font=badge_font)) + 12
+
+    badges = panel_badges(pic, b)
+    kept = sum(width(t) + 4 for t, _, always in badges if always)
+    sub = ""
+    if parts := board_line(pic, b):
+        room = PANEL_W - 2 * PAD - kept - 2
+        sub = " · ".join(parts)
+        if draw.textlength(sub, font=sub_font) > room:  # the game's target where it fits
+            sub = " · ".join(board_line(pic, b, target=False))
+        sub = _fit(draw, sub, sub_font, room)
+    left = PAD + (int(draw.textlength(sub, font=sub_font)) + 6 if sub else 0)
+    right = PANEL_W - PAD
+    placed: list[PlacedBadge] = []
+    rest: list[tuple[str, tuple[int, int, int]]] = []
+    for text, fill, always in badges:
+        if always or right - width(text) >= left:
+            placed.append(PlacedBadge(text, fill, right, 1))
+            right -= width(text) + 4
+        else:
+            rest.append((text, fill))
+    # the name's line: the name from the left, the points in the corner, the rest between
+    top = PANEL_W - 2 * PAD - points_width
+    for text, fill in rest:
+        placed.append(PlacedBadge(text, fill, top, 0))
+        top -= width(text) + 4
+    room = top - PAD - (2 if rest else 0)
+    name = _fit(draw, drawn_name(pic, b), _font(17, bold=True), max(0, room))
+    return HeadLayout(name, sub, tuple(placed))
+
+
 def _panel(
     img: Image.Image,
     draw: ImageDraw.ImageDraw,
@@ -582,7 +668,6 @@ def _panel(
     pic: Picture,
     scored: bool = True,
 ) -> None:
-    lang = pic.lang
     draw.rounded_rectangle(
         (x, y, x + PANEL_W, y + PANEL_H), radius=10, fill=PANEL_FOUL if b.fouled else PANEL
     )
@@ -597,39 +682,12 @@ def _panel(
         right = x + PANEL_W - PAD
         draw.text((right, y + 14), unit, font=ufont, fill=MUTED, anchor="ra")
         draw.text((right - uw - 4, y + 6), points, font=pfont, fill=colour, anchor="ra")
-    name = _fit(draw, drawn_name(pic, b), _font(17, bold=True), PANEL_W - 3 * PAD - pw)
-    draw.text((x + PAD, y + 8), name, font=_font(17, bold=True), fill=WHITE)
-    sub = board_line(pic, b)
-    # badges from the right, the most important first: a foul and Fantasyland next always,
-    # the others where they fit
-    badges = []
-    if b.fouled:
-        badges.append((tr(lang, "picture.foul"), FOUL_RED, True))
-    if b.fl_next:
-        key = "picture.fl_if_top_up" if b.fl_if_top_up else "picture.fl_next"
-        badges.append((tr(lang, key, cards=b.fl_next), GOLD, True))
-    if b.timed_out:
-        badges.append((tr(lang, "picture.timed_out"), MUTED, False))
-    if b.played_fl:
-        badges.append((tr(lang, "picture.fl_played"), MUTED, False))
-    badge_font = _font(12, bold=True)
-    # the line left of them gives way to the badges always drawn (a Fantasyland kept only
-    # with a top-up has a long one): cut with "…" rather than drawn under them
-    kept = sum(int(draw.textlength(t, font=badge_font)) + 16 for t, _, always in badges if always)
-    left = x + PAD
-    if sub:
-        room = PANEL_W - 2 * PAD - kept - 2
-        text = " · ".join(sub)
-        if draw.textlength(text, font=_font(13)) > room:  # the game's target where it fits
-            text = " · ".join(board_line(pic, b, target=False))
-        text = _fit(draw, text, _font(13), room)
-        draw.text((left, y + 31), text, font=_font(13), fill=MUTED)
-        left += int(draw.textlength(text, font=_font(13))) + 6
-    right = x + PANEL_W - PAD
-    for text, fill, always in badges:
-        width = int(draw.textlength(text, font=_font(12, bold=True))) + 12
-        if always or right - width >= left:
-            right = _badge(draw, right, y + 29, text, fill) - 4
+    head = head_layout(draw, pic, b, pw)
+    draw.text((x + PAD, y + 8), head.name, font=_font(17, bold=True), fill=WHITE)
+    if head.sub:
+        draw.text((x + PAD, y + 31), head.sub, font=_font(13), fill=MUTED)
+    for badge in head.badges:
+        _badge(draw, x + badge.right, y + (29 if badge.row else 8), badge.text, badge.fill)
     # three rows: cards, then the hand name and the box's royalty (or points)
     small, small_bold = _font(12), _font(13, bold=True)
     for i, box in enumerate(BOXES):

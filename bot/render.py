@@ -333,6 +333,18 @@ def _ready_windows(t: LiveTable, lang: str, now: float) -> list[str]:
     ]
 
 
+def _next_hand_seats(t: LiveTable, lang: str) -> list[str]:
+    """The players seated during the hand under way and bought in, dealt in from the next
+    hand (R8.2): a computer player ``/addbot`` seated, a person who pressed Ready. The table
+    message named none of them until that hand (a person not yet bought in is named by
+    :func:`_ready_windows`): "🤖 Boris — from the next hand"."""
+    return [
+        tr(lang, "board.next_hand_seat", name=s.name)
+        for s in sorted(t.seats.values(), key=lambda s: s.seat)
+        if s.ready and not s.sitting_out and not s.leaving and not t.boards_of(s)
+    ]
+
+
 def _lobby_buttons(t: LiveTable, lang: str) -> tuple[Button, ...]:
     """The lobby's buttons between hands: Join while a seat is free (as during a hand,
     :func:`_hand_buttons`: a full table's Join only said "the table is full"), Ready,
@@ -451,7 +463,7 @@ def group_screen(
             lines.append("  " + tr(lang, key, count=sv.hidden))
         if sv.face_up:
             lines.append("  " + tr(lang, "board.placing", cards=format_cards(sv.face_up)))
-    waiting = _ready_windows(t, lang, now)
+    waiting = _ready_windows(t, lang, now) + _next_hand_seats(t, lang)
     if waiting:
         lines.append("")
         lines.extend(waiting)

@@ -37,9 +37,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.config import ConfigError
-from bot.model import ChatRef, LiveTable
+from bot.model import Actor, ChatRef, LiveTable
 from bot.screens import Payload
-from bot.service import TableService
+from bot.service import TableService, lobby
 from bot.service.runtime import STORAGE_WAIT
 from bot.service.settings import SETTINGS, change_setting, group_language, table_options
 from bot.telegram.adapter import TelegramAdapter
@@ -47,6 +47,7 @@ from bot.telegram.fake_api import BOT_ID, ApiCall, FakeTelegram, FakeUser
 from bot.telegram.ratelimit import AnswerFirstRateLimiter
 from bot.texts import tr
 from game.cards import Card, parse_cards, shuffled_deck
+from game.errors import CardError
 from game.hand import acting_order
 from game.options import GameKind
 from storage.api import CommunitySettings, StorageError
@@ -242,6 +243,11 @@ class Sandbox:
     #: a numbered Leave asked about (:meth:`_press_group`): the group message and the number;
     #: the same ``gN`` as the next line leaves, any other line drops the question
     _leave_asked: tuple[int, int] | None = None
+    #: your hand's button numbers, kept for a street (:meth:`_hand_numbers`): the street
+    #: (:func:`_street_of`) and each button's number and label as last printed, by what the
+    #: button does (:func:`_button_key`)
+    _street: tuple[int, str, frozenset[str]] | None = None
+    _numbers: dict[tuple[str, str], tuple[int, str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.lang = self.lang or self.opts.lang
@@ -557,6 +563,19 @@ class Sandbox:
         m = msgs[-1]
         return _Screen(m["message_id"], m["text"], _buttons(m))
 
+    def numbered(self, chat: int) -> list[tuple[int, str]]:
+        """The buttons of the chat's current screen (:meth:`screen`) as (number, label), with
+        the numbers the sandbox prints for them and takes: your hand's kept for the street
+        (:meth:`_hand_numbers`), the others' in order from 1."""
+        shown = self.screen(chat)
+        if shown is None:
+            return []
+        hand = self._hand_message(chat) if chat > 0 else None
+        if hand is not None and hand["message_id"] == shown.message_id:
+            numbered = self._hand_numbers(shown.message_id, shown.rows)
+            return [(n, label) for row in numbered for n, label, _ in row]
+        return [(n, label) for n, (label, _) in enumerate(shown.buttons, 1)]
+
     def other_screen(self, chat: int) -> _Screen | None:
         """The private message other than the hand whose buttons were printed last (``rN``),
         while it has buttons."""
@@ -650,7 +669,7 @@ class Sandbox:
         printed_hand = False
         for m in changed:
             if m["message_id"] == hand_id:
-                self._print_message(chat, m["text"], _buttons(m))
+                self._print_message(chat, m["text"], _buttons(m), message_id=hand_id)
                 printed_hand = True
             elif hand is not None and _buttons(hand) and _is_turn_ping(m, hand):
                 # the adapter's turn ping ("your move", 10 s without a press: the hand's title
@@ -658,7 +677,8 @@ class Sandbox:
                 # last thing printed a hand with no numbers: the hand is printed again with
                 # its numbered buttons, its clock as the ping says (nothing if just printed)
                 if not printed_hand:
-                    self._print_message(chat, _with_clock(hand["text"], m["text"]), _buttons(hand))
+                    text = _with_clock(hand["text"], m["text"])
+                    self._print_message(chat, text, _buttons(hand), message_id=hand_id)
             else:
                 rows = _buttons(m) if m["message_id"] == other else []
                 self._print_message(chat, m["text"], rows, prefix="r")
@@ -709,8 +729,16 @@ class Sandbox:
             self._print_message(GROUP_ID, text, rows)
 
     def _print_message(
-        self, chat: int, text: str, rows: list[list[tuple[str, str]]], prefix: str = ""
+        self,
+        chat: int,
+        text: str,
+        rows: list[list[tuple[str, str]]],
+        prefix: str = "",
+        message_id: int | None = None,
     ) -> None:
+        """Print a message with its buttons numbered (``gN`` in the group, ``rN`` with
+        ``prefix`` "r"); your hand's (its ``message_id`` given) as :meth:`_hand_numbers` keeps
+        them for the street."""
         prefix = "g" if chat == GROUP_ID else prefix
         lang = self.lang  # (the heading is the sandbox's own, in the sandbox's language)
         if chat == GROUP_ID:
@@ -719,13 +747,13 @@ class Sandbox:
             title = tr(lang, "sandbox.private_title", name=self.human.first_name)
         self.line(f"── {title} " + "─" * max(4, 40 - len(title)))
         self.line(text)
-        n = 0
-        for row in rows:
-            cells = []
-            for label, _ in row:
-                n += 1
-                cells.append(f"[{prefix}{n}] {label}")
-            self.line("  " + "  ".join(cells))
+        if message_id is not None:
+            numbered = self._hand_numbers(message_id, rows, printed=True)
+        else:
+            numbers = iter(range(1, 1 + sum(len(row) for row in rows)))
+            numbered = [[(next(numbers), label, data) for label, data in row] for row in rows]
+        for line in _button_lines(numbered, prefix):
+            self.line(line)
 
     # -- input -------------------------------------------------------------------------------
     async def new_table(self, text: str = "/newtable") -> None:
@@ -748,6 +776,7 @@ class Sandbox:
             await self.fake.send_text(self.human, GROUP_ID, text)
             reply = await self._wait(lambda: _reply_after(self.fake, start, GROUP_ID))
             self.lang = await self._group_lang()  # ("/settings language ru" just now)
+            await self._name_player()
             if reply:
                 # a link to a message of the group ("/newtable" where a table is open) leads
                 # nowhere from a terminal: the message it links is printed again under the
@@ -756,6 +785,9 @@ class Sandbox:
                 linked = self.screen(GROUP_ID) if _GROUP_LINK.search(text) else None
                 below = tr(self.lang, "sandbox.link_below") if linked is not None else ""
                 text = _GROUP_LINK.sub(below, text).rstrip()
+                # replies are printed as text, without their buttons: "/settings all lists
+                # every one, with buttons" promised some (/settings all prints none)
+                text = text.replace(tr(self.lang, "settings.with_buttons"), "")
                 self.line("» " + text.replace("\n", "\n  "))
                 if linked is not None:
                     self._print_message(GROUP_ID, linked.text, linked.rows)
@@ -812,6 +844,7 @@ class Sandbox:
             if shown is None or not shown.buttons:
                 key = "sandbox.no_hand" if shown is None else "sandbox.no_hand_buttons"
                 return tr(self.lang, key)
+            return await self._press_hand(chat, shown, number)
         else:
             shown = self.other_screen(chat) if other else self.screen(chat)
         if shown is None and other:
@@ -826,6 +859,53 @@ class Sandbox:
                 return tr(self.lang, "sandbox.one_button", only=first)
             return tr(self.lang, "sandbox.no_button", first=first, last=last)
         return await self._press_data(chat, shown.message_id, shown.buttons[number - 1][1])
+
+    async def _press_hand(self, chat: int, shown: _Screen, number: int) -> str | None:
+        """Press your hand's button ``number`` as printed: the numbers stay with their buttons
+        for the street (:meth:`_hand_numbers`). A number whose button has gone since (its
+        box filled: "5" was "2♦ Bottom" and became "2♦ ✖ Discard" as the buttons after it
+        moved up, and threw the card away) presses nothing: it is answered with what it was
+        and the buttons there are now."""
+        numbered = self._hand_numbers(shown.message_id, shown.rows)
+        here = {n: data for row in numbered for n, _, data in row}
+        if number in here:
+            return await self._press_data(chat, shown.message_id, here[number])
+        gone = next(
+            (_with_card(key, label) for key, (n, label) in self._numbers.items() if n == number),
+            None,
+        )
+        if gone is not None:
+            buttons = "\n".join(_button_lines(numbered, ""))
+            return tr(self.lang, "sandbox.button_gone", n=number, button=gone, buttons=buttons)
+        numbers = sorted(here)
+        if len(numbers) == 1:
+            return tr(self.lang, "sandbox.one_button", only=str(numbers[0]))
+        return tr(self.lang, "sandbox.no_button", first=numbers[0], last=numbers[-1])
+
+    def _hand_numbers(
+        self, message_id: int, rows: list[list[tuple[str, str]]], *, printed: bool = False
+    ) -> list[list[tuple[int, str, str]]]:
+        """Your hand's buttons ``rows`` numbered as the street's first screen numbered them,
+        rows of (number, label, data): a button keeps its number for the street, whatever
+        comes and goes (a full box's buttons left out, back after ↩ Undo), and a number once
+        given is never another button's until the street is confirmed. A new street (other
+        cards, another hand or board, :func:`_street_of`) numbers its buttons afresh from 1.
+        ``printed``: the labels are the ones now printed, which a number gone names."""
+        street = _street_of(message_id, [b for row in rows for b in row])
+        if street != self._street:
+            self._street, self._numbers = street, {}
+        out = []
+        for row in rows:
+            cells = []
+            for label, data in row:
+                key = _button_key(data)
+                kept = self._numbers.get(key)
+                n = kept[0] if kept else max((k for k, _ in self._numbers.values()), default=0) + 1
+                if kept is None or printed:
+                    self._numbers[key] = (n, label)
+                cells.append((n, label, data))
+            out.append(cells)
+        return out
 
     async def _press_data(self, chat: int, message_id: int, data: str) -> str | None:
         """Press a button with payload ``data`` on message ``message_id`` of ``chat`` as the
@@ -866,7 +946,7 @@ class Sandbox:
                         self.lang,
                         "sandbox.leave_ask",
                         typed=typed.lower(),
-                        label=buttons[number - 1][0],
+                        button=buttons[number - 1][0],
                     )
                     + hint
                 )
@@ -959,6 +1039,27 @@ class Sandbox:
         with it: "📊 Sandbox" in Russian), taken up with the next message sent there."""
         self.fake.group(GROUP_ID, tr(self.lang, "sandbox.group_name"))
 
+    async def _name_player(self) -> None:
+        """Without a login name, your name in the sandbox's language: "Player" / "Игрок".
+        It stayed «Игрок» after ``/settings language en`` in a Russian sandbox. Your seat
+        takes it at once, as an update carrying the new name would rename it
+        (:func:`~bot.service.lobby.rename`; a private press does not)."""
+        if not self._named_by_default:
+            return
+        name = tr(self.lang, "sandbox.player")
+        if name == self.human.first_name:
+            return
+        self.human = replace(self.human, first_name=name)
+        t = self.service.table_in(GROUP) if self.service is not None else None
+        if t is None or self.service is None:
+            return
+        actor = Actor("telegram", str(self.human.id), name, self.human.language_code)
+        async with t.lock:
+            version, renamed = t.version, lobby.rename(t, actor)
+            if renamed:
+                await lobby.show_renamed(self.service.rt, t, actor, version)
+        await self._settled()
+
     async def _set_group_language(self, lang: str) -> None:
         """Set the group's ``language`` setting to ``lang`` (``"en"``/``"ru"``) as
         ``/settings language`` does (:func:`~bot.service.settings.change_setting`: the
@@ -998,6 +1099,7 @@ class Sandbox:
         asked = self._leave_asked
         self.lang = await self._group_lang()
         self._name_group()
+        await self._name_player()
         if command == "/help":
             await self.say(text)
             self.line("» " + tr(self.lang, "sandbox.help"))
@@ -1105,6 +1207,50 @@ def _with_clock(hand: str, ping: str) -> str:
     if at is not None:
         lines[at] = clock
     return "\n".join(lines)
+
+
+def _button_lines(rows: list[list[tuple[int, str, str]]], prefix: str) -> list[str]:
+    """Rows of numbered buttons as printed, one line a row: ``  [1] 3♣ Top  [2] Middle``."""
+    return ["  " + "  ".join(f"[{prefix}{n}] {label}" for n, label, _ in row) for row in rows]
+
+
+def _button_key(data: str) -> tuple[str, str]:
+    """What a hand's button does, its state version left out (it changes with every press):
+    ``("p", "3cM")`` places 3♣ in the middle, ``("d", "2d")`` discards 2♦, ``("c", "")``
+    confirms."""
+    p = Payload.decode(data)
+    return (p.action, p.arg) if p is not None else ("", data)
+
+
+def _with_card(key: tuple[str, str], label: str) -> str:
+    """A hand button's label with its card (:func:`_button_key`): a row's later buttons say
+    only "Bottom", the card being named at the row's first ("2♦ Top")."""
+    action, arg = key
+    if action not in ("p", "d"):
+        return label
+    try:
+        face = parse_cards(arg[:-1] if action == "p" else arg)[0].face
+    except (CardError, IndexError):
+        return label
+    return label if label.startswith(face) else f"{face} {label}"
+
+
+def _street_of(
+    message_id: int, buttons: Sequence[tuple[str, str]]
+) -> tuple[int, str, frozenset[str]]:
+    """The street a hand's buttons belong to: the message, the hand and board (the version
+    without its count of presses) and the street's cards, which its buttons name."""
+    version, cards = "", set()
+    for _, data in buttons:
+        p = Payload.decode(data)
+        if p is None:
+            continue
+        version = p.version.rsplit(".", 1)[0]
+        if p.action == "p":
+            cards.add(p.arg[:-1])
+        elif p.action == "d":
+            cards.add(p.arg)
+    return (message_id, version, frozenset(cards))
 
 
 def _buttons(message: dict[str, Any]) -> list[list[tuple[str, str]]]:

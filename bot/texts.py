@@ -67,6 +67,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "⏳ The hand starts in {seconds:second|seconds}; whoever is not Ready by then stands up.",
         "ru": "⏳ Раздача через {seconds:секунду|секунды|секунд}; кто не нажмёт «Готов», встанет из-за стола.",
     },
+    # the table message during a hand: a player seated meanwhile and bought in (a computer
+    # player /addbot seated, a person who pressed Ready), dealt in from the next hand (R8.2)
+    "board.next_hand_seat": {
+        "en": "{name} — from the next hand",
+        "ru": "{name} — со следующей раздачи",
+    },
     "lobby.ready_window": {
         "en": "⏳ {name}: press Ready to be dealt in; otherwise the seat is freed in {seconds:second|seconds}.",
         "ru": "⏳ {name}: нажмите «Готов», чтобы играть; иначе место освободится через {seconds:секунду|секунды|секунд}.",
@@ -1463,8 +1469,8 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     # gN named a Leave that would stand the player up at once: asked first ({typed}: "g2")
     "sandbox.leave_ask": {
-        "en": "» {typed} is {label} now: type {typed} again to leave the table (or g leave).",
-        "ru": "» {typed} сейчас — «{label}»: наберите {typed} ещё раз, чтобы встать из-за "
+        "en": "» {typed} is {button} now: type {typed} again to leave the table (or g leave).",
+        "ru": "» {typed} сейчас — «{button}»: наберите {typed} ещё раз, чтобы встать из-за "
         "стола (или g встать).",
     },
     "sandbox.leave_ready": {"en": " Ready is {ready}.", "ru": " «Готов» — {ready}."},
@@ -1555,6 +1561,14 @@ TEXTS: dict[str, dict[str, str]] = {
     "sandbox.no_button": {
         "en": "no such button: that message's buttons are {first}–{last}",
         "ru": "нет такой кнопки: у этого сообщения кнопки {first}–{last}",
+    },
+    # a bare number whose button has gone this street (its box filled): nothing pressed; the
+    # numbers stay with their buttons for the street ({buttons}: the lines of the buttons now)
+    "sandbox.button_gone": {
+        "en": '{n} was "{button}", which is gone now: nothing pressed. The numbers stay with '
+        "their buttons for the street; your buttons now:\n{buttons}",
+        "ru": "{n} — это была кнопка «{button}», её больше нет: ничего не нажато. Номера "
+        "остаются за кнопками до конца улицы; ваши кнопки сейчас:\n{buttons}",
     },
     "sandbox.one_button": {
         "en": "no such button: that message's only button is {only}",
@@ -2341,13 +2355,15 @@ TEXTS: dict[str, dict[str, str]] = {
     # the short list (/settings alone): the settings that differ from their defaults, then
     # how many others there are and how to see every one
     "settings.others_default": {
-        "en": "The other {n} settings of {game} are at their defaults: /settings all lists every one, with buttons; /settings <name> explains one.",
-        "ru": "Остальные настройки игры «{game}» ({n}) — по умолчанию: /settings all покажет все, с кнопками; /settings <имя> объясняет одну.",
+        "en": "The other {n} settings of {game} are at their defaults: /settings all lists every one{with_buttons}; /settings <name> explains one.",
+        "ru": "Остальные настройки игры «{game}» ({n}) — по умолчанию: /settings all покажет все{with_buttons}; /settings <имя> объясняет одну.",
     },
     "settings.all_default": {
-        "en": "Every setting of {game} is at its default: /settings all lists them, with buttons; /settings <name> <value> changes one.",
-        "ru": "Все настройки игры «{game}» — по умолчанию: /settings all покажет их, с кнопками; /settings <имя> <значение> меняет одну.",
+        "en": "Every setting of {game} is at its default: /settings all lists them{with_buttons}; /settings <name> <value> changes one.",
+        "ru": "Все настройки игры «{game}» — по умолчанию: /settings all покажет их{with_buttons}; /settings <имя> <значение> меняет одну.",
     },
+    # where /settings all shows buttons (not in the sandbox, which prints replies as text)
+    "settings.with_buttons": {"en": ", with buttons", "ru": ", с кнопками"},
     "settings.all_button": {"en": "⚙ All settings", "ru": "⚙ Все настройки"},
     "settings.game_apart": {
         "en": "Game of new tables (game): {value}. This table plays {table} until it closes.",

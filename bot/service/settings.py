@@ -1218,11 +1218,13 @@ def settings_screen(
         return Screen("\n".join([*lines, *after]), (*rows, *after_rows))
     game_name = tr(lang, f"game.{opts.game.value}")
     rows.extend(after_rows)
+    buttons = tr(lang, "settings.with_buttons")  # (the sandbox, which shows none, cuts it)
     if len(lines) == 1:
         # (Discord's presenter names its command: /ofcadmin settings all)
-        lines.append(tr(lang, "settings.all_default", game=game_name))
+        lines.append(tr(lang, "settings.all_default", game=game_name, with_buttons=buttons))
     elif others:  # (none left at its default: the list is the whole one)
-        lines.append(tr(lang, "settings.others_default", n=others, game=game_name))
+        key = "settings.others_default"
+        lines.append(tr(lang, key, n=others, game=game_name, with_buttons=buttons))
     rows.append((Button(tr(lang, "settings.all_button"), encode(AllSettings(0, v))),))
     return Screen("\n".join([*lines, *after]), tuple(rows))
 

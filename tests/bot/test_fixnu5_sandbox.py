@@ -100,8 +100,9 @@ async def test_the_private_heading_names_the_player_as_the_table_does(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Seated as "Player" by an English start, a start with ``--lang ru`` headed the private
-    chat "личный чат · Игрок" until the next command renamed the seat: the player keeps
-    the name the table knows."""
+    chat "личный чат · Игрок" until the next command renamed the seat: the heading names the
+    player as the table does. (fixnu42b: the name follows the group's language, the seat
+    renamed at once, as after ``/settings language en`` it stayed «Игрок»: both «Игрок».)"""
     monkeypatch.delenv("USER", raising=False)
     db = tmp_path / "s.sqlite3"
     box = Sandbox(SandboxOptions(db=db, bot_delay=0.0), io.StringIO())
@@ -115,15 +116,15 @@ async def test_the_private_heading_names_the_player_as_the_table_does(
     box = Sandbox(SandboxOptions(db=db, bot_delay=0.0, lang="ru", given=frozenset({"lang"})), out)
     try:
         await box.start()
-        assert box.human.first_name == "Player"
+        assert box.human.first_name == "Игрок"
         assert await box.handle("/hand")
         await box.print_changes()
         assert box.service is not None
         table = box.service.table_in(GROUP)
         assert table is not None
         seat = table.seat_of(str(box.human.id))
-        assert seat is not None and seat.name == "Player"
+        assert seat is not None and seat.name == "Игрок"
     finally:
         await box.stop()
     headings = [x.rstrip("─ ") for x in out.getvalue().splitlines() if x.startswith("── личный")]
-    assert headings and set(headings) == {"── личный чат · Player"}, headings
+    assert headings and set(headings) == {"── личный чат · Игрок"}, headings

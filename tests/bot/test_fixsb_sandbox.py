@@ -176,12 +176,12 @@ async def test_fantasyland_deals_the_player_a_board_that_reaches_it(
         for _ in range(200):  # play the hand out as a user would: Arrange, then Confirm
             if table.hand is not hand or hand.is_over:
                 break
-            screen = box._hand_message(box.human.id)
-            labels = [label for row in _rows(screen) for label in row]
-            if "✅ Confirm" in labels and hand.to_place(seat.seat) == ():
-                assert await box.handle(str(labels.index("✅ Confirm") + 1))
-            elif "🪄 Arrange for me" in labels:
-                assert await box.handle(str(labels.index("🪄 Arrange for me") + 1))
+            # the numbers as printed (they stay with their buttons for the street)
+            numbers = {label: n for n, label in box.numbered(box.human.id)}
+            if "✅ Confirm" in numbers and hand.to_place(seat.seat) == ():
+                assert await box.handle(str(numbers["✅ Confirm"]))
+            elif "🪄 Arrange for me" in numbers:
+                assert await box.handle(str(numbers["🪄 Arrange for me"]))
             else:
                 await asyncio.sleep(0.1)
         assert hand.is_over and hand.result is not None
@@ -190,11 +190,6 @@ async def test_fantasyland_deals_the_player_a_board_that_reaches_it(
         assert table.match is not None and table.match.fantasyland.get(seat.seat, 0) >= 14
     finally:
         await box.stop()
-
-
-def _rows(message: dict | None) -> list[list[str]]:
-    rows = ((message or {}).get("reply_markup") or {}).get("inline_keyboard", [])
-    return [[b["text"] for b in row if b.get("callback_data")] for row in rows]
 
 
 async def test_without_the_flag_no_deck_is_stacked(tmp_path: Path) -> None:

@@ -15,11 +15,12 @@ from bot.sandbox import GROUP_ID, Sandbox, SandboxOptions
 async def _press(box: Sandbox, chat: int, label: str) -> None:
     """Press the button of ``chat``'s current screen whose label holds ``label``."""
     for _ in range(200):
-        shown = box.screen(chat)
-        labels = [text for text, _ in shown.buttons] if shown is not None else []
-        hits = [i for i, text in enumerate(labels) if label in text]
+        # the numbers as printed (your hand's stay with their buttons for the street)
+        shown = box.numbered(chat)
+        labels = [text for _, text in shown]
+        hits = [n for n, text in shown if label in text]
         if hits:
-            assert await box.handle(("g" if chat == GROUP_ID else "") + str(hits[0] + 1))
+            assert await box.handle(("g" if chat == GROUP_ID else "") + str(hits[0]))
             return
         await asyncio.sleep(0.05)
     raise AssertionError(f"no {label!r} button: {labels}")
