@@ -101,13 +101,17 @@ async def test_g_and_a_label_presses_that_button_in_either_language_and_case(
 ) -> None:
     """``g READY`` presses Ready whatever its number (g1 on a full table), ``g Встать`` the
     Leave at once (named, not a number: no question); a label the message lacks is answered
-    with the buttons it has."""
+    with the buttons it has (``g join`` on a full table is pressed, as an old message's Join
+    would be: "already seated")."""
     box, out = await _full_table(tmp_path)
     try:
         start = len(out.getvalue().splitlines())
-        assert await box.handle("g join")
+        assert await box.handle("g join")  # (no Join on a full table: pressed, answered)
+        assert out.getvalue().splitlines()[start] == "» You are already seated."
+        start = len(out.getvalue().splitlines())
+        assert await box.handle("g undo")
         assert out.getvalue().splitlines()[start] == (
-            '» no button "join" on the group message now; its buttons: g1 Ready, g2 Leave, '
+            '» no button "undo" on the group message now; its buttons: g1 Ready, g2 Leave, '
             "g3 ➕ Top up"
         )
         assert await box.handle("g READY")
