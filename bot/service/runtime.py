@@ -1445,6 +1445,8 @@ class Runtime:
             # owes only pictures being posted later here (:meth:`closed_sent`)
             if tx.close and t.id not in self.owing_pictures:
                 self.closing.pop(t.id, None)
+            if tx.close and t.id not in self._recording:  # (not told: the next start tells)
+                self.back_while_told.pop(t.id, None)
 
     async def _effects(self, tx: Tx, owed: Sequence[asyncio.Task[None]] = ()) -> None:
         t = tx.table
@@ -1803,9 +1805,11 @@ class Runtime:
         try:
             with answer_within(self.storage_wait):
                 await self.store.save_owed(t.id, data)
+            self._told(t.id, True)
             return
         except LeaseLost as exc:  # (the chat's worker now sends it)
             log.warning("table %s: its players were told, not recorded so: %r", t.id, exc)
+            self._told(t.id, False)
             return
         except Exception as exc:
             log.warning("table %s: its players were told, not recorded so yet: %r", t.id, exc)
@@ -1819,19 +1823,31 @@ class Runtime:
                 await self._write_late(write, f"table {t.id}: its players told")
                 told = True
             finally:
-                self._recording.discard(t.id)
-                back = self.back_while_told.pop(t.id, None)
-            if told and self._owed_reads:
-                self.told_meanwhile.add(t.id)
-            if told and back is not None:
-                # the bot came back to the chat meanwhile, which skipped the table: its
-                # table message, showing it open, is written as closed now
-                from bot.service import chats  # (it builds on this module)
-
-                await chats.owed_back(self, back[0], chat_id=back[1])
+                self._told(t.id, told)
 
         self._recording.add(t.id)
         self.keep(record(), name=f"table-{t.id}-told")
+
+    def _told(self, table_id: int, told: bool) -> None:
+        """Closed table ``table_id``'s record that its players were told is saved (``told``)
+        or given up (:meth:`wait_for_chat`). Saved, and the bot came back to the chat
+        meanwhile (:attr:`back_while_told`: that return skipped the table, which did not
+        wait for it yet), its table message, showing it open, is written as closed now
+        (:func:`bot.service.chats.owed_back`, in the background)."""
+        self._recording.discard(table_id)
+        back = self.back_while_told.pop(table_id, None)
+        if not told:
+            return
+        if self._owed_reads:
+            self.told_meanwhile.add(table_id)
+        if back is None:
+            return
+        from bot.service import chats  # (it builds on this module)
+
+        async def write_closed() -> None:
+            await chats.owed_back(self, back[0], chat_id=back[1])
+
+        self.keep(write_closed(), name=f"table-{table_id}-back")
 
     async def closed_sent(self, t: LiveTable) -> None:
         """Closed table ``t`` (in :attr:`closing`) has sent everything its closing step owed
@@ -1932,10 +1948,12 @@ class Runtime:
         )
 
     def recording_told(self, table_id: int) -> bool:
-        """Closed table ``table_id``'s record that its players were told (its final snapshot
-        cut down to what waits for the bot's return, :meth:`wait_for_chat`) is being saved
-        here, tried again in the background: a read of its final snapshot may find it whole."""
-        return table_id in self._recording
+        """Closed table ``table_id``, closed while the bot could not write in its chat, is
+        telling its players here, or its record that they were told (its final snapshot cut
+        down to what waits for the bot's return, :meth:`wait_for_chat`) is being saved, tried
+        again in the background: a read of its final snapshot may find it whole."""
+        closing = self.closing.get(table_id)
+        return table_id in self._recording or (closing is not None and closing.chat_gone)
 
     @contextlib.contextmanager
     def reading_owed(self) -> Iterator[None]:
