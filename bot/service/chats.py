@@ -214,6 +214,7 @@ async def owed_back(
     chat_id)``: only the chats it allows (the bot back in them, found at a start). Returns
     how many tables were owed."""
     owed = 0
+    again: set[str] = set()
     with rt.reading_owed():  # (rt.owes below: the read may be from before a forget)
         try:
             with answer_within(rt.storage_wait):
@@ -222,9 +223,7 @@ async def owed_back(
             log.warning("the tables closed while the bot was out not read: %r", exc)
             return 0
         for record, snap in closed:
-            if not waits_for_chat(snap) or snap.get("platform") != platform:
-                continue
-            if wait_expired(snap):  # (waited too long: forgotten at the next start or sweep)
+            if snap.get("platform") != platform:
                 continue
             if chat_id is not None and record.chat_id != chat_id:
                 continue
@@ -233,6 +232,16 @@ async def owed_back(
             if writable is not None and not writable(
                 str(snap.get("community_ext")), record.chat_id
             ):
+                continue
+            if record.id in rt.told_meanwhile and not waits_for_chat(snap):
+                again.add(record.chat_id)  # (read whole, recorded since: read again)
+                continue
+            if rt.recording_told(record.id):  # its record of its players told being saved:
+                rt.back_while_told[record.id] = (platform, record.chat_id)  # written then
+                continue
+            if not waits_for_chat(snap):
+                continue
+            if wait_expired(snap):  # (waited too long: forgotten at the next start or sweep)
                 continue
             if not rt.owes(record.id):  # (being sent here, or sent while it was read)
                 continue
@@ -246,6 +255,8 @@ async def owed_back(
                 continue
             log.info("table %s: closed while the bot was out, its message now says so", record.id)
             owed += 1
+    for chat in sorted(again):
+        owed += await owed_back(rt, platform, chat_id=chat)
     return owed
 
 

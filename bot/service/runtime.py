@@ -370,12 +370,6 @@ def owed_from_json(table_id: int, items: object) -> dict[int, tuple[SeatState, S
     return out
 
 
-def owes(t: LiveTable) -> bool:
-    """The table's outbox holds a message not sent yet, or (a closing step) it owes a player
-    a private message (:attr:`LiveTable.private_outbox`)."""
-    return bool(t.private_outbox) or any(int(item["id"]) > t.outbox_sent for item in t.outbox)
-
-
 #: how long a closed table's message waits for the bot's return to its chat
 #: (:func:`waiting_for_chat`), in seconds: 30 days; then it is forgotten
 #: (:func:`wait_expired`), so the final snapshots of groups that never take the bot back do
@@ -568,10 +562,10 @@ class Runtime:
         #: step's token was in its key, it took it for a repeat of the first, the new step
         #: kept in memory only: a second Ready's buy-in never booked, the first's twice)
         self.unsure: dict[int, tuple[int, bool]] = {}
-        #: of :attr:`unsure`, each step itself and the snapshot it committed (``None``: a
-        #: closing step owing nothing): read back as saved, its messages go out as if its
-        #: commit had answered (:meth:`_restore_anew`), and a closing one is told from a close
-        #: another worker made (:meth:`_read_back`)
+        #: of :attr:`unsure`, each step itself and the snapshot it committed (every table
+        #: step commits one, a closing step owing nothing too): read back as saved, its
+        #: messages go out as if its commit had answered (:meth:`_restore_anew`), and a
+        #: closing one is told from a close another worker made (:meth:`_read_back`)
         self._unsure_steps: dict[int, tuple[Tx, dict[str, Any] | None]] = {}
         #: table id → the private messages (by seat: the seat as it was, the screen) of a
         #: step read back as saved after its table was rolled back (:meth:`_unsure_first`),
@@ -629,6 +623,16 @@ class Runtime:
         #: saved as waiting for the bot's return (:meth:`wait_for_chat`, tried again in the
         #: background): no read of the final snapshots here sends them meanwhile (:meth:`owes`)
         self._recording: set[int] = set()
+        #: of :attr:`_recording`, the tables whose chat the bot came back to meanwhile
+        #: (:func:`bot.service.chats.owed_back` skips them, their final snapshot not yet
+        #: waiting for the bot's return): table id → (platform, chat); once recorded, the
+        #: table message is written as closed (:meth:`wait_for_chat`)
+        self.back_while_told: dict[int, tuple[str, str]] = {}
+        #: the tables recorded as told (:meth:`wait_for_chat`) while a read of the final
+        #: snapshots was under way (:meth:`reading_owed`), which may hold the snapshot from
+        #: before: such a read's :func:`bot.service.chats.owed_back` reads them again;
+        #: emptied once no read is under way
+        self.told_meanwhile: set[int] = set()
         #: how many deletions of final snapshots storage confirmed here (:attr:`_forgotten`)
         self._forgets = 0
         #: the reads of the closed tables' final snapshots under way (:meth:`reading_owed`),
@@ -974,9 +978,12 @@ class Runtime:
             t.step_token = secrets.token_hex(8)
             # a closing step keeps its snapshot as the closed table's final one while it owes
             # the chat messages (:meth:`effects` forgets it once they are sent; a restart after
-            # a crash sends them, :func:`bot.service.recovery.deliver`)
+            # a crash sends them, :func:`bot.service.recovery.deliver`); one owing nothing
+            # commits it too, so that its number is compared with the stored step's (without
+            # one, a stale close applied: :func:`storage._common.commit_seq`), and forgets it
+            # as it is sent (:meth:`closed_sent`)
             # (what it carries is sent with it: not kept in its snapshot, :data:`OWED_KEY`)
-            data = self.snapshot(t, owed=not carried) if not tx.close or owes(t) else None
+            data = self.snapshot(t, owed=not carried)
         except BaseException:
             # (a screen that fails to render, say): nothing is saved, so nothing may stay
             # changed either; the live table kept the step, which the next commit then saved
@@ -1112,7 +1119,7 @@ class Runtime:
         holds (read back after a commit that failed: it may have applied all the same):
         ``"saved"`` when its snapshot is the stored one, told by the commit's own token
         (:data:`STEP_TOKEN`; a closing step: the table is closed with the final snapshot it
-        committed, or, owing nothing, closed at all), ``"not saved"`` when storage holds an
+        committed; with none given, closed at all), ``"not saved"`` when storage holds an
         earlier step, ``"other"`` when it holds another step of that number or a later one
         (another worker's, two workers on one table after a lease takeover, issue 14: taken
         for this one, its messages were sent as well as that worker's and the table served
@@ -1132,7 +1139,7 @@ class Runtime:
         if state is None:  # closed (a table served here is open but by a closing step)
             if not close:
                 return "closed"
-            if data is None:  # (it owed nothing: whoever closed it, nothing is sent twice)
+            if data is None:  # (no final snapshot: whoever closed it, nothing is sent twice)
                 return "saved"
             try:
                 ours = stored_as(data)
@@ -1458,6 +1465,8 @@ class Runtime:
             # owes only pictures being posted later here (:meth:`closed_sent`)
             if tx.close and t.id not in self.owing_pictures:
                 self.closing.pop(t.id, None)
+            if tx.close and t.id not in self._recording:  # (not told: the next start tells)
+                self.back_while_told.pop(t.id, None)
 
     async def _effects(self, tx: Tx, owed: Sequence[asyncio.Task[None]] = ()) -> None:
         t = tx.table
@@ -1816,9 +1825,11 @@ class Runtime:
         try:
             with answer_within(self.storage_wait):
                 await self.store.save_owed(t.id, data)
+            self._told(t.id, True)
             return
         except LeaseLost as exc:  # (the chat's worker now sends it)
             log.warning("table %s: its players were told, not recorded so: %r", t.id, exc)
+            self._told(t.id, False)
             return
         except Exception as exc:
             log.warning("table %s: its players were told, not recorded so yet: %r", t.id, exc)
@@ -1827,13 +1838,36 @@ class Runtime:
             await self.store.save_owed(t.id, data)
 
         async def record() -> None:
+            told = False
             try:
                 await self._write_late(write, f"table {t.id}: its players told")
+                told = True
             finally:
-                self._recording.discard(t.id)
+                self._told(t.id, told)
 
         self._recording.add(t.id)
         self.keep(record(), name=f"table-{t.id}-told")
+
+    def _told(self, table_id: int, told: bool) -> None:
+        """Closed table ``table_id``'s record that its players were told is saved (``told``)
+        or given up (:meth:`wait_for_chat`). Saved, and the bot came back to the chat
+        meanwhile (:attr:`back_while_told`: that return skipped the table, which did not
+        wait for it yet), its table message, showing it open, is written as closed now
+        (:func:`bot.service.chats.owed_back`, in the background)."""
+        self._recording.discard(table_id)
+        back = self.back_while_told.pop(table_id, None)
+        if not told:
+            return
+        if self._owed_reads:
+            self.told_meanwhile.add(table_id)
+        if back is None:
+            return
+        from bot.service import chats  # (it builds on this module)
+
+        async def write_closed() -> None:
+            await chats.owed_back(self, back[0], chat_id=back[1])
+
+        self.keep(write_closed(), name=f"table-{table_id}-back")
 
     async def closed_sent(self, t: LiveTable) -> None:
         """Closed table ``t`` (in :attr:`closing`) has sent everything its closing step owed
@@ -1933,6 +1967,14 @@ class Runtime:
             and table_id not in self._recording
         )
 
+    def recording_told(self, table_id: int) -> bool:
+        """Closed table ``table_id``, closed while the bot could not write in its chat, is
+        telling its players here, or its record that they were told (its final snapshot cut
+        down to what waits for the bot's return, :meth:`wait_for_chat`) is being saved, tried
+        again in the background: a read of its final snapshot may find it whole."""
+        closing = self.closing.get(table_id)
+        return table_id in self._recording or (closing is not None and closing.chat_gone)
+
     @contextlib.contextmanager
     def reading_owed(self) -> Iterator[None]:
         """Within the block, a read of the closed tables' final snapshots
@@ -1947,6 +1989,8 @@ class Runtime:
         finally:
             del self._owed_reads[token]
             self._trim_forgotten()
+            if not self._owed_reads:
+                self.told_meanwhile.clear()
 
     def _forgot(self, table_id: int) -> None:
         """Storage confirmed the deletion of closed table ``table_id``'s final snapshot
