@@ -725,14 +725,14 @@ TEXTS: dict[str, dict[str, str]] = {
     "reply.leave_confirm_chinese": {
         "en": "Leave during the hand? Your hand will be dead, and the game to {target} ends "
         "with this hand, settled for everyone. Press Leave again to confirm.",
-        "ru": "Встать во время раздачи? Ваша рука будет мёртвой, а игра до "
+        "ru": "Встать во время раздачи? Рука будет мёртвой, а игра до "
         "{target:очка|очков|очков} закончится этой раздачей с расчётом для всех. "
         "Нажмите «Встать» ещё раз, чтобы подтвердить.",
     },
     "reply.leave_confirm_typed_chinese": {
         "en": "Leave during the hand? Your hand will be dead, and the game to {target} ends "
         "with this hand, settled for everyone. Send /leave again to confirm.",
-        "ru": "Встать во время раздачи? Ваша рука будет мёртвой, а игра до "
+        "ru": "Встать во время раздачи? Рука будет мёртвой, а игра до "
         "{target:очка|очков|очков} закончится этой раздачей с расчётом для всех. "
         "Отправьте /leave ещё раз, чтобы подтвердить.",
     },

@@ -53,7 +53,7 @@ async def test_r7_7_the_chinese_leave_question_says_the_hand_is_dead_and_the_gam
         "hand, settled for everyone. Send /leave again to confirm."
     )
     assert tr("ru", "reply.leave_confirm_typed_chinese", target=51) == (
-        "Встать во время раздачи? Ваша рука будет мёртвой, а игра до 51 очка закончится этой "
+        "Встать во время раздачи? Рука будет мёртвой, а игра до 51 очка закончится этой "
         "раздачей с расчётом для всех. Отправьте /leave ещё раз, чтобы подтвердить."
     )
     assert tr("ru", "reply.leave_confirm_chinese", target=51).endswith(
