@@ -50,7 +50,8 @@ def mmss(seconds: float) -> str:
 
 
 def _clock_text(t: LiveTable, seat: int, now: float, lang: str, short: bool = False) -> str:
-    """``1:52 + bank 1:00`` while the budget runs, ``bank 0:45`` once it is spent (R8.5);
+    """``1:52 + bank 1:00`` while the budget runs (``1:52 + bank 0:00`` once an earlier
+    timeout spent the bank; no bank at a table without one), ``bank 0:45`` once it is spent (R8.5);
     ``💤 0:08`` while the grace of a tournament player away runs (R8.7). ``short``: the bank
     was spelled out already on the line, ``1:52+1:00`` and ``0:00+0:45``."""
     owner = t.owner(seat)
@@ -61,13 +62,25 @@ def _clock_text(t: LiveTable, seat: int, now: float, lang: str, short: bool = Fa
     if t.grace(owner) is not None and end is not None:
         return f"💤 {mmss(max(0.0, end - now))}"
     budget, bank = clock.left(now)
-    if short and bank > 0:
+    # a bank spent at an earlier timeout (it does not refill here, R8.5) still shows, as 0:00:
+    # "2:00 + time bank 0:30" turned into a bare "1:49", the bank gone without a word
+    banked = bank > 0 or t.options.time_bank_seconds > 0
+    if short and banked:
         return f"{mmss(budget)}+{mmss(bank)}"
     if budget > 0:
-        if bank > 0:
+        if banked:
             return f"{mmss(budget)} + {tr(lang, 'board.bank')} {mmss(bank)}"
         return mmss(budget)
     return f"{tr(lang, 'board.bank')} {mmss(bank)}"
+
+
+def _hidden(lang: str, closed: bool, count: int) -> str:
+    """A board's ``count`` face-down cards: "🂠 hidden until showdown: 13 cards" (``closed``:
+    R6.3, R4.5; the wording /replay says too), else "🂠 hidden until the street ends: 5
+    cards" (placed on a simultaneous street, R3.6)."""
+    if closed:
+        return tr(lang, "board.hidden_count", hidden=tr(lang, "board.hidden"), count=count)
+    return tr(lang, "board.hidden_street", count=count)
 
 
 def clock_time(at: float, zone: float) -> str:
@@ -95,7 +108,7 @@ def _until_text(
     if budget <= 0:
         return tr(lang, "board.bank_until", at=clock_time(now + bank, zone))
     until = tr(lang, "board.until", at=clock_time(now + budget, zone))
-    if bank <= 0:
+    if bank <= 0 and t.options.time_bank_seconds <= 0:  # (a spent bank: "+0:00", as above)
         return until
     key = "board.plus_bank_short" if short else "board.plus_bank"
     return f"{until} " + tr(lang, key, bank=mmss(bank))
@@ -459,8 +472,7 @@ def group_screen(
         if sv.hidden:
             # until showdown (R6.3, R4.5), or placed on a simultaneous street and shown
             # when the street is complete (R3.6): "until showdown" there was not so
-            key = "board.hidden" if sv.closed else "board.hidden_street"
-            lines.append("  " + tr(lang, key, count=sv.hidden))
+            lines.append("  " + _hidden(lang, sv.closed, sv.hidden))
         if sv.face_up:
             lines.append("  " + tr(lang, "board.placing", cards=format_cards(sv.face_up)))
     waiting = _ready_windows(t, lang, now) + _next_hand_seats(t, lang)
@@ -468,9 +480,8 @@ def group_screen(
         lines.append("")
         lines.extend(waiting)
     if t.closing:  # closed during the hand (R8.2a): it closes (a tournament: refunds) after it
-        key = "reply.closes_after_hand" if t.tournament is None else "tour.cancels_after_hand"
         lines.append("")
-        lines.append(tr(lang, key, table=t.id))
+        lines.append(closes_after_hand(t, lang))
     unreachable = unreachable_names(t)
     if unreachable:
         lines.append("")
@@ -621,8 +632,7 @@ def _private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
         # an empty board and 13 more, beside the group's "hidden until showdown: 13 cards"
         parts = [_compact(o.board)] if o.board.count or not o.hidden else []
         if o.hidden:
-            key = "board.hidden" if o.closed else "board.hidden_street"
-            parts.append(tr(lang, key, count=o.hidden))
+            parts.append(_hidden(lang, o.closed, o.hidden))
         lines.append(f"{t.board_label(o.seat)}: {' '.join(parts)}")
     buttons: list[tuple[Button, ...]] = []
     if acting:
@@ -849,3 +859,16 @@ def ping_lines(text: str) -> str:
     lines = text.splitlines()
     move = next((line for line in lines[1:] if "⏱" in line), None)
     return "\n".join([*lines[:1], move] if move is not None else lines[:2])
+
+
+def closes_after_hand(t: LiveTable, lang: str) -> str:
+    """What an admin's close during a hand answers, and the table message then says (R8.2a):
+    the table closes (a tournament is cancelled, R8.7) at the end of this hand; where that
+    hand can earn Fantasyland (R6; not in Chinese Poker, nor with ``fantasyland`` off), that
+    it will not be played: "Table #1 closes at the end of this hand; Fantasyland earned in
+    it is not played." """
+    if t.tournament is not None:
+        return tr(lang, "tour.cancels_after_hand", table=t.id)
+    fantasyland = t.options.fantasyland and t.options.game is not GameKind.CHINESE
+    key = "reply.closes_after_hand_fl" if fantasyland else "reply.closes_after_hand"
+    return tr(lang, key, table=t.id)

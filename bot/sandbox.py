@@ -55,7 +55,7 @@ from storage.sqlite import SqliteStore
 
 __all__ = ["SandboxOptions", "run_sandbox"]
 
-#: how a /replay's message begins ("🎬 #12 · table 1, hand 3"), in every language
+#: how a /replay's message begins ("🎬 #12 · table #1 · hand 3"), in every language
 REPLAY_MARK = tr("en", "replay.title").split("{")[0]
 
 GROUP_ID = -1000000000001

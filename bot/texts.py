@@ -137,9 +137,13 @@ TEXTS: dict[str, dict[str, str]] = {
     "board.bank_until": {"en": "time bank until {at}", "ru": "тайм-банк до {at}"},
     "board.street": {"en": "street {street}/{streets}", "ru": "улица {street}/{streets}"},
     "board.fantasyland": {"en": "🌴 Fantasyland", "ru": "🌴 Фантазия"},
-    "board.hidden": {
-        "en": "🂠 hidden until showdown: {count:card|cards}",
-        "ru": "🂠 закрыто до вскрытия: {count:карта|карты|карт}",
+    # a board hidden until showdown (R6.3, R4.5): one wording at the table and in /replay
+    # (which read «скрыто до вскрытия» of what the table called «закрыто»), the table adding
+    # how many cards: board.hidden_count
+    "board.hidden": {"en": "🂠 hidden until showdown", "ru": "🂠 закрыто до вскрытия"},
+    "board.hidden_count": {
+        "en": "{hidden}: {count:card|cards}",
+        "ru": "{hidden}: {count:карта|карты|карт}",
     },
     "board.hidden_street": {
         "en": "🂠 hidden until the street ends: {count:card|cards}",
@@ -401,9 +405,10 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     # R7.3: the point for winning two boxes of three (or all three) against an opponent, one
     # per opponent
+    # (short: said under each such player's middle at every reveal; /rules says why, R7.3)
     "reveal.two_of_three_early": {
-        "en": "Bottom and middle both won: {points} (+1 per such opponent for 2 of 3 boxes, whatever the top)",
-        "ru": "Низ и середина выиграны: {points} (+1 с каждого такого соперника за 2 бокса из 3, каким бы ни был верх)",
+        "en": "Bottom and middle: {points} for 2 of 3 boxes",
+        "ru": "Низ и середина: {points} за 2 бокса из 3",
     },
     "reveal.two_of_three": {
         "en": "Bonus for winning 2 or 3 of 3 boxes (per opponent): {points}",
@@ -716,8 +721,38 @@ TEXTS: dict[str, dict[str, str]] = {
         "вскрытия.",
     },
     "reply.leave_after_reveal": {
-        "en": "You leave when this reveal ends; your stack comes back then.",
-        "ru": "Вы встанете, когда закончится вскрытие; тогда же вернётся стек.",
+        "en": "You leave when this reveal ends; the game to {target} ends then, settled for "
+        "everyone, and your stack comes back.",
+        "ru": "Вы встанете, когда закончится вскрытие; тогда же закончится игра до "
+        "{target:очка|очков|очков} с расчётом для всех, и вернётся стек.",
+    },
+    # Chinese Poker (R7.7): cards placed for a leaver make a dead hand, whatever places them
+    # (safe_autoplay too); a player of the game leaving ends it for everyone (R7.6)
+    "reply.leave_confirm_chinese": {
+        "en": "Leave during the hand? Your hand will be dead, and the game to {target} ends "
+        "with this hand, settled for everyone. Press Leave again to confirm.",
+        "ru": "Встать во время раздачи? Рука будет мёртвой, а игра до "
+        "{target:очка|очков|очков} закончится этой раздачей с расчётом для всех. "
+        "Нажмите «Встать» ещё раз, чтобы подтвердить.",
+    },
+    "reply.leave_confirm_typed_chinese": {
+        "en": "Leave during the hand? Your hand will be dead, and the game to {target} ends "
+        "with this hand, settled for everyone. Send /leave again to confirm.",
+        "ru": "Встать во время раздачи? Рука будет мёртвой, а игра до "
+        "{target:очка|очков|очков} закончится этой раздачей с расчётом для всех. "
+        "Отправьте /leave ещё раз, чтобы подтвердить.",
+    },
+    "reply.leave_after_hand_chinese": {
+        "en": "You leave after this hand. Your hand is dead, and the game to {target} ends "
+        "with it, settled for everyone; your stack comes back then.",
+        "ru": "Вы встанете после этой раздачи. Ваша рука мёртвая, а игра до "
+        "{target:очка|очков|очков} закончится ею с расчётом для всех; тогда же вернётся стек.",
+    },
+    "reply.leave_after_hand_done_chinese": {
+        "en": "You leave after this hand; your board is complete. The game to {target} ends "
+        "with it, settled for everyone, and your stack comes back then.",
+        "ru": "Вы встанете после этой раздачи; ваша рука уже разложена. Игра до "
+        "{target:очка|очков|очков} закончится ею с расчётом для всех, тогда же вернётся стек.",
     },
     "reply.leave_after_hand_safe": {
         "en": "You leave after this hand. Your remaining cards are placed automatically "
@@ -919,7 +954,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Мёртвые руки: {pct} ({fouls} из {boards:доски|досок|досок})",
     },
     "stats.royalties": {"en": "royalties/hand {n}", "ru": "роялти за раздачу: {n}"},
-    "stats.bonuses": {"en": "bonus/hand {n}", "ru": "бонусы за раздачу: {n}"},
+    # Chinese Poker's strength bonuses (R7.2), not the point for 2 of 3 boxes (R7.3): "bonus/hand
+    # 0.0" read as if that point, just won twice, were not counted
+    "stats.bonuses": {
+        "en": "strength bonus/hand {n}",
+        "ru": "бонус за комбинации за раздачу: {n}",
+    },
     # {stays} of {played}: the Fantasyland hands played that earned it again (R6.4)
     "stats.fantasyland": {
         "en": "Fantasyland: {entered} · stayed {stays} of {played:time|times}",
@@ -1028,9 +1068,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "I cannot write to you privately: open a chat with me, press Start, then try again.",
         "ru": "Не могу написать вам в личку: откройте чат со мной, нажмите «Запустить» (Start) и повторите.",
     },
+    # "table #1 · hand 2", as the table message and the reveal name them
     "replay.title": {
-        "en": "🎬 #{n} · table {table}, hand {hand}",
-        "ru": "🎬 #{n} · стол {table}, раздача {hand}",
+        "en": "🎬 #{n} · table #{table} · hand {hand}",
+        "ru": "🎬 #{n} · стол #{table} · раздача {hand}",
     },
     "replay.street": {"en": "Street {street} of {streets}", "ru": "Улица {street} из {streets}"},
     "replay.streets": {
@@ -1052,7 +1093,6 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "game {total}/{target} · settled when the game ends",
         "ru": "игра {total}/{target} · расчёт в конце игры",
     },
-    "replay.hidden": {"en": "🂠 hidden until showdown", "ru": "🂠 скрыто до вскрытия"},
     "replay.fl_dealt": {
         "en": "dealt: {cards}; set after the others' streets",
         "ru": "сдано: {cards}; раскладка после улиц остальных",
@@ -1652,6 +1692,18 @@ TEXTS: dict[str, dict[str, str]] = {
     "reply.closes_after_hand": {
         "en": "Table #{table} closes at the end of this hand.",
         "ru": "Стол #{table} закроется в конце этой раздачи.",
+    },
+    # a hand that can earn Fantasyland (R6): the close throws it away, said at once
+    "reply.closes_after_hand_fl": {
+        "en": "Table #{table} closes at the end of this hand; Fantasyland earned in it is not "
+        "played.",
+        "ru": "Стол #{table} закроется в конце этой раздачи; заработанная в ней Фантазия не "
+        "будет сыграна.",
+    },
+    # the closing table's message: the Fantasyland its last hand earned is never played (R6)
+    "close.fantasyland_forgone": {
+        "en": "🌴 {names}: the Fantasyland earned is not played.",
+        "ru": "🌴 {names}: заработанная Фантазия не будет сыграна.",
     },
     "reply.already_closing": {
         "en": "Table #{table} is already set to close at the end of this hand.",

@@ -793,8 +793,36 @@ def tell_tournament_closed(t: LiveTable, tx: Tx, why: str | None = None) -> None
         t.owe_private(user_id, Screen(tr(lang, lead, table=t.id) + " " + paid, table=t.id))
 
 
+def forgone_fantasyland(
+    t: LiveTable, board_seats: Iterable[int] | None = None, lang: str | None = None
+) -> str:
+    """The line a closing table's message adds when a Fantasyland was earned that will now
+    never be played (R6, R8.2a): "🌴 Anna: the Fantasyland earned is not played." (names of
+    the seated players it was earned for, in the table's language); ``""`` for none.
+    ``board_seats``: the hand's board seats that earned it (the hand just ended); ``None``:
+    those the table's match holds for the next hand (a close between hands). ``lang``: not
+    the table's (an admin's reply)."""
+    if board_seats is None:
+        board_seats = t.match.fantasyland if t.match is not None else ()
+    # board seat → table seat (double boxes, R4.2): the hand's, or after it the match's
+    owners = t.owners or (t.match.owners if t.match is not None else {})
+    names: list[str] = []
+    for b in board_seats:
+        st = t.seats.get(owners.get(b, b))
+        if st is not None and st.name not in names:
+            names.append(st.name)
+    if not names:
+        return ""
+    return tr(lang or t.lang, "close.fantasyland_forgone", names=", ".join(names))
+
+
 def close_now(
-    t: LiveTable, tx: Tx, notice: str, *, with_stacks: bool = False
+    t: LiveTable,
+    tx: Tx,
+    notice: str,
+    *,
+    with_stacks: bool = False,
+    fantasyland: str = "",
 ) -> list[tuple[str, int]]:
     """Close a table with no hand running, in this transition: a Chinese Poker game under way
     is settled (R7.6), a tournament that will not finish settles its pool (R8.7), every
@@ -804,11 +832,11 @@ def close_now(
     closed." followed by "Table #1 is closed; stacks returned …"). Returns what the people
     seated (not bots: house kush) cashed out, ``(name, kush)`` in seat order, a stack of 0
     left out; none for a tournament, whose pool pays out instead (:func:`stacks_back` says
-    them)."""
+    them). ``fantasyland``: the line of :func:`forgone_fantasyland`, said after the notice."""
     from bot.service import tournaments
 
     if t.tournament is not None:  # a tournament that will not finish: its pool settled
-        tournaments.cancel(t, tx, notice)
+        tournaments.cancel(t, tx, _with_line(notice, fantasyland))
         return []
     if t.chinese is not None and t.chinese.totals:
         end_game(t, tx)
@@ -820,8 +848,13 @@ def close_now(
             returned.append((seat.name, amount))
     if with_stacks and returned:
         notice = stacks_back(t, t.lang, returned)
-    close_with(t, tx, notice)
+    close_with(t, tx, _with_line(notice, fantasyland))
     return returned
+
+
+def _with_line(notice: str, line: str) -> str:
+    """``notice`` and, when there is one, ``line`` under it."""
+    return f"{notice}\n{line}" if line else notice
 
 
 def stacks_back(t: LiveTable, lang: str, returned: Sequence[tuple[str, int]]) -> str:

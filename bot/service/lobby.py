@@ -18,7 +18,7 @@ from bot.model import (
     Reply,
     SeatState,
 )
-from bot.render import busted_notice
+from bot.render import busted_notice, closes_after_hand
 from bot.screens import Screen
 from bot.service import tournaments, wallet
 from bot.service.bots import house_funds
@@ -29,6 +29,7 @@ from bot.service.dealing import (
     close_now,
     closed_notice,
     end_game,
+    forgone_fantasyland,
     full_table,
     leaves_after_hand,
     maybe_start,
@@ -784,7 +785,10 @@ async def leave(
     they leave after it (R8.5): that asks first (Leave pressed or /leave typed once changes
     nothing; a second within :data:`LEAVE_CONFIRM_SECONDS` leaves), unless their board is
     complete already. At a running tournament Leave and /leave always ask first: leaving
-    knocks the player out (R8.7). ``button``: the table message's Leave was pressed (the
+    knocks the player out (R8.7). In Chinese Poker the question and the answer say what
+    happens: the hand is dead (R7.7: placed for them, counted as fouled, ``safe_autoplay`` or
+    not) and the game ends with it, settled for everyone (R7.6); leaving arranged, or during
+    the reveal, says the game ends. ``button``: the table message's Leave was pressed (the
     question's answer is written anew, its buttons at a new version). ``left_group``:
     the player left the group (or was removed; a Discord server: its own wording, "left
     the server"): the group is told in a short notice of its own, names only (a running
@@ -822,6 +826,8 @@ async def leave(
             seat.leave_asked = now
             tx.group = button  # (new buttons: the same press delivered again is out of date)
         key = "reply.leave_confirm" if button else "reply.leave_confirm_typed"
+        if t.chinese is not None:  # R7.7: dead whatever places it; the game ends (R7.6)
+            return Reply(tr(lang, f"{key}_chinese", target=t.chinese.target), alert=True)
         return Reply(tr(lang, _placed(t, key)), alert=True)
     async with rt.transition(t) as tx:
         left = depart(rt, t, tx, seat)
@@ -831,9 +837,13 @@ async def leave(
     if left == "round":
         return Reply(tr(lang, "reply.leave_after_round", table=t.id))
     if left == "reveal":  # (every card is placed: none is placed for them, R7.4)
-        return Reply(tr(lang, "reply.leave_after_reveal"))
+        target = t.chinese.target if t.chinese is not None else t.options.target_points
+        return Reply(tr(lang, "reply.leave_after_reveal", target=target))
     if isinstance(left, str):
         key = "reply.leave_after_hand_done" if done else _placed(t, "reply.leave_after_hand")
+        if t.chinese is not None:  # dead unless arranged (R7.7); the game ends (R7.6)
+            key = "reply.leave_after_hand_done" if done else "reply.leave_after_hand"
+            return Reply(tr(lang, f"{key}_chinese", target=t.chinese.target))
         return Reply(tr(lang, key))
     if left == 0:  # never bought in (or nothing left): no "0 kush back to your balance"
         return Reply(tr(lang, "reply.left_nothing"))
@@ -1119,8 +1129,7 @@ async def close(rt: Runtime, t: LiveTable, lang: str, removal: bool = False) -> 
             t.chat_gone = t.chat_gone or removal  # (an admin's close after it: still gone)
             tx.group = True
         # a tournament is cancelled then (R8.7, its pool settled): said now, not only after
-        key = "reply.closes_after_hand" if t.tournament is None else "tour.cancels_after_hand"
-        return Reply(tr(lang, key, table=t.id))
+        return Reply(closes_after_hand(t, lang))
     returned = await close_table(rt, t, notice, chat_gone=removal, admin=not removal)
     if returned:  # the group is told where the stacks went, each ("is closed." alone, then
         # "the stacks are back in the players' balances", left players asking how much)
@@ -1147,7 +1156,8 @@ async def close_table(
     (:func:`~bot.service.dealing.close_now`)."""
     async with rt.transition(t) as tx:
         t.chat_gone = t.chat_gone or chat_gone  # (its table message waits for the bot's return)
-        returned = close_now(t, tx, notice)
+        # a Fantasyland earned for the next hand is never played (R6): said, not dropped
+        returned = close_now(t, tx, notice, fantasyland=forgone_fantasyland(t))
         if chat_gone:  # (after the close: a Chinese Poker game it settles moves the shares)
             tell_chat_gone(t, tx)
         elif admin or idle:

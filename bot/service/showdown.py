@@ -17,6 +17,7 @@ from bot.service.dealing import (
     available,
     close_now,
     closed_notice,
+    forgone_fantasyland,
     maybe_start,
     refill_banks,
     settle_pairs,
@@ -260,7 +261,10 @@ def close_hand(
         # where the stacks went, as /closetable between hands answers it (the closing
         # message's "is closed." alone left players asking), said in that one message: a
         # notice of its own after it read "Table #1 is closed." twice in a row
-        close_now(t, tx, closed_notice(t), with_stacks=not t.chat_gone)
+        # a Fantasyland the hand earned is never played (R6): said, not dropped silently
+        earned = [r.seat for r in result.seats if r.fantasyland_cards]
+        forgone = forgone_fantasyland(t, earned)
+        close_now(t, tx, closed_notice(t), with_stacks=not t.chat_gone, fantasyland=forgone)
         if t.chat_gone:  # (the bot's removal: the chat reads neither notice nor result;
             # told after the close, which may settle a Chinese Poker game and so the shares)
             tell_chat_gone(t, tx, showdowns)

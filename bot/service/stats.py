@@ -130,7 +130,7 @@ LINE_WIDTH = 40
 def _fit(parts: Sequence[str], width: int = LINE_WIDTH) -> list[str]:
     """``parts`` joined with " · " into lines of at most ``width`` characters where they
     fit (a part longer than that is a line of its own); a part that begins a line begins
-    with a capital ("Fouls: 0% (0 of 3 boards)", "Royalties/hand 32.0 · bonus/hand 15.0")."""
+    with a capital ("Fouls: 0% (0 of 3 boards)", "Royalties/hand 32.0")."""
     lines: list[str] = []
     for part in parts:
         if lines and len(lines[-1]) + 3 + len(part) <= width:
@@ -144,9 +144,10 @@ def _stats_lines(s: HandStats, lang: str, label: str, *, group: bool) -> list[st
     """The figures of :class:`HandStats` as short lines (a phone's width).
 
     Royalties (R5.6) are the open-face games' (Pineapple, classic OFC), per hand of those;
-    Chinese Poker's strength bonuses (R7.2) are no royalties (part of its points): "bonus/hand"
-    of their own, per Chinese Poker hand, shown when one was played (a group that played
-    only Chinese Poker sees no royalties figure)."""
+    Chinese Poker's strength bonuses (R7.2) are no royalties (part of its points): "strength
+    bonus/hand" of their own (not the point for 2 of 3 boxes, R7.3), per Chinese Poker hand,
+    shown when one was played (a group that played only Chinese Poker sees no royalties
+    figure)."""
     # a tournament's payout (R8.7) is no hand's winnings: its own line (:func:`_tournaments`);
     # nor are its hands, which move chips: the kush per hand is the cash hands', the
     # tournament hands have a line of their own; fouls, royalties and Fantasyland count both
@@ -601,7 +602,7 @@ def replay_screen(
         lines.append("")
         lines.append(name + ":")
         if b.hidden:
-            lines.append("  " + tr(lang, "replay.hidden"))
+            lines.append("  " + tr(lang, "board.hidden"))  # (the table's wording)
             continue
         if b.dealt:  # the watcher's own Fantasyland board (R6.3): set after the others'
             # streets, or while they played them when at most one board was an ordinary one

@@ -937,7 +937,7 @@ async def test_addbot_at_a_table_closing_after_the_hand_seats_nobody() -> None:
     t = service.table_in(GROUP)
     assert t is not None and t.hand is not None
     reply = await service.close_table(GROUP, ALICE, True)
-    assert reply.text == tr("en", "reply.closes_after_hand", table=t.id)
+    assert reply.text == tr("en", "reply.closes_after_hand_fl", table=t.id)
     reply = await service.add_bot(GROUP, ALICE, True, "easy")
     assert reply.alert and reply.text == tr("en", "reply.table_closing", table=t.id)
     assert [s.name for s in t.seats.values() if s.bot] == ["🤖 Anna"]

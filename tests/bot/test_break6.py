@@ -171,10 +171,11 @@ async def test_r8_5_leaving_with_every_card_placed_does_not_say_they_are_placed_
     await auto_street(service, presenter, ALICE_C)
     board = t.hand.board_of(0)
     assert board.is_complete and 0 not in t.hand.to_act and 1 in t.hand.to_act
-    done = tr("en", "reply.leave_after_hand_done")
+    # (and the game ends with the hand for everyone, R7.6: fixnu42a)
+    done = tr("en", "reply.leave_after_hand_done_chinese", target=51)
     assert done == (
-        "You leave after this hand; your board is complete, and your stack comes back "
-        "after the showdown."
+        "You leave after this hand; your board is complete. The game to 51 ends with it, "
+        "settled for everyone, and your stack comes back then."
     )
     assert tr("ru", "reply.leave_after_hand_done") == (
         "Вы встанете после этой раздачи; ваша рука уже разложена, стек вернётся после вскрытия."
@@ -206,7 +207,7 @@ async def test_r8_5_leaving_with_every_card_placed_does_not_say_they_are_placed_
         who = ALICE_C if t.hand.to_act[0] == 0 else BOB_C
         await auto_street(service, presenter, who)
     assert t.hand is not None and not t.hand.is_over
-    assert (await service.leave(GROUP_C, ALICE_C)).text == done
+    assert (await service.leave(GROUP_C, ALICE_C)).text == tr("en", "reply.leave_after_hand_done")
 
 
 async def test_r8_2a_sitout_and_back_at_a_table_closing_after_the_hand(env) -> None:  # type: ignore[no-untyped-def]

@@ -108,7 +108,7 @@ async def test_r7_6_hand_numbers_players_see_skip_no_number_for_a_games_settleme
     assert not (await service.replay(GROUP, ALICE, str(hands[2]["id"]))).alert
     title = presenter.last_private(ALICE.user_id).text.splitlines()[0]
     assert title == tr("en", "replay.title", n=hands[2]["id"], table=t.id, hand=2)
-    assert title == f"🎬 #{hands[2]['id']} · table 1, hand 2"
+    assert title == f"🎬 #{hands[2]['id']} · table #1 · hand 2"
     # a restart keeps the count: the table restored from its snapshot shows hand 2 too
     restored = LiveTable.from_json(t.to_json(), clock.now)
     assert (restored.hand_no, restored.apart, restored.shown_no) == (3, 1, 2)

@@ -169,7 +169,7 @@ async def test_a_crash_after_an_admin_closes_the_table_sends_the_closing_notice_
             await service.close_table(GROUP, ALICE, True)
     else:  # asked during the hand: the hand's last Confirm settles it and closes the table
         reply = await service.close_table(GROUP, ALICE, True)
-        assert reply.text == tr("en", "reply.closes_after_hand", table=table_id)
+        assert reply.text == tr("en", "reply.closes_after_hand_fl", table=table_id)
         with pytest.raises(Killed):
             while t.hand is not None:
                 await press_auto_and_confirm(

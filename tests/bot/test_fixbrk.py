@@ -31,7 +31,7 @@ async def test_r8_2a_a_second_close_mid_hand_answers_the_admin_alone(env) -> Non
     t = await seated(service, ALICE, BOB)
     assert t is not None and t.hand is not None
     first = await service.close_table(GROUP, ALICE, True)
-    assert first.text == tr("en", "reply.closes_after_hand", table=t.id) and not first.alert
+    assert first.text == tr("en", "reply.closes_after_hand_fl", table=t.id) and not first.alert
     writes, posts, version = presenter.writes, list(presenter.posts), t.version
     again = await service.close_table(GROUP, BOB, True)  # Bob reads Russian
     assert again.alert

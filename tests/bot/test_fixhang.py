@@ -246,7 +246,7 @@ async def test_a_crash_after_the_closing_picture_was_posted_does_not_post_it_aga
     table_id = t.id
     by_id = {a.user_id: a for a in (ALICE, BOB)}
     reply = await service.close_table(GROUP, ALICE, True)
-    assert reply.text == tr("en", "reply.closes_after_hand", table=table_id)
+    assert reply.text == tr("en", "reply.closes_after_hand_fl", table=table_id)
     presenter.closing = True
     while t.hand is not None:
         await press_auto_and_confirm(service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id])

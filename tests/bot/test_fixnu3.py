@@ -61,7 +61,7 @@ async def test_r8_2a_closetable_during_a_hand_says_where_the_stacks_went_at_its_
     service, presenter, store, _ = service_env(next_hand_delay=5)
     await start(service, [C_ALICE, C_BOB], "ofc")
     reply = await service.close_table(C_GROUP, C_ALICE, True)
-    assert reply.text == tr("en", "reply.closes_after_hand", table=1)
+    assert reply.text == tr("en", "reply.closes_after_hand_fl", table=1)
     before = [await player_balance_in(store, C_GROUP, a) for a in (C_ALICE, C_BOB)]
     posts = len(presenter.posts)
     await play_hand(service, presenter, [C_ALICE, C_BOB])

@@ -137,7 +137,7 @@ async def test_r6_3_a_fantasyland_board_is_said_alike_on_the_group_and_private_s
     clock.now = t.bot_due
     await service.run_due()
     assert hand.board_of(anna.seat).is_complete
-    said = tr("en", "board.hidden", count=13)
+    said = "🂠 hidden until showdown: 13 cards"
     for _street in range(2):
         group = presenter.tables[GROUP.chat_id][-1].text.splitlines()
         private = presenter.last_private(ALICE.user_id).text.splitlines()
@@ -147,7 +147,8 @@ async def test_r6_3_a_fantasyland_board_is_said_alike_on_the_group_and_private_s
         for text in ("\n".join(group), "\n".join(private)):
             assert not any(face in text for face in faces), text
         await press_auto_and_confirm(service, presenter, ALICE)
-    assert tr("ru", "board.hidden", count=13) == "🂠 закрыто до вскрытия: 13 карт"
+    ru = tr("ru", "board.hidden_count", hidden=tr("ru", "board.hidden"), count=13)
+    assert ru == "🂠 закрыто до вскрытия: 13 карт"
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])

@@ -15,7 +15,7 @@ async def test_r8_2a_a_close_during_a_hand_is_one_message_naming_the_stacks() ->
     service, presenter, store, _ = service_env(next_hand_delay=5)
     await start(service, [ALICE, BOB], "ofc")
     assert (await service.close_table(GROUP, ALICE, True)).text == tr(
-        "en", "reply.closes_after_hand", table=1
+        "en", "reply.closes_after_hand_fl", table=1
     )
     shown = len(presenter.tables[GROUP.chat_id])
     posts = len(presenter.posts)

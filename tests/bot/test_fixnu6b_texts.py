@@ -246,7 +246,8 @@ async def test_an_opponents_face_down_cards_are_said_in_words() -> None:
     # (said as the group says it since fixnu38b: the empty rows read as 13 more cards)
     assert "Boris: 🂠 hidden until showdown: 13 cards" in english, english
     assert "🂠13" not in english
-    assert tr("ru", "board.hidden", count=13) == "🂠 закрыто до вскрытия: 13 карт"
+    ru = tr("ru", "board.hidden_count", hidden=tr("ru", "board.hidden"), count=13)
+    assert ru == "🂠 закрыто до вскрытия: 13 карт"
 
 
 async def test_a_plain_start_in_a_group_set_to_another_language_says_so(tmp_path: Path) -> None:

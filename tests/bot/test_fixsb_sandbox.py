@@ -29,7 +29,7 @@ async def test_a_bare_number_never_presses_a_replays_buttons(tmp_path: Path) -> 
         # a replay's message in the private chat, with ▶ (what /replay N sends)
         await box.adapter.app.bot.send_message(
             chat_id=box.human.id,
-            text="🎬 #1 · table 1, hand 1\nStreet 1 of 5",
+            text="🎬 #1 · table #1 · hand 1\nStreet 1 of 5",
             reply_markup=InlineKeyboardMarkup([[InlineKeyboardButton("▶", callback_data="z")]]),
         )
         await box.print_changes()

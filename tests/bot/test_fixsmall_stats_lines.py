@@ -26,12 +26,16 @@ def test_the_fouls_line_with_every_part_fits_a_phone(lang: str, group: bool) -> 
         expected = [
             "Мёртвые руки: 82% (1234 из 1500 досок)",
             "Роялти за раздачу: 4,6",
-            "Бонусы за раздачу: 1,5",
+            "Бонус за комбинации за раздачу: 1,5",
         ]
         if not group:
             expected.append("Очки китайского покера за раздачу: 12,3")
     else:
-        expected = ["Fouls: 82% (1234 of 1500 boards)", "Royalties/hand 4.6 · bonus/hand 1.5"]
+        expected = [
+            "Fouls: 82% (1234 of 1500 boards)",
+            "Royalties/hand 4.6",
+            "Strength bonus/hand 1.5",
+        ]
         if not group:
             expected.append("Chinese Poker points/hand 12.3")
     assert figures == expected

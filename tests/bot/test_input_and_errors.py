@@ -175,17 +175,20 @@ async def test_r7_5_stats_after_a_claim_count_the_bonuses_of_revealed_boxes_only
     """Alice claims after the bottoms (R7.5): her straight flush bottom (bonus 4) was
     revealed, her full house middle (1) and AAA top (10) never were. ``/stats @alice`` said
     "royalties/hand 15.0", telling everyone what her hidden boxes held; it counts 4. The
-    bonuses are no royalties (they are part of the points, R7.2): "bonus/hand", and no
+    bonuses are no royalties (they are part of the points, R7.2): "strength bonus/hand", and no
     royalties figure for a player who played Chinese Poker only."""
     async with at_the_claim(tmp_path) as (w, msg, claim):
         assert not (await w.press(ALICE, GROUP_ID, msg, claim)).get("show_alert")
         text = (await w.say(CAROL, "/stats @alice"))["text"]
         lines = text.splitlines()
         at = lines.index("Fouls: 0% (0 of 1 board)")
-        assert lines[at + 1 : at + 3] == ["Bonus/hand 4.0", "Chinese Poker points/hand 6.0"]
+        assert lines[at + 1 : at + 3] == [
+            "Strength bonus/hand 4.0",
+            "Chinese Poker points/hand 6.0",
+        ]
         assert "royalties" not in text
         text = (await w.say(CAROL, "/stats @bob"))["text"]
-        assert "Bonus/hand 3.0" in text.splitlines(), text  # Bob's quads bottom: 3 (R7.2)
+        assert "Strength bonus/hand 3.0" in text.splitlines(), text  # Bob's quads bottom: 3 (R7.2)
 
 
 def _errors(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:

@@ -26,7 +26,7 @@ async def test_r3_6_confirmed_cards_wait_for_the_street_not_the_showdown() -> No
     for lang in ("en", "ru"):
         lines = render.group_screen(t, lang, None, clock.now).text.splitlines()
         street = "  " + tr(lang, "board.hidden_street", count=5)
-        showdown = "  " + tr(lang, "board.hidden", count=5)
+        showdown = "  " + tr(lang, "board.hidden")
         assert street in lines and showdown not in lines, lines
     assert tr("en", "board.hidden_street", count=5) == "🂠 hidden until the street ends: 5 cards"
     assert tr("ru", "board.hidden_street", count=2) == "🂠 закрыто до конца улицы: 2 карты"

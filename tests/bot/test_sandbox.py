@@ -603,7 +603,7 @@ async def test_replay_screen_and_stats_after_two_hands(tmp_path: Path) -> None:
         start = len(term.lines)
         await term.send(f"/replay {n[1]}")
         await term.seen_since(start, rf"^» 🎬 Replay of #{n[1]} sent to your private chat\.$")
-        title = await term.seen_since(start, rf"^🎬 #{n[1]} · table 1, hand 1$")
+        title = await term.seen_since(start, rf"^🎬 #{n[1]} · table #1 · hand 1$")
         assert await term.seen_since(title, r"^Street \d+ of 5$") == title + 1
         assert term.lines[title + 1] == "Street 1 of 5"
         # ▶ is numbered r1: the next hand runs meanwhile and owns the bare numbers
@@ -1008,7 +1008,9 @@ async def test_newtable_after_a_closetable_during_a_hand_says_it_closes_after_th
         table = box.service.table_in(GROUP)
         assert table is not None and table.hand is not None
         assert await box.handle("/closetable")
-        assert "» Table #1 closes at the end of this hand." in out.getvalue().splitlines()
+        assert (
+            "» Table #1 closes at the end of this hand; Fantasyland earned in it is not played."
+        ) in out.getvalue().splitlines()
         assert await box.handle("/newtable ofc")
         lines = out.getvalue().splitlines()
         said = lines.index(

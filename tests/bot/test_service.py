@@ -84,11 +84,16 @@ async def play_out(service: TableService, presenter: FakePresenter, actors: list
         await press_auto_and_confirm(service, presenter, by_id[t.seats[seat].user_id])
 
 
-#: The answers of a typed /leave during the player's hand, which asks first (R8.5)
+#: The answers of a typed /leave during the player's hand, which asks first (R8.5; a
+#: Chinese Poker game's, R7.7, for its target)
 LEAVE_QUESTIONS = frozenset(
     tr(lang, key)
     for lang in ("en", "ru")
     for key in ("reply.leave_confirm_typed", "reply.leave_confirm_typed_safe")
+) | frozenset(
+    tr(lang, "reply.leave_confirm_typed_chinese", target=n)
+    for lang in ("en", "ru")
+    for n in range(1, 201)
 )
 
 
@@ -462,11 +467,11 @@ async def test_admin_closes_the_table_between_hands_and_opens_another_game(env) 
     before = presenter.last_table(GROUP.chat_id).text
     assert "closes at the end" not in before
     reply = await service.close_table(GROUP, ALICE, True)
-    assert reply.text == tr("en", "reply.closes_after_hand", table=t.id)
+    assert reply.text == tr("en", "reply.closes_after_hand_fl", table=t.id)
     assert t.hand is not None and service.table_in(GROUP) is t  # the hand goes on
     # the group's message, written anew, says so too (it was written anew unchanged)
     shown = presenter.last_table(GROUP.chat_id).text
-    assert shown.endswith("\n\n" + tr("en", "reply.closes_after_hand", table=t.id)), shown
+    assert shown.endswith("\n\n" + tr("en", "reply.closes_after_hand_fl", table=t.id)), shown
     await play_out(service, presenter, [ALICE, BOB])
     assert service.table_in(GROUP) is None  # closed at the end of the hand, no next deal
     # where the stacks went, in the closing message itself (fixnu5: not a notice after it)

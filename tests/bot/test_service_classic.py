@@ -245,7 +245,7 @@ async def test_r7_6_chinese_leaver_mid_hand_ends_the_game_saying_they_left(env, 
     t = service.table_in(GROUP)
     assert t is not None and t.hand is not None
     reply = await service.leave(GROUP, ALICE)  # typed /leave: asks first (R8.5)
-    assert reply.alert and reply.text == tr(lang, "reply.leave_confirm_typed")
+    assert reply.alert and reply.text == tr(lang, "reply.leave_confirm_typed_chinese", target=51)
     reply = await service.leave(GROUP, ALICE)  # confirmed: placed as on timeout
     assert not reply.alert, reply.text
     await auto_street(service, presenter, BOB)
@@ -682,10 +682,14 @@ async def test_r7_5_a_claimant_who_leaves_mid_reveal_continues_it_at_once(env) -
     reply = await service.leave(GROUP, ALICE)
     # (every card is placed: "your remaining cards are placed automatically and may foul"
     # was not so)
-    assert reply.text == tr("en", "reply.leave_after_reveal")
-    assert reply.text == "You leave when this reveal ends; your stack comes back then."
-    assert tr("ru", "reply.leave_after_reveal") == (
-        "Вы встанете, когда закончится вскрытие; тогда же вернётся стек."
+    assert reply.text == tr("en", "reply.leave_after_reveal", target=1)
+    assert reply.text == (
+        "You leave when this reveal ends; the game to 1 ends then, settled for everyone, "
+        "and your stack comes back."
+    )
+    assert tr("ru", "reply.leave_after_reveal", target=1) == (
+        "Вы встанете, когда закончится вскрытие; тогда же закончится игра до 1 очка с "
+        "расчётом для всех, и вернётся стек."
     )
     assert t.reveal["claim"] is None
     assert t.reveal["at"] == clock.now + t.options.reveal_pause_seconds

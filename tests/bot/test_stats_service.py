@@ -408,18 +408,23 @@ def test_r7_2_chinese_bonuses_are_a_figure_of_their_own_not_royalties() -> None:
     mixed = HandStats(hands=3, players=1, boards=3, points=98, royalties=64, bonuses=15,
                       bonus_boards=1)  # fmt: skip
     lines = stats_mod._stats_lines(mixed, "en", "kush", group=False)
-    assert lines[1:3] == ["Fouls: 0% (0 of 3 boards)", "Royalties/hand 32.0 · bonus/hand 15.0"]
+    assert lines[1:4] == [
+        "Fouls: 0% (0 of 3 boards)",
+        "Royalties/hand 32.0",
+        "Strength bonus/hand 15.0",
+    ]
     ru = stats_mod._stats_lines(mixed, "ru", "kush", group=False)
     assert ru[1:4] == [
         "Мёртвые руки: 0% (0 из 3 досок)",
         "Роялти за раздачу: 32,0",
-        "Бонусы за раздачу: 15,0",
+        "Бонус за комбинации за раздачу: 15,0",
     ]
     # the group's figures are per board: 4 open-face boards, 2 Chinese Poker boards
     group = dataclasses.replace(mixed, players=2, boards=6, bonus_boards=2)
-    assert stats_mod._stats_lines(group, "en", "kush", group=True)[1:3] == [
+    assert stats_mod._stats_lines(group, "en", "kush", group=True)[1:4] == [
         "Fouls: 0% (0 of 6 boards)",
-        "Royalties/hand 16.0 · bonus/hand 7.5",
+        "Royalties/hand 16.0",
+        "Strength bonus/hand 7.5",
     ]
     # Chinese Poker only: no royalties figure at all, nor a Fantasyland line (R7 has none:
     # "Fantasyland: entered —" was the last line of a Chinese Poker player's /stats)
@@ -430,9 +435,9 @@ def test_r7_2_chinese_bonuses_are_a_figure_of_their_own_not_royalties() -> None:
         assert not any(w in line for line in lines for w in ("Fantasyland", "Фантазия")), lines
     assert stats_mod._stats_lines(chinese, "en", "kush", group=False)[1:] == [
         "Fouls: 0% (0 of 2 boards)",
-        "Bonus/hand 2.5",
+        "Strength bonus/hand 2.5",
     ]
-    assert stats_mod._stats_lines(mixed, "en", "kush", group=False)[3] == (
+    assert stats_mod._stats_lines(mixed, "en", "kush", group=False)[4] == (
         "Fantasyland: entered —"
     )  # (a Pineapple hand played: the line stays)
     # open-face only, and nothing played: as before

@@ -284,7 +284,7 @@ async def test_r8_4_a_closing_step_s_showdown_held_at_the_stop_is_written_by_the
     table_id, old_ref = t.id, t.group_ref
     assert old_ref is not None
     reply = await service.close_table(GROUP, ALICE_, True)
-    assert reply.text == tr("en", "reply.closes_after_hand", table=table_id)
+    assert reply.text == tr("en", "reply.closes_after_hand_fl", table=table_id)
     by_id = {a.user_id: a for a in (ALICE_, BOB_)}
     while t.hand is not None:
         await press_auto_and_confirm(service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id])

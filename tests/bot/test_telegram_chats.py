@@ -348,7 +348,7 @@ async def test_the_players_of_a_group_that_removes_the_bot_are_told_in_private(
         first = t.seats[0].player_id
         if when == "mid_hand_after_closetable":
             reply = await w.say(ALICE, "/closetable")
-            assert reply["text"] == tr("en", "reply.closes_after_hand", table=t.id), reply
+            assert reply["text"] == tr("en", "reply.closes_after_hand_fl", table=t.id), reply
         if when == "between_hands":
             await play_hand(w, [ALICE, BOB])
             await w.settle()
@@ -496,7 +496,7 @@ async def test_the_bot_added_back_mid_hand_leaves_an_admin_s_close_alone(
         t = next(iter(w.service.tables.values()))
         first = t.seats[0].player_id
         reply = await w.say(ALICE, "/closetable")
-        assert reply["text"] == tr("en", "reply.closes_after_hand", table=t.id), reply
+        assert reply["text"] == tr("en", "reply.closes_after_hand_fl", table=t.id), reply
         answered: list[bool] = []  # what the service made of the re-add
         chat_back = w.service.chat_back
 

@@ -144,8 +144,10 @@ def test_seconds_minutes_and_cards_read_as_words() -> None:
     assert "через 30 секунд;" in tr("ru", "lobby.ready_timer", seconds=30)
     assert "in 1 second;" in tr("en", "lobby.ready_timer", seconds=1)
     assert "5 минут без раздач" in tr("ru", "table.idle_closed", table=1, minutes=5)
-    assert tr("ru", "board.hidden", count=2) == "🂠 закрыто до вскрытия: 2 карты"
-    assert tr("en", "board.hidden", count=1) == "🂠 hidden until showdown: 1 card"
+    ru = tr("ru", "board.hidden_count", hidden=tr("ru", "board.hidden"), count=2)
+    assert ru == "🂠 закрыто до вскрытия: 2 карты"
+    en = tr("en", "board.hidden_count", hidden=tr("en", "board.hidden"), count=1)
+    assert en == "🂠 hidden until showdown: 1 card"
     assert tr("ru", "showdown.points", points=-1) == "-1 очко"
     assert tr("ru", "showdown.points", points=12) == "+12 очков"
 

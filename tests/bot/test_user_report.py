@@ -165,9 +165,9 @@ async def test_r6_3_a_replay_shows_its_watcher_their_own_fantasyland_cards(lang:
                 assert lines[mine + 1] == line
                 # Bob, the one ordinary player, played his streets hidden too (R6.3)
                 bob = lines.index("Bob:")
-                assert lines[bob + 1] == "  " + tr(lang, "replay.hidden")
+                assert lines[bob + 1] == "  " + tr(lang, "board.hidden")
             else:
-                assert lines[mine + 1] == "  " + tr(lang, "replay.hidden")
+                assert lines[mine + 1] == "  " + tr(lang, "board.hidden")
                 assert "replay.fl_dealt" not in text and own[0].face not in lines[mine + 1]
 
 

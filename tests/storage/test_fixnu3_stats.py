@@ -27,9 +27,10 @@ async def test_r7_1_chinese_points_are_kept_apart_from_the_open_face_points(
     assert (group.hands, group.chinese_hands, group.chinese_points) == (3, 1, 22)
     lines = stats_mod._stats_lines(mine, "en", "kush", group=False)
     assert lines[0] == "Hands: 3 · points/hand +38.0 · kush/hand +25.3"
-    assert lines[1:4] == [
+    assert lines[1:5] == [
         "Fouls: 0% (0 of 3 boards)",
-        "Royalties/hand 32.0 · bonus/hand 15.0",
+        "Royalties/hand 32.0",
+        "Strength bonus/hand 15.0",
         "Chinese Poker points/hand 22.0",
     ]
     ru = stats_mod._stats_lines(mine, "ru", "abc", group=False)

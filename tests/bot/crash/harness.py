@@ -745,7 +745,11 @@ class CrashRun:
             return False
         self.leave_sent_to.add(self.process_no)
         answer = await self.say(s.leaver, "/leave")
-        asks = {tr(lang, "reply.leave_confirm_typed") for lang in ("en", "ru")}
+        asks = {tr(lang, "reply.leave_confirm_typed") for lang in ("en", "ru")} | {
+            tr(lang, "reply.leave_confirm_typed_chinese", target=n)
+            for lang in ("en", "ru")
+            for n in range(1, 201)
+        }
         if answer in asks:  # during the leaver's hand it asks first (R8.5): confirmed
             await self.say(s.leaver, "/leave")
         return True

@@ -194,7 +194,10 @@ async def test_r8_3_a_hand_after_which_the_round_is_settled_does_not_say_it_come
         assert t.hand is not None and t.hand_no == 2
         if how == "close":
             reply = await w.slash(DAVE, "close", admin=True)
-            assert reply["content"] == f"Table #{t.id} closes at the end of this hand."
+            assert reply["content"] == (
+                f"Table #{t.id} closes at the end of this hand; Fantasyland earned in it is "
+                "not played."
+            )
         else:
             reply = await w.slash(CAROL, "leave")  # during the hand: it asks first (R8.5)
             assert reply["content"].endswith("Send /ofc leave again to confirm."), reply
