@@ -17,7 +17,8 @@ from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
 from tests.bot.money import assert_conserved
-from tests.bot.test_service import ALICE, BOB, GROUP
+from tests.bot.test_brkpg_storage import LostReplyStore, new_service
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP
 from tests.bot.test_transitions import player_balance_in
 
 
@@ -116,6 +117,39 @@ async def test_r8_7_register_refused_as_another_buy_in_lands_names_the_balance_l
             "en", "reply.no_money", label="kush", need=33, have=10
         )
         assert await player_balance_in(store, CHAN1, DALICE) == 10
+        await assert_conserved(store)
+    finally:
+        await service.stop()
+
+
+async def test_r8_2a_newtable_while_the_chat_s_table_is_served_again_changes_nothing() -> None:
+    """Alice's Ready was saved but answered with an error, and storage could not be read for
+    a while: found saved at Bob's third Ready, the table is let go and served again from
+    storage in the background. A /newtable at that moment found no table here, storage
+    refused a second one in the chat, and the error escaped the service (the adapter's
+    "something went wrong", logged as a failure). It is "nothing changed, try again", and
+    the table, served again, is the chat's one table with Alice's buy-in once."""
+    store, clock = LostReplyStore(), Clock()
+    service, _ = new_service(store, clock)
+    try:
+        assert not (await service.new_table(GROUP, ALICE)).alert
+        for a in (ALICE, BOB, CAROL):
+            assert not (await service.join(GROUP, a)).alert
+        store.lose, store.blind = 1, 3
+        for a in (ALICE, BOB, BOB, BOB):
+            reply = await service.ready(GROUP, a)
+            assert reply.alert and reply.text == tr(a.language, "err.storage"), reply.text
+        assert service.table_in(GROUP) is None and service.rt.renewing  # (served again soon)
+        reply = await service.new_tournament(GROUP, CAROL)
+        assert reply.alert and reply.text == tr("en", "err.storage"), reply.text
+        await service.rt.drain()
+        t = service.table_in(GROUP)
+        assert t is not None and t.tournament is None
+        alice = t.seat_of(ALICE.user_id)
+        assert alice is not None and alice.ready and alice.stack == 200
+        assert await store.stacks(t.id) == {alice.player_id: 200}
+        community = await store.community(GROUP.platform, GROUP.community_id)
+        assert [r.id for r in await store.open_tables(community.id)] == [t.id]
         await assert_conserved(store)
     finally:
         await service.stop()
