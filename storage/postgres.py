@@ -158,6 +158,10 @@ RETRIES = 10
 _MIGRATION_LOCK = 0x0FC_B07_5C4E
 """The advisory lock key the migration runner holds (any constant, the same in every process)."""
 
+#: how many times :meth:`PostgresStore.move_chat` is made when a row made under the new id
+#: at that moment refuses it (a unique key): once more finds that row
+MOVE_TRIES = 3
+
 _RETRY_ERRORS = (asyncpg.exceptions.DeadlockDetectedError, asyncpg.exceptions.SerializationError)
 
 _PLAYER_COLUMNS = "id, community_id, user_id, name, language, balance"
@@ -1192,7 +1196,20 @@ class PostgresStore:
                 await conn.execute("UPDATE leases SET key = $1 WHERE key = $2", new_key, old_key)
             return True
 
-        return bool(await self._write(body))
+        # a row made under the new id after this transaction looked for one (the
+        # supergroup's first command making its community, a worker taking its chat's
+        # lease, at that moment: its updates do not wait for the move) made PostgreSQL
+        # refuse the move (a unique key), which left the wallets under the old id, named by
+        # no update any more: it is made again, and finds that row as it finds one made
+        # before (renamed, replaced)
+        for attempt in range(MOVE_TRIES):
+            try:
+                return bool(await self._write(body))
+            except StorageError as exc:
+                unique = isinstance(exc.__cause__, asyncpg.exceptions.UniqueViolationError)
+                if not unique or attempt == MOVE_TRIES - 1:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
 
     async def player(
         self,

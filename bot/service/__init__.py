@@ -668,11 +668,15 @@ class TableService:
             return Reply(tr(lang, "err.storage"), alert=True)
         except StorageTimeout:  # (a record made all the same is closed by the next opening)
             return Reply(tr(lang, "err.storage_slow"), alert=True)
-        except StorageError:
+        except StorageError as exc:
             # another /newtable in this chat opened one while this one waited on storage
             existing = self.table_in(chat)
             if existing is None:
-                raise
+                # the chat's table not served here at that moment (a step read back as saved
+                # after all: let go and served again from storage in the background), or
+                # storage out of reach: nothing opened (it raised: "something went wrong")
+                log.warning("no table opened in %s: %r", chat.chat_id, exc)
+                return Reply(tr(lang, "err.storage"), alert=True)
             return self._table_exists(existing, lang)
         await self.rt.settled(t)
         if t.group_ref is None and self.rt.presenter(t) is not None:

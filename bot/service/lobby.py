@@ -337,10 +337,12 @@ def _ready_window(rt: Runtime, t: LiveTable, seat: SeatState) -> None:
         seat.ready_by = rt.clock() + t.ready_seconds()  # the admins' latest
 
 
-async def ready(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
+async def ready(rt: Runtime, t: LiveTable, actor: Actor, lang: str, *, again: bool = True) -> Reply:
     """Ready: the buy-in moves from the balance to the stack (R8.2) in the same transition as
     the readiness and the deal it may trigger; a second Ready is refused. Ready is also
-    coming back from sit-out (R8.6), bought in or not."""
+    coming back from sit-out (R8.6), bought in or not. A buy-in refused for a short balance
+    that covers it by the time the refusal reads it (a /grant, a cash-out at another table
+    landing at that moment) is made once more (``again``)."""
     seat = t.seat_of(actor.user_id)
     if seat is None:  # (a free seat at an open table: Join is what they missed, R8.2)
         free = len(t.seats) < t.options.max_players and not t.closing
@@ -375,6 +377,8 @@ async def ready(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
             maybe_start(rt, t, tx)
     except InsufficientFunds:
         have = await _balance(rt, seat.player_id)
+        if again and have >= amount:  # (refused "the buy-in is 200, you have 200")
+            return await ready(rt, t, actor, lang, again=False)
         community = await rt.store.community(t.platform, t.community_ext)
         return await wallet.no_money(rt, lang, t, community, seat.player_id, amount, have)
     return Reply(tr(lang, "reply.ready", amount=amount, label=t.label))

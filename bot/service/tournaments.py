@@ -83,9 +83,13 @@ async def keep_back(rt: Runtime, t: LiveTable, seq: int) -> None:
 
 
 async def register(
-    rt: Runtime, t: LiveTable, community: Community, actor: Actor, lang: str
+    rt: Runtime, t: LiveTable, community: Community, actor: Actor, lang: str, *, again: bool = True
 ) -> Reply:
-    """Register (R8.7): the buy-in moves to the prize pool; the last free seat starts it."""
+    """Register (R8.7): the buy-in moves to the prize pool; the last free seat starts it. A
+    buy-in the store refuses for a short balance (another step took from it after it was
+    read: a buy-in at another table of the server) is refused naming the balance read after
+    the refusal, or, when that covers it (a /grant landing meanwhile), made once more
+    (``again``)."""
     from bot.service import wallet  # (wallet → bots → dealing → this module)
 
     tour = t.tournament
@@ -132,9 +136,12 @@ async def register(
             if registered.started is not None:
                 _begin(rt, t, tx)
     except InsufficientFunds:
-        return await wallet.no_money(
-            rt, lang, t, community, player.id, tour.config.buy_in, player.balance
-        )
+        # (not the balance read before the step, which paid it: "the buy-in is 33, you have 50")
+        fresh = await rt.store.get_player(player.id)
+        have = fresh.balance if fresh is not None else 0
+        if again and have >= tour.config.buy_in:
+            return await register(rt, t, community, actor, lang, again=False)
+        return await wallet.no_money(rt, lang, t, community, player.id, tour.config.buy_in, have)
     return Reply(tr(lang, "tour.registered", amount=tour.config.buy_in, label=t.label))
 
 
