@@ -30,7 +30,8 @@ from bot.service.dealing import (
 )
 from bot.service.runtime import Runtime, Tx
 from bot.texts import tr
-from game.hand import HandResult
+from game.actions import Timeout
+from game.hand import Hand, HandResult
 from game.match import player_pairs
 from game.options import GameKind
 from storage.api import Settlement
@@ -84,13 +85,23 @@ def finish_open_face(rt: Runtime, t: LiveTable, tx: Tx) -> None:
 ABANDONED_HANDS = 3
 
 
-def abandoned(t: LiveTable, result: HandResult) -> bool:
+def abandoned(t: LiveTable, result: HandResult, played: bool) -> bool:
     """Count the tournament hand just finished (``result``) towards :data:`ABANDONED_HANDS`
-    (every board timed out) or start again (someone acted); ``True`` when the count is
-    reached."""
-    everyone_out = bool(result.seats) and all(r.timed_out for r in result.seats)
+    (every board timed out and nobody made a move of their own in it) or start again
+    (someone acted); ``True`` when the count is reached. ``played``: some player placed,
+    discarded, confirmed or arranged in the hand (:func:`played_in`). A player who plays some
+    streets and lets the clock make the rest (R8.5, R8.7) is there: with every player doing
+    so, three hands in a row stopped the tournament as one "nobody played", its chips won
+    undone."""
+    everyone_out = bool(result.seats) and all(r.timed_out for r in result.seats) and not played
     t.absent_hands = t.absent_hands + 1 if everyone_out else 0
     return t.absent_hands >= ABANDONED_HANDS
+
+
+def played_in(hand: Hand) -> bool:
+    """Whether a player made a move of their own in ``hand`` (an action that is not the
+    clock's, R8.5): what :func:`abandoned` asks."""
+    return any(not isinstance(a, Timeout) for a in hand.actions)
 
 
 def _next_point(t: LiveTable) -> int:
@@ -267,7 +278,7 @@ def close_hand(
         else:  # an admin's: a tournament's registered players told in private (R8.7)
             tell_tournament_closed(t, tx)
         return
-    if t.tournament is not None and abandoned(t, result):
+    if t.tournament is not None and abandoned(t, result, played_in(hand)):
         close_now(t, tx, tr(t.lang, "tour.abandoned", table=t.id, hands=ABANDONED_HANDS))
         tell_tournament_closed(t, tx, "abandoned")  # (away: they read no group)
         return
