@@ -658,6 +658,12 @@ class Hand:
         street end at or after ``version`` was a Timeout."""
         return next((timed for end, timed in self._seat(seat).ends if end >= version), False)
 
+    def played_a_street(self, seat: int) -> bool:
+        """Whether the seat finished a street itself (confirmed or arranged it), not every one
+        on a timeout (R8.5). Cards placed on a street the clock then finished do not count:
+        a Chinese Poker board not arranged in time scores 0 (R7.7)."""
+        return any(not timed for _, timed in self._seat(seat).ends)
+
     def street_of(self, seat: int) -> int:
         """The seat's current street, 1-based (``streets + 1`` once done)."""
         return self._seat(seat).street + 1

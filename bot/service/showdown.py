@@ -31,7 +31,7 @@ from bot.service.dealing import (
 )
 from bot.service.runtime import Runtime, Tx
 from bot.texts import tr
-from game.hand import HandResult
+from game.hand import Hand, HandResult
 from game.match import player_pairs
 from game.options import GameKind
 from storage.api import Settlement
@@ -85,13 +85,24 @@ def finish_open_face(rt: Runtime, t: LiveTable, tx: Tx) -> None:
 ABANDONED_HANDS = 3
 
 
-def abandoned(t: LiveTable, result: HandResult) -> bool:
+def abandoned(t: LiveTable, result: HandResult, played: bool) -> bool:
     """Count the tournament hand just finished (``result``) towards :data:`ABANDONED_HANDS`
-    (every board timed out) or start again (someone acted); ``True`` when the count is
-    reached."""
-    everyone_out = bool(result.seats) and all(r.timed_out for r in result.seats)
+    (every board timed out and nobody finished a street of their own) or start again
+    (someone played); ``True`` when the count is reached. ``played``: :func:`played_in`. A
+    player who plays some streets and lets the clock make the rest (R8.5, R8.7) is there:
+    with every player doing so, three hands in a row stopped the tournament as one "nobody
+    played", the chips won in it undone."""
+    everyone_out = bool(result.seats) and all(r.timed_out for r in result.seats) and not played
     t.absent_hands = t.absent_hands + 1 if everyone_out else 0
     return t.absent_hands >= ABANDONED_HANDS
+
+
+def played_in(hand: Hand) -> bool:
+    """Whether some player finished a street of ``hand`` themselves, not on a timeout
+    (:meth:`~game.hand.Hand.played_a_street`): what :func:`abandoned` asks. A card placed on
+    a street the clock then finished does not count (a Chinese Poker arrangement not made in
+    time scores 0, R7.7: with such hands alone no chip ever moves)."""
+    return any(hand.played_a_street(s) for s in hand.order)
 
 
 def _next_point(t: LiveTable) -> int:
@@ -271,7 +282,7 @@ def close_hand(
         else:  # an admin's: a tournament's registered players told in private (R8.7)
             tell_tournament_closed(t, tx)
         return
-    if t.tournament is not None and abandoned(t, result):
+    if t.tournament is not None and abandoned(t, result, played_in(hand)):
         close_now(t, tx, tr(t.lang, "tour.abandoned", table=t.id, hands=ABANDONED_HANDS))
         tell_tournament_closed(t, tx, "abandoned")  # (away: they read no group)
         return
