@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import pytest
 
+from bot.model import Phase
 from bot.presses import SettingStep, decode
+from bot.texts import tr
+from storage.check import check_store
+from storage.memory import MemoryStore
+from tests.bot.conftest import Clock
+from tests.bot.test_bots import new_service as bots_service
+from tests.bot.test_service import BOB
 from tests.bot.test_settings import ALICE, GROUP, new_service, say, stored
 
 
@@ -43,3 +50,27 @@ async def test_a_minus_press_on_a_max_stack_less_than_a_step_above_the_buy_in(
     reply = await service.press(ALICE, await _minus_max_stack(service), GROUP, yes)
     assert reply.alert and "max_buy_in takes a whole number" in reply.text, reply.text
     assert await stored(store) == before
+
+
+async def test_r8_2_a_player_sitting_out_before_two_computer_players_are_ready_is_timed() -> None:
+    """Bob sits down and sits out without pressing Ready; then two computer players are
+    added, Ready at once: two players are ready, so the ready timer starts (R8.2) and Bob,
+    sitting out or not, is stood up at its end (fixlive: sitting out no longer stops it).
+    It never started: the timer started only for an unready player not sitting out, so Bob
+    held the table's last seat, no timer running, until the idle close (R8.2a)."""
+    store, clock = MemoryStore(), Clock()
+    service, presenter = bots_service(store, clock)
+    await service.new_table(GROUP, ALICE)
+    assert not (await service.join(GROUP, BOB)).alert
+    assert not (await service.sit_out(GROUP, BOB)).alert
+    for level in ("easy", "normal"):
+        assert not (await service.add_bot(GROUP, ALICE, True, level)).alert
+    t = service.table_in(GROUP)
+    assert t is not None and len(t.seats) == 3 and t.phase is Phase.LOBBY
+    assert t.ready_deadline == clock.now + 60
+    clock.now += 60
+    await service.run_due()
+    assert t.seat_of(BOB.user_id) is None
+    assert (GROUP.chat_id, tr("en", "lobby.stood_up", names="Bob")) in presenter.posts
+    assert await check_store(store) == []
+
