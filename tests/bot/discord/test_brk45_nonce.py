@@ -76,3 +76,46 @@ async def test_a_crash_after_the_table_message_posted_after_a_showdown_leaves_on
             assert "l" in joined
     finally:
         await fake.stop()
+
+
+async def test_a_new_table_s_post_done_its_answer_lost_then_a_restart_leaves_one(
+    tmp_path: Path,
+) -> None:
+    """/newtable's table message is posted, but each answer is lost (the connection drops
+    after Discord took it): the presenter tries again under the same nonce. The bot stops
+    while it still tries; restarted, Discord answering again, it posts under the ref the
+    table committed: one table message, the one Discord took first, and its buttons work."""
+    fake = FakeDiscord(TOKEN)
+    await fake.start()
+    db = tmp_path / "ofc.sqlite3"
+    try:
+        async with world(tmp_path, fake=fake, db=db) as w:
+            w.adapter.presenter.edit_retries = (0.05, 0.1)
+
+            def table_post(name: str, call: Any) -> bool:
+                return name == "create_message" and call.path.endswith(f"{CHANNEL_ID}/messages")
+
+            fake.drop(table_post, done=True)
+            record = await fake.slash(ALICE, "new", None, channel_id=CHANNEL_ID, group="ofc")
+            await fake.wait_for(lambda: record.answered)
+            await w.adapter.idle()
+            t = w.table()
+            await w.service.rt.settled(t)
+            assert str(t.group_ref).startswith("pending")
+            await fake.wait_for(lambda: len(_live(fake)) == 1)
+            await w.service.stop()  # (while the presenter still tries)
+            assert [m for m in w.logged if "lost" in m]
+            w.logged.clear()
+        fake.recover()
+        first = _live(fake)
+        async with world(tmp_path, fake=fake, db=db) as w:
+            t = w.table()
+            await w.service.rt.settled(t)
+            await w.adapter.presenter.flush()
+            assert _live(fake) == first
+            assert t.group_ref == first[0]
+            await w.press_lobby(BOB, "j")
+            await w.service.rt.settled(t)
+            assert [s.user_id for s in t.seats.values()] == [str(BOB.id)]
+    finally:
+        await fake.stop()
