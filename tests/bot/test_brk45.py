@@ -73,4 +73,3 @@ async def test_r8_2_a_player_sitting_out_before_two_computer_players_are_ready_i
     assert t.seat_of(BOB.user_id) is None
     assert (GROUP.chat_id, tr("en", "lobby.stood_up", names="Bob")) in presenter.posts
     assert await check_store(store) == []
-
