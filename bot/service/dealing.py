@@ -250,16 +250,18 @@ def lobby_ready_timer(rt: Runtime, t: LiveTable, tx: Tx) -> bool:
     out the seated players who have not pressed Ready are stood up, no kush taken, those
     sitting out too (R8.6 keeps the seat of a player bought in; one who never bought in
     alternated /sitout and /back, each /back starting the timer afresh, and held the seat
-    and the table for good). The deal waits only for the unready who do not sit out; while
-    only unready players sitting out are left, a running timer runs on (it is carried to
-    them if the deal comes first, :func:`carry_ready_timer`). Returns whether the deal
-    waits for it."""
+    and the table for good), and it starts for them as for the others. The deal waits only
+    for the unready who do not sit out; while only unready players sitting out are left, a
+    running timer runs on (it is carried to them if the deal comes first,
+    :func:`carry_ready_timer`). Returns whether the deal waits for it."""
     unready = [s for s in t.seats.values() if not s.ready]
     waiting = [s for s in unready if not s.sitting_out]
     now = rt.clock()
-    if waiting and t.ready_deadline is None:  # two are ready: the ready timer starts (R8.2),
+    if unready and t.ready_deadline is None:  # two are ready: the ready timer starts (R8.2),
         # for the admins' latest ready_seconds, as a late joiner's time and a change of it do
-        # (:func:`~.settings.follow_ready_seconds`)
+        # (:func:`~.settings.follow_ready_seconds`); for the unready sitting out too (they
+        # are stood up at its end: beside computer players, who never play without a
+        # person, one who sat out before they were Ready held the last seat, no timer)
         t.ready_deadline = now + t.ready_seconds()
         tx.group = True
     if unready and t.ready_deadline is not None and now >= t.ready_deadline:

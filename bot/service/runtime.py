@@ -278,6 +278,17 @@ def posts_by_ref(p: Presenter | None) -> bool:
     return bool(getattr(p, "posts_by_ref", False))
 
 
+def _mint_next(t: LiveTable, first: int) -> None:
+    """Give each ``table`` item the step being committed owes (outbox ids above ``first``)
+    that is written over the table message, which then stays as the record (a showdown,
+    :meth:`Runtime.flush_outbox`), the pending ref its next table message is posted under
+    (``"next"``, :func:`posts_by_ref`): committed with the step, so a crash after that post
+    and before its id is saved posts no second one after the restart (its nonce)."""
+    for item in t.outbox:
+        if int(item["id"]) > first and item.get("kind") == "table" and not item.get("ref"):
+            item.setdefault("next", pending_ref(PENDING_PREFIX))
+
+
 def unsure_ref(ref: str | None) -> bool:
     """Whether a table message ``ref`` is not posted for certain: none, or a pending one
     (:data:`~bot.model.PENDING_PREFIX`: being posted, or perhaps posted, its answer lost)."""
@@ -955,10 +966,12 @@ class Runtime:
                 pass_opener(tx)
             if tx.group and not tx.close:
                 tx._group_screen = self.group_screen(t)
-                if t.group_ref is None and posts_by_ref(self.presenter(t)):
+                if posts_by_ref(self.presenter(t)):
                     # committed before the post, its nonce too: a crash after the post
                     # and before its id is saved posts no second one after the restart
-                    t.group_ref = tx._minted = pending_ref(PENDING_PREFIX)
+                    if t.group_ref is None:
+                        t.group_ref = tx._minted = pending_ref(PENDING_PREFIX)
+                    _mint_next(t, int(tx.before.get("outbox_seq", 0)))
                 if t.tournament is not None and t.tournament.started_at is not None:
                     t.level_shown = t.tournament.level_at(now)  # (R8.7, :meth:`level_due`)
             carried = self._carry(tx)
@@ -1707,7 +1720,8 @@ class Runtime:
     ) -> bool:
         """Send what the committed state owes the chat, in order: a ``table`` item is written
         over the table message, which then stays as the record (the next screen is posted
-        anew, or over the message its ``ref`` names: owed again, :meth:`_watch_edit`); a
+        anew, under its ``next`` pending ref if it has one, :func:`_mint_next`; or over the
+        message its ``ref`` names: owed again, :meth:`_watch_edit`); a
         ``post`` item is a notice of its own, sent under its ref (:meth:`LiveTable.owe`).
         Each is sent once per process (after a crash it may be sent again: the same stored
         text; a notice under the same ref, so on Discord one it took before the stop or crash
@@ -1737,8 +1751,8 @@ class Runtime:
             if item.get("kind") == "table":
                 over = str(item["ref"]) if item.get("ref") else t.group_ref  # (owed again)
                 ref = await p.show_table(t.group_chat, screen, over)
-                if not item.get("ref"):
-                    t.group_ref = None
+                if not item.get("ref"):  # (the next one posted under its ref: _mint_next)
+                    t.group_ref = str(item["next"]) if item.get("next") else None
                 if ref is not None:
                     self._watch_edit(t, p, ref, item)
             elif await p.post(t.group_chat, screen.text, item.get("ref")) is False:  # (None: old)

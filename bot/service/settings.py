@@ -2153,9 +2153,15 @@ async def settings_press(
         # (rounded: 1.0000001 − 1 is 1.0000000005838672e-07 in floating point, which was
         # saved and shown as 0.0000001000000001)
         number = round(min(max(number, spec.low), spec.high), 9)
-        if spec.name == "max_buy_in" and not number and 5 * s.min_buy_in >= float(current):
+        if (
+            spec.name == "max_buy_in"
+            and p.op == "-"
+            and number < s.min_buy_in
+            and (number or 5 * s.min_buy_in >= float(current))
+        ):
             # − down to 0, auto, is 5 × min_buy_in: a max stack of 50 with a buy-in of 20
-            # became 100; it goes down to the buy-in, the lowest max stack there is
+            # became 100; below the buy-in (60 − 50 = 10) it was refused: it goes down to the
+            # buy-in, the lowest max stack there is
             number = s.min_buy_in
         # (a value beyond the range, an automatic max stack of 5 × a buy-in above a fifth
         # of the top: kept within it, + lowered it; a step that cannot go its way is refused)

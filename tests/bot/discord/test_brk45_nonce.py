@@ -1,0 +1,121 @@
+"""brk45: break-it round on fixnonce (a Discord table message posted anew commits its
+pending ref first, so a crash between the post and the save of its id posts no second one
+after the restart)."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.discord.presenter import DiscordPresenter
+from tests.bot.discord.dc_world import ALICE, BOB, action_of, components, world
+from tests.bot.discord.test_discord_e2e import seat_everyone
+from tests.fakes.discord_api import CHANNEL_ID, TOKEN, FakeDiscord
+
+
+def _live(fake: FakeDiscord) -> list[str]:
+    """The ids of the channel's messages with any button."""
+    return [str(m["id"]) for m in fake.channel_messages(CHANNEL_ID) if components(m)]
+
+
+def _crash_copy_at_post(
+    monkeypatch: pytest.MonkeyPatch, db: Path, copy: Path, posts: int
+) -> list[int]:
+    """Copy ``db`` to ``copy`` as the ``posts``-th new message with buttons goes out in the
+    table channel (what a SIGKILL then leaves on disk)."""
+    real = DiscordPresenter._send
+    seen: list[int] = []
+
+    async def send(
+        self: DiscordPresenter, channel_id: int, screen: Any, nonce: Any = None, **kw: Any
+    ) -> Any:
+        if channel_id == CHANNEL_ID and screen.buttons:
+            seen.append(channel_id)
+            if len(seen) == posts:
+                with sqlite3.connect(db) as src, sqlite3.connect(copy) as dst:
+                    src.backup(dst)
+        return await real(self, channel_id, screen, nonce, **kw)
+
+    monkeypatch.setattr(DiscordPresenter, "_send", send)
+    return seen
+
+
+async def test_a_crash_after_the_table_message_posted_after_a_showdown_leaves_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hand's showdown is written over the table message, which stays as the record, and
+    the table message is posted anew: the commonest new table message. The bot dies after
+    that post, before its id is saved. Restarted, the bot posted the table message again
+    beside it (its nonce was random): two messages with the table's buttons."""
+    fake = FakeDiscord(TOKEN)
+    await fake.start()
+    db, crashed = tmp_path / "ofc.sqlite3", tmp_path / "crashed.sqlite3"
+    try:
+        seen = _crash_copy_at_post(monkeypatch, db, crashed, posts=2)
+        async with world(tmp_path, fake=fake, db=db, rng_seed=7, next_hand_delay=30.0) as w:
+            await seat_everyone(w, [ALICE, BOB])
+            t = w.table()
+            await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+            await w.service.rt.settled(t)
+            await w.adapter.presenter.flush()
+            assert t.hand is None
+        assert len(seen) == 2 and crashed.exists()
+        before = _live(fake)
+        assert len(before) == 1  # the showdown is the record, no buttons; the new one has
+        monkeypatch.undo()
+        async with world(tmp_path, fake=fake, db=crashed, next_hand_delay=30.0) as w:
+            t = w.table()
+            await w.service.rt.settled(t)
+            await w.adapter.presenter.flush()
+            assert _live(fake) == before  # no second table message
+            assert t.group_ref == before[0]
+            joined = [action_of(c) for c in components(w.table_message())]
+            assert "l" in joined
+    finally:
+        await fake.stop()
+
+
+async def test_a_new_table_s_post_done_its_answer_lost_then_a_restart_leaves_one(
+    tmp_path: Path,
+) -> None:
+    """/newtable's table message is posted, but each answer is lost (the connection drops
+    after Discord took it): the presenter tries again under the same nonce. The bot stops
+    while it still tries; restarted, Discord answering again, it posts under the ref the
+    table committed: one table message, the one Discord took first, and its buttons work."""
+    fake = FakeDiscord(TOKEN)
+    await fake.start()
+    db = tmp_path / "ofc.sqlite3"
+    try:
+        async with world(tmp_path, fake=fake, db=db) as w:
+            w.adapter.presenter.edit_retries = (0.05, 0.1)
+
+            def table_post(name: str, call: Any) -> bool:
+                return name == "create_message" and call.path.endswith(f"{CHANNEL_ID}/messages")
+
+            fake.drop(table_post, done=True)
+            record = await fake.slash(ALICE, "new", None, channel_id=CHANNEL_ID, group="ofc")
+            await fake.wait_for(lambda: record.answered)
+            await w.adapter.idle()
+            t = w.table()
+            await w.service.rt.settled(t)
+            assert str(t.group_ref).startswith("pending")
+            await fake.wait_for(lambda: len(_live(fake)) == 1)
+            await w.service.stop()  # (while the presenter still tries)
+            assert [m for m in w.logged if "lost" in m]
+            w.logged.clear()
+        fake.recover()
+        first = _live(fake)
+        async with world(tmp_path, fake=fake, db=db) as w:
+            t = w.table()
+            await w.service.rt.settled(t)
+            await w.adapter.presenter.flush()
+            assert _live(fake) == first
+            assert t.group_ref == first[0]
+            await w.press_lobby(BOB, "j")
+            await w.service.rt.settled(t)
+            assert [s.user_id for s in t.seats.values()] == [str(BOB.id)]
+    finally:
+        await fake.stop()
