@@ -839,7 +839,11 @@ class DiscordPresenter(LatePictures):
                 return ref
         key = _parse_ref(ref) if ref is not None else None
         if ref is None or key is None:
-            return await self._send_dm(user_id, screen)
+            # a pending ref the service committed before this post (:attr:`posts_by_ref`;
+            # one from before a restart or a takeover too): posted under its nonce, so a
+            # post of it a crash cut off before its id was saved is returned, not posted twice
+            given = ref if ref is not None and ref.startswith(PENDING_PREFIX) else None
+            return await self._send_dm(user_id, screen, given)
         self.queue_edit(key[0], key[1], screen)
         self._follow_turn(user_id, ref, key[0], screen)
         return ref
@@ -979,14 +983,19 @@ class DiscordPresenter(LatePictures):
 
         self._spawn(key, run)
 
-    async def _send_dm(self, user_id: str, screen: Screen) -> str | None:
+    async def _send_dm(self, user_id: str, screen: Screen, given: str | None = None) -> str | None:
+        """Post a new DM hand of ``user_id`` showing ``screen``; its ref
+        (``"<channel>:<message>"``, a pending one when Discord is down: :meth:`_post_later`),
+        or ``None`` (DMs closed, refused). ``given``: the pending ref the service committed
+        for it first (:attr:`posts_by_ref`): its nonce (:func:`nonce_of`) on every try, so
+        Discord returns a message an earlier post under it made (written as ``screen``)."""
         if not user_id.isdigit():
             return None
         sent = time.monotonic()
-        nonce = _nonce()
+        nonce = _nonce() if given is None else nonce_of(given)
         try:
             channel = await self._dm_channel(user_id)
-            msg = await self._send(channel, screen, nonce)
+            msg = await self._send(channel, screen, nonce, again=given is not None)
         except discord.Forbidden as exc:
             if exc.code == DMS_CLOSED:
                 self._dms_closed(user_id)
@@ -995,7 +1004,7 @@ class DiscordPresenter(LatePictures):
             return None
         except _WRITE_ERRORS as exc:
             if _transient(exc):  # Discord down, not the player: posted later
-                return self._post_later(user_id, screen, exc, nonce, sent, dm=True)
+                return self._post_later(user_id, screen, exc, nonce, sent, dm=True, ref=given)
             log.warning("cannot DM %s: %s", user_id, exc)
             return None
         ref = f"{channel}:{msg.id}"
