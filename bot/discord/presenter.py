@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import io
 import json
 import logging
@@ -184,6 +185,16 @@ def nonce_of(ref: str) -> int:
         return int(ref.removeprefix(PENDING_PREFIX), 16) & ((1 << 63) - 1)
     except ValueError:
         return _nonce()
+
+
+def resend_nonce(channel_id: int, message_id: int) -> int:
+    """The nonce of the table message posted again in place of message ``message_id`` of
+    channel ``channel_id`` (deleted, or its thread archived: :meth:`DiscordPresenter._resend`):
+    the same in every process, so a worker taking the table over, whose snapshot still names
+    that message (the one that posted it died before the table saved the new id), gets the
+    message posted then back from Discord (``enforce_nonce``, a few minutes), not a second."""
+    key = f"resend:{channel_id}:{message_id}".encode()
+    return int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "big") & ((1 << 63) - 1)
 
 
 def _custom_ids(rows: Any) -> list[str | None]:
@@ -554,8 +565,9 @@ class DiscordPresenter(LatePictures):
         if self._dm_user(channel_id) is not None:
             return  # a DM (users cannot delete the bot's messages there): nothing to re-post
         sent = time.monotonic()
-        try:
-            msg = await self._send(channel_id, screen)
+        try:  # (its nonce from the message it replaces: :func:`resend_nonce`)
+            nonce = resend_nonce(channel_id, message_id)
+            msg = await self._send(channel_id, screen, nonce, again=True)
         except _WRITE_ERRORS as exc:
             locked = isinstance(exc, discord.HTTPException) and await self._locked_out(
                 channel_id, exc, sent

@@ -20,17 +20,28 @@ from typing import Any
 import pytest
 
 from bot.discord.presenter import DiscordPresenter
-from bot.model import PENDING_PREFIX
+from bot.model import PENDING_PREFIX, ChatRef
 from bot.service.runtime import TransitionFailed
-from storage.api import StorageError
+from storage.api import StorageError, lease_key
 from tests.bot.discord.dc_world import ALICE, BOB, World, world
+from tests.bot.discord.shard_world import guild_on_shard, two_workers, until
 from tests.bot.discord.test_discord_delivery import joined
-from tests.fakes.discord_api import TOKEN, FakeDiscord, FakeUser
+from tests.fakes.discord_api import CHANNEL_ID, TOKEN, FakeDiscord, FakeUser
+
+GUILD = guild_on_shard(1)
+CHAT = ChatRef("discord", str(GUILD), str(CHANNEL_ID), "")
+KEY = lease_key("discord", str(CHANNEL_ID))
+TTL = 3.0  # (as tests/bot/discord/test_takeover_table_message.py)
 
 
 def _hands(fake: FakeDiscord, user: FakeUser) -> list[dict[str, Any]]:
     """``user``'s DM hand messages (a turn ping has two lines, a hand written as moved one)."""
     return [m for m in fake.dm_messages(user.id) if len(m["content"].splitlines()) > 2]
+
+
+def _table_messages(fake: FakeDiscord) -> list[dict[str, Any]]:
+    """The channel's messages with buttons (table messages: a notice has none)."""
+    return [m for m in fake.channel_messages(CHANNEL_ID) if m.get("components")]
 
 
 def _crash_copy_at_dm_post(
@@ -180,3 +191,47 @@ async def test_a_refused_step_drops_the_hand_ref_it_committed_first(
                 tx.show.add(seat.seat)
         now = t.seat_of(str(BOB.id))
         assert now is not None and now.private_ref is None
+
+
+async def test_a_table_message_re_posted_after_a_delete_is_returned_to_a_takeover(
+    tmp_path: Path,
+) -> None:
+    """Someone deletes the table message; Bob's join re-posts it (w1), and w1 dies before
+    the table saved the new message's id (the service never told: its snapshot names the
+    deleted one). w0 takes the table over and writes over the deleted message: its re-post
+    carried a new random nonce, so the channel had two table messages with buttons (w1's
+    answering "out of date"); its nonce now comes from the deleted message, the same in
+    every worker, so Discord returns w1's re-post, which is written and stays the one."""
+    async with two_workers(tmp_path / "ofc.sqlite3", GUILD, ttl=TTL) as (fake, w0, w1):
+        play = w1.world(fake)
+        await play.slash(ALICE, "new")
+        await play.press_lobby(ALICE, "j")
+        t = play.table()
+        await w1.service.rt.settled(t)
+        await w1.adapter.presenter.flush()
+        await w1.service.rt.drain()
+        deleted = t.group_ref
+        assert deleted is not None and deleted.isdigit()
+        fake.deleted.add(int(deleted))  # (someone deleted it)
+        w1.adapter.presenter.on_posted = None  # (w1 dies before the new id is saved)
+        await play.slash(BOB, "join")
+        await w1.service.rt.settled(t)
+        await w1.adapter.presenter.flush()
+        [reposted] = _table_messages(fake)
+        await w1.service.rt.drain()
+        assert t.group_ref == deleted  # (not told: the snapshot names the deleted one)
+
+        await w1.kill()
+        await until(lambda: w0.worker.holds(KEY), 12 * TTL, "w0 serves the table")
+        moved = w0.service.table_in(CHAT)
+        assert moved is not None
+        await w0.service.rt.settled(moved)
+        await w0.adapter.presenter.flush()
+        assert [m["id"] for m in _table_messages(fake)] == [reposted["id"]]  # no second
+        assert moved.group_ref == str(reposted["id"])
+        play = w0.world(fake)
+        await play.press_lobby(ALICE, "r")  # its buttons work through w0
+        await w0.service.rt.settled(moved)
+        seat = moved.seat_of(str(ALICE.id))
+        assert seat is not None and seat.ready
+        assert [m["id"] for m in _table_messages(fake)] == [reposted["id"]]
