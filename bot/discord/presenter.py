@@ -16,9 +16,11 @@ message), and notices.
   newest screen, once: every try carries the same nonce (``enforce_nonce``), so a try whose
   answer was lost after Discord posted it is not posted twice. Once posted the service is told
   its real ref (:attr:`DiscordPresenter.on_posted`), and later edits go to it. A table
-  message posted anew carries the nonce of a pending ref the service committed before the
-  post (:attr:`DiscordPresenter.posts_by_ref`), so a bot killed before its id was saved
-  posts under that ref again after the restart and gets the same message back. A notice
+  message, or a DM hand, posted anew carries the nonce of a pending ref the service committed
+  before the post (:attr:`DiscordPresenter.posts_by_ref`), so a bot killed before its id was
+  saved posts under that ref again after the restart and gets the same message back; a
+  table message posted again after a delete, the nonce of the deleted one
+  (:func:`resend_nonce`). A notice
   (:meth:`DiscordPresenter.post`) is sent again after :data:`~bot.retries.NOTICE_RETRIES`.
   Network errors never escape a write (they are logged), so a press is still answered.
 * A private ref is ``"<dm channel id>:<message id>"``: one DM per player, edited in place.
