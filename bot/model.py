@@ -153,7 +153,10 @@ class Presenter(Protocol):
         platform is down: posted later, the player reachable. ``answered``: the ref of
         another message of the player (say a Discord ephemeral hand) that was pressed and
         that the adapter answers with this screen: a presenter that also shows the hand
-        there does not write it."""
+        there does not write it. A presenter with ``posts_by_ref`` (Discord) also posts
+        under a pending ``ref`` it does not know (the step that shows the hand anew
+        committed it first, :meth:`bot.service.runtime.Runtime.commit`): every post under
+        one ref is one message while the platform can tell (Discord's nonce)."""
 
     async def edit_written(self, chat_id: str, ref: str) -> bool:
         """Wait until the edits queued for message ``ref`` of ``chat_id`` (by

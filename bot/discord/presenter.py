@@ -16,9 +16,11 @@ message), and notices.
   newest screen, once: every try carries the same nonce (``enforce_nonce``), so a try whose
   answer was lost after Discord posted it is not posted twice. Once posted the service is told
   its real ref (:attr:`DiscordPresenter.on_posted`), and later edits go to it. A table
-  message posted anew carries the nonce of a pending ref the service committed before the
-  post (:attr:`DiscordPresenter.posts_by_ref`), so a bot killed before its id was saved
-  posts under that ref again after the restart and gets the same message back. A notice
+  message, or a DM hand, posted anew carries the nonce of a pending ref the service committed
+  before the post (:attr:`DiscordPresenter.posts_by_ref`), so a bot killed before its id was
+  saved posts under that ref again after the restart and gets the same message back; a
+  table message posted again after a delete, the nonce of the deleted one
+  (:func:`resend_nonce`). A notice
   (:meth:`DiscordPresenter.post`) is sent again after :data:`~bot.retries.NOTICE_RETRIES`.
   Network errors never escape a write (they are logged), so a press is still answered.
 * A private ref is ``"<dm channel id>:<message id>"``: one DM per player, edited in place.
@@ -43,6 +45,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import io
 import json
 import logging
@@ -184,6 +187,16 @@ def nonce_of(ref: str) -> int:
         return int(ref.removeprefix(PENDING_PREFIX), 16) & ((1 << 63) - 1)
     except ValueError:
         return _nonce()
+
+
+def resend_nonce(channel_id: int, message_id: int) -> int:
+    """The nonce of the table message posted again in place of message ``message_id`` of
+    channel ``channel_id`` (deleted, or its thread archived: :meth:`DiscordPresenter._resend`):
+    the same in every process, so a worker taking the table over, whose snapshot still names
+    that message (the one that posted it died before the table saved the new id), gets the
+    message posted then back from Discord (``enforce_nonce``, a few minutes), not a second."""
+    key = f"resend:{channel_id}:{message_id}".encode()
+    return int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "big") & ((1 << 63) - 1)
 
 
 def _custom_ids(rows: Any) -> list[str | None]:
@@ -554,8 +567,9 @@ class DiscordPresenter(LatePictures):
         if self._dm_user(channel_id) is not None:
             return  # a DM (users cannot delete the bot's messages there): nothing to re-post
         sent = time.monotonic()
-        try:
-            msg = await self._send(channel_id, screen)
+        try:  # (its nonce from the message it replaces: :func:`resend_nonce`)
+            nonce = resend_nonce(channel_id, message_id)
+            msg = await self._send(channel_id, screen, nonce, again=True)
         except _WRITE_ERRORS as exc:
             locked = isinstance(exc, discord.HTTPException) and await self._locked_out(
                 channel_id, exc, sent
@@ -839,7 +853,11 @@ class DiscordPresenter(LatePictures):
                 return ref
         key = _parse_ref(ref) if ref is not None else None
         if ref is None or key is None:
-            return await self._send_dm(user_id, screen)
+            # a pending ref the service committed before this post (:attr:`posts_by_ref`;
+            # one from before a restart or a takeover too): posted under its nonce, so a
+            # post of it a crash cut off before its id was saved is returned, not posted twice
+            given = ref if ref is not None and ref.startswith(PENDING_PREFIX) else None
+            return await self._send_dm(user_id, screen, given)
         self.queue_edit(key[0], key[1], screen)
         self._follow_turn(user_id, ref, key[0], screen)
         return ref
@@ -979,14 +997,19 @@ class DiscordPresenter(LatePictures):
 
         self._spawn(key, run)
 
-    async def _send_dm(self, user_id: str, screen: Screen) -> str | None:
+    async def _send_dm(self, user_id: str, screen: Screen, given: str | None = None) -> str | None:
+        """Post a new DM hand of ``user_id`` showing ``screen``; its ref
+        (``"<channel>:<message>"``, a pending one when Discord is down: :meth:`_post_later`),
+        or ``None`` (DMs closed, refused). ``given``: the pending ref the service committed
+        for it first (:attr:`posts_by_ref`): its nonce (:func:`nonce_of`) on every try, so
+        Discord returns a message an earlier post under it made (written as ``screen``)."""
         if not user_id.isdigit():
             return None
         sent = time.monotonic()
-        nonce = _nonce()
+        nonce = _nonce() if given is None else nonce_of(given)
         try:
             channel = await self._dm_channel(user_id)
-            msg = await self._send(channel, screen, nonce)
+            msg = await self._send(channel, screen, nonce, again=given is not None)
         except discord.Forbidden as exc:
             if exc.code == DMS_CLOSED:
                 self._dms_closed(user_id)
@@ -995,7 +1018,7 @@ class DiscordPresenter(LatePictures):
             return None
         except _WRITE_ERRORS as exc:
             if _transient(exc):  # Discord down, not the player: posted later
-                return self._post_later(user_id, screen, exc, nonce, sent, dm=True)
+                return self._post_later(user_id, screen, exc, nonce, sent, dm=True, ref=given)
             log.warning("cannot DM %s: %s", user_id, exc)
             return None
         ref = f"{channel}:{msg.id}"

@@ -292,18 +292,27 @@ async def resume(
                 old_ref = t.earlier_ref
     if t.last_deal_at is None:  # a snapshot from before idle close (R8.2a) was written
         t.last_deal_at = rt.clock()
+    by_ref = posts_by_ref(rt.presenter(t))
     for s in t.seats.values():
         s.stack = int(stacks.get(s.player_id, 0))
         if not keep_message or unsure_ref(s.private_ref):
             if not s.bot and not unsure_ref(s.private_ref):  # (posted for certain)
                 rt.retire_hand_later(t, s.user_id, str(s.private_ref))
-            s.private_ref = None
+            if not (
+                by_ref and s.private_ref is not None and s.private_ref.startswith(PENDING_PREFIX)
+            ):
+                s.private_ref = None
+            # (else a hand posted under a ref committed first, as the table message: posted
+            # under it again, so one that went out before the crash is returned, not doubled)
         if s.bot:  # never away (R8.6 sits out a person): a snapshot from before that rule
             s.sitting_out = s.timed_out = False  # may have one sat out, waited for forever
     for n, (was, _) in rt.owed_privates.get(t.id, {}).items():
         # (their message is there: the step that carries what it owes writes over it)
-        if (seat := t.seats.get(n)) is not None and seat.user_id == was.user_id:
-            seat.private_ref = was.private_ref
+        seat = t.seats.get(n)
+        if seat is None or seat.user_id != was.user_id:
+            continue
+        if was.private_ref is not None or not unsure_ref(seat.private_ref):
+            seat.private_ref = was.private_ref  # (a pending one kept above stays)
     community = None
     try:  # (a tournament keeps the options it opened with, R8.7, and takes the rest)
         community = await rt.store.get_community(t.community_id)

@@ -154,6 +154,8 @@ class Tx:
         (:meth:`Runtime.flush_outbox`).
     :ivar _minted: the pending ref the step gave a table message it posts anew
         (:func:`posts_by_ref`), undone by a rollback.
+    :ivar _minted_hands: the pending refs the step gave players' hand messages it posts
+        anew (:func:`posts_by_ref`), by seat number, undone by a rollback.
     """
 
     table: LiveTable
@@ -169,6 +171,7 @@ class Tx:
     final: dict[str, Any] | None = None
     _group_screen: Screen | None = None
     _minted: str | None = None
+    _minted_hands: dict[int, str] = field(default_factory=dict)
 
 
 def pass_opener(tx: Tx) -> None:
@@ -861,6 +864,9 @@ class Runtime:
                 setattr(t, f.name, getattr(fresh, f.name))
         if group_ref is not None and group_ref == tx._minted:  # (never posted: not saved)
             group_ref = None
+        for s, minted in tx._minted_hands.items():  # (the same: never posted)
+            if s in shown and shown[s][0] == minted:
+                shown[s] = (None, shown[s][1])
         t.group_ref, t.outbox_sent, t.late_pictures = group_ref, sent, late
         t.outbox = [item for item in t.outbox if int(item["id"]) > sent]
         for seat in t.seats.values():
@@ -979,6 +985,13 @@ class Runtime:
                 seat = t.seats.get(s)
                 if seat is not None and not seat.bot:  # computer players have no private chat
                     tx.privates[s] = render.private_screen(t, seat, now)
+            if not tx.close and posts_by_ref(self.presenter(t)):
+                for s in sorted(tx.privates):
+                    seat = t.seats.get(s)
+                    if seat is not None and not seat.bot and seat.private_ref is None:
+                        # posted anew: committed before the post, its nonce too, as the
+                        # table message's (a crash after the post posts no second hand)
+                        seat.private_ref = tx._minted_hands[s] = pending_ref(PENDING_PREFIX)
             if tx.close:  # its private messages too are kept with the final snapshot
                 for s in sorted(tx.privates):
                     seat = t.seats.get(s) or tx.seated.get(s)
@@ -1611,11 +1624,19 @@ class Runtime:
         unblocked it, or started it at last) during a hand, the table message is written
         again in the group's chain, once (:meth:`show_group_later`): its line naming them
         with the link to the private chat comes or goes. It stayed until the group's next
-        write for another reason, telling a player who sees their cards to open the chat."""
-        was, anew = seat.reachable, seat.private_ref is None
+        write for another reason, telling a player who sees their cards to open the chat.
+        With :func:`posts_by_ref` (Discord) a hand posted anew has the pending ref its step
+        committed (:meth:`commit`): one the write does not post (refused) is dropped."""
+        # (posted anew: without a ref; with :func:`posts_by_ref`, a pending one too, which the
+        # step committed before the post or a snapshot from before a restart holds)
+        by_ref = posts_by_ref(p)
+        was = seat.reachable
+        anew = unsure_ref(seat.private_ref) if by_ref else seat.private_ref is None
         ref = await p.show_private(seat.user_id, screen, seat.private_ref, answered)
         if ref is None:
             seat.reachable = False
+            if by_ref and unsure_ref(seat.private_ref):  # (not posted: posted anew next time)
+                seat.private_ref = None
         else:
             seat.private_ref = ref
             seat.reachable = True

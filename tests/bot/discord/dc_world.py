@@ -151,10 +151,11 @@ class World:
         return msg
 
     def dm(self, user: FakeUser) -> dict[str, Any] | None:
-        """The user's DM hand (the message the service edits as their private message)."""
+        """The user's DM hand (the message the service edits as their private message; none
+        while it is being posted, under the pending ref its step committed first)."""
         for t in self.service.tables.values():
             seat = t.seat_of(str(user.id))
-            if seat is not None and seat.private_ref is not None:
+            if seat is not None and seat.private_ref is not None and ":" in seat.private_ref:
                 mid = int(seat.private_ref.split(":")[1])
                 if mid not in self.fake.deleted:
                     return self.fake.messages.get(mid)
