@@ -106,7 +106,8 @@ def _backup(source: Path, dest: Path) -> None:
 
     :raises StorageError: when ``source`` is no database file, ``dest`` exists or is one
         of the files SQLite keeps beside ``source``
-        (nothing is written then) or cannot be written (nothing is left)."""
+        (nothing is written then) or cannot be written (nothing is left, as far as its
+        folder lets a file go: a read-only one)."""
     if not source.is_file():
         raise StorageError(f"no database file at {source}")
     if dest.exists():
@@ -119,12 +120,22 @@ def _backup(source: Path, dest: Path) -> None:
     try:
         with contextlib.closing(sqlite3.connect(source)) as src:
             src.execute("SELECT count(*) FROM sqlite_master").fetchone()  # a database at all
-            with contextlib.closing(sqlite3.connect(dest)) as out:
+            try:
+                out = sqlite3.connect(dest)
+            except sqlite3.Error as e:  # (nothing made: its folder is missing or read-only)
+                raise StorageError(
+                    f"cannot write the backup {dest} ({e}): name a file in a folder that "
+                    "exists and can be written"
+                ) from e
+            with contextlib.closing(out):
                 src.backup(out)
                 # one self-contained file (the bot's is in WAL mode, and so was the copy)
                 out.execute("PRAGMA journal_mode=DELETE")
     except sqlite3.Error as e:
-        dest.unlink(missing_ok=True)
+        # (a read-only file system refuses even the unlink of a file that is not there:
+        # that was a traceback and exit status 1, "a difference", instead of this line)
+        with contextlib.suppress(OSError):
+            dest.unlink(missing_ok=True)
         raise StorageError(f"cannot back up {source} to {dest}: {e}") from e
 
 
