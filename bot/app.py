@@ -8,9 +8,9 @@ import contextlib
 import gc
 import logging
 import signal
-from collections.abc import Iterator
+from collections.abc import Awaitable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from telegram.error import InvalidToken, NetworkError
 
@@ -26,10 +26,39 @@ if TYPE_CHECKING:
 __all__ = ["open_store", "run", "run_router", "settle_heap"]
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class _Adapter(Protocol):
     async def stop(self) -> None: ...
+
+
+class _StoppedStarting(Exception):
+    """SIGINT/SIGTERM (``stop``) came while the start waited on a platform or PostgreSQL."""
+
+
+async def _unless_stopped(start: Awaitable[T], stop: asyncio.Event) -> T:
+    """``await start``, unless ``stop`` is set first: then ``start`` is cancelled and
+    :class:`_StoppedStarting` raised. Ctrl-C or SIGTERM while the Bot API, Discord or a
+    PostgreSQL server did not answer was held until their timeouts (11 s for the Bot API,
+    a minute for PostgreSQL), and the process then stopped with "cannot reach the Telegram
+    Bot API" (exit status 2) as if nobody had asked it to stop."""
+    if stop.is_set():
+        if asyncio.iscoroutine(start):
+            start.close()  # (never awaited: no warning)
+        raise _StoppedStarting
+    task = asyncio.ensure_future(start)
+    stopped = asyncio.ensure_future(stop.wait())
+    try:
+        await asyncio.wait((task, stopped), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopped.cancel()
+    if not task.done():
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task
+        raise _StoppedStarting
+    return task.result()
 
 
 async def _take_updates(telegram: TelegramAdapter, settings: Settings) -> None:
@@ -103,7 +132,9 @@ async def open_store(settings: Settings) -> Store:
 
 
 async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
-    """Run the bot until ``stop`` is set (or SIGINT/SIGTERM).
+    """Run the bot until ``stop`` is set (or SIGINT/SIGTERM). Set while the start waits on
+    PostgreSQL, the Bot API or Discord, it stops the start there (nothing raised); set
+    later in the start, the bot stops once it has started.
 
     :raises ConfigError: when a platform refuses the token or cannot be reached (one line).
     """
@@ -112,9 +143,20 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
+    try:
+        await _serve(settings, stop)
+    except _StoppedStarting:
+        log.info("stopped while starting")
+
+
+async def _serve(settings: Settings, stop: asyncio.Event) -> None:
+    """:func:`run`'s start, run and stop. :raises _StoppedStarting: as its name says."""
     db = Path(settings.database_path)
     fresh = settings.database_url is None and not db.exists()
-    store = await open_store(settings)
+    if settings.database_url is None:  # (not cancelled: aiosqlite's thread would be left)
+        store = await open_store(settings)
+    else:
+        store = await _unless_stopped(open_store(settings), stop)
     service = TableService(
         store,
         decisions_in_process=settings.decisions_in_process,
@@ -152,8 +194,8 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
             adapters.append(telegram)
             if worker is not None:
                 worker.attach_telegram(telegram)  # fed the updates the router forwards
-            with _bot_api_errors():
-                await telegram.start(polling=False)  # updates once the tables are restored
+            with _bot_api_errors():  # updates once the tables are restored
+                await _unless_stopped(telegram.start(polling=False), stop)
             mode = "webhook" if settings.telegram_webhook_url else "polling"
             if settings.worker_id is not None:
                 mode = f"worker {settings.worker_id} (updates forwarded by the router)"
@@ -174,7 +216,7 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
             if worker is not None:  # chats claimed first, DM presses forwarded, shards run
                 worker.attach_discord(discord_adapter)
             try:
-                await discord_adapter.start()
+                await _unless_stopped(discord_adapter.start(), stop)
             except LoginFailure:
                 raise ConfigError(
                     "Discord refused DISCORD_BOT_TOKEN: copy the token from the Developer Portal "
@@ -258,14 +300,17 @@ async def run_router(settings: Settings, stop: asyncio.Event | None = None) -> N
     host, port = split_listen(settings.telegram_webhook_listen)
     try:
         with _bot_api_errors():  # a traceback of 105 lines ended in NetworkError
-            await router.start(
+            start = router.start(
                 settings.telegram_webhook_url,
                 settings.telegram_webhook_secret.get_secret_value(),
                 host,
                 port,
             )
+            await _unless_stopped(start, stop)
         log.info("router: webhook %s on %s", settings.telegram_webhook_url, port)
         await stop.wait()
+    except _StoppedStarting:
+        log.info("stopped while starting")
     finally:
         await router.stop()
         await store.close()

@@ -97,7 +97,7 @@ def _bot_database(env_file: str) -> str:
     """``DATABASE_URL`` if set (not empty), else ``DATABASE_PATH``, as the bot reads them."""
     settings = _Database(_env_file=env_file)  # type: ignore[call-arg]
     url = (settings.database_url or "").strip()
-    return url or settings.database_path
+    return url or settings.database_path.strip() or "ofc.sqlite3"  # (empty: as the bot)
 
 
 def _backup(source: Path, dest: Path) -> None:
@@ -140,8 +140,13 @@ def _backup(source: Path, dest: Path) -> None:
 
 
 def _without_password(url: str) -> str:
-    """``url`` with its password (if any) shown as ``***``."""
-    parts = urlsplit(url)
+    """``url`` with its password (if any) shown as ``***`` (a URL :func:`urlsplit` cannot
+    read, ``[::1`` without its ``]``: all before its ``@``)."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        scheme, _, rest = url.partition("://")
+        return f"{scheme}://***@{rest.rpartition('@')[2]}" if "@" in rest else url
     if parts.password is None:
         return url
     netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
