@@ -237,7 +237,15 @@ async def _serve(settings: Settings, stop: asyncio.Event) -> None:
                 log.info("Discord: logged in as %s (shards as leased)", discord_adapter.client.user)
         if worker is not None:  # one of several workers (issue 14)
             service.warm_up()  # (as service.start: the first picture finds its process up)
-            await worker.start(split_listen(settings.worker_listen))
+            from bot.cluster import ListenError
+
+            try:
+                await worker.start(split_listen(settings.worker_listen))
+            except ListenError as exc:  # (a traceback: another worker's WORKER_LISTEN)
+                raise ConfigError(
+                    f"cannot listen on WORKER_LISTEN={settings.worker_listen}: {exc}; "
+                    "give each worker a port of its own"
+                ) from None
             log.info(
                 "worker %s: internal endpoint %s, database %s",
                 settings.worker_id,
@@ -282,7 +290,7 @@ async def run_router(settings: Settings, stop: asyncio.Event | None = None) -> N
         raise ConfigError("the router needs TELEGRAM_BOT_TOKEN and TELEGRAM_WEBHOOK_URL")
     if settings.telegram_webhook_secret is None:  # pragma: no cover - the settings check it
         raise ConfigError("the router needs TELEGRAM_WEBHOOK_SECRET")
-    from bot.cluster import Router
+    from bot.cluster import ListenError, Router
 
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -306,7 +314,13 @@ async def run_router(settings: Settings, stop: asyncio.Event | None = None) -> N
                 host,
                 port,
             )
-            await _unless_stopped(start, stop)
+            try:
+                await _unless_stopped(start, stop)
+            except ListenError as exc:
+                raise ConfigError(
+                    "cannot listen on TELEGRAM_WEBHOOK_LISTEN="
+                    f"{settings.telegram_webhook_listen}: {exc}"
+                ) from None
         log.info("router: webhook %s on %s", settings.telegram_webhook_url, port)
         await stop.wait()
     except _StoppedStarting:
