@@ -138,6 +138,7 @@ async def _listen(runner: web.AppRunner, host: str, port: int) -> None:
         reason = str(exc.strerror or exc).rpartition("): ")[2]
         raise ListenError(reason) from None
 
+
 TELEGRAM = "telegram"
 DISCORD = "discord"
 #: the prefix of every lease about Discord shards (:meth:`Store.leases` reads them at once)

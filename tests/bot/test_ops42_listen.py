@@ -31,9 +31,7 @@ def taken() -> Iterator[int]:
         yield int(other.getsockname()[1])
 
 
-async def test_a_worker_whose_listen_port_is_taken_is_one_line(
-    tmp_path: Path, taken: int
-) -> None:
+async def test_a_worker_whose_listen_port_is_taken_is_one_line(tmp_path: Path, taken: int) -> None:
     telegram = FakeTelegram(TOKEN)
     await telegram.start()
     settings = Settings(
@@ -55,9 +53,7 @@ async def test_a_worker_whose_listen_port_is_taken_is_one_line(
     )
 
 
-async def test_a_router_whose_webhook_port_is_taken_is_one_line(
-    tmp_path: Path, taken: int
-) -> None:
+async def test_a_router_whose_webhook_port_is_taken_is_one_line(tmp_path: Path, taken: int) -> None:
     db = tmp_path / "ofc.sqlite3"
     store = await SqliteStore.open(db)  # the workers' database: one has run on it
     await store.heartbeat("w1", "http://127.0.0.1:9", 5.0)
