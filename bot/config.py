@@ -340,13 +340,20 @@ def load_settings(env_file: str | None = ".env", *, tokens: bool = True) -> Sett
     """Read the settings. With ``tokens=False`` (the sandbox) both tokens are ignored, whatever
     ``.env`` or the environment holds, malformed ones included (issue 12).
 
-    :raises ConfigError: with one line naming the variable to fix.
+    :raises ConfigError: with one line naming the variable to fix, or ``env_file`` when it
+        cannot be read (not UTF-8, no permission).
     """
     ignored: dict[str, None] = (
         {} if tokens else {"telegram_bot_token": None, "discord_bot_token": None}
     )
     try:
         return Settings(_env_file=env_file, **ignored)  # type: ignore[call-arg, arg-type]
+    except UnicodeDecodeError:  # (a traceback: an editor's UTF-16, a Latin-1 character)
+        raise ConfigError(
+            f"cannot read {env_file}: it is not UTF-8 text (save it as UTF-8)"
+        ) from None
+    except OSError as exc:  # (a traceback: no permission to read it)
+        raise ConfigError(f"cannot read {env_file}: {exc.strerror or exc}") from None
     except ValidationError as exc:
         first = exc.errors()[0]
         message = str(first.get("msg", "invalid setting")).removeprefix("Value error, ")

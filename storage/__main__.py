@@ -65,7 +65,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     backup.add_argument("dest", help="the new file to write (never overwritten)")
     args = parser.parse_args(argv)
 
-    db = args.db or _bot_database(args.env_file)
+    try:
+        db = args.db or _bot_database(args.env_file)
+    except (UnicodeDecodeError, OSError) as e:  # (a traceback: a .env in UTF-16)
+        reason = (
+            "it is not UTF-8 text (save it as UTF-8)"
+            if isinstance(e, UnicodeDecodeError)
+            else e.strerror
+        )
+        print(f"error: cannot read {args.env_file}: {reason}", file=sys.stderr)
+        return 2
     postgres = db.startswith(("postgresql://", "postgres://"))
     where = _without_password(db) if postgres else db
     if args.command == "backup":

@@ -100,3 +100,32 @@ def test_an_empty_database_path_is_the_default_file(
     monkeypatch.chdir(tmp_path)
     assert storage_main(["check", "--env-file", str(tmp_path / "none.env")]) == 2  # none yet
     assert capsys.readouterr().err == "error: no database file at ofc.sqlite3\n"  # (was ".")
+
+
+def test_an_env_file_that_is_not_utf8_or_cannot_be_read_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A .env saved as UTF-16 (Windows Notepad's "Unicode") was a traceback ending in
+    ``UnicodeDecodeError``, for the bot and for ``python -m storage check``."""
+    env = tmp_path / ".env"
+    env.write_text(f"TELEGRAM_BOT_TOKEN={TOKEN}\n", encoding="utf-16")
+    with pytest.raises(ConfigError) as caught:
+        load_settings(str(env))
+    assert str(caught.value) == f"cannot read {env}: it is not UTF-8 text (save it as UTF-8)"
+    assert storage_main(["check", "--env-file", str(env)]) == 2
+    assert capsys.readouterr().err == (
+        f"error: cannot read {env}: it is not UTF-8 text (save it as UTF-8)\n"
+    )
+    # one the bot's user may not read (as root, every file can be read: the refusal is faked)
+    env.write_text(f"TELEGRAM_BOT_TOKEN={TOKEN}\n", encoding="utf-8")
+    real_open = open
+
+    def refused(file: object, *args: object, **kwargs: object) -> object:
+        if str(file) == str(env):
+            raise PermissionError(13, "Permission denied", str(env))
+        return real_open(file, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr("builtins.open", refused)
+    with pytest.raises(ConfigError) as caught:
+        load_settings(str(env))
+    assert str(caught.value) == f"cannot read {env}: Permission denied"
