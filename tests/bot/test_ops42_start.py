@@ -79,3 +79,23 @@ async def test_sigterm_during_the_start_exits_0_without_an_error(tmp_path: Path)
     assert proc.returncode == 0, text
     assert "cannot reach" not in text and "Traceback" not in text, text
     assert "stopped while starting" in text
+
+
+async def test_a_stop_while_discord_does_not_answer_ends_the_start(tmp_path: Path) -> None:
+    """The same for Discord: its login waited on a silent API for minutes."""
+    from tests.fakes.discord_api import point_discord_at
+
+    db = tmp_path / "ofc.sqlite3"
+    async with SilentServer() as api:
+        settings = Settings(
+            _env_file=None,  # type: ignore[call-arg]
+            discord_bot_token=SecretStr("A" * 24 + "." + "B" * 6 + "." + "C" * 27),
+            database_path=str(db),
+        )
+        stop = asyncio.Event()
+        with point_discord_at(api.port):
+            running = asyncio.create_task(run(settings, stop))
+            await asyncio.wait_for(api.connected.wait(), 30)  # the login, never answered
+            stop.set()
+            await asyncio.wait_for(running, 30)
+    assert not db.exists()
