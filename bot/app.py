@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from bot.cluster import Worker
     from bot.telegram import TelegramAdapter
 
-__all__ = ["open_store", "run", "run_router", "settle_heap"]
+__all__ = ["database_name", "open_store", "run", "run_router", "settle_heap"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -103,6 +103,20 @@ def settle_heap() -> None:
     they held up were its p99. Objects frozen are never freed, so only start-up's are."""
     gc.collect()
     gc.freeze()
+
+
+def database_name(settings: Settings) -> str:
+    """The database the bot runs on, for its start line: the SQLite file as an absolute path
+    (``DATABASE_PATH`` is relative to the folder the bot starts in: a service started
+    elsewhere makes a new, empty ``ofc.sqlite3`` there, and the log did not say which), or
+    ``DATABASE_URL`` with its password as ``***``."""
+    if settings.database_url is None:
+        return f"{Path(settings.database_path).resolve()} (SQLite)"
+    url = settings.database_url.get_secret_value()
+    scheme, _, rest = url.partition("://")
+    userinfo, at, host = rest.rpartition("@")
+    user, colon, _ = userinfo.partition(":")
+    return f"{scheme}://{user}{':***' if colon else ''}{at}{host} (PostgreSQL)"
 
 
 async def open_store(settings: Settings) -> Store:
@@ -265,7 +279,11 @@ async def _serve(settings: Settings, stop: asyncio.Event) -> None:
                 await _take_updates(telegram, settings)
         started = True
         settle_heap()
-        log.info("bot running; %d open table(s) restored", len(service.tables))
+        log.info(
+            "bot running; %d open table(s) restored; database %s",
+            len(service.tables),
+            database_name(settings),
+        )
         await stop.wait()
     finally:
         if worker is not None and started:
