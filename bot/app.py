@@ -11,6 +11,7 @@ import signal
 from collections.abc import Awaitable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TypeVar
+from urllib.parse import parse_qs, urlsplit
 
 from telegram.error import InvalidToken, NetworkError
 
@@ -109,14 +110,15 @@ def database_name(settings: Settings) -> str:
     """The database the bot runs on, for its start line: the SQLite file as an absolute path
     (``DATABASE_PATH`` is relative to the folder the bot starts in: a service started
     elsewhere makes a new, empty ``ofc.sqlite3`` there, and the log did not say which), or
-    ``DATABASE_URL`` with its password as ``***``."""
+    ``DATABASE_URL``'s database and server, ``ofc on db:5432 (PostgreSQL)`` (no user, no
+    password: the whole URL is one of the secrets the log hides)."""
     if settings.database_url is None:
         return f"{Path(settings.database_path).resolve()} (SQLite)"
-    url = settings.database_url.get_secret_value()
-    scheme, _, rest = url.partition("://")
-    userinfo, at, host = rest.rpartition("@")
-    user, colon, _ = userinfo.partition(":")
-    return f"{scheme}://{user}{':***' if colon else ''}{at}{host} (PostgreSQL)"
+    parts = urlsplit(settings.database_url.get_secret_value())  # (its port checked: config)
+    server = parts.hostname or parse_qs(parts.query).get("host", ["localhost"])[0]
+    if parts.port is not None:
+        server = f"{server}:{parts.port}"
+    return f"{parts.path.lstrip('/') or '(the default)'} on {server} (PostgreSQL)"
 
 
 async def open_store(settings: Settings) -> Store:
