@@ -8,9 +8,10 @@ import contextlib
 import gc
 import logging
 import signal
-from collections.abc import Iterator
+from collections.abc import Awaitable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, TypeVar
+from urllib.parse import parse_qs, urlsplit
 
 from telegram.error import InvalidToken, NetworkError
 
@@ -23,13 +24,42 @@ if TYPE_CHECKING:
     from bot.cluster import Worker
     from bot.telegram import TelegramAdapter
 
-__all__ = ["open_store", "run", "run_router", "settle_heap"]
+__all__ = ["database_name", "open_store", "run", "run_router", "settle_heap"]
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class _Adapter(Protocol):
     async def stop(self) -> None: ...
+
+
+class _StoppedStarting(Exception):
+    """SIGINT/SIGTERM (``stop``) came while the start waited on a platform or PostgreSQL."""
+
+
+async def _unless_stopped(start: Awaitable[T], stop: asyncio.Event) -> T:
+    """``await start``, unless ``stop`` is set first: then ``start`` is cancelled and
+    :class:`_StoppedStarting` raised. Ctrl-C or SIGTERM while the Bot API, Discord or a
+    PostgreSQL server did not answer was held until their timeouts (11 s for the Bot API,
+    a minute for PostgreSQL), and the process then stopped with "cannot reach the Telegram
+    Bot API" (exit status 2) as if nobody had asked it to stop."""
+    if stop.is_set():
+        if asyncio.iscoroutine(start):
+            start.close()  # (never awaited: no warning)
+        raise _StoppedStarting
+    task = asyncio.ensure_future(start)
+    stopped = asyncio.ensure_future(stop.wait())
+    try:
+        await asyncio.wait((task, stopped), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopped.cancel()
+    if not task.done():
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task
+        raise _StoppedStarting
+    return task.result()
 
 
 async def _take_updates(telegram: TelegramAdapter, settings: Settings) -> None:
@@ -76,6 +106,21 @@ def settle_heap() -> None:
     gc.freeze()
 
 
+def database_name(settings: Settings) -> str:
+    """The database the bot runs on, for its start line: the SQLite file as an absolute path
+    (``DATABASE_PATH`` is relative to the folder the bot starts in: a service started
+    elsewhere makes a new, empty ``ofc.sqlite3`` there, and the log did not say which), or
+    ``DATABASE_URL``'s database and server, ``ofc on db:5432 (PostgreSQL)`` (no user, no
+    password: the whole URL is one of the secrets the log hides)."""
+    if settings.database_url is None:
+        return f"{Path(settings.database_path).resolve()} (SQLite)"
+    parts = urlsplit(settings.database_url.get_secret_value())  # (its port checked: config)
+    server = parts.hostname or parse_qs(parts.query).get("host", ["localhost"])[0]
+    if parts.port is not None:
+        server = f"{server}:{parts.port}"
+    return f"{parts.path.lstrip('/') or '(the default)'} on {server} (PostgreSQL)"
+
+
 async def open_store(settings: Settings) -> Store:
     """The store the settings choose: PostgreSQL (:class:`storage.postgres.PostgresStore`)
     when ``DATABASE_URL`` is set, else the SQLite file ``DATABASE_PATH`` (the default).
@@ -103,7 +148,9 @@ async def open_store(settings: Settings) -> Store:
 
 
 async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
-    """Run the bot until ``stop`` is set (or SIGINT/SIGTERM).
+    """Run the bot until ``stop`` is set (or SIGINT/SIGTERM). Set while the start waits on
+    PostgreSQL, the Bot API or Discord, it stops the start there (nothing raised); set
+    later in the start, the bot stops once it has started.
 
     :raises ConfigError: when a platform refuses the token or cannot be reached (one line).
     """
@@ -112,9 +159,20 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
+    try:
+        await _serve(settings, stop)
+    except _StoppedStarting:
+        log.info("stopped while starting")
+
+
+async def _serve(settings: Settings, stop: asyncio.Event) -> None:
+    """:func:`run`'s start, run and stop. :raises _StoppedStarting: as its name says."""
     db = Path(settings.database_path)
     fresh = settings.database_url is None and not db.exists()
-    store = await open_store(settings)
+    if settings.database_url is None:  # (not cancelled: aiosqlite's thread would be left)
+        store = await open_store(settings)
+    else:
+        store = await _unless_stopped(open_store(settings), stop)
     service = TableService(
         store,
         decisions_in_process=settings.decisions_in_process,
@@ -152,8 +210,8 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
             adapters.append(telegram)
             if worker is not None:
                 worker.attach_telegram(telegram)  # fed the updates the router forwards
-            with _bot_api_errors():
-                await telegram.start(polling=False)  # updates once the tables are restored
+            with _bot_api_errors():  # updates once the tables are restored
+                await _unless_stopped(telegram.start(polling=False), stop)
             mode = "webhook" if settings.telegram_webhook_url else "polling"
             if settings.worker_id is not None:
                 mode = f"worker {settings.worker_id} (updates forwarded by the router)"
@@ -174,7 +232,7 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
             if worker is not None:  # chats claimed first, DM presses forwarded, shards run
                 worker.attach_discord(discord_adapter)
             try:
-                await discord_adapter.start()
+                await _unless_stopped(discord_adapter.start(), stop)
             except LoginFailure:
                 raise ConfigError(
                     "Discord refused DISCORD_BOT_TOKEN: copy the token from the Developer Portal "
@@ -195,7 +253,15 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
                 log.info("Discord: logged in as %s (shards as leased)", discord_adapter.client.user)
         if worker is not None:  # one of several workers (issue 14)
             service.warm_up()  # (as service.start: the first picture finds its process up)
-            await worker.start(split_listen(settings.worker_listen))
+            from bot.cluster import ListenError
+
+            try:
+                await worker.start(split_listen(settings.worker_listen))
+            except ListenError as exc:  # (a traceback: another worker's WORKER_LISTEN)
+                raise ConfigError(
+                    f"cannot listen on WORKER_LISTEN={settings.worker_listen}: {exc}; "
+                    "give each worker a port of its own"
+                ) from None
             log.info(
                 "worker %s: internal endpoint %s, database %s",
                 settings.worker_id,
@@ -215,7 +281,11 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
                 await _take_updates(telegram, settings)
         started = True
         settle_heap()
-        log.info("bot running; %d open table(s) restored", len(service.tables))
+        log.info(
+            "bot running; %d open table(s) restored; database %s",
+            len(service.tables),
+            database_name(settings),
+        )
         await stop.wait()
     finally:
         if worker is not None and started:
@@ -240,7 +310,7 @@ async def run_router(settings: Settings, stop: asyncio.Event | None = None) -> N
         raise ConfigError("the router needs TELEGRAM_BOT_TOKEN and TELEGRAM_WEBHOOK_URL")
     if settings.telegram_webhook_secret is None:  # pragma: no cover - the settings check it
         raise ConfigError("the router needs TELEGRAM_WEBHOOK_SECRET")
-    from bot.cluster import Router
+    from bot.cluster import ListenError, Router
 
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -258,14 +328,23 @@ async def run_router(settings: Settings, stop: asyncio.Event | None = None) -> N
     host, port = split_listen(settings.telegram_webhook_listen)
     try:
         with _bot_api_errors():  # a traceback of 105 lines ended in NetworkError
-            await router.start(
+            start = router.start(
                 settings.telegram_webhook_url,
                 settings.telegram_webhook_secret.get_secret_value(),
                 host,
                 port,
             )
+            try:
+                await _unless_stopped(start, stop)
+            except ListenError as exc:
+                raise ConfigError(
+                    "cannot listen on TELEGRAM_WEBHOOK_LISTEN="
+                    f"{settings.telegram_webhook_listen}: {exc}"
+                ) from None
         log.info("router: webhook %s on %s", settings.telegram_webhook_url, port)
         await stop.wait()
+    except _StoppedStarting:
+        log.info("stopped while starting")
     finally:
         await router.stop()
         await store.close()

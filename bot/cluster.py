@@ -110,6 +110,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "INTERNAL_HEADER",
+    "ListenError",
     "PressTaker",
     "Router",
     "ShardRunner",
@@ -121,6 +122,22 @@ __all__ = [
 ]
 
 log = logging.getLogger("bot.cluster")
+
+
+class ListenError(Exception):
+    """An endpoint of :class:`Worker` or :class:`Router` cannot listen (its port taken, an
+    address not of this machine); the message is the OS's reason ("address already in
+    use"). :func:`bot.app.run` says it in one line naming the variable."""
+
+
+async def _listen(runner: web.AppRunner, host: str, port: int) -> None:
+    """Start ``runner``'s site on ``host:port``. :raises ListenError: it cannot listen."""
+    try:
+        await web.TCPSite(runner, host, port).start()
+    except OSError as exc:  # (was a traceback ending in "address already in use")
+        reason = str(exc.strerror or exc).rpartition("): ")[2]
+        raise ListenError(reason) from None
+
 
 TELEGRAM = "telegram"
 DISCORD = "discord"
@@ -402,7 +419,7 @@ class Worker:
             app.router.add_post("/discord", self._on_discord)
             self._runner = web.AppRunner(app, access_log=None)
             await self._runner.setup()
-            await web.TCPSite(self._runner, listen[0], listen[1]).start()
+            await _listen(self._runner, listen[0], listen[1])
         self._loop = asyncio.create_task(self._run(), name=f"worker-{self.worker_id}")
         await self.sweep()
         self._sweeper = asyncio.create_task(self._sweep_loop(), name=f"sweep-{self.worker_id}")
@@ -1142,7 +1159,7 @@ class Router:
         app.router.add_post("/" + urlsplit(url).path.lstrip("/"), self._on_update)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
-        await web.TCPSite(self._runner, listen, port).start()
+        await _listen(self._runner, listen, port)
         self._consumer = asyncio.create_task(self._consume(), name="router")
         await self.bot.set_webhook(url, secret_token=secret, max_connections=40)
 

@@ -20,6 +20,11 @@ _LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 _SECRET = re.compile(r"^[A-Za-z0-9_-]{1,256}$")
 
 
+#: the most ``DISCORD_SHARD_COUNT`` may be (a shard holds up to 2,500 guilds: this is 250
+#: million guilds); a range of ``DISCORD_SHARD_IDS`` past it (``0-99999999``)
+#: held the start building the set of its numbers
+MAX_SHARD_COUNT = 100_000
+
 #: the most ``STORAGE_WAIT_SECONDS`` may be: a press is answered within that (a Telegram
 #: button's spinner, a Discord interaction deferred after 2 s), so more is no bound at all
 MAX_STORAGE_WAIT = 30.0
@@ -105,6 +110,16 @@ class Settings(BaseSettings):
         if isinstance(value, str) and not value.strip():
             return None
         return value.strip() if isinstance(value, str) else value
+
+    @field_validator("database_path", mode="before")
+    @classmethod
+    def _empty_path_is_default(cls, value: object) -> object:
+        """An empty ``DATABASE_PATH=`` is the default file, as every other empty variable
+        is its default: SQLite took ``""`` for a temporary database and the start stopped
+        with "could not switch the database to WAL (got 'delete')"."""
+        if isinstance(value, str) and not value.strip():
+            return cls.model_fields["database_path"].default
+        return value
 
     @field_validator("telegram_bot_token")
     @classmethod
@@ -210,8 +225,13 @@ class Settings(BaseSettings):
                 "WORKER_ID with DISCORD_BOT_TOKEN needs DISCORD_SHARD_IDS and DISCORD_SHARD_COUNT"
                 " (each worker runs its own shards)"
             )
+        count = self.discord_shard_count
+        if count is not None and not 1 <= count <= MAX_SHARD_COUNT:  # (-1 was taken)
+            raise ValueError(
+                f"DISCORD_SHARD_COUNT must be a number of shards from 1 to {MAX_SHARD_COUNT:,}"
+                " (the shards in all, with DISCORD_SHARD_IDS)"
+            )
         if self.discord_shard_ids is not None:
-            count = self.discord_shard_count
             shards = parse_shards(self.discord_shard_ids)
             if not shards and self.worker_id is None:
                 raise ValueError("DISCORD_SHARD_IDS=none is for a worker (with WORKER_ID)")
@@ -241,6 +261,15 @@ class Settings(BaseSettings):
                 "DATABASE_URL must be a PostgreSQL URL (postgresql://user:password@host:5432/db);"
                 " leave it empty to use the SQLite file of DATABASE_PATH"
             )
+        if value is not None:
+            try:  # (a port that is no number, "[::1" without "]": tracebacks at the start)
+                _ = urlsplit(value.get_secret_value()).port  # (reading it checks it)
+            except ValueError:
+                raise ValueError(
+                    "DATABASE_URL is malformed: its host or port cannot be read (it is "
+                    "postgresql://user:password@host:5432/db, a password's / ? # @ written "
+                    "%2F %3F %23 %40)"
+                ) from None
         return value
 
     @field_validator("log_level")
@@ -290,23 +319,41 @@ def parse_shards(value: str) -> list[int]:
             raise ValueError(
                 "DISCORD_SHARD_IDS is shard numbers and ranges, e.g. 0-1 or 2,3, or none"
             )
-        shards.update(range(int(low), int(high if sep else low) + 1))
+        shards.update(range(_shard_bound(low), _shard_bound(high if sep else low) + 1))
     if not shards:
         raise ValueError("DISCORD_SHARD_IDS is shard numbers and ranges, e.g. 0-1 or 2,3")
     return sorted(shards)
+
+
+def _shard_bound(part: str) -> int:
+    """One end of a ``DISCORD_SHARD_IDS`` range. :raises ValueError: past the most shards."""
+    number = int(part)
+    if number >= MAX_SHARD_COUNT:
+        raise ValueError(
+            "DISCORD_SHARD_IDS: shard ids are below DISCORD_SHARD_COUNT "
+            f"(at most {MAX_SHARD_COUNT:,})"
+        )
+    return number
 
 
 def load_settings(env_file: str | None = ".env", *, tokens: bool = True) -> Settings:
     """Read the settings. With ``tokens=False`` (the sandbox) both tokens are ignored, whatever
     ``.env`` or the environment holds, malformed ones included (issue 12).
 
-    :raises ConfigError: with one line naming the variable to fix.
+    :raises ConfigError: with one line naming the variable to fix, or ``env_file`` when it
+        cannot be read (not UTF-8, no permission).
     """
     ignored: dict[str, None] = (
         {} if tokens else {"telegram_bot_token": None, "discord_bot_token": None}
     )
     try:
         return Settings(_env_file=env_file, **ignored)  # type: ignore[call-arg, arg-type]
+    except UnicodeDecodeError:  # (a traceback: an editor's UTF-16, a Latin-1 character)
+        raise ConfigError(
+            f"cannot read {env_file}: it is not UTF-8 text (save it as UTF-8)"
+        ) from None
+    except OSError as exc:  # (a traceback: no permission to read it)
+        raise ConfigError(f"cannot read {env_file}: {exc.strerror or exc}") from None
     except ValidationError as exc:
         first = exc.errors()[0]
         message = str(first.get("msg", "invalid setting")).removeprefix("Value error, ")

@@ -65,7 +65,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     backup.add_argument("dest", help="the new file to write (never overwritten)")
     args = parser.parse_args(argv)
 
-    db = args.db or _bot_database(args.env_file)
+    try:
+        db = args.db or _bot_database(args.env_file)
+    except (UnicodeDecodeError, OSError) as e:  # (a traceback: a .env in UTF-16)
+        reason = (
+            "it is not UTF-8 text (save it as UTF-8)"
+            if isinstance(e, UnicodeDecodeError)
+            else e.strerror
+        )
+        print(f"error: cannot read {args.env_file}: {reason}", file=sys.stderr)
+        return 2
     postgres = db.startswith(("postgresql://", "postgres://"))
     where = _without_password(db) if postgres else db
     if args.command == "backup":
@@ -97,7 +106,7 @@ def _bot_database(env_file: str) -> str:
     """``DATABASE_URL`` if set (not empty), else ``DATABASE_PATH``, as the bot reads them."""
     settings = _Database(_env_file=env_file)  # type: ignore[call-arg]
     url = (settings.database_url or "").strip()
-    return url or settings.database_path
+    return url or settings.database_path.strip() or "ofc.sqlite3"  # (empty: as the bot)
 
 
 def _backup(source: Path, dest: Path) -> None:
@@ -106,7 +115,8 @@ def _backup(source: Path, dest: Path) -> None:
 
     :raises StorageError: when ``source`` is no database file, ``dest`` exists or is one
         of the files SQLite keeps beside ``source``
-        (nothing is written then) or cannot be written (nothing is left)."""
+        (nothing is written then) or cannot be written (nothing is left, as far as its
+        folder lets a file go: a read-only one)."""
     if not source.is_file():
         raise StorageError(f"no database file at {source}")
     if dest.exists():
@@ -119,18 +129,33 @@ def _backup(source: Path, dest: Path) -> None:
     try:
         with contextlib.closing(sqlite3.connect(source)) as src:
             src.execute("SELECT count(*) FROM sqlite_master").fetchone()  # a database at all
-            with contextlib.closing(sqlite3.connect(dest)) as out:
+            try:
+                out = sqlite3.connect(dest)
+            except sqlite3.Error as e:  # (nothing made: its folder is missing or read-only)
+                raise StorageError(
+                    f"cannot write the backup {dest} ({e}): name a file in a folder that "
+                    "exists and can be written"
+                ) from e
+            with contextlib.closing(out):
                 src.backup(out)
                 # one self-contained file (the bot's is in WAL mode, and so was the copy)
                 out.execute("PRAGMA journal_mode=DELETE")
     except sqlite3.Error as e:
-        dest.unlink(missing_ok=True)
+        # (a read-only file system refuses even the unlink of a file that is not there:
+        # that was a traceback and exit status 1, "a difference", instead of this line)
+        with contextlib.suppress(OSError):
+            dest.unlink(missing_ok=True)
         raise StorageError(f"cannot back up {source} to {dest}: {e}") from e
 
 
 def _without_password(url: str) -> str:
-    """``url`` with its password (if any) shown as ``***``."""
-    parts = urlsplit(url)
+    """``url`` with its password (if any) shown as ``***`` (a URL :func:`urlsplit` cannot
+    read, ``[::1`` without its ``]``: all before its ``@``)."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        scheme, _, rest = url.partition("://")
+        return f"{scheme}://***@{rest.rpartition('@')[2]}" if "@" in rest else url
     if parts.password is None:
         return url
     netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)

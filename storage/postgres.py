@@ -126,6 +126,7 @@ __all__ = [
     "PostgresStore",
     "is_postgres_url",
     "keepalives",
+    "malformed_url",
     "migrations",
 ]
 
@@ -188,6 +189,19 @@ def keepalives(url: str) -> dict[str, str]:
     URL's own stays: asyncpg's ``server_settings`` argument would override it)."""
     given = parse_qs(urlsplit(url).query)
     return {name: value for name, value in KEEPALIVES.items() if name not in given}
+
+
+def malformed_url(url: str, error: ValueError) -> StorageError:
+    """The :class:`StorageError` of a PostgreSQL URL that asyncpg or :func:`urlsplit` cannot
+    parse (``ValueError``: a port that is no number, ``[::1`` without its ``]``), its text
+    without the URL's password: "cannot connect to PostgreSQL: the URL is malformed (…)"."""
+    text = str(error)
+    netloc = url.partition("://")[2].partition("/")[0]
+    for userinfo in (netloc.rpartition("@")[0], netloc.partition("@")[0]):
+        password = userinfo.partition(":")[2]
+        if password:
+            text = text.replace(password, "***")
+    return StorageError(f"cannot connect to PostgreSQL: the URL is malformed ({text})")
 
 
 def migrations() -> list[Migration]:
@@ -955,6 +969,8 @@ class PostgresStore:
             )
         except (asyncpg.PostgresError, OSError, asyncpg.exceptions.InterfaceError) as e:
             raise StorageError(f"cannot connect to PostgreSQL: {e}") from e
+        except ValueError as e:  # (a port that is no number: it was a traceback)
+            raise malformed_url(url, e) from e
         store = cls(pool, url)
         try:
             await store._call(_migrate)
