@@ -19,7 +19,7 @@ from bot.presses import (
 )
 from bot.service.chinese import start_reveal
 from bot.service.dealing import sync_clocks
-from bot.service.runtime import Answered, Runtime, Tx
+from bot.service.runtime import SAFE_PRESS_SECONDS, Answered, Runtime, Tx
 from bot.service.showdown import finish_open_face
 from bot.texts import error_text, tr
 from game.actions import Action, Confirm, Discard, Place, Timeout, Unplace
@@ -56,6 +56,7 @@ def advance(rt: Runtime, t: LiveTable, tx: Tx, turn_before: tuple[int, ...] = ()
     assert hand is not None
     now = rt.clock()
     sync_clocks(t, now)
+    rt.offer_safe(t)  # (safe_autoplay's placements made off the event loop, R8.5)
     acting = set(hand.to_act)  # (a computer player among them still to act: its turn goes on)
     made: set[int] = set()  # the boards whose street was made for them here
     while not hand.is_over:
@@ -302,6 +303,11 @@ async def _too_late(
     clock must not count (it did, whenever the timer had not fired yet)."""
     hand = t.hand
     assert hand is not None
+    # safe_autoplay's placement (R8.5), made off the event loop: the one the table's timer
+    # has under way, or started now; waited for a little (this holds the table), else made
+    # in the step as before (the same placement)
+    rt.think_safe(t, rt.clock())
+    await rt.safe_decided(t, SAFE_PRESS_SECONDS)
     async with rt.transition(t) as tx:
         if _shows_own_hand(answered, seat):  # the presser's message goes out with the
             tx.answered = answered  # reply (the hand after the move), not twice

@@ -50,7 +50,7 @@ from bot.screens import Screen
 from bot.texts import on, tr
 from bot.thinking import Moves, Thinker
 from game.cards import Card
-from game.policy import SeatKnowledge
+from game.policy import Level, SeatKnowledge, decide
 from game.tournament import TournamentPhase
 from storage.api import (
     Community,
@@ -214,6 +214,23 @@ TABLE_REQUESTS_KEPT = 64
 #: The default of ``STORAGE_WAIT_SECONDS`` (:class:`bot.config.Settings`: more for a far
 #: PostgreSQL server), passed as ``storage_wait`` to :class:`Runtime`
 STORAGE_WAIT = 1.0
+
+#: How long before a player's clock runs out (R8.5) a table with ``safe_autoplay`` starts its
+#: timeout's placement by the strategy (:meth:`Runtime.think_safe`: ``normal``, up to a quarter
+#: of a second for a 17-card Fantasyland hand on a loaded machine), in the decision process,
+#: off the event loop and without holding the table, so that the timeout comes on time
+SAFE_AHEAD_SECONDS = 1.0
+
+#: How long past the clock's end the table's timer waits at most for those placements under
+#: way (:meth:`Runtime.safe_decided`), without holding the table; one not made by then (a
+#: busy or hung decision process) is decided in the timeout's step, as before (R8.5: the
+#: same placement, on the event loop)
+SAFE_SECONDS = 2.0
+
+#: How long a press that finds the player's clock run out (it makes the timeout's step,
+#: :func:`bot.service.play.hand_press`) waits at most for those placements, holding its
+#: table (an "Arrange for me" waits longer): it is answered within a second
+SAFE_PRESS_SECONDS = 0.3
 
 #: the chain of a table's sender that writes its group messages (the others are its
 #: players', by user id: :meth:`Runtime.send`)
@@ -544,6 +561,10 @@ class Runtime:
         self.thinking_until: weakref.WeakKeyDictionary[asyncio.Task[Moves], float] = (
             weakref.WeakKeyDictionary()
         )
+        #: ``safe_autoplay``'s placements under way (R8.5), by (table, seat): the knowledge
+        #: each is made from (:meth:`~game.hand.Hand.timeout_knowledge`) and the task making
+        #: it in the decision process (:meth:`think_safe`)
+        self.safe_thinking: dict[tuple[int, int], tuple[SeatKnowledge, asyncio.Task[Moves]]] = {}
         #: closed tables whose closing step's messages this process is sending now (the
         #: step's own sending, or :func:`bot.service.recovery.deliver`): a worker keeps
         #: their chats' leases meanwhile (issue 14), so no other worker sends them as well
@@ -680,6 +701,8 @@ class Runtime:
         self._earlier.pop(t.id, None)
         for key in [k for k in self.thinking if k[0] == t.id]:
             self.thinking.pop(key)[1].cancel()
+        for key in [k for k in self.safe_thinking if k[0] == t.id]:
+            self.safe_thinking.pop(key)[1].cancel()
 
     def settings_lock(self, community_id: int) -> asyncio.Lock:
         """The lock of a read-then-write of the community's settings (:attr:`settings_locks`)."""
@@ -2267,8 +2290,14 @@ class Runtime:
         t.timer = asyncio.create_task(self._timer(t, deadline), name=f"table-{t.id}-timer")
 
     async def _timer(self, t: LiveTable, deadline: float) -> None:
+        early = deadline - SAFE_AHEAD_SECONDS - self.clock()
+        if early > 0:
+            await asyncio.sleep(early)
+            self.think_safe(t, deadline)
         await asyncio.sleep(max(0.0, deadline - self.clock()))
+        self.think_safe(t, self.clock())
         await self._decided(t)
+        await self.safe_decided(t, SAFE_SECONDS)
         async with t.lock:
             if t.timer is asyncio.current_task():
                 t.timer = None
@@ -2293,6 +2322,58 @@ class Runtime:
             )
             await asyncio.wait(tasks, timeout=max(0.0, until - now))
 
+    def think_safe(self, t: LiveTable, at: float) -> None:
+        """Start ``safe_autoplay``'s placement (R8.5: the strategy at ``normal``,
+        :meth:`~game.hand.Hand.suggest`) of every seat of ``t``'s hand whose street the
+        table's step at ``at`` makes for its player (their clock out then, or a player who
+        left: :func:`bot.service.play.advance`), in the decision process (``rt.thinker``),
+        off the event loop and without holding the table, from what the timeout will ask
+        (:meth:`~game.hand.Hand.timeout_knowledge`), unless one from the same knowledge is
+        under way (:attr:`safe_thinking`; one from other knowledge, the hand moved on since,
+        is dropped). The step takes it (:meth:`offer_safe`): made in the step, on the event
+        loop, it held every table's presses up to a quarter of a second per timeout. Call
+        with a running event loop."""
+        hand = t.hand
+        if hand is None or hand.is_over or not t.options.safe_autoplay:
+            return
+        for s in hand.to_act:
+            p = t.player_of(s)
+            if not (p is None or (p.leaving and not p.bot) or t.out_of_time(t.owner(s), at)):
+                continue
+            k = hand.timeout_knowledge(s)
+            if k is None:
+                continue
+            have = self.safe_thinking.get((t.id, s))
+            if have is not None:
+                if have[0] == k and not have[1].cancelled():
+                    continue
+                have[1].cancel()
+            task = asyncio.get_running_loop().create_task(
+                self.thinker.decide(decide, k, Level.NORMAL), name=f"table-{t.id}-safe-{s}"
+            )
+            task.add_done_callback(_seen)
+            self.safe_thinking[(t.id, s)] = (k, task)
+
+    async def safe_decided(self, t: LiveTable, wait: float) -> None:
+        """Wait ``wait`` seconds at most for ``t``'s placements under way
+        (:meth:`think_safe`), without holding the table (a press there goes on meanwhile)."""
+        tasks = [task for (table, _), (_, task) in self.safe_thinking.items() if table == t.id]
+        if tasks:
+            await asyncio.wait(tasks, timeout=wait)
+
+    def offer_safe(self, t: LiveTable) -> None:
+        """Give ``t``'s hand the placements :meth:`think_safe` made
+        (:meth:`~game.hand.Hand.offer_safe`: a timeout uses one only if the seat still knows
+        what it was made from, else decides itself, the same); those still under way stay.
+        Call under ``t.lock``, before the step that makes the timeouts."""
+        for key in [k for k in self.safe_thinking if k[0] == t.id]:
+            k, task = self.safe_thinking[key]
+            if not task.done():
+                continue
+            del self.safe_thinking[key]
+            if t.hand is not None and not task.cancelled() and task.exception() is None:
+                t.hand.offer_safe(key[1], k, task.result())
+
     async def stop_timers(self) -> None:
         """Cancel every timer and wait for them; drop the computer players' decisions under
         way."""
@@ -2307,3 +2388,13 @@ class Runtime:
         for _k, thought in self.thinking.values():  # (a thread or the worker finishes it)
             thought.cancel()
         self.thinking.clear()
+        for _k, thought in self.safe_thinking.values():
+            thought.cancel()
+        self.safe_thinking.clear()
+
+
+def _seen(task: asyncio.Task[Moves]) -> None:
+    """Mark a placement's failure seen (:meth:`Runtime.think_safe`: the timeout then decides
+    itself)."""
+    if not task.cancelled():
+        task.exception()
