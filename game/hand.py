@@ -518,6 +518,11 @@ class _Seat:
         return sum(1 for b in self.pending.values() if b is None)
 
 
+#: How many placements offered for a seat (:meth:`Hand.offer_safe`) the hand keeps: more than
+#: the streets of a hand, so a chain of timeouts within one step finds each of its own.
+OFFERED_KEPT = 16
+
+
 class Hand:
     """One hand of Pineapple (or another open-face game) from deal to showdown.
 
@@ -551,8 +556,9 @@ class Hand:
         self._setup_json: dict[str, Any] | None = None
         self.result: HandResult | None = None
         self._to_act: tuple[int, ...] = ()
-        # safe_autoplay's placements made elsewhere (:meth:`offer_safe`), by seat
-        self._offered: dict[int, tuple[SeatKnowledge, list[tuple[Card, Box | None]]]] = {}
+        # safe_autoplay's placements made elsewhere (:meth:`offer_safe`), by seat, the last
+        # OFFERED_KEPT of each
+        self._offered: dict[int, list[tuple[SeatKnowledge, list[tuple[Card, Box | None]]]]] = {}
         self._refresh()
 
     # -- dealing ---------------------------------------------------------------------------
@@ -726,7 +732,10 @@ class Hand:
         decide through :func:`game.policy.decide` directly, in the bot's decision process). It
         uses only what the seat may know (:func:`game.policy.knowledge`):
         ``decide(knowledge(hand, seat), Level.NORMAL)``, deterministic, so that a hand
-        replayed from its actions (``/replay``, a restart) times out the same way.
+        replayed from its actions (``/replay``, a restart) times out the same way. At the
+        ``NORMAL`` level, a placement made elsewhere from this very knowledge
+        (:meth:`offer_safe`: the bot's, off its event loop) is returned instead of deciding
+        again: the same placement.
 
         :param lookahead: ``None`` for the ``NORMAL`` level; otherwise play-outs per candidate
             (0: the fast heuristic alone, the ``EASY`` level).
@@ -735,9 +744,9 @@ class Hand:
         """
         k = knowledge(self, seat, dead=lookahead != 0)  # (the heuristic reads no dead card)
         if lookahead is None:
-            offered = self._offered.get(seat)
-            if offered is not None and offered[0] == k:  # (made from this very knowledge)
-                return list(offered[1])
+            for made_from, moves in self._offered.get(seat, ()):
+                if made_from == k:  # (made from this very knowledge)
+                    return list(moves)
             return decide(k, Level.NORMAL)
         return play(k, lookahead)
 
@@ -774,8 +783,14 @@ class Hand:
         R8.5) returns it instead of deciding again while the seat's knowledge equals ``k``,
         and decides itself otherwise (the hand moved on since): the placement is the same
         either way, :func:`~game.policy.decide` being a function of the knowledge alone.
-        Not saved with the hand (a replay decides again, the same)."""
-        self._offered[seat] = (k, list(moves))
+        Not saved with the hand (a replay decides again, the same); the last
+        :data:`OFFERED_KEPT` of each seat are kept (one per street of a chain of timeouts)."""
+        kept = [o for o in self._offered.get(seat, ()) if o[0] != k]
+        self._offered[seat] = [*kept[-(OFFERED_KEPT - 1) :], (k, list(moves))]
+
+    def is_offered(self, seat: int, k: SeatKnowledge) -> bool:
+        """Whether a placement made from ``k`` was offered for ``seat`` (:meth:`offer_safe`)."""
+        return any(made_from == k for made_from, _ in self._offered.get(seat, ()))
 
     def fantasyland_cards_of(self, seat: int) -> int:
         """0, or the size of the seat's Fantasyland hand (R6.2)."""

@@ -303,11 +303,10 @@ async def _too_late(
     clock must not count (it did, whenever the timer had not fired yet)."""
     hand = t.hand
     assert hand is not None
-    # safe_autoplay's placement (R8.5), made off the event loop: the one the table's timer
+    # safe_autoplay's placements (R8.5), made off the event loop: the ones the table's timer
     # has under way, or started now; waited for a little (this holds the table), else made
-    # in the step as before (the same placement)
-    rt.think_safe(t, rt.clock())
-    await rt.safe_decided(t, SAFE_PRESS_SECONDS)
+    # in the step as before (the same placements)
+    await rt.prepare_safe(t, SAFE_PRESS_SECONDS)
     async with rt.transition(t) as tx:
         if _shows_own_hand(answered, seat):  # the presser's message goes out with the
             tx.answered = answered  # reply (the hand after the move), not twice
@@ -368,6 +367,9 @@ async def _confirm(
         hand.verify(actions[0])  # refusals are cheap: no transition begins
     except GameError as exc:
         return Reply(error_text(lang, exc.code), alert=True)
+    # the timeouts this Confirm's step makes next (a player who left, a clock spent for the
+    # hand, R8.5): safe_autoplay's placements made off the event loop, waited for a little
+    await rt.prepare_safe(t, SAFE_PRESS_SECONDS, actions)
     try:
         async with rt.transition(t) as tx:
             tx.answered = answered  # the presser's message goes out with the reply, not twice

@@ -29,7 +29,15 @@ from game.policy import Level, SeatKnowledge, decide
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
-from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, dealt_at, seated
+from tests.bot.test_service import (
+    ALICE,
+    BOB,
+    CAROL,
+    GROUP,
+    dealt_at,
+    press_auto_and_confirm,
+    seated,
+)
 from tests.waiting import until
 
 OTHER = ChatRef("telegram", "-200", "-200", "Others")
@@ -226,3 +234,90 @@ async def test_r8_5_a_restart_while_the_safe_placement_is_made_places_the_same(
         assert t2.hand.board_of(sleeper).count == len(want) == 5
     finally:
         await service2.stop()
+
+
+async def test_r8_5_a_chain_of_safe_timeouts_in_one_step_is_placed_off_the_event_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Both players place at once (R3.6) and both clocks run out together, budget and bank
+    spent for the hand: the step times both out at every street left (each street's
+    placement known only once the street before is placed), each placed as
+    :meth:`Hand.suggest` places it, and none of the ten placements is made in the step
+    (there they added up, past a second on a loaded machine)."""
+    ran_in: list[threading.Thread] = []
+
+    def recorded(k: SeatKnowledge, level: Level) -> list[tuple[Any, Box | None]]:
+        ran_in.append(threading.current_thread())
+        return decide(k, level)
+
+    clock = Clock()
+    service = TableService(MemoryStore(), clock=clock, rng=random.Random(5), timers=True)
+    service.register(FakePresenter())
+    try:
+        for setting in ("safe_autoplay", "simultaneous_streets"):
+            reply = await service.settings(GROUP, ALICE, True, [setting, "on"])
+            assert not reply.alert, reply.text
+        t = await seated(service, ALICE, BOB)
+        assert t is not None and t.hand is not None and len(t.hand.to_act) == 2
+        hand = t.hand
+        twin = _twin(hand)
+        while not twin.is_over:
+            for s in twin.to_act:
+                twin.apply(Timeout(s))
+        monkeypatch.setattr(runtime_module, "decide", recorded)
+        monkeypatch.setattr(game.hand, "decide", _no_decision)
+        clock.now += 181
+        seq = t.seq
+        await service.rt.arm(t)
+        await until(lambda: t.seq > seq, what="the timeouts' step")
+        assert hand.is_over and t.seq == seq + 1  # (one step: the hand to its showdown)
+        assert len(ran_in) == 10 and threading.current_thread() not in ran_in
+        assert hand.result == twin.result and hand.result is not None
+        for s in hand.order:
+            assert hand.board_of(s) == twin.board_of(s) and hand.board_of(s).count == 13
+    finally:
+        await service.stop()
+
+
+async def test_r8_5_a_confirm_that_brings_a_spent_clocks_turn_has_its_placement_made_off_the_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Alice's budget and bank are spent for the hand: her street is made by the clock, and
+    each of her later streets as soon as it comes, in the step of Bob's Confirm (R8.5). That
+    placement too is made in a decision thread before the step (the press waits for it a
+    little), not in the step: the hand replayed afterwards, deciding every timeout itself,
+    is the same hand."""
+    ran_in: list[threading.Thread] = []
+
+    def recorded(k: SeatKnowledge, level: Level) -> list[tuple[Any, Box | None]]:
+        ran_in.append(threading.current_thread())
+        return decide(k, level)
+
+    clock = Clock()
+    service = TableService(MemoryStore(), clock=clock, rng=random.Random(5), timers=True)
+    presenter = FakePresenter()
+    service.register(presenter)
+    try:
+        reply = await service.settings(GROUP, ALICE, True, ["safe_autoplay", "on"])
+        assert not reply.alert, reply.text
+        t = await seated(service, ALICE, BOB)
+        assert t is not None and t.hand is not None
+        hand = t.hand
+        sleeper = hand.to_act[0]
+        other = next(a for a in (ALICE, BOB) if a.user_id != t.seats[t.owner(sleeper)].user_id)
+        monkeypatch.setattr(runtime_module, "decide", recorded)
+        monkeypatch.setattr(game.hand, "decide", _no_decision)
+        clock.now += 181
+        seq = t.seq
+        await service.rt.arm(t)
+        await until(lambda: t.seq > seq, what="the timeout's step")
+        assert hand.street_of(sleeper) == 2 and len(ran_in) == 1
+        await press_auto_and_confirm(service, presenter, other)
+        assert hand.street_of(sleeper) == 3 and len(ran_in) == 2  # (made for her at once)
+        assert threading.current_thread() not in ran_in
+        monkeypatch.undo()
+        again = _twin(hand)  # (every timeout decided again, in the hand itself)
+        assert again.board_of(sleeper) == hand.board_of(sleeper)
+        assert again.board_of(sleeper).count == 7
+    finally:
+        await service.stop()
