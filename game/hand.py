@@ -68,7 +68,7 @@ from game.errors import (
     NotYourTurn,
 )
 from game.options import GameKind, RuleOptions
-from game.policy import Level, decide, knowledge, play
+from game.policy import Level, SeatKnowledge, decide, knowledge, play
 from game.scoring import ChineseShowdown, Showdown, score_chinese, score_showdown
 
 log = logging.getLogger("game")
@@ -518,6 +518,11 @@ class _Seat:
         return sum(1 for b in self.pending.values() if b is None)
 
 
+#: How many placements offered for a seat (:meth:`Hand.offer_safe`) the hand keeps: more than
+#: the streets of a hand, so a chain of timeouts within one step finds each of its own.
+OFFERED_KEPT = 16
+
+
 class Hand:
     """One hand of Pineapple (or another open-face game) from deal to showdown.
 
@@ -551,6 +556,9 @@ class Hand:
         self._setup_json: dict[str, Any] | None = None
         self.result: HandResult | None = None
         self._to_act: tuple[int, ...] = ()
+        # safe_autoplay's placements made elsewhere (:meth:`offer_safe`), by seat, the last
+        # OFFERED_KEPT of each
+        self._offered: dict[int, list[tuple[SeatKnowledge, list[tuple[Card, Box | None]]]]] = {}
         self._refresh()
 
     # -- dealing ---------------------------------------------------------------------------
@@ -724,7 +732,10 @@ class Hand:
         decide through :func:`game.policy.decide` directly, in the bot's decision process). It
         uses only what the seat may know (:func:`game.policy.knowledge`):
         ``decide(knowledge(hand, seat), Level.NORMAL)``, deterministic, so that a hand
-        replayed from its actions (``/replay``, a restart) times out the same way.
+        replayed from its actions (``/replay``, a restart) times out the same way. At the
+        ``NORMAL`` level, a placement made elsewhere from this very knowledge
+        (:meth:`offer_safe`: the bot's, off its event loop) is returned instead of deciding
+        again: the same placement.
 
         :param lookahead: ``None`` for the ``NORMAL`` level; otherwise play-outs per candidate
             (0: the fast heuristic alone, the ``EASY`` level).
@@ -733,8 +744,53 @@ class Hand:
         """
         k = knowledge(self, seat, dead=lookahead != 0)  # (the heuristic reads no dead card)
         if lookahead is None:
+            for made_from, moves in self._offered.get(seat, ()):
+                if made_from == k:  # (made from this very knowledge)
+                    return list(moves)
             return decide(k, Level.NORMAL)
         return play(k, lookahead)
+
+    def timeout_knowledge(self, seat: int) -> SeatKnowledge | None:
+        """What ``safe_autoplay``'s strategy is asked (R8.5) if ``seat`` times out now: the
+        seat's knowledge (:func:`game.policy.knowledge`) once the cards it put in boxes past
+        what its street keeps are discarded, as :meth:`timeout` does first. For the bot to
+        make the placement (``decide(k, Level.NORMAL)``) off its event loop before the timeout
+        and give it to the hand (:meth:`offer_safe`). The hand is left as it was.
+
+        :returns: ``None`` when ``safe_autoplay`` is off, the hand is over, the seat may not
+            act or it has no card left to place (nothing for the strategy to decide).
+        """
+        if not self.options.safe_autoplay or self.result is not None or seat not in self._to_act:
+            return None
+        st = self._seats[seat]
+        before = st.pending
+        st.pending = dict(before)
+        try:
+            for c, _ in self._over(st):
+                st.pending[c] = None
+            if all(c in st.pending for c in st.dealt[st.street]):
+                return None
+            return knowledge(self, seat)
+        finally:
+            st.pending = before
+
+    def offer_safe(
+        self, seat: int, k: SeatKnowledge, moves: Sequence[tuple[Card, Box | None]]
+    ) -> None:
+        """Give the hand ``safe_autoplay``'s placement for ``seat`` made elsewhere: ``moves``
+        must be ``decide(k, Level.NORMAL)`` (the bot makes it in its decision process, off the
+        event loop, from :meth:`timeout_knowledge`). :meth:`suggest` (the timeout's strategy,
+        R8.5) returns it instead of deciding again while the seat's knowledge equals ``k``,
+        and decides itself otherwise (the hand moved on since): the placement is the same
+        either way, :func:`~game.policy.decide` being a function of the knowledge alone.
+        Not saved with the hand (a replay decides again, the same); the last
+        :data:`OFFERED_KEPT` of each seat are kept (one per street of a chain of timeouts)."""
+        kept = [o for o in self._offered.get(seat, ()) if o[0] != k]
+        self._offered[seat] = [*kept[-(OFFERED_KEPT - 1) :], (k, list(moves))]
+
+    def is_offered(self, seat: int, k: SeatKnowledge) -> bool:
+        """Whether a placement made from ``k`` was offered for ``seat`` (:meth:`offer_safe`)."""
+        return any(made_from == k for made_from, _ in self._offered.get(seat, ()))
 
     def fantasyland_cards_of(self, seat: int) -> int:
         """0, or the size of the seat's Fantasyland hand (R6.2)."""
@@ -937,12 +993,7 @@ class Hand:
         """R8.5: keep what the seat already put down this street and finish the rest."""
         st.timed_out = True
         dealt = st.dealt[st.street]
-        # R3.4 lets every card of the street sit in a box before Confirm (which then asks for
-        # the discard): the first received stay where they are, the last are discarded (R3.2)
-        placed = [c for c in dealt if c in st.pending and st.pending[c] is not None]
-        over: list[tuple[Card, Box | None]] = [
-            (c, None) for c in placed[len(dealt) - st.discards_allowed() :]
-        ]
+        over = self._over(st)
         for c, _ in over:
             st.pending[c] = None
         free = {b: st.free(b) for b in BOXES}
@@ -953,6 +1004,15 @@ class Hand:
         for c, b in extra:
             st.pending[c] = b
         return self._confirm(st, action, tuple(extra))
+
+    @staticmethod
+    def _over(st: _Seat) -> list[tuple[Card, Box | None]]:
+        """A timeout's discards of cards in boxes (R8.5): R3.4 lets every card of the street
+        sit in a box before Confirm (which then asks for the discard); the first received
+        stay where they are, the last are discarded (R3.2)."""
+        dealt = st.dealt[st.street]
+        placed = [c for c in dealt if c in st.pending and st.pending[c] is not None]
+        return [(c, None) for c in placed[len(dealt) - st.discards_allowed() :]]
 
     def _safe_street(
         self, seat: int, rest: list[Card], free: Mapping[Box, int], owed: int

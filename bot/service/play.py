@@ -19,7 +19,7 @@ from bot.presses import (
 )
 from bot.service.chinese import start_reveal
 from bot.service.dealing import sync_clocks
-from bot.service.runtime import Answered, Runtime, Tx
+from bot.service.runtime import SAFE_PRESS_SECONDS, Answered, Runtime, Tx
 from bot.service.showdown import finish_open_face
 from bot.texts import error_text, tr
 from game.actions import Action, Confirm, Discard, Place, Timeout, Unplace
@@ -56,6 +56,7 @@ def advance(rt: Runtime, t: LiveTable, tx: Tx, turn_before: tuple[int, ...] = ()
     assert hand is not None
     now = rt.clock()
     sync_clocks(t, now)
+    rt.offer_safe(t)  # (safe_autoplay's placements made off the event loop, R8.5)
     acting = set(hand.to_act)  # (a computer player among them still to act: its turn goes on)
     made: set[int] = set()  # the boards whose street was made for them here
     while not hand.is_over:
@@ -302,6 +303,10 @@ async def _too_late(
     clock must not count (it did, whenever the timer had not fired yet)."""
     hand = t.hand
     assert hand is not None
+    # safe_autoplay's placements (R8.5), made off the event loop: the ones the table's timer
+    # has under way, or started now; waited for a little (this holds the table), else made
+    # in the step as before (the same placements)
+    await rt.prepare_safe(t, SAFE_PRESS_SECONDS)
     async with rt.transition(t) as tx:
         if _shows_own_hand(answered, seat):  # the presser's message goes out with the
             tx.answered = answered  # reply (the hand after the move), not twice
@@ -362,6 +367,9 @@ async def _confirm(
         hand.verify(actions[0])  # refusals are cheap: no transition begins
     except GameError as exc:
         return Reply(error_text(lang, exc.code), alert=True)
+    # the timeouts this Confirm's step makes next (a player who left, a clock spent for the
+    # hand, R8.5): safe_autoplay's placements made off the event loop, waited for a little
+    await rt.prepare_safe(t, SAFE_PRESS_SECONDS, actions)
     try:
         async with rt.transition(t) as tx:
             tx.answered = answered  # the presser's message goes out with the reply, not twice

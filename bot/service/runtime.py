@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import dataclasses
 import functools
 import json
@@ -49,8 +50,11 @@ from bot.retries import pending_ref
 from bot.screens import Screen
 from bot.texts import on, tr
 from bot.thinking import Moves, Thinker
+from game.actions import Action, Confirm, Timeout
 from game.cards import Card
-from game.policy import SeatKnowledge
+from game.errors import GameError
+from game.hand import Hand
+from game.policy import Level, SeatKnowledge, decide
 from game.tournament import TournamentPhase
 from storage.api import (
     Community,
@@ -217,6 +221,23 @@ TABLE_REQUESTS_KEPT = 64
 #: The default of ``STORAGE_WAIT_SECONDS`` (:class:`bot.config.Settings`: more for a far
 #: PostgreSQL server), passed as ``storage_wait`` to :class:`Runtime`
 STORAGE_WAIT = 1.0
+
+#: How long before a player's clock runs out (R8.5) a table with ``safe_autoplay`` starts its
+#: timeout's placement by the strategy (:meth:`Runtime.think_safe`: ``normal``, up to a quarter
+#: of a second for a 17-card Fantasyland hand on a loaded machine), in the decision process,
+#: off the event loop and without holding the table, so that the timeout comes on time
+SAFE_AHEAD_SECONDS = 1.0
+
+#: How long past the clock's end the table's timer waits at most for those placements under
+#: way (:meth:`Runtime.safe_decided`), without holding the table; one not made by then (a
+#: busy or hung decision process) is decided in the timeout's step, as before (R8.5: the
+#: same placement, on the event loop)
+SAFE_SECONDS = 2.0
+
+#: How long a press that finds the player's clock run out (it makes the timeout's step,
+#: :func:`bot.service.play.hand_press`) waits at most for those placements, holding its
+#: table (an "Arrange for me" waits longer): it is answered within a second
+SAFE_PRESS_SECONDS = 0.3
 
 #: the chain of a table's sender that writes its group messages (the others are its
 #: players', by user id: :meth:`Runtime.send`)
@@ -558,6 +579,10 @@ class Runtime:
         self.thinking_until: weakref.WeakKeyDictionary[asyncio.Task[Moves], float] = (
             weakref.WeakKeyDictionary()
         )
+        #: ``safe_autoplay``'s placements under way (R8.5), by (table, seat): the knowledge
+        #: each is made from (:meth:`~game.hand.Hand.timeout_knowledge`) and the task making
+        #: it in the decision process (:meth:`think_safe`)
+        self.safe_thinking: dict[tuple[int, int], tuple[SeatKnowledge, asyncio.Task[Moves]]] = {}
         #: closed tables whose closing step's messages this process is sending now (the
         #: step's own sending, or :func:`bot.service.recovery.deliver`): a worker keeps
         #: their chats' leases meanwhile (issue 14), so no other worker sends them as well
@@ -694,6 +719,8 @@ class Runtime:
         self._earlier.pop(t.id, None)
         for key in [k for k in self.thinking if k[0] == t.id]:
             self.thinking.pop(key)[1].cancel()
+        for key in [k for k in self.safe_thinking if k[0] == t.id]:
+            self.safe_thinking.pop(key)[1].cancel()
 
     def settings_lock(self, community_id: int) -> asyncio.Lock:
         """The lock of a read-then-write of the community's settings (:attr:`settings_locks`)."""
@@ -2302,8 +2329,13 @@ class Runtime:
         t.timer = asyncio.create_task(self._timer(t, deadline), name=f"table-{t.id}-timer")
 
     async def _timer(self, t: LiveTable, deadline: float) -> None:
+        early = deadline - SAFE_AHEAD_SECONDS - self.clock()
+        if early > 0:
+            await asyncio.sleep(early)
+            self.think_safe(t, deadline)
         await asyncio.sleep(max(0.0, deadline - self.clock()))
         await self._decided(t)
+        await self.prepare_safe(t, SAFE_SECONDS)
         async with t.lock:
             if t.timer is asyncio.current_task():
                 t.timer = None
@@ -2328,6 +2360,132 @@ class Runtime:
             )
             await asyncio.wait(tasks, timeout=max(0.0, until - now))
 
+    def _timed_out(self, t: LiveTable, at: float) -> tuple[set[int], set[int]]:
+        """The boards of ``t``'s hand whose streets the step at ``at`` makes for their player
+        (R8.5, :func:`bot.service.play.advance`): those to act now whose clock is out (or the
+        grace of a player away, R8.7), and those whose every turn is (a player who left, a
+        seat nobody holds, a clock whose budget and bank are both spent: its next street is
+        made as soon as it comes, in the same step). A guess of what the step will do: one
+        wrong makes a placement for nothing, or leaves one to the step."""
+        hand = t.hand
+        assert hand is not None
+        now = {s for s in hand.to_act if t.out_of_time(t.owner(s), at)}
+        every: set[int] = set()
+        for s in hand.order:
+            p = t.player_of(s)
+            clock = t.clocks.get(t.owner(s))
+            spent = clock is not None and clock.left(at) == (0.0, 0.0)
+            if p is None or (p.leaving and not p.bot) or spent:
+                every.add(s)
+        return now | every, every
+
+    def think_safe(self, t: LiveTable, at: float) -> None:
+        """Start ``safe_autoplay``'s placement (R8.5: the strategy at ``normal``,
+        :meth:`~game.hand.Hand.suggest`) of every board of ``t``'s hand to act whose street
+        the table's step at ``at`` makes for its player (:meth:`_timed_out`), in the decision
+        process (``rt.thinker``), off the event loop and without holding the table, from what
+        the timeout will ask (:meth:`~game.hand.Hand.timeout_knowledge`): a second before the
+        clock runs out, so that it is ready then. The streets a step makes after those
+        (a chain of timeouts) are :meth:`prepare_safe`'s. Call with a running event loop."""
+        hand = t.hand
+        if hand is None or hand.is_over or not hand.options.safe_autoplay:
+            return
+        first, _every = self._timed_out(t, at)
+        for s in hand.to_act:
+            k = hand.timeout_knowledge(s) if s in first else None
+            if k is not None and not hand.is_offered(s, k):
+                self._safe_task(t, s, k)
+
+    def _safe_task(self, t: LiveTable, seat: int, k: SeatKnowledge) -> asyncio.Task[Moves]:
+        """The placement of ``seat`` from ``k`` under way (:attr:`safe_thinking`), started
+        now unless one from the same knowledge is (one from other knowledge, the hand moved
+        on since, is dropped)."""
+        have = self.safe_thinking.get((t.id, seat))
+        if have is not None:
+            if have[0] == k and not have[1].cancelled():
+                return have[1]
+            have[1].cancel()
+        task = asyncio.get_running_loop().create_task(
+            self.thinker.decide(decide, k, Level.NORMAL), name=f"table-{t.id}-safe-{seat}"
+        )
+        task.add_done_callback(_seen)
+        self.safe_thinking[(t.id, seat)] = (k, task)
+        return task
+
+    async def prepare_safe(self, t: LiveTable, wait: float, first: Sequence[Action] = ()) -> None:
+        """Make, off the event loop, every ``safe_autoplay`` placement (R8.5) the step that
+        comes next at ``t`` will need: its actions ``first`` (a Confirm's), then the
+        timeouts it makes (:meth:`_timed_out`), a chain of them included (a clock spent
+        for the hand times out each street as it comes, in the same step: the first
+        street's placement tells the next street's knowledge). The step is played ahead on
+        a copy of the hand, each placement it lacks made in the decision process
+        (:meth:`_safe_task`, one at a time: each depends on the one before) and given to the
+        hand (:meth:`~game.hand.Hand.offer_safe`), ``wait`` seconds at most in all; what is
+        not made by then the step decides itself, as before (the same placement). The
+        table's timer calls it without holding the table (the hand moving on meanwhile
+        stops it: the next step starts over); a press that makes the step, holding it."""
+        end = asyncio.get_running_loop().time() + wait
+        for _ in range(3):  # (the hand moved on meanwhile: played ahead again)
+            if not await self._play_ahead(t, end, first):
+                return
+
+    async def _play_ahead(self, t: LiveTable, end: float, first: Sequence[Action]) -> bool:
+        """:meth:`prepare_safe`'s one try, until the event loop's time ``end``: ``True`` when
+        the hand moved on meanwhile (played ahead again)."""
+        hand = t.hand
+        if hand is None or hand.is_over or not hand.options.safe_autoplay:
+            return False
+        loop = asyncio.get_running_loop()
+        first_round, every = self._timed_out(t, self.clock())
+        if not first_round and not every:
+            return False
+        played = len(hand.actions)
+        ahead = copy.deepcopy(hand)
+        try:
+            for action in first:
+                if isinstance(action, Confirm) and _ends(ahead, action.seat):
+                    return False  # (showdown next: no timeout after it)
+                ahead.apply(action)
+        except GameError:
+            return False
+        for rounds in range(64):  # (a hand has fewer streets: a bound, never reached)
+            due = [s for s in ahead.to_act if s in every or (not rounds and s in first_round)]
+            if ahead.is_over or not due:
+                return False
+            for s in due:
+                k = ahead.timeout_knowledge(s)
+                if k is not None and not ahead.is_offered(s, k):
+                    task = self._safe_task(t, s, k)
+                    left = end - loop.time()
+                    if left <= 0:
+                        return False
+                    await asyncio.wait([task], timeout=left)
+                    if t.hand is not hand or len(hand.actions) != played:
+                        return t.hand is not None and not t.hand.is_over
+                    if not task.done() or task.cancelled() or task.exception() is not None:
+                        return False
+                    if self.safe_thinking.get((t.id, s), (k, None))[1] is task:
+                        del self.safe_thinking[(t.id, s)]
+                    for h in (ahead, hand):
+                        h.offer_safe(s, k, task.result())
+                if _ends(ahead, s):
+                    return False  # (showdown next: not played ahead, nothing to decide after)
+                ahead.apply(Timeout(s))
+        return False
+
+    def offer_safe(self, t: LiveTable) -> None:
+        """Give ``t``'s hand the placements :meth:`think_safe` made
+        (:meth:`~game.hand.Hand.offer_safe`: a timeout uses one only if the seat still knows
+        what it was made from, else decides itself, the same); those still under way stay.
+        Call under ``t.lock``, before the step that makes the timeouts."""
+        for key in [k for k in self.safe_thinking if k[0] == t.id]:
+            k, task = self.safe_thinking[key]
+            if not task.done():
+                continue
+            del self.safe_thinking[key]
+            if t.hand is not None and not task.cancelled() and task.exception() is None:
+                t.hand.offer_safe(key[1], k, task.result())
+
     async def stop_timers(self) -> None:
         """Cancel every timer and wait for them; drop the computer players' decisions under
         way."""
@@ -2342,3 +2500,21 @@ class Runtime:
         for _k, thought in self.thinking.values():  # (a thread or the worker finishes it)
             thought.cancel()
         self.thinking.clear()
+        for _k, thought in self.safe_thinking.values():
+            thought.cancel()
+        self.safe_thinking.clear()
+
+
+def _seen(task: asyncio.Task[Moves]) -> None:
+    """Mark a placement's failure seen (:meth:`Runtime.think_safe`: the timeout then decides
+    itself)."""
+    if not task.cancelled():
+        task.exception()
+
+
+def _ends(hand: Hand, seat: int) -> bool:
+    """Whether ``seat``'s street is the last move ``hand`` waits for (its end is the
+    showdown: :meth:`Runtime.prepare_safe` plays no further ahead)."""
+    return hand.street_of(seat) == hand.streets_of(seat) and all(
+        hand.street_of(s) > hand.streets_of(s) for s in hand.order if s != seat
+    )

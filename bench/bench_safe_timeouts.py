@@ -1,0 +1,74 @@
+"""``safe_autoplay``'s timeouts (R8.5): the ``normal`` placement made in the table's step, on
+the event loop (before fixauto), against the decision process (:meth:`Runtime.think_safe`),
+and what each costs the event loop.
+
+The placements are those of every timeout of a few hands where every street times out:
+classic OFC with a 17-card Fantasyland hand (the slowest, R6.2) and Pineapple, each made once
+per path, the paths taking turns, while a ticker on the loop wakes every millisecond: its lag
+is what a press of another table waits for meanwhile (:func:`bench_thinking.timed`; the
+wall times include a 3 ms sleep after each placement).
+
+    python bench/bench_safe_timeouts.py [--hands 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+
+from bench_thinking import line, timed
+
+from bot.thinking import Moves, Thinker
+from game.hand import Hand, HandSetup
+from game.options import GameKind, RuleOptions
+from game.policy import Level, SeatKnowledge, decide
+
+
+def situations(hands: int) -> list[SeatKnowledge]:
+    """What each timeout of ``hands`` hands of each kind asks the strategy."""
+    out: list[SeatKnowledge] = []
+    for kind, fantasyland in ((GameKind.OFC, {1: 17}), (GameKind.PINEAPPLE, {0: 15})):
+        options = RuleOptions(game=kind, safe_autoplay=True)
+        for seed in range(hands):
+            hand = Hand(HandSetup.deal(options, (0, 1), 0, fantasyland, seed=seed))
+            while not hand.is_over:
+                seat = hand.to_act[0]
+                k = hand.timeout_knowledge(seat)
+                if k is not None:
+                    out.append(k)
+                hand.timeout(seat)
+    return out
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=3)
+    args = parser.parse_args()
+    ks = situations(args.hands)
+    worker = Thinker(in_process=True)
+
+    # (each path then sleeps 3 ms, so that the ticker wakes and tells its lag before the
+    # next: a placement in the step holds the loop, and the ticker wakes only after it)
+    async def in_step(k: SeatKnowledge) -> Moves:
+        moves = decide(k, Level.NORMAL)
+        await asyncio.sleep(0.003)
+        return moves
+
+    async def in_process(k: SeatKnowledge) -> Moves:
+        moves = await worker.decide(decide, k, Level.NORMAL)
+        await asyncio.sleep(0.003)
+        return moves
+
+    try:
+        await worker.worker.run(int)  # (the worker's start apart)
+        print(f"{len(ks)} timeouts")
+        runs = {"in the step": in_step, "decision process": in_process}
+        for name, (walls, lags) in (await timed(ks, runs)).items():
+            print(line(f"{name}: wall", walls))
+            print(line(f"{name}: event loop lag", lags))
+    finally:
+        await worker.close()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
