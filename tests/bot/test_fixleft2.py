@@ -244,7 +244,7 @@ async def test_r6_3_a_fantasyland_replay_steps_once_through_streets_that_showed_
     lines = first.text.splitlines()
     assert lines[1] == tr(lang, "replay.streets", first=1, street=4, streets=5)
     assert lines[1] == ("Streets 1–4 of 5" if lang == "en" else "Улицы 1–4 из 5")
-    assert lines[lines.index("Bob:") + 1] == "  " + tr(lang, "replay.hidden")
+    assert lines[lines.index("Bob:") + 1] == "  " + tr(lang, "board.hidden")
     assert [b.label for row in first.buttons for b in row] == ["▶"]
     last = stats_mod.replay_screen(record, frames, 2, 0, names, lang)
     assert last.text.splitlines()[1] == tr(lang, "replay.showdown")
