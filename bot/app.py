@@ -11,11 +11,11 @@ import signal
 from collections.abc import Awaitable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TypeVar
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import urlsplit
 
 from telegram.error import InvalidToken, NetworkError
 
-from bot.config import ConfigError, Settings, split_listen
+from bot.config import ConfigError, Settings, pg_servers, split_listen
 from bot.service import TableService
 from storage.api import StorageError, Store
 from storage.sqlite import SqliteStore
@@ -110,15 +110,14 @@ def database_name(settings: Settings) -> str:
     """The database the bot runs on, for its start line: the SQLite file as an absolute path
     (``DATABASE_PATH`` is relative to the folder the bot starts in: a service started
     elsewhere makes a new, empty ``ofc.sqlite3`` there, and the log did not say which), or
-    ``DATABASE_URL``'s database and server, ``ofc on db:5432 (PostgreSQL)`` (no user, no
-    password: the whole URL is one of the secrets the log hides)."""
+    ``DATABASE_URL``'s database and server, ``ofc on db:5432 (PostgreSQL)`` (servers, a URL
+    naming several: ``ofc on db1:5432,db2:5432``; no user, no password: the whole URL is
+    one of the secrets the log hides)."""
     if settings.database_url is None:
         return f"{Path(settings.database_path).resolve()} (SQLite)"
-    parts = urlsplit(settings.database_url.get_secret_value())  # (its port checked: config)
-    server = parts.hostname or parse_qs(parts.query).get("host", ["localhost"])[0]
-    if parts.port is not None:
-        server = f"{server}:{parts.port}"
-    return f"{parts.path.lstrip('/') or '(the default)'} on {server} (PostgreSQL)"
+    url = settings.database_url.get_secret_value()
+    servers = ",".join(pg_servers(url))  # (each port checked: config; several: libpq's list)
+    return f"{urlsplit(url).path.lstrip('/') or '(the default)'} on {servers} (PostgreSQL)"
 
 
 async def open_store(settings: Settings) -> Store:

@@ -7,7 +7,7 @@ one line that says what to set (:class:`ConfigError`), never as a traceback.
 from __future__ import annotations
 
 import re
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from pydantic import SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -263,7 +263,7 @@ class Settings(BaseSettings):
             )
         if value is not None:
             try:  # (a port that is no number, "[::1" without "]": tracebacks at the start)
-                _ = urlsplit(value.get_secret_value()).port  # (reading it checks it)
+                pg_servers(value.get_secret_value())  # (each server's port read: checked)
             except ValueError:
                 raise ValueError(
                     "DATABASE_URL is malformed: its host or port cannot be read (it is "
@@ -297,6 +297,27 @@ class Settings(BaseSettings):
     def has_token(self) -> bool:
         """Whether at least one platform is configured."""
         return self.telegram_bot_token is not None or self.discord_bot_token is not None
+
+
+def pg_servers(url: str) -> list[str]:
+    """The servers a PostgreSQL ``url`` names, in order, each ``host`` or ``host:port``: one,
+    or libpq's list that asyncpg takes too, ``postgresql://u:pw@db1:5432,db2:5432/ofc`` (the
+    first that answers); without a host, the unix socket folder of ``?host=``, else
+    ``localhost``. ``urlsplit(url).port`` refused a list ("DATABASE_URL is malformed").
+
+    :raises ValueError: a port that is no number or past 65535, an IPv6 address without its
+        ``]`` (the bot's start, asyncpg's connect: tracebacks)."""
+    parts = urlsplit(url)
+    hosts = parts.netloc.rpartition("@")[2]
+    if not hosts:
+        return [parse_qs(parts.query).get("host", ["localhost"])[0]]
+    servers = []
+    for host in hosts.split(","):
+        one = urlsplit(f"//{host}")
+        port = one.port  # (reading it checks it)
+        name = one.hostname or "localhost"
+        servers.append(name if port is None else f"{name}:{port}")
+    return servers
 
 
 def split_listen(value: str) -> tuple[str, int]:

@@ -255,7 +255,10 @@ async def resume(
     certain (a pending ref) is posted anew as at a restart. Posted anew, the old message
     is written as moved, its buttons gone, once it no longer shows the table as it is
     (:meth:`Runtime.retire_earlier`; ``same_chat``: not one of a chat the group left, an
-    upgraded group's, whose ids are not the new chat's).
+    upgraded group's, whose ids are not the new chat's). A ``table`` item of the outbox a
+    crash left unsent (a showdown, which stays as the record) is written over that old
+    message again (its ``over``), which is then not written as moved: the restart posted it
+    anew, a second showdown below the table message.
 
     The players' private hand messages go the same way: taken over, each is written over
     the one its seat's snapshot names (the adapter posts it again if the player deleted
@@ -290,6 +293,12 @@ async def resume(
             # message from before the restart that posted it is still written as moved
             if not unsure_ref(t.earlier_ref):
                 old_ref = t.earlier_ref
+    # a table item the crash left unsent (a showdown: written over the table message, which
+    # stays as the record) goes over that message again, not over the one posted anew (a
+    # second showdown below it, the first then written as moved): the record
+    if old_ref is not None and same_chat and (overs := _unsent_table_items(t)[:1]):
+        overs[0]["over"] = old_ref
+        old_ref = None  # (the record: not written as moved)
     if t.last_deal_at is None:  # a snapshot from before idle close (R8.2a) was written
         t.last_deal_at = rt.clock()
     by_ref = posts_by_ref(rt.presenter(t))
@@ -351,6 +360,16 @@ async def resume(
     # a showdown picture the platform had refused for a while, posted later in the
     # background when the bot stopped: posted now (under its ref: once)
     rt.post_late_pictures(t, t.late_pictures)
+
+
+def _unsent_table_items(t: LiveTable) -> list[dict[str, Any]]:
+    """The outbox's ``table`` items of ``t`` not sent yet and written over the table message
+    as it is then (no ``ref`` of their own: :meth:`~bot.service.runtime.Runtime.flush_outbox`)."""
+    return [
+        item
+        for item in t.outbox
+        if int(item["id"]) > t.outbox_sent and item.get("kind") == "table" and not item.get("ref")
+    ]
 
 
 def _state(t: LiveTable) -> dict[str, Any]:

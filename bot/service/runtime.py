@@ -1797,7 +1797,8 @@ class Runtime:
                 continue
             screen = Screen.from_json(item)
             if item.get("kind") == "table":
-                over = str(item["ref"]) if item.get("ref") else t.group_ref  # (owed again)
+                # (owed again over ``ref``; ``over``: the message a restart found it was for)
+                over = str(item["ref"]) if item.get("ref") else item.get("over") or t.group_ref
                 ref = await p.show_table(t.group_chat, screen, over)
                 if not item.get("ref"):  # (the next one posted under its ref: _mint_next)
                     t.group_ref = str(item["next"]) if item.get("next") else None
