@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 from telegram.error import InvalidToken, NetworkError
 
 from bot.config import ConfigError, Settings, pg_servers, split_listen
+from bot.dblock import hold_database, hold_worker, let_go
 from bot.service import TableService
 from storage.api import StorageError, Store
 from storage.sqlite import SqliteStore
@@ -168,8 +169,16 @@ async def _serve(settings: Settings, stop: asyncio.Event) -> None:
     """:func:`run`'s start, run and stop. :raises _StoppedStarting: as its name says."""
     db = Path(settings.database_path)
     fresh = settings.database_url is None and not db.exists()
+    lock: int | None = None
     if settings.database_url is None:  # (not cancelled: aiosqlite's thread would be left)
-        store = await open_store(settings)
+        lock = _hold_sqlite(settings)
+        try:
+            store = await open_store(settings)
+        except BaseException:
+            if fresh:  # (the lock made it empty)
+                db.unlink(missing_ok=True)
+            let_go(lock)
+            raise
     else:
         store = await _unless_stopped(open_store(settings), stop)
     service = TableService(
@@ -294,10 +303,50 @@ async def _serve(settings: Settings, stop: asyncio.Event) -> None:
         for adapter in reversed(adapters):
             with contextlib.suppress(Exception):
                 await adapter.stop()
-        await store.close()
-        if fresh and not started:  # do not leave an empty database behind a failed start
-            for suffix in ("", "-wal", "-shm"):
-                Path(str(db) + suffix).unlink(missing_ok=True)
+        try:
+            await store.close()
+        finally:
+            if fresh and not started:  # do not leave an empty database behind a failed start
+                for suffix in ("", "-wal", "-shm"):
+                    Path(str(db) + suffix).unlink(missing_ok=True)
+            let_go(lock)  # (after the store: SQLite's own locks go with any descriptor)
+
+
+def _hold_sqlite(settings: Settings) -> int | None:
+    """The lock on ``DATABASE_PATH`` (:func:`bot.dblock.hold_database`), before the store
+    opens it: exclusive for a single process, shared for a worker (``WORKER_ID``). Two plain
+    ``python -m bot`` on one file both restored the same tables: messages sent twice, steps
+    refused as "changed meanwhile". ``None`` when the file cannot be opened (the store's
+    open then says why).
+
+    :raises ConfigError: when another process holds the file: a bot or a sandbox, or (for a
+        worker) a bot, a sandbox or a worker of the same ``WORKER_ID`` (one line, exit
+        status 2; nothing opened, nothing made or removed)."""
+    db = Path(settings.database_path)
+    worker = settings.worker_id is not None
+    try:
+        lock = hold_database(db, shared=worker)
+    except OSError:
+        return None
+    if lock is None:
+        path = db.resolve()
+        if worker:
+            raise ConfigError(
+                f"a bot without WORKER_ID or a sandbox is running on the SQLite database {path}: "
+                "workers share a file only with workers; stop it first"
+            )
+        raise ConfigError(
+            f"another bot (or a sandbox) is running on the SQLite database {path}: stop it "
+            "first, or give this one its own DATABASE_PATH (several processes on one database "
+            "are workers, each with its own WORKER_ID: docs/operations.md)"
+        )
+    if settings.worker_id is not None and not hold_worker(lock, settings.worker_id):
+        let_go(lock)
+        raise ConfigError(
+            f"another worker with WORKER_ID={settings.worker_id} is running on the SQLite "
+            f"database {db.resolve()}: give each worker its own WORKER_ID"
+        )
+    return lock
 
 
 async def run_router(settings: Settings, stop: asyncio.Event | None = None) -> None:

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.config import ConfigError
+from bot.dblock import hold_database, let_go
 from bot.model import Actor, ChatRef, LiveTable
 from bot.screens import Payload
 from bot.service import TableService, lobby
@@ -209,7 +210,7 @@ class Sandbox:
     service: TableService | None = None
     adapter: TelegramAdapter | None = None
     store: SqliteStore | None = None
-    _lock: int | None = None  # the open file whose flock says this sandbox runs on the file
+    _lock: int | None = None  # the descriptor whose flock says this sandbox runs on the file
     _printed: dict[tuple[int, int], tuple[int, str, str]] = field(default_factory=dict)
     _dirty: set[int] = field(default_factory=set)
     _group_calls: list[ApiCall] = field(default_factory=list)  # group writes not yet printed
@@ -264,16 +265,23 @@ class Sandbox:
         self.fake.group(GROUP_ID, tr(self.lang, "sandbox.group_name"))
         self.fake.admins[GROUP_ID] = {self.human.id}  # you run the sandbox group
         self.fake.listeners.append(self._on_call)
+        fresh = not self.opts.db.exists()
+        try:  # before the store opens it: refused, nothing is opened (bot.dblock)
+            self._lock = hold_database(self.opts.db)
+        except OSError:  # (a folder that does not exist: the store's open says so)
+            self._lock = None
+        else:
+            if self._lock is None:  # another sandbox, or a bot, runs on the file
+                raise ConfigError(tr(self.opts.lang, "sandbox.db_busy", path=self.opts.db))
         try:
             self.store = await SqliteStore.open(self.opts.db)
         except StorageError as exc:
+            if fresh:  # (the lock made it empty)
+                self.opts.db.unlink(missing_ok=True)
             reason = str(exc).removeprefix("SQLite error: ")
             raise ConfigError(
                 tr(self.opts.lang, "sandbox.db_error", path=self.opts.db, reason=reason)
             ) from None
-        self._lock = _hold_alone(self.opts.db)
-        if self._lock is None:
-            raise ConfigError(tr(self.opts.lang, "sandbox.db_busy", path=self.opts.db))
         community = await self.store.community("telegram", str(GROUP_ID))
         self._hand_seconds_before = table_options(community.settings).hand_seconds
         group_lang = group_language(community.settings)
@@ -491,9 +499,8 @@ class Sandbox:
                 await self._printer
         if self.store is not None:
             await self.store.close()
-        if self._lock is not None:
-            os.close(self._lock)  # lets the file's flock go
-            self._lock = None
+        let_go(self._lock)  # the file's flock (after the store: see bot.dblock)
+        self._lock = None
         await self.fake.stop()
 
     # -- output ------------------------------------------------------------------------------
@@ -1285,29 +1292,6 @@ def _private_after(fake: FakeTelegram, start: int, chat: int) -> ApiCall | None:
         ):
             return c
     return None
-
-
-def _hold_alone(db: Path) -> int | None:
-    """An open descriptor of ``db`` holding its exclusive ``flock``: one sandbox at a time on
-    a file (a second one resumed the same table, both ran its timers and one logged "not
-    saved" every 5 s). ``None`` when another process holds it. SQLite's own locks are POSIX
-    record locks, which ``flock`` does not touch; the lock goes when the descriptor is
-    closed or the process ends (a kill included). Without ``fcntl`` (Windows) nothing is
-    locked: a descriptor all the same.
-
-    :raises OSError: if ``db`` cannot be opened (after :meth:`SqliteStore.open` did, not
-        expected)."""
-    fd = os.open(db, os.O_RDWR)
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - no flock there
-        return fd
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        os.close(fd)
-        return None
-    return fd
 
 
 def _is_terminal(stream: TextIO | None) -> bool:

@@ -1488,12 +1488,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "ошибка: не открыть базу песочницы {path} ({reason}): --sandbox-db — файл SQLite "
         "(или имя нового файла) в существующей папке",
     },
-    # a second sandbox on the file another one runs on: it would play the same table
+    # a second sandbox on the file another one (or a bot) runs on: it would play the same
+    # table (bot.dblock)
     "sandbox.db_busy": {
-        "en": "error: another sandbox is running on {path}: quit it first, or give this one "
-        "its own file with --sandbox-db",
-        "ru": "ошибка: на {path} уже работает другая песочница: сначала закройте её или дайте "
-        "этой свой файл через --sandbox-db",
+        "en": "error: another sandbox or a bot is running on {path}: quit it first, or give "
+        "this one its own file with --sandbox-db",
+        "ru": "ошибка: на {path} уже работает другая песочница или бот: сначала остановите "
+        "их или дайте этой песочнице свой файл через --sandbox-db",
     },
     "sandbox.bye_no_table": {
         "en": "» Bye (no table is open; the next start opens a new one)",
