@@ -854,7 +854,7 @@ class CrashRun:
                 self.armed = False  # no kill once the game is where it should be
                 self.disarm.touch()
                 await asyncio.sleep(0.05)
-                if not self.bot.alive:
+                if not self.bot.alive or self._killed_here():
                     continue  # killed right at the goal: restart and play on
                 break
             if time.monotonic() > deadline:
@@ -866,6 +866,16 @@ class CrashRun:
                 await asyncio.sleep(0.02)
         self.outcome.calls_counted = counted
         self.outcome.commits = commits
+
+    def _killed_here(self) -> bool:
+        """Whether the first bot process was killed at the kill point (its SIGKILL sent by the
+        fake's listener, or its commit's kill traced), though :attr:`BotProcess.alive` may not
+        show it yet: a loaded machine reaped a process killed right at the goal after the
+        0.05 s :meth:`play` waits, and the run went on to ``/balance`` with no bot to answer
+        ("no reply", one sweep run of chinese_claim)."""
+        if self.process_no != 1:
+            return False
+        return self.outcome.killed or (self.kill.kind == "commit" and bool(self._killed_commit()))
 
     async def read_balances(self) -> None:
         """Every player asks ``/balance``; the replies are checked against the database."""
