@@ -94,8 +94,12 @@ BALANCE_TIMEOUT = 20.0
 STALL_SECONDS = 20.0
 #: Upper bound of one run (the game, restarts included).
 RUN_TIMEOUT = 90.0
-#: Seconds the child gets to start (import, open the database, first long poll).
-START_TIMEOUT = 20.0
+#: Seconds the child gets to start (import, open the database, first long poll). Only how
+#: long to wait: the wait ends at the first long poll or when the child dies. It was 20 s:
+#: beside two busy test workers (and two CPU hogs) a child's imports alone took 17 s of
+#: wall time for under a second of CPU, and every run of pineapple3_fl commit-before[+hand]
+#: was "stuck: the bot did not start polling".
+START_TIMEOUT = 60.0
 
 _HAND_TITLE = re.compile(r"^🃏 .*· hand (\d+)")
 _SHOWDOWN = re.compile(r"🏁 Showdown · table #(\d+) · hand (\d+)")
