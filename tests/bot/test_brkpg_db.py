@@ -9,10 +9,11 @@ finds the same balances + stacks (``storage.check`` clean)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ import storage.sqlite as sqlite_module
 from bot.model import Actor, LiveTable, Phase
 from bot.screens import Payload
 from bot.service import TableService
+from bot.service.runtime import STORAGE_WAIT
 from bot.texts import tr
 from storage.api import LedgerKind, Store
 from storage.check import check_store
@@ -32,12 +34,20 @@ from storage.sqlite import SqliteStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm
+from tests.bot.tg_world import TEST_STORAGE_WAIT
 from tests.pg import fresh_database
 
 
-def new_service(store: Store, clock: Clock) -> tuple[TableService, FakePresenter]:
+def new_service(
+    store: Store, clock: Clock, storage_wait: float = STORAGE_WAIT
+) -> tuple[TableService, FakePresenter]:
     service = TableService(
-        store, clock=clock, rng=random.Random(5), next_hand_delay=5, timers=False
+        store,
+        clock=clock,
+        rng=random.Random(5),
+        next_hand_delay=5,
+        timers=False,
+        storage_wait=storage_wait,
     )
     presenter = FakePresenter()
     service.register(presenter)
@@ -413,6 +423,20 @@ class SilentProxy:
             self.server.close()
 
 
+@contextlib.contextmanager
+def bot_bound(service: TableService) -> Iterator[None]:
+    """Within: the bot's own storage wait (``STORAGE_WAIT``, 1 s), the bound under test while
+    the network is silent; outside, the service made with ``TEST_STORAGE_WAIT`` waits as the
+    test worlds do (the setup, and the steps once the database answers again: a fresh
+    connection through the proxy took more than 1 s on two loaded cores now and then, and
+    the step that must go through was refused "the database did not answer in time")."""
+    service.rt.storage_wait = STORAGE_WAIT
+    try:
+        yield
+    finally:
+        service.rt.storage_wait = TEST_STORAGE_WAIT
+
+
 async def silent_store(pg_url: str) -> tuple[SilentProxy, str]:
     """A proxy in front of the test database and the URL of the database through it."""
     query = dict(part.split("=", 1) for part in pg_url.split("?", 1)[1].split("&"))
@@ -436,7 +460,7 @@ async def test_pg_a_press_while_the_network_is_silent_is_answered_within_seconds
     clock = Clock()
     store = await PostgresStore.open(url)
     try:
-        service, _ = new_service(store, clock)
+        service, _ = new_service(store, clock, TEST_STORAGE_WAIT)
         await service.new_table(GROUP, ALICE)
         for a in (ALICE, BOB):
             await service.join(GROUP, a)
@@ -444,11 +468,12 @@ async def test_pg_a_press_while_the_network_is_silent_is_answered_within_seconds
         assert t is not None
         seq = t.seq
         proxy.silent = True
-        press = asyncio.ensure_future(service.ready(GROUP, ALICE))
-        done, _ = await asyncio.wait([press], timeout=3.0)
-        proxy.silent = False
-        answered = press in done
-        await asyncio.gather(press, return_exceptions=True)
+        with bot_bound(service):
+            press = asyncio.ensure_future(service.ready(GROUP, ALICE))
+            done, _ = await asyncio.wait([press], timeout=3.0)
+            proxy.silent = False
+            answered = press in done
+            await asyncio.gather(press, return_exceptions=True)
         assert answered, "the press was not answered within 3 s of a silent network"
         reply = press.result()
         assert reply.alert and reply.text == tr("en", "err.storage")
@@ -474,11 +499,12 @@ async def test_pg_a_command_while_the_network_is_silent_fails_within_seconds(
     proxy, url = await silent_store(pg_url)
     store = await PostgresStore.open(url)
     try:
-        service, _ = new_service(store, Clock())
+        service, _ = new_service(store, Clock(), TEST_STORAGE_WAIT)
         await service.join(GROUP, ALICE)  # (the community made)
         proxy.silent = True
         began = time.monotonic()
-        reply = await asyncio.wait_for(service.balance(GROUP, ALICE), 10.0)
+        with bot_bound(service):
+            reply = await asyncio.wait_for(service.balance(GROUP, ALICE), 10.0)
         assert time.monotonic() - began < 3.0
         assert reply.alert and reply.text == tr("en", "err.storage_slow")
         proxy.silent = False
@@ -534,7 +560,7 @@ async def test_pg_r8_2_a_ready_whose_commit_meets_a_silent_network_is_answered_a
     clock = Clock()
     store = await PostgresStore.open(url)
     try:
-        service, _ = new_service(store, clock)
+        service, _ = new_service(store, clock, TEST_STORAGE_WAIT)
         await service.new_table(GROUP, ALICE)
         for a in (ALICE, BOB):
             await service.join(GROUP, a)
@@ -543,11 +569,12 @@ async def test_pg_r8_2_a_ready_whose_commit_meets_a_silent_network_is_answered_a
         seq, before = t.seq, await totals(store)
         silence.armed = when
         began = time.monotonic()
-        press = asyncio.ensure_future(service.ready(GROUP, ALICE))
-        done, _ = await asyncio.wait([press], timeout=3.0)
-        took = time.monotonic() - began
-        proxy.silent = False
-        await asyncio.gather(press, return_exceptions=True)
+        with bot_bound(service):
+            press = asyncio.ensure_future(service.ready(GROUP, ALICE))
+            done, _ = await asyncio.wait([press], timeout=3.0)
+            took = time.monotonic() - began
+            proxy.silent = False
+            await asyncio.gather(press, return_exceptions=True)
         assert press in done, "the press was not answered within 3 s of a silent network"
         assert took < 3.0
         reply = press.result()
@@ -598,7 +625,7 @@ async def test_pg_r8_2_a_timer_step_meets_a_silent_network_and_frees_the_table_f
     clock = Clock()
     store = await PostgresStore.open(url)
     try:
-        service, _ = new_service(store, clock)
+        service, _ = new_service(store, clock, TEST_STORAGE_WAIT)
         await service.new_table(GROUP, ALICE)
         for a in (ALICE, BOB, CAROL):
             await service.join(GROUP, a)
@@ -610,14 +637,15 @@ async def test_pg_r8_2_a_timer_step_meets_a_silent_network_and_frees_the_table_f
         clock.now = t.ready_deadline + 1
         silence.armed = "before"
         began = time.monotonic()
-        step = asyncio.ensure_future(service.run_due())
-        done, _ = await asyncio.wait([step], timeout=3.0)
-        assert step in done and time.monotonic() - began < 3.0, "the timer held the table"
-        assert t.seq == seq and t.hand is None and seat_of(t, CAROL) is not None
-        assert service.rt.unsure == {t.id: (seq + 1, False)}
-        began = time.monotonic()
-        press = asyncio.ensure_future(service.leave(GROUP, CAROL))
-        done, _ = await asyncio.wait([press], timeout=3.0)
+        with bot_bound(service):
+            step = asyncio.ensure_future(service.run_due())
+            done, _ = await asyncio.wait([step], timeout=3.0)
+            assert step in done and time.monotonic() - began < 3.0, "the timer held the table"
+            assert t.seq == seq and t.hand is None and seat_of(t, CAROL) is not None
+            assert service.rt.unsure == {t.id: (seq + 1, False)}
+            began = time.monotonic()
+            press = asyncio.ensure_future(service.leave(GROUP, CAROL))
+            done, _ = await asyncio.wait([press], timeout=3.0)
         assert press in done and time.monotonic() - began < 3.0
         reply = press.result()
         assert reply.alert and reply.text == tr("en", "err.storage")
@@ -645,7 +673,7 @@ async def test_sqlite_r8_2_a_ready_while_another_process_holds_the_lock_is_answe
     store = await SqliteStore.open(path)
     other = sqlite3.connect(path, isolation_level=None)
     try:
-        service, _ = new_service(store, clock)
+        service, _ = new_service(store, clock, TEST_STORAGE_WAIT)
         await service.new_table(GROUP, ALICE)
         for a in (ALICE, BOB):
             await service.join(GROUP, a)
@@ -654,11 +682,12 @@ async def test_sqlite_r8_2_a_ready_while_another_process_holds_the_lock_is_answe
         seq = t.seq
         other.execute("BEGIN IMMEDIATE")  # the other process's write transaction
         began = time.monotonic()
-        press = asyncio.ensure_future(service.ready(GROUP, ALICE))
-        done, _ = await asyncio.wait([press], timeout=3.0)
-        took = time.monotonic() - began
-        other.execute("ROLLBACK")
-        await asyncio.gather(press, return_exceptions=True)
+        with bot_bound(service):
+            press = asyncio.ensure_future(service.ready(GROUP, ALICE))
+            done, _ = await asyncio.wait([press], timeout=3.0)
+            took = time.monotonic() - began
+            other.execute("ROLLBACK")
+            await asyncio.gather(press, return_exceptions=True)
         assert press in done and took < 3.0, "the press waited for the lock"
         reply = press.result()
         assert reply.alert and reply.text == tr("en", "err.storage")

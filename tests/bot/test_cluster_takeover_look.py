@@ -25,7 +25,7 @@ from storage.api import lease_key
 from storage.check import check_store
 from storage.sqlite import SqliteStore
 from tests.bot.test_telegram_e2e import play_hand, seat_everyone
-from tests.bot.tg_world import ALICE, BOB, GROUP_ID, TOKEN, World, world
+from tests.bot.tg_world import ALICE, BOB, GROUP_ID, TEST_STORAGE_WAIT, TOKEN, World, world
 
 KEY = lease_key("telegram", str(GROUP_ID))
 TTL = 1.0
@@ -67,7 +67,9 @@ async def test_r8_2a_r14_a_mute_of_the_bot_running_out_after_a_takeover_keeps_it
             await asyncio.sleep(TTL + 0.5)
 
         store = await SqliteStore.open(db)
-        service = TableService(store, rng=random.Random(1), next_hand_delay=0.0)
+        service = TableService(
+            store, rng=random.Random(1), next_hand_delay=0.0, storage_wait=TEST_STORAGE_WAIT
+        )  # (as the world's presses: 1 s refused a press on two loaded cores now and then)
         limiter = AnswerFirstRateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)
         adapter = TelegramAdapter(service, TOKEN, fake.base_url, rate_limiter=limiter)
         await adapter.start(poll_interval=0.0)

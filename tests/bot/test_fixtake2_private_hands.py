@@ -26,7 +26,7 @@ from bot.texts import tr
 from storage.api import lease_key
 from storage.sqlite import SqliteStore
 from tests.bot.test_telegram_e2e import seat_everyone
-from tests.bot.tg_world import ALICE, BOB, GROUP_ID, TOKEN, World, world
+from tests.bot.tg_world import ALICE, BOB, GROUP_ID, TEST_STORAGE_WAIT, TOKEN, World, world
 
 KEY = lease_key("telegram", str(GROUP_ID))
 TTL = 1.0
@@ -132,7 +132,9 @@ async def test_r14_a_takeover_writes_each_hand_over_its_message(
         calls = len(fake.calls)
 
         store = await SqliteStore.open(db)
-        service = TableService(store, rng=random.Random(1), next_hand_delay=0.0)
+        service = TableService(
+            store, rng=random.Random(1), next_hand_delay=0.0, storage_wait=TEST_STORAGE_WAIT
+        )  # (as the world's presses: 1 s refused a press on two loaded cores now and then)
         limiter = AnswerFirstRateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)
         adapter = TelegramAdapter(service, TOKEN, fake.base_url, rate_limiter=limiter)
         await adapter.start(poll_interval=0.0)

@@ -336,6 +336,9 @@ def main() -> None:
         database_url=SecretStr(env["DATABASE_URL"]) if env.get("DATABASE_URL") else None,
         log_level=env.get("LOG_LEVEL", "WARNING"),
         decisions_in_process=False,  # as in the test suite (tests/conftest.py)
+        # as the test worlds (TEST_STORAGE_WAIT): the bot's 1 s refused a press beside busy
+        # test workers now and then ("Could not save, nothing changed"); no bound is tested here
+        storage_wait_seconds=5.0,
         _env_file=None,  # type: ignore[call-arg]
     )
     logging.basicConfig(

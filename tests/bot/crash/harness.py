@@ -94,8 +94,12 @@ BALANCE_TIMEOUT = 20.0
 STALL_SECONDS = 20.0
 #: Upper bound of one run (the game, restarts included).
 RUN_TIMEOUT = 90.0
-#: Seconds the child gets to start (import, open the database, first long poll).
-START_TIMEOUT = 20.0
+#: Seconds the child gets to start (import, open the database, first long poll). Only how
+#: long to wait: the wait ends at the first long poll or when the child dies. It was 20 s:
+#: beside two busy test workers (and two CPU hogs) a child's imports alone took 17 s of
+#: wall time for under a second of CPU, and every run of pineapple3_fl commit-before[+hand]
+#: was "stuck: the bot did not start polling".
+START_TIMEOUT = 60.0
 
 _HAND_TITLE = re.compile(r"^🃏 .*· hand (\d+)")
 _SHOWDOWN = re.compile(r"🏁 Showdown · table #(\d+) · hand (\d+)")
@@ -583,6 +587,29 @@ class CrashRun:
             elif time.monotonic() - since >= still:
                 return
 
+    def _results_seen(self) -> set[int]:
+        """The hand numbers whose result (or reveal) the group was shown."""
+        seen: set[int] = set()
+        for c in self._group_writes():
+            text = _text(c.params)
+            m = _SHOWDOWN.search(text) or _REVEAL.search(text)
+            if m is not None:
+                seen.add(int(m.group(2)))
+        return seen
+
+    async def _results_out(self, timeout: float = ANSWER_TIMEOUT) -> None:
+        """Wait until the group was shown the result of every hand before the newest one
+        dealt, or ``timeout`` seconds (the checks then tell what is missing). The quiet wait
+        alone was not enough: on a loaded machine a restarted bot drew hand 2's showdown
+        picture for more than its 1.5 s without a request, the harness stopped the bot first,
+        and pineapple3_fl commit-before[+hand]#1 found "settled but no result titled 'hand
+        2' was shown" (2 of 5 runs beside two CPU hogs)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and self.bot is not None and self.bot.alive:
+            if set(range(1, self._max_hand(0))) <= self._results_seen():
+                return
+            await asyncio.sleep(0.05)
+
     async def _answer_of(
         self, predicate: Callable[[], T | None], timeout: float = ANSWER_TIMEOUT
     ) -> T | None:
@@ -922,6 +949,7 @@ class CrashRun:
                 # the deal's last messages and edits; 1.5 s still: the first showdown after
                 # a restart may wait for the drawing process to come up (a loaded machine:
                 # over 0.5 s, and the table message behind its picture was not out yet)
+                await self._results_out()
                 await self._quiet(still=1.5)
                 await self.read_balances()
                 shown = await self._settled_table_message()

@@ -19,7 +19,7 @@ from bot.screens import Payload
 from bot.service import TableService
 from storage.sqlite import SqliteStore
 from tests.bot.cluster.harness import free_port
-from tests.bot.discord.dc_world import TEST_ANSWER_WITHIN, World
+from tests.bot.discord.dc_world import TEST_ANSWER_WITHIN, TEST_STORAGE_WAIT, World
 from tests.bot.fakes import FOULED_NOTICES
 from tests.fakes.discord_api import (
     CHANNEL_ID,
@@ -102,7 +102,9 @@ async def start_node(
     it holds and runs those of its shards that were free. Call inside
     :func:`~tests.fakes.discord_api.point_discord_at`."""
     store = await SqliteStore.open(db)
-    service = TableService(store, next_hand_delay=60.0)
+    # (the world's storage wait: the bot's 1 s refused a press of these two workers, which
+    # share one loop, on two loaded cores now and then: "Could not save, nothing changed")
+    service = TableService(store, next_hand_delay=60.0, storage_wait=TEST_STORAGE_WAIT)
     port = free_port()  # its internal endpoint: presses other workers forward (DM hands)
     worker = Worker(
         service, name, f"http://127.0.0.1:{port}", ttl=ttl, discord_shards=(shards, count)
