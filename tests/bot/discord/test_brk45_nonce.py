@@ -4,43 +4,22 @@ after the restart)."""
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.discord.presenter import DiscordPresenter
 from tests.bot.discord.dc_world import ALICE, BOB, action_of, components, world
 from tests.bot.discord.test_discord_e2e import seat_everyone
+from tests.bot.discord.test_fixnonce_table_message import (
+    _crash_copy_at_table_post as _crash_copy_at_post,
+)
 from tests.fakes.discord_api import CHANNEL_ID, TOKEN, FakeDiscord
 
 
 def _live(fake: FakeDiscord) -> list[str]:
     """The ids of the channel's messages with any button."""
     return [str(m["id"]) for m in fake.channel_messages(CHANNEL_ID) if components(m)]
-
-
-def _crash_copy_at_post(
-    monkeypatch: pytest.MonkeyPatch, db: Path, copy: Path, posts: int
-) -> list[int]:
-    """Copy ``db`` to ``copy`` as the ``posts``-th new message with buttons goes out in the
-    table channel (what a SIGKILL then leaves on disk)."""
-    real = DiscordPresenter._send
-    seen: list[int] = []
-
-    async def send(
-        self: DiscordPresenter, channel_id: int, screen: Any, nonce: Any = None, **kw: Any
-    ) -> Any:
-        if channel_id == CHANNEL_ID and screen.buttons:
-            seen.append(channel_id)
-            if len(seen) == posts:
-                with sqlite3.connect(db) as src, sqlite3.connect(copy) as dst:
-                    src.backup(dst)
-        return await real(self, channel_id, screen, nonce, **kw)
-
-    monkeypatch.setattr(DiscordPresenter, "_send", send)
-    return seen
 
 
 async def test_a_crash_after_the_table_message_posted_after_a_showdown_leaves_one(

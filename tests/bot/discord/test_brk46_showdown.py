@@ -14,8 +14,10 @@ from typing import Any
 import pytest
 
 from tests.bot.discord.dc_world import ALICE, BOB, components, world
-from tests.bot.discord.test_brk45_nonce import _crash_copy_at_post
 from tests.bot.discord.test_discord_e2e import seat_everyone
+from tests.bot.discord.test_fixnonce_table_message import (
+    _crash_copy_at_table_post as _crash_copy_at_post,
+)
 from tests.fakes.discord_api import CHANNEL_ID, TOKEN, FakeDiscord
 
 
