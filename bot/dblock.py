@@ -3,6 +3,7 @@ on the database file they run on (docs/operations.md, "One process per database"
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import struct
@@ -13,6 +14,9 @@ __all__ = ["hold_database", "hold_worker", "let_go"]
 #: the first byte of the range :func:`hold_worker` locks one byte of: far past SQLite's own
 #: lock bytes (from 0x40000000, 1 GiB, 512 + 2 bytes), which they so never touch
 _WORKER_BYTES = 1 << 40
+
+#: the errors of an open file description lock where there are none (:func:`hold_worker`)
+_NO_OFD_LOCKS = frozenset({errno.EINVAL, errno.ENOLCK, errno.EOPNOTSUPP})
 
 
 def hold_database(db: Path, *, shared: bool = False) -> int | None:
@@ -31,7 +35,9 @@ def hold_database(db: Path, *, shared: bool = False) -> int | None:
     is locked: a descriptor all the same.
 
     :raises OSError: if ``db`` cannot be opened for writing (a folder that does not exist,
-        a read-only file): the caller lets the store's open say so in its own words."""
+        a read-only file), or its file system refuses ``flock`` (``ENOLCK``, ``EINVAL``: some
+        network and FUSE file systems; the descriptor is closed, not left open for good): the
+        caller lets the store's open say so in its own words."""
     fd = os.open(db, os.O_RDWR | os.O_CREAT, 0o644)
     try:
         import fcntl
@@ -42,6 +48,9 @@ def hold_database(db: Path, *, shared: bool = False) -> int | None:
     except BlockingIOError:
         os.close(fd)
         return None
+    except OSError:
+        os.close(fd)
+        raise
     return fd
 
 
@@ -52,9 +61,10 @@ def hold_worker(fd: int, worker_id: str) -> bool:
     by the process, and gone with it or the process). ``False`` when another worker on this
     machine and file holds the byte: two workers with the same ``WORKER_ID`` renewed each
     other's leases and served the same tables. ``True`` where there are no such locks
-    (macOS, Windows): nothing checked there.
+    (macOS, Windows; a kernel before Linux 3.15, or a file system without them: ``EINVAL``,
+    ``ENOLCK``, ``EOPNOTSUPP``): nothing checked there.
 
-    :raises OSError: for an error of the lock other than a holder (not expected)."""
+    :raises OSError: for an error of the lock other than a holder or those (not expected)."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover - Windows
@@ -70,6 +80,10 @@ def hold_worker(fd: int, worker_id: str) -> bool:
         fcntl.fcntl(fd, ofd, request)
     except (BlockingIOError, PermissionError):  # EAGAIN, or EACCES on some systems
         return False
+    except OSError as exc:  # (no such locks here: the worker started with a traceback)
+        if exc.errno in _NO_OFD_LOCKS:
+            return True
+        raise
     return True
 
 
