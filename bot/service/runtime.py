@@ -1046,7 +1046,11 @@ class Runtime:
         # a background snapshot taken before this step must not overwrite the committed one
         self._pending.pop(t.id, None)
         if t.id in self.unsure:
-            await self._unsure_first(tx)
+            try:
+                await self._unsure_first(tx)
+            except asyncio.CancelledError:  # (during its read: nothing rolled back yet; the
+                self.rollback(tx)  # stop's snapshot saved a step never committed)
+                raise
         seq = t.seq
         try:
             # (its token in the key: a repeat is only ever this very step, never another step
@@ -1068,7 +1072,12 @@ class Runtime:
         except Exception as exc:
             # the error may have come after the COMMIT applied (a connection lost before its
             # answer): what storage holds now tells
-            saved = await self._read_back(t.id, seq, tx.close, data)
+            try:
+                saved = await self._read_back(t.id, seq, tx.close, data)
+            except asyncio.CancelledError:  # (as a commit cancelled: not known, rolled back)
+                self.rollback(tx)
+                self._unsure(tx, seq, data)
+                raise
             if saved != "saved":
                 self.rollback(tx)
                 if saved == "unknown":
