@@ -2342,10 +2342,16 @@ class Runtime:
         early = deadline - SAFE_AHEAD_SECONDS - self.clock()
         if early > 0:
             await asyncio.sleep(early)
-            self.think_safe(t, deadline)
+            try:  # (a failure only leaves the placement to the step, R8.5: the same one)
+                self.think_safe(t, deadline)
+            except Exception:
+                log.exception("table %s: the timeout's placement not started ahead", t.id)
         await asyncio.sleep(max(0.0, deadline - self.clock()))
         await self._decided(t)
-        await self.prepare_safe(t, SAFE_SECONDS)
+        try:  # (as above: raised here, it ended the timer and the hand waited for a press)
+            await self.prepare_safe(t, SAFE_SECONDS)
+        except Exception:
+            log.exception("table %s: the timeout's placement not made ahead", t.id)
         async with t.lock:
             if t.timer is asyncio.current_task():
                 t.timer = None

@@ -321,3 +321,35 @@ async def test_r8_5_a_confirm_that_brings_a_spent_clocks_turn_has_its_placement_
         assert again.board_of(sleeper).count == 7
     finally:
         await service.stop()
+
+
+async def test_r8_5_a_failure_making_the_placement_ahead_leaves_it_to_the_step(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The placement made ahead (:meth:`Runtime.prepare_safe`) raising: the table's timer
+    still makes the timeout's step, which places by the strategy itself (the same placement).
+    Raised in the timer, it ended the timer: the hand waited for a press that never came."""
+
+    async def broken(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("the decision process broke")
+
+    clock = Clock()
+    service = TableService(MemoryStore(), clock=clock, rng=random.Random(5), timers=True)
+    service.register(FakePresenter())
+    try:
+        reply = await service.settings(GROUP, ALICE, True, ["safe_autoplay", "on"])
+        assert not reply.alert, reply.text
+        t = await seated(service, ALICE, BOB)
+        assert t is not None and t.hand is not None and t.options.safe_autoplay
+        sleeper = t.hand.to_act[0]
+        twin = _twin(t.hand)
+        twin.apply(Timeout(sleeper))
+        monkeypatch.setattr(runtime_module.Runtime, "prepare_safe", broken)
+        seq, street = t.seq, t.hand.street_of(sleeper)
+        clock.now += 181  # budget and bank run out (R8.5)
+        await service.rt.arm(t)
+        await until(lambda: t.seq > seq, what="the timeout's step")
+        assert t.hand.street_of(sleeper) == street + 1
+        assert t.hand.board_of(sleeper) == twin.board_of(sleeper)
+    finally:
+        await service.stop()
