@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.model import LiveTable
 from bot.service import TableService
 from bot.telegram.fake_api import FakeTelegram, too_many
 from bot.texts import tr
@@ -30,7 +31,9 @@ from tests.bot.test_telegram_e2e import play_hand, seat_everyone
 from tests.bot.tg_world import ALICE, BOB, GROUP_ID, TOKEN, world
 
 
-async def test_a_second_start_during_a_429_posts_the_hand_once(tmp_path: Path) -> None:
+async def test_a_second_start_during_a_429_posts_the_hand_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Mid-hand Bob types /start in his private chat: his hand is posted there anew and
     Telegram refuses that post with a 429 (12 s, held here): posted in the background once
     the pause is over. Bob, who sees no cards, types /start again meanwhile: the service
@@ -45,6 +48,14 @@ async def test_a_second_start_during_a_429_posts_the_hand_once(tmp_path: Path) -
         t = next(iter(w.service.tables.values()))
         assert t.hand is not None and t.seats[1].user_id == str(BOB.id)
         to_bob = private_to(BOB.id)
+        reposts: list[int] = []  # (the seats whose hand the service posted anew, in order)
+        repost = w.service._repost_private
+
+        def spy(table: LiveTable, seat_no: int) -> None:
+            repost(table, seat_no)
+            reposts.append(seat_no)
+
+        monkeypatch.setattr(w.service, "_repost_private", spy)
         w.fake.fail_when(lambda c: to_bob(c) and c.method == "sendMessage", *too_many(12))
         try:
             await w.fake.send_text(BOB, BOB.id, "/start")
@@ -53,7 +64,9 @@ async def test_a_second_start_during_a_429_posts_the_hand_once(tmp_path: Path) -
                 await asyncio.wait_for(w.service.rt.settled(t), 1)
             start = len(w.fake.calls)
             await w.fake.send_text(BOB, BOB.id, "/start")
-            await asyncio.sleep(0.5)  # (the second /start reaches the service)
+            # the second /start reaches the service (a fixed 0.5 s was not always enough on
+            # two loaded cores): Bob's hand posted anew once more, the first post still held
+            await w.fake.wait_for(lambda: reposts == [1, 1])
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(w.service.rt.settled(t), 1)
         finally:

@@ -29,7 +29,10 @@ from tests.bot.test_telegram_e2e import seat_everyone
 from tests.bot.tg_world import ALICE, BOB, GROUP_ID, TEST_STORAGE_WAIT, TOKEN, World, world
 
 KEY = lease_key("telegram", str(GROUP_ID))
-TTL = 1.0
+#: the lease a worker holds; it renews every TTL/4 and its renewal waits TTL/2 for SQLite at
+#: most: at 1 s (0.5 s for a renewal) two loaded cores could make a worker miss that bound and
+#: give the table up mid-test (as tests/bot/discord/test_takeover_looks.py's w0 did at 3 s)
+TTL = 3.0
 
 
 def _hands(fake: FakeTelegram, user: FakeUser) -> list[int]:
