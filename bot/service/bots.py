@@ -181,17 +181,7 @@ def think_ahead(rt: Runtime, t: LiveTable, seats: list[int]) -> None:
         have = rt.thinking.get((t.id, s))
         if have is not None and have[0] == k:
             continue
-        task = asyncio.get_running_loop().create_task(
-            rt.thinker.decide(decide, k, Level(player.bot)), name=f"table-{t.id}-think-{s}"
-        )
-        task.add_done_callback(_retrieved)
-        rt.thinking[(t.id, s)] = (k, task)
-
-
-def _retrieved(task: asyncio.Task[Moves]) -> None:
-    """Mark a decision's failure seen (:func:`bot_turn` decides again if it needs one)."""
-    if not task.cancelled():
-        task.exception()
+        rt.thinking[(t.id, s)] = (k, rt.decision_task(t, s, k, Level(player.bot), "think", decide))
 
 
 async def _decision(rt: Runtime, t: LiveTable, seat: int, k: SeatKnowledge, level: Level) -> Moves:

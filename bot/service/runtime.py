@@ -717,10 +717,9 @@ class Runtime:
         self._pending.pop(t.id, None)
         self._named.pop(t.id, None)
         self._earlier.pop(t.id, None)
-        for key in [k for k in self.thinking if k[0] == t.id]:
-            self.thinking.pop(key)[1].cancel()
-        for key in [k for k in self.safe_thinking if k[0] == t.id]:
-            self.safe_thinking.pop(key)[1].cancel()
+        for book in (self.thinking, self.safe_thinking):
+            for key in [k for k in book if k[0] == t.id]:
+                book.pop(key)[1].cancel()
 
     def settings_lock(self, community_id: int) -> asyncio.Lock:
         """The lock of a read-then-write of the community's settings (:attr:`settings_locks`)."""
@@ -2421,11 +2420,29 @@ class Runtime:
             if have[0] == k and not have[1].cancelled():
                 return have[1]
             have[1].cancel()
+        task = self.decision_task(t, seat, k, Level.NORMAL, "safe")
+        self.safe_thinking[(t.id, seat)] = (k, task)
+        return task
+
+    def decision_task(
+        self,
+        t: LiveTable,
+        seat: int,
+        k: SeatKnowledge,
+        level: Level,
+        kind: str,
+        rule: Callable[[SeatKnowledge, Level], Moves] | None = None,
+    ) -> asyncio.Task[Moves]:
+        """``rule(k, level)`` (:func:`game.policy.decide` by default; a caller passes its own
+        module's name for it) for ``seat`` of ``t``, started in the decision process
+        (``rt.thinker``), off the event loop: a computer player's move (``kind`` "think",
+        :func:`bot.service.bots.think_ahead`) or a safe timeout's placement ("safe",
+        :meth:`think_safe`). Its failure is marked seen (whoever needs the placement decides
+        again). Call with a running event loop."""
         task = asyncio.get_running_loop().create_task(
-            self.thinker.decide(decide, k, Level.NORMAL), name=f"table-{t.id}-safe-{seat}"
+            self.thinker.decide(rule or decide, k, level), name=f"table-{t.id}-{kind}-{seat}"
         )
         task.add_done_callback(_seen)
-        self.safe_thinking[(t.id, seat)] = (k, task)
         return task
 
     async def prepare_safe(self, t: LiveTable, wait: float, first: Sequence[Action] = ()) -> None:
@@ -2513,17 +2530,15 @@ class Runtime:
                 await task
         for t in self.tables.values():
             t.timer = None
-        for _k, thought in self.thinking.values():  # (a thread or the worker finishes it)
-            thought.cancel()
-        self.thinking.clear()
-        for _k, thought in self.safe_thinking.values():
-            thought.cancel()
-        self.safe_thinking.clear()
+        for book in (self.thinking, self.safe_thinking):
+            for _k, thought in book.values():  # (a thread or the worker finishes it)
+                thought.cancel()
+            book.clear()
 
 
 def _seen(task: asyncio.Task[Moves]) -> None:
-    """Mark a placement's failure seen (:meth:`Runtime.think_safe`: the timeout then decides
-    itself)."""
+    """Mark a decision's failure seen (:meth:`Runtime.decision_task`: a computer player's
+    turn, :func:`bot.service.bots.bot_turn`, or the timeout then decides itself)."""
     if not task.cancelled():
         task.exception()
 
