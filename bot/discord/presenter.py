@@ -223,6 +223,9 @@ class _Pending:
     :ivar screen: the newest screen written to it: the one posted
     :ivar nonce: the nonce of every try (a try whose answer was lost is not posted twice)
     :ivar failing_since: ``time.monotonic()`` of the first refused try
+    :ivar trying: a try of it is on its way (Discord may post it): its ref is kept even
+        when the user's DMs are taken for closed meanwhile (:meth:`DiscordPresenter.
+        show_private`)
     """
 
     chat: str
@@ -230,6 +233,7 @@ class _Pending:
     screen: Screen
     nonce: int
     failing_since: float
+    trying: bool = False
 
 
 @dataclass(slots=True)
@@ -665,9 +669,12 @@ class DiscordPresenter(LatePictures):
                     break
                 await self._wait_for_newer(key, wait)
                 await self._after_answers()
+                if self._pending.get(ref) is not pending:  # dropped meanwhile: show_private
+                    break
                 screen = pending.screen
                 sent = time.monotonic()
                 channel = 0
+                pending.trying = True
                 try:
                     if pending.dm:
                         if pending.chat in self.closed_dms:
@@ -686,6 +693,7 @@ class DiscordPresenter(LatePictures):
                         break
                     msg = send.result()
                 except _WRITE_ERRORS as exc:
+                    pending.trying = False
                     if _transient(exc):
                         log.info("message %s to %s not posted (%s): again", ref, pending.chat, exc)
                         tries += 1
@@ -845,12 +853,21 @@ class DiscordPresenter(LatePictures):
         live = self._live.get(live_key)
         if live is not None and answered != ephemeral_ref(live.message_id):
             self._queue_live(live_key, screen)
-        if user_id in self.closed_dms:
-            return None
         if ref is not None:
             ref = self._moved.get((user_id, ref), ref)  # (posted late: its real ref)
+            if user_id in self.closed_dms:
+                # DMs closed meanwhile (another table's DM refused): a hand posted later
+                # whose try is on its way keeps its ref (Discord may post it: the service
+                # is told, :meth:`_posted`); one waiting for its next try is dropped here
+                # (nothing is posted under it: no second hand when the DMs open again)
+                pending = self._pending.get(ref)
+                if pending is not None and pending.chat == user_id and not pending.trying:
+                    del self._pending[ref]
+                    self._newer.wake(("post", ref))
             if self._repend(user_id, ref, screen):
                 return ref
+        if user_id in self.closed_dms:
+            return None
         key = _parse_ref(ref) if ref is not None else None
         if ref is None or key is None:
             # a pending ref the service committed before this post (:attr:`posts_by_ref`;
