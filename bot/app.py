@@ -53,6 +53,10 @@ async def _unless_stopped(start: Awaitable[T], stop: asyncio.Event) -> T:
     stopped = asyncio.ensure_future(stop.wait())
     try:
         await asyncio.wait((task, stopped), return_when=asyncio.FIRST_COMPLETED)
+    except asyncio.CancelledError:  # (the caller cancelled: the start with it, not left on)
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        raise
     finally:
         stopped.cancel()
     if not task.done():
@@ -175,37 +179,41 @@ async def _serve(settings: Settings, stop: asyncio.Event) -> None:
         try:
             store = await open_store(settings)
         except BaseException:
-            if fresh:  # (the lock made it empty)
-                db.unlink(missing_ok=True)
+            if fresh:  # (the lock made it empty; the open may have made its companions)
+                _remove_fresh(db)
             let_go(lock)
             raise
     else:
         store = await _unless_stopped(open_store(settings), stop)
-    service = TableService(
-        store,
-        decisions_in_process=settings.decisions_in_process,
-        storage_wait=settings.storage_wait_seconds,
-    )
     adapters: list[_Adapter] = []
     started = False
     telegram = None
     discord_adapter = None
     worker: Worker | None = None
-    if settings.worker_id is not None:  # one of several workers (issue 14)
-        from bot.cluster import Worker
-
-        shards = settings.shard_ids
-        worker = Worker(
-            service,
-            settings.worker_id,
-            settings.worker_url,
-            ttl=settings.lease_seconds,
-            discord_shards=(
-                None
-                if settings.discord_bot_token is None or shards is None
-                else (shards, settings.discord_shard_count or 1)
-            ),
+    try:
+        service = TableService(
+            store,
+            decisions_in_process=settings.decisions_in_process,
+            storage_wait=settings.storage_wait_seconds,
         )
+        if settings.worker_id is not None:  # one of several workers (issue 14)
+            from bot.cluster import Worker
+
+            shards = settings.shard_ids
+            worker = Worker(
+                service,
+                settings.worker_id,
+                settings.worker_url,
+                ttl=settings.lease_seconds,
+                discord_shards=(
+                    None
+                    if settings.discord_bot_token is None or shards is None
+                    else (shards, settings.discord_shard_count or 1)
+                ),
+            )
+    except BaseException:  # (the store and the file's lock were left open)
+        await _close_store(store, db if fresh else None, lock)
+        raise
     try:
         if settings.telegram_bot_token is not None:
             from bot.telegram import TelegramAdapter
@@ -303,13 +311,27 @@ async def _serve(settings: Settings, stop: asyncio.Event) -> None:
         for adapter in reversed(adapters):
             with contextlib.suppress(Exception):
                 await adapter.stop()
-        try:
-            await store.close()
-        finally:
-            if fresh and not started:  # do not leave an empty database behind a failed start
-                for suffix in ("", "-wal", "-shm"):
-                    Path(str(db) + suffix).unlink(missing_ok=True)
-            let_go(lock)  # (after the store: SQLite's own locks go with any descriptor)
+        # (do not leave an empty database behind a failed start)
+        await _close_store(store, db if fresh and not started else None, lock)
+
+
+async def _close_store(store: Store, fresh: Path | None, lock: int | None) -> None:
+    """Close ``store``, then remove the SQLite database ``fresh`` (one this start made, its
+    start failed: :func:`_remove_fresh`), then let the file's lock go (:func:`let_go`: after
+    the store, as SQLite's own locks go with any descriptor of the file)."""
+    try:
+        await store.close()
+    finally:
+        if fresh is not None:
+            _remove_fresh(fresh)
+        let_go(lock)
+
+
+def _remove_fresh(db: Path) -> None:
+    """Remove the SQLite database ``db`` this start made (it was not there before) and its
+    companions (``-wal``, ``-shm``, ``-journal``): a failed start leaves no empty database."""
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        Path(str(db) + suffix).unlink(missing_ok=True)
 
 
 def _hold_sqlite(settings: Settings) -> int | None:
@@ -340,7 +362,15 @@ def _hold_sqlite(settings: Settings) -> int | None:
             "first, or give this one its own DATABASE_PATH (several processes on one database "
             "are workers, each with its own WORKER_ID: docs/operations.md)"
         )
-    if settings.worker_id is not None and not hold_worker(lock, settings.worker_id):
+    try:
+        held = settings.worker_id is None or hold_worker(lock, settings.worker_id)
+    except OSError as exc:  # (not expected: a traceback, the descriptor left open)
+        let_go(lock)
+        raise ConfigError(
+            f"cannot lock the SQLite database {db.resolve()} for WORKER_ID="
+            f"{settings.worker_id} ({exc.strerror or exc}): check DATABASE_PATH in .env"
+        ) from None
+    if not held:
         let_go(lock)
         raise ConfigError(
             f"another worker with WORKER_ID={settings.worker_id} is running on the SQLite "
