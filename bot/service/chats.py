@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from bot.model import LiveTable
 from bot.screens import Screen
@@ -200,6 +200,7 @@ async def owed_back(
     chat_id: str | None = None,
     community_ext: str | None = None,
     writable: Callable[[str, str], bool] | None = None,
+    read_after: Collection[int] = (),
 ) -> int:
     """The bot is back in a chat (``chat_id``) or a community (``community_ext``): each
     table closed there while the bot could not write (R8.2a: removed; its players were
@@ -212,9 +213,15 @@ async def owed_back(
     :attr:`Runtime.storage_wait` at most: a silent database held the bot's return for good,
     the close its removal queued (:func:`chat_back`) not cancelled. ``writable(community_ext,
     chat_id)``: only the chats it allows (the bot back in them, found at a start). Returns
-    how many tables were owed."""
+    how many tables were owed.
+
+    A table recorded as told while the read was under way (:attr:`Runtime.told_meanwhile`)
+    that the read found whole is read again, once, by a call of its own for its chat, with
+    the same ``writable``: ``read_after``, the tables whose record that read began after
+    (their snapshot read then is the one to go by: it was re-read while another read kept
+    them in :attr:`~Runtime.told_meanwhile`, again and again until that read ended)."""
     owed = 0
-    again: set[str] = set()
+    again: dict[str, set[int]] = {}
     with rt.reading_owed():  # (rt.owes below: the read may be from before a forget)
         try:
             with answer_within(rt.storage_wait):
@@ -233,8 +240,12 @@ async def owed_back(
                 str(snap.get("community_ext")), record.chat_id
             ):
                 continue
-            if record.id in rt.told_meanwhile and not waits_for_chat(snap):
-                again.add(record.chat_id)  # (read whole, recorded since: read again)
+            if (
+                record.id in rt.told_meanwhile
+                and record.id not in read_after
+                and not waits_for_chat(snap)
+            ):  # (read whole, recorded since: read again)
+                again.setdefault(record.chat_id, set()).add(record.id)
                 continue
             if rt.recording_told(record.id):  # its record of its players told being saved:
                 rt.back_while_told[record.id] = (platform, record.chat_id)  # written then
@@ -255,8 +266,8 @@ async def owed_back(
                 continue
             log.info("table %s: closed while the bot was out, its message now says so", record.id)
             owed += 1
-    for chat in sorted(again):
-        owed += await owed_back(rt, platform, chat_id=chat)
+    for chat, tables in sorted(again.items()):
+        owed += await owed_back(rt, platform, chat_id=chat, writable=writable, read_after=tables)
     return owed
 
 
