@@ -1720,8 +1720,9 @@ class Runtime:
         its buttons gone, in the group's chain (before the step's own writes, which queue
         after its commit), so the group never keeps an old table message whose buttons
         look live and answer "out of date". It stays the table's
-        :attr:`~bot.model.LiveTable.earlier_ref` (R8.2a's closing notice goes over it when
-        the new one was never posted)."""
+        :attr:`~bot.model.LiveTable.earlier_ref` while the new one was never posted (R8.2a's
+        closing notice goes over it); once the new one is (a ref of a message posted for
+        certain), it is forgotten, so a later restart does not write it as moved again."""
         ref = self._earlier.pop(t.id, None)
         # (an adapter's own write: an edit that finds the message gone leaves it so, where
         # a table message's edit posts it again)
@@ -1733,6 +1734,8 @@ class Runtime:
         async def retire() -> None:
             if t.group_ref != ref:
                 await write(t.group_chat, ref, text)
+            if t.earlier_ref == ref and not unsure_ref(t.group_ref):  # (saved with the next)
+                t.earlier_ref = None
 
         self.send_later(t, retire)
 

@@ -1,0 +1,64 @@
+"""fixrev (rev list 5): the table message from before a restart (``earlier_ref``) stayed in
+the table's snapshots for good once the new one was posted and it was written as moved. A
+later restart that found the table message pending (a crash after its step committed a
+pending ref, before the post's id was saved) wrote that old message as moved once more:
+one Discord edit too many. It is forgotten once written as moved with the new message
+posted for certain."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from bot.model import PENDING_PREFIX
+from tests.bot.discord.dc_world import ALICE, BOB, CAROL, world
+from tests.fakes.discord_api import CHANNEL_ID, TOKEN, FakeDiscord
+
+
+def _pend_table_message(db: Path) -> None:
+    """The saved snapshot's table message is a pending ref, as a crash leaves it after a
+    step that posts it anew committed and before the post's id was saved."""
+    with sqlite3.connect(db) as conn:
+        (table_id, data) = conn.execute("SELECT table_id, data FROM snapshots").fetchone()
+        snap = json.loads(data)
+        snap["group_ref"] = f"{PENDING_PREFIX}0123456789abcdef"
+        conn.execute(
+            "UPDATE snapshots SET data = ? WHERE table_id = ?", (json.dumps(snap), table_id)
+        )
+
+
+async def test_the_old_table_message_is_written_as_moved_once_not_at_each_restart(
+    tmp_path: Path,
+) -> None:
+    fake = FakeDiscord(TOKEN)
+    await fake.start()
+    db = tmp_path / "ofc.sqlite3"
+    try:
+        async with world(tmp_path, fake=fake, db=db) as w:
+            reply = await w.slash(ALICE, "new")
+            assert reply["content"].startswith("Table #")
+            assert w.notice(await w.press_lobby(ALICE, "j")) is not None
+            first = w.table_message()["id"]
+            await w.adapter.presenter.flush()
+        path = f"/channels/{CHANNEL_ID}/messages/{first}"
+        edits = len(fake.calls_to("PATCH", path))  # (its own, before the restart)
+        async with world(tmp_path, fake=fake, db=db) as w:  # posts it anew
+            assert w.table_message()["id"] != first
+            assert w.notice(await w.press_lobby(BOB, "j")) is not None  # (moved on)
+            t = w.table()
+            await w.service.rt.settled(t)
+            await w.adapter.presenter.flush()
+            moved = fake.calls_to("PATCH", path)[edits:]
+            assert [c.status for c in moved] == [200]
+            assert "goes on in the message below" in fake.messages[int(first)]["content"]
+            assert t.earlier_ref is None
+        _pend_table_message(db)
+        async with world(tmp_path, fake=fake, db=db) as w:  # posts it under that ref
+            assert w.notice(await w.press_lobby(CAROL, "j")) is not None  # (moved on)
+            await w.service.rt.settled(w.table())
+            await w.adapter.presenter.flush()
+        moved = fake.calls_to("PATCH", path)[edits:]
+        assert len(moved) == 1  # not written as moved a second time
+    finally:
+        await fake.stop()
