@@ -175,7 +175,7 @@ async def _serve(settings: Settings, stop: asyncio.Event) -> None:
     fresh = settings.database_url is None and not db.exists()
     lock: int | None = None
     if settings.database_url is None:  # (not cancelled: aiosqlite's thread would be left)
-        lock = _hold_sqlite(settings)
+        lock = _hold_sqlite(settings, fresh=fresh)
         try:
             store = await open_store(settings)
         except BaseException:
@@ -334,7 +334,7 @@ def _remove_fresh(db: Path) -> None:
         Path(str(db) + suffix).unlink(missing_ok=True)
 
 
-def _hold_sqlite(settings: Settings) -> int | None:
+def _hold_sqlite(settings: Settings, *, fresh: bool = False) -> int | None:
     """The lock on ``DATABASE_PATH`` (:func:`bot.dblock.hold_database`), before the store
     opens it: exclusive for a single process, shared for a worker (``WORKER_ID``). Two plain
     ``python -m bot`` on one file both restored the same tables: messages sent twice, steps
@@ -343,7 +343,9 @@ def _hold_sqlite(settings: Settings) -> int | None:
 
     :raises ConfigError: when another process holds the file: a bot or a sandbox, or (for a
         worker) a bot, a sandbox or a worker of the same ``WORKER_ID`` (one line, exit
-        status 2; nothing opened, nothing made or removed)."""
+        status 2; nothing opened, nothing made or removed), or when a worker's own lock
+        fails otherwise (not expected: one line too, the descriptor closed, the file removed
+        when ``fresh``: this start made it)."""
     db = Path(settings.database_path)
     worker = settings.worker_id is not None
     try:
@@ -365,6 +367,8 @@ def _hold_sqlite(settings: Settings) -> int | None:
     try:
         held = settings.worker_id is None or hold_worker(lock, settings.worker_id)
     except OSError as exc:  # (not expected: a traceback, the descriptor left open)
+        if fresh:  # (the lock made it: ``fresh``, it was not there before this start)
+            _remove_fresh(db)
         let_go(lock)
         raise ConfigError(
             f"cannot lock the SQLite database {db.resolve()} for WORKER_ID="

@@ -109,6 +109,10 @@ async def test_hold_worker_s_unexpected_error_is_one_line_and_closes_the_descrip
     )
     assert _open_fds() == before
     assert _free(db)
+    db.unlink()  # a fresh one: the lock made it, and it goes
+    with pytest.raises(ConfigError):
+        await asyncio.wait_for(app.run(_settings(db, "w1")), 60)
+    assert sorted(tmp_path.iterdir()) == []
 
 
 def test_hold_worker_s_unexpected_error_exits_2(
