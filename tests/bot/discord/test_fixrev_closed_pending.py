@@ -45,16 +45,16 @@ async def test_a_waiting_pending_hand_written_while_dms_are_closed_is_dropped(
 ) -> None:
     async with world(tmp_path) as w:
         presenter = w.adapter.presenter
-        presenter.edit_retries = (0.05, 0.8)
+        presenter.edit_retries = (0.05, 2.0)
         seat, pending = await _pending_hand(w)
-        await w.fake.wait_for(lambda: len(dm_posts(w, BOB)) >= 2)  # (its writer waits 0.8 s)
+        await w.fake.wait_for(lambda: len(dm_posts(w, BOB)) >= 2)  # (its writer waits 2 s)
         await until(lambda: not presenter._pending[pending].trying, 5, "waiting")
         presenter._dms_closed(str(BOB.id))  # (another table's DM refused)
         await _write_hand(w, seat)
         assert seat.private_ref is None and not seat.reachable
         presenter.user_seen(str(BOB.id), in_dm=True)  # Bob opens his DMs and presses
         w.fake.recover()
-        await asyncio.sleep(1.2)  # (past the writer's wait: it posted the hand then)
+        await asyncio.sleep(2.5)  # (past the writer's wait: it posted the hand then)
         await asyncio.wait_for(presenter.flush(), 10)
         assert w.fake.dm_messages(BOB.id) == []  # nothing posted under the dropped ref
         await _write_hand(w, seat)
