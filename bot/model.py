@@ -561,14 +561,25 @@ class LiveTable:
         self.outbox.append(item)
 
     def owe_private(
-        self, user_id: str, screen: Screen, ref: str | None = None, seat: int | None = None
+        self,
+        user_id: str,
+        screen: Screen,
+        ref: str | None = None,
+        seat: int | None = None,
+        *,
+        by_ref: bool = False,
     ) -> None:
         """Owe the player ``user_id`` a private message in the closing step being built (kept
         with the closed table's final snapshot until sent, :attr:`private_outbox`): written
         over their message ``ref`` (their hand message; a ref not posted yet,
         :data:`PENDING_PREFIX`, means nothing after a restart: a new message then), else
-        sent anew. ``seat``: their table seat when the step began, if they had one."""
-        if ref is not None and ref.startswith((PENDING_PREFIX, HAND_VIEW_PREFIX)):
+        sent anew. ``seat``: their table seat when the step began, if they had one.
+        ``by_ref``: the presenter posts under a pending ref it is given (Discord, its nonce:
+        :func:`bot.service.runtime.posts_by_ref`): a pending ``ref`` is kept, so a restart
+        posts under it again and gets the hand message its post made back, written over."""
+        if ref is not None and ref.startswith(HAND_VIEW_PREFIX):
+            ref = None
+        if ref is not None and ref.startswith(PENDING_PREFIX) and not by_ref:
             ref = None
         item = {"user": user_id, "seat": seat, "ref": ref, **screen.to_json()}
         self.private_outbox.append(item)

@@ -20,7 +20,9 @@ message), and notices.
   before the post (:attr:`DiscordPresenter.posts_by_ref`), so a bot killed before its id was
   saved posts under that ref again after the restart and gets the same message back; a
   table message posted again after a delete, the nonce of the deleted one
-  (:func:`resend_nonce`). A notice
+  (:func:`resend_nonce`), and so does a restart's post of the table message, from the one
+  the table saved (:func:`resend_ref`: a re-post whose id a crash kept from the table is
+  returned). A notice
   (:meth:`DiscordPresenter.post`) is sent again after :data:`~bot.retries.NOTICE_RETRIES`.
   Network errors never escape a write (they are logged), so a press is still answered.
 * A private ref is ``"<dm channel id>:<message id>"``: one DM per player, edited in place.
@@ -199,6 +201,18 @@ def resend_nonce(channel_id: int, message_id: int) -> int:
     return int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "big") & ((1 << 63) - 1)
 
 
+def resend_ref(chat_id: str, ref: str) -> str | None:
+    """The pending ref (:data:`~bot.model.PENDING_PREFIX`) whose nonce (:func:`nonce_of`) is
+    that of the table message posted again in place of message ``ref`` of channel
+    ``chat_id`` (:func:`resend_nonce`); ``None`` for refs that are no Discord ids. A restart
+    posts the table message anew under it (:func:`bot.service.recovery.resume`): a re-post
+    made after a delete just before the crash, its id never saved, is returned by Discord,
+    not posted beside the restart's."""
+    if not (chat_id.isdigit() and ref.isdigit()):
+        return None
+    return f"{PENDING_PREFIX}{resend_nonce(int(chat_id), int(ref)):016x}"
+
+
 def _custom_ids(rows: Any) -> list[str | None]:
     """The custom ids of a message's components (its action rows' children), in order."""
     return [getattr(item, "custom_id", None) for row in rows for item in row.children]
@@ -317,6 +331,9 @@ class DiscordPresenter(LatePictures):
     #: a new table message is posted under a pending ref the service committed first, its
     #: nonce derived from it (:func:`nonce_of`, :func:`bot.service.runtime.posts_by_ref`)
     posts_by_ref = True
+    #: the pending ref a restart posts the table message anew under, from the message it
+    #: replaces (a re-post of it after a delete, :func:`resend_nonce`, is returned)
+    resend_ref = staticmethod(resend_ref)
 
     def __init__(self, client: discord.Client) -> None:
         self.client = client

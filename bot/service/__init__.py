@@ -67,6 +67,7 @@ from bot.presses import (
     decode,
     start_table,
 )
+from bot.retries import pending_ref
 from bot.screens import Screen
 from bot.service import (
     bots,
@@ -92,6 +93,7 @@ from bot.service.runtime import (
     ClosedElsewhere,
     Runtime,
     TransitionFailed,
+    posts_by_ref,
     unsure_ref,
 )
 from bot.service.settings import PLAYABLE_GAMES, SETTINGS
@@ -1447,11 +1449,20 @@ class TableService:
         if p is None:
             return
         rt = self.rt
+        # posted anew outside a step (after a delete, "My cards" once DMs are open again): under
+        # a pending ref saved first, as a step's (:func:`~.runtime.posts_by_ref`), so a bot
+        # killed after the post and before its id is saved posts under it again after the
+        # restart, and Discord returns the hand already posted (before: a random nonce)
+        minted = None
+        if seat.private_ref is None and not seat.bot and posts_by_ref(p):
+            seat.private_ref = minted = pending_ref(PENDING_PREFIX)
 
         async def write() -> None:
             now = t.seats.get(seat_no)  # (a rolled-back step puts new seat objects in place)
             if now is None or now.user_id != seat.user_id or not rt.open_here(t):
                 return  # left, or the table closed, meanwhile
+            if minted is not None and now.private_ref == minted:
+                await rt.snapshot_saved(t)  # (the ref in storage before the post)
             await rt.send_private(t, p, now, screen)
             async with t.lock:
                 rt.save_soon(t)

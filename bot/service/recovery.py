@@ -286,6 +286,14 @@ async def resume(
             t.group_ref.startswith(PENDING_PREFIX) and posts_by_ref(rt.presenter(t))
         ):
             t.group_ref = None
+            again = getattr(rt.presenter(t), "resend_ref", None)
+            if old_ref is not None and same_chat and again is not None:
+                # posted anew under a ref derived from the message it replaces (Discord: the
+                # nonce of that message's re-post after a delete, the same in every process),
+                # not a random one: a re-post a crash cut off before its id was saved (the
+                # snapshot still names the deleted message) is returned, not posted beside
+                # this one; committed by this step, kept by a rollback of it
+                t.group_ref = again(t.group_chat, old_ref)
         else:
             # a post under a ref committed first (Discord: its nonce) is posted under it
             # again: one that went out before the crash or the takeover is returned, not

@@ -1019,10 +1019,20 @@ class Runtime:
                         # table message's (a crash after the post posts no second hand)
                         seat.private_ref = tx._minted_hands[s] = pending_ref(PENDING_PREFIX)
             if tx.close:  # its private messages too are kept with the final snapshot
+                by_ref = posts_by_ref(self.presenter(t))
                 for s in sorted(tx.privates):
                     seat = t.seats.get(s) or tx.seated.get(s)
                     if seat is not None and not seat.bot:
-                        t.owe_private(seat.user_id, tx.privates[s], seat.private_ref, seat=s)
+                        if by_ref and seat.private_ref is None:
+                            # posted anew: under a ref committed first, as an open table's
+                            # step posts a hand (a restart posts under it again: one message)
+                            seat.private_ref = tx._minted_hands[s] = pending_ref(PENDING_PREFIX)
+                        t.owe_private(
+                            seat.user_id, tx.privates[s], seat.private_ref, seat=s, by_ref=by_ref
+                        )
+                for item in t.private_outbox if by_ref else ():
+                    if not item.get("ref"):  # (told without a seat: a tournament's knocked out)
+                        item["ref"] = pending_ref(PENDING_PREFIX)
             self._schedule_bots(t)
             t.seq += 1
             # this commit's own, to tell it when read back (in every snapshot of this step,
@@ -2164,6 +2174,17 @@ class Runtime:
         writer = self._savers.get(t.id)
         if writer is None or writer.done():
             self._savers[t.id] = asyncio.create_task(self._write_snapshots(t.id))
+
+    async def snapshot_saved(self, t: LiveTable) -> None:
+        """Wait until the table's background snapshots taken so far (:meth:`save_soon`) are
+        written, or tried: :attr:`storage_wait` twice at most (a write, and one under way
+        before it), not the writer's tries after a failure. For a ref that must be in
+        storage before the message it names is posted (a hand posted anew outside a step,
+        :func:`posts_by_ref`); not written by then, the post goes out all the same (a crash
+        before the save then posts it again after the restart, as it did before)."""
+        writer = self._savers.get(t.id)
+        if writer is not None and not writer.done():
+            await asyncio.wait({writer}, timeout=2 * self.storage_wait)
 
     async def _write_snapshots(self, table_id: int) -> None:
         """The table's background writer (:meth:`save_soon`): writes the newest snapshot
