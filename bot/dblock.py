@@ -123,8 +123,9 @@ PG_RETAKE_TIMEOUT = 30.0
 PG_RETRY_SECONDS = 2.0
 
 #: the state of a lock try: taken, refused by another holder (:class:`PostgresBusy`'s
-#: ``what``), or held by this process's own lost connection (wait for it to go)
-_TAKEN, _OURS = "taken", "ours"
+#: ``what``), or to be tried again (held by this process's own lost session, terminated now;
+#: or the server out of reach)
+_TAKEN, _AGAIN = "taken", "again"
 
 
 def pg_key(*names: str) -> int:
@@ -184,7 +185,7 @@ class PostgresLock:
         lock = cls(url, worker_id)
         state = await lock._connect_and_take()
         if state != _TAKEN:  # (a new lock's name is new: no lost session of its own)
-            raise PostgresBusy("database" if state == _OURS else state)
+            raise PostgresBusy("database" if state == _AGAIN else state)
         return lock
 
     @property
@@ -192,12 +193,8 @@ class PostgresLock:
         """The server process id of the lock connection (``None`` while there is none)."""
         return None if self._conn is None else int(self._conn.get_server_pid())
 
-    def keys(self) -> list[tuple[int, int, bool]]:
-        """The locks held, ``(first key, second key, shared)``: known once taken."""
-        return list(self._keys)
-
     async def _connect_and_take(self) -> str:
-        """Open a connection and take the locks on it: :data:`_TAKEN`, :data:`_OURS`, or the
+        """Open a connection and take the locks on it: :data:`_TAKEN`, :data:`_AGAIN`, or the
         ``what`` of :class:`PostgresBusy` (the connection is then closed).
 
         :raises storage.api.StorageError: as :meth:`take` says."""
@@ -232,13 +229,13 @@ class PostgresLock:
         except BaseException:
             conn.terminate()
             raise
-        self._conn = conn
-        self._lost = asyncio.Event()
-        conn.add_termination_listener(lambda _conn: self._lost.set())
+        lost = asyncio.Event()  # (this connection's: a late call of an old one's sets not it)
+        conn.add_termination_listener(lambda _conn: lost.set())
+        self._conn, self._lost = conn, lost
         return _TAKEN
 
     async def _holder(self, conn: Any, first: int, second: int, what: str) -> str:
-        """Who holds the lock ``(first, second)`` refused: :data:`_OURS` when every holder is
+        """Who holds the lock ``(first, second)`` refused: :data:`_AGAIN` when every holder is
         a session of this lock's (its ``application_name``: a connection lost to this
         process that the server has not ended yet; it is terminated), else ``what``."""
         names = await conn.fetch(
@@ -253,7 +250,7 @@ class PostgresLock:
             return what  # (none: gone meanwhile; tried again, it is no longer ours)
         for row in names:
             await conn.execute("SELECT pg_terminate_backend($1)", row["pid"])
-        return _OURS
+        return _AGAIN
 
     def watch(self, on_taken: Callable[[str], None]) -> None:
         """Watch the lock connection from now on (see the class doc); ``on_taken(what)``
@@ -272,11 +269,11 @@ class PostgresLock:
                     state = await asyncio.wait_for(self._connect_and_take(), PG_RETAKE_TIMEOUT)
                 except Exception as e:  # (the server out of reach: tried again)
                     log.debug("taking the PostgreSQL lock again failed: %s", e)
-                    state = _OURS
+                    state = _AGAIN
                 if state == _TAKEN:
                     log.info("the PostgreSQL lock is held again")
                     break
-                if state != _OURS:
+                if state != _AGAIN:
                     on_taken(state)
                     return
                 await asyncio.sleep(PG_RETRY_SECONDS)

@@ -261,9 +261,9 @@ async def test_a_session_of_its_own_the_server_still_holds_is_ended_not_taken_fo
         assert caught.value.what == "database"
         again = PostgresLock(pg_url, None)
         again._name = first._name  # (the same process's lock, reconnecting)
-        assert await again._connect_and_take() == "ours"
+        assert await again._connect_and_take() == "again"
         for _ in range(600):
-            if (state := await again._connect_and_take()) != "ours":
+            if (state := await again._connect_and_take()) != "again":
                 break
             await asyncio.sleep(0.05)
         assert state == "taken" and first._lost.is_set()
