@@ -324,3 +324,20 @@ async def test_a_silent_lock_connection_is_found_by_its_ping_and_taken_again(
     finally:
         await lock.release()
         await proxy.stop()
+
+
+def test_python_m_bot_exits_2_without_a_second_line_when_its_database_was_taken(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """:class:`DatabaseTaken` (the line logged when it happened) is exit status 2, said once."""
+    from bot.__main__ import main
+
+    async def taken(settings: Settings) -> None:
+        raise DatabaseTaken("lost the lock on the database …")
+
+    monkeypatch.setattr("bot.app.run", taken)
+    monkeypatch.setattr("bot.__main__.configure_logging", lambda *args: None)  # (the root's)
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", TOKEN)
+    monkeypatch.setenv("DATABASE_PATH", str(tmp_path / "ofc.sqlite3"))
+    assert main(["--env-file", str(tmp_path / "none.env")]) == 2
+    assert capsys.readouterr().err == ""
