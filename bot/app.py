@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 from telegram.error import InvalidToken, NetworkError
 
 from bot.config import ConfigError, Settings, pg_servers, split_listen
-from bot.dblock import hold_database, hold_worker, let_go
+from bot.dblock import PostgresBusy, PostgresLock, hold_database, hold_worker, let_go
 from bot.service import TableService
 from storage.api import StorageError, Store
 from storage.sqlite import SqliteStore
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from bot.cluster import Worker
     from bot.telegram import TelegramAdapter
 
-__all__ = ["database_name", "open_store", "run", "run_router", "settle_heap"]
+__all__ = ["DatabaseTaken", "database_name", "open_store", "run", "run_router", "settle_heap"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -33,6 +33,12 @@ T = TypeVar("T")
 
 class _Adapter(Protocol):
     async def stop(self) -> None: ...
+
+
+class DatabaseTaken(Exception):
+    """The bot stopped because another process took its PostgreSQL lock while the lock's
+    connection was lost (:class:`bot.dblock.PostgresLock`); the message is the line already
+    logged then. ``python -m bot`` exits with status 2 without saying it again."""
 
 
 class _StoppedStarting(Exception):
@@ -147,8 +153,14 @@ async def open_store(settings: Settings) -> Store:
     try:
         return await PostgresStore.open(settings.database_url.get_secret_value())
     except StorageError as exc:
-        reason = str(exc).replace(settings.database_url.get_secret_value(), "DATABASE_URL")
-        raise ConfigError(f"{reason.splitlines()[0]}: check DATABASE_URL in .env") from None
+        raise _postgres_refused(settings, exc) from None
+
+
+def _postgres_refused(settings: Settings, exc: StorageError) -> ConfigError:
+    """A PostgreSQL server out of reach or refusing, as one line without the URL."""
+    assert settings.database_url is not None
+    reason = str(exc).replace(settings.database_url.get_secret_value(), "DATABASE_URL")
+    return ConfigError(f"{reason.splitlines()[0]}: check DATABASE_URL in .env")
 
 
 async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
@@ -156,7 +168,10 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
     PostgreSQL, the Bot API or Discord, it stops the start there (nothing raised); set
     later in the start, the bot stops once it has started.
 
-    :raises ConfigError: when a platform refuses the token or cannot be reached (one line).
+    :raises ConfigError: when a platform refuses the token or cannot be reached, or another
+        process holds the database (one line).
+    :raises DatabaseTaken: once stopped because another process took the PostgreSQL
+        database's lock while its connection was lost (the line logged then).
     """
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -170,7 +185,87 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
 
 
 async def _serve(settings: Settings, stop: asyncio.Event) -> None:
-    """:func:`run`'s start, run and stop. :raises _StoppedStarting: as its name says."""
+    """:func:`run`'s start, run and stop, on PostgreSQL while the bot holds its lock
+    (:func:`_hold_postgres`; watched: should another process take it after its connection
+    was lost, one line is logged and the bot stops).
+
+    :raises _StoppedStarting: as its name says.
+    :raises DatabaseTaken: once stopped after its PostgreSQL lock was taken."""
+    if settings.database_url is None:
+        await _serve_on(settings, stop)
+        return
+    lock = await _unless_stopped(_hold_postgres(settings), stop)
+    taken: list[str] = []
+
+    def on_taken(what: str) -> None:
+        taken.append(_pg_busy(settings, what, running=True))
+        log.error("%s", taken[0])
+        stop.set()
+
+    lock.watch(on_taken)
+    try:
+        await _serve_on(settings, stop)
+    except _StoppedStarting:
+        if not taken:
+            raise
+    finally:
+        await lock.release()
+    if taken:
+        raise DatabaseTaken(taken[0])
+
+
+async def _hold_postgres(settings: Settings) -> PostgresLock:
+    """The lock on ``DATABASE_URL``'s database (:class:`bot.dblock.PostgresLock`), before
+    the store opens it (a refused bot applies no migration): exclusive for a single process,
+    shared for a worker beside its own ``WORKER_ID``'s. Two plain bots on one database both
+    restored the same tables: messages sent twice, each refusing the other's steps.
+
+    :raises ConfigError: when another process holds it, or the server cannot be reached
+        (one line, exit status 2)."""
+    assert settings.database_url is not None
+    try:
+        return await PostgresLock.take(settings.database_url.get_secret_value(), settings.worker_id)
+    except PostgresBusy as exc:
+        raise ConfigError(_pg_busy(settings, exc.what, running=False)) from None
+    except StorageError as exc:
+        raise _postgres_refused(settings, exc) from None
+
+
+def _pg_busy(settings: Settings, what: str, *, running: bool) -> str:
+    """The line of a PostgreSQL lock another process holds (``what``: see
+    :class:`bot.dblock.PostgresBusy`), at the start or, ``running``, once the bot had lost it."""
+    name = database_name(settings)
+    if running:
+        who = (
+            f"another worker with WORKER_ID={settings.worker_id}"
+            if what == "worker"
+            else "another bot"
+        )
+        return (
+            f"lost the lock on the database {name} (its connection dropped) and {who} holds it "
+            "now: this bot stops (one bot per database, or workers each with its own WORKER_ID: "
+            "docs/operations.md)"
+        )
+    if what == "worker":
+        return (
+            f"another worker with WORKER_ID={settings.worker_id} is running on the database "
+            f"{name}: give each worker its own WORKER_ID"
+        )
+    if settings.worker_id is not None:
+        return (
+            f"a bot without WORKER_ID is running on the database {name}: workers share a "
+            "database only with workers; stop it first"
+        )
+    return (
+        f"another bot (or a worker) is running on the database {name}: stop it first, or give "
+        "this one its own database (several processes on one database are workers, each with "
+        "its own WORKER_ID: docs/operations.md)"
+    )
+
+
+async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
+    """:func:`_serve` once any PostgreSQL lock is held. :raises _StoppedStarting: as its
+    name says."""
     db = Path(settings.database_path)
     fresh = settings.database_url is None and not db.exists()
     lock: int | None = None

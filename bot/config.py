@@ -6,6 +6,7 @@ one line that says what to set (:class:`ConfigError`), never as a traceback.
 
 from __future__ import annotations
 
+import os
 import re
 from urllib.parse import parse_qs, urlsplit
 
@@ -116,9 +117,19 @@ class Settings(BaseSettings):
     def _empty_path_is_default(cls, value: object) -> object:
         """An empty ``DATABASE_PATH=`` is the default file, as every other empty variable
         is its default: SQLite took ``""`` for a temporary database and the start stopped
-        with "could not switch the database to WAL (got 'delete')"."""
+        with "could not switch the database to WAL (got 'delete')". A leading ``~`` is the
+        home folder, as in a shell (``~/ofc/ofc.sqlite3`` was a folder named ``~`` in the
+        folder the bot started in). ``:memory:`` is refused: SQLite took it for a database
+        in memory, every table and balance gone at the next start."""
         if isinstance(value, str) and not value.strip():
             return cls.model_fields["database_path"].default
+        if isinstance(value, str) and value.strip() == ":memory:":
+            raise ValueError(
+                "DATABASE_PATH=:memory: is no file: a bot's database must be a file that "
+                "outlives a restart (e.g. ofc.sqlite3)"
+            )
+        if isinstance(value, str):
+            return os.path.expanduser(value)
         return value
 
     @field_validator("telegram_bot_token")
@@ -271,6 +282,15 @@ class Settings(BaseSettings):
                     "%2F %3F %23 %40)"
                 ) from None
         return value
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _empty_level_is_default(cls, value: object) -> object:
+        """An empty ``LOG_LEVEL=`` is the default, ``INFO``, as every other empty variable
+        is its default (it was refused: "LOG_LEVEL must be one of …")."""
+        if isinstance(value, str) and not value.strip():
+            return cls.model_fields["log_level"].default
+        return value.strip() if isinstance(value, str) else value
 
     @field_validator("log_level")
     @classmethod

@@ -1,15 +1,24 @@
-"""One process at a time on an SQLite file: the locks a bot, a sandbox and the workers take
-on the database file they run on (docs/operations.md, "One process per database")."""
+"""One process at a time on a database: the locks a bot, a sandbox and the workers take on
+the SQLite file they run on, and a bot and the workers on a PostgreSQL database
+(:class:`PostgresLock`; docs/operations.md, "One process per database")."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import errno
 import hashlib
+import logging
 import os
+import secrets
 import struct
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-__all__ = ["hold_database", "hold_worker", "let_go"]
+__all__ = ["PostgresBusy", "PostgresLock", "hold_database", "hold_worker", "let_go", "pg_key"]
+
+log = logging.getLogger(__name__)
 
 #: the first byte of the range :func:`hold_worker` locks one byte of: far past SQLite's own
 #: lock bytes (from 0x40000000, 1 GiB, 512 + 2 bytes), which they so never touch
@@ -92,3 +101,207 @@ def let_go(fd: int | None) -> None:
     nothing. Call it once the store on that file is closed."""
     if fd is not None:
         os.close(fd)
+
+
+# -- PostgreSQL ---------------------------------------------------------------------------------
+
+#: the first key of the two-key advisory lock a bot holds on a PostgreSQL schema (exclusive
+#: for a plain bot, shared for workers); the two-key form is a key space of its own, which
+#: the store's one-key locks (its migration lock, its keyed transactions) never meet
+PG_DATABASE_CLASS = 0x0FC0B07
+#: the first key of a worker's own exclusive lock (the second: its ``WORKER_ID`` and schema)
+PG_WORKER_CLASS = 0x0FC0B08
+
+#: seconds between the watch's pings of the lock connection (a silent network is found out
+#: within about this plus :data:`PG_PING_TIMEOUT`; a terminated one at once)
+PG_PING_SECONDS = 10.0
+#: seconds a ping of the lock connection may take before the connection is held for lost
+PG_PING_TIMEOUT = 10.0
+#: seconds a try to take the lock again may take (connecting included) before it is given up
+PG_RETAKE_TIMEOUT = 30.0
+#: seconds between tries to take the lock again once its connection is lost
+PG_RETRY_SECONDS = 2.0
+
+#: the state of a lock try: taken, refused by another holder (:class:`PostgresBusy`'s
+#: ``what``), or to be tried again (held by this process's own lost session, terminated now;
+#: or the server out of reach)
+_TAKEN, _AGAIN = "taken", "again"
+
+
+def pg_key(*names: str) -> int:
+    """The second key of an advisory lock: 31 bits of a hash of ``names`` (a schema, and a
+    ``WORKER_ID``), the same in every process."""
+    digest = hashlib.blake2b("\0".join(names).encode(), digest_size=4).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+class PostgresBusy(Exception):
+    """Another process holds the lock a bot asked for on PostgreSQL. ``what`` is
+    ``"database"`` (a plain bot: another bot or workers; a worker: a plain bot) or
+    ``"worker"`` (a worker of the same ``WORKER_ID``)."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(what)
+        self.what = what
+
+
+class PostgresLock:
+    """The PostgreSQL twin of :func:`hold_database` and :func:`hold_worker`: session advisory
+    locks on a connection of its own (not the store's pool, whose connections come and go)
+    for the bot's lifetime. Exclusive on the schema the bot's tables are in (its
+    ``search_path``'s, ``current_schema()``) for a plain bot; shared for a worker, plus an
+    exclusive lock its ``WORKER_ID`` names. Two plain bots on one database both restored and
+    served the same tables: messages twice, each refusing the other's steps.
+
+    Take it with :meth:`take`; :meth:`watch` then pings the connection every
+    :data:`PG_PING_SECONDS` (a terminated connection is seen at once). A lost connection's
+    locks are gone with its session: the watch takes them again on a new connection, every
+    :data:`PG_RETRY_SECONDS` until the server answers (the bot goes on meanwhile; its store
+    waits on the same server). Should another process hold them by then, ``on_taken`` is
+    called with ``what`` (see :class:`PostgresBusy`) and the watch ends: the bot must stop.
+    A session of this process that the server still holds (a connection silently cut) is
+    known by its ``application_name`` and terminated, not taken for another bot.
+    :meth:`release` closes the connection (the locks go with it), as does the end of the
+    process, a kill included (the server's TCP keepalives find a vanished host)."""
+
+    def __init__(self, url: str, worker_id: str | None) -> None:
+        """Not taken yet: use :meth:`take`."""
+        self._url = url
+        self._worker_id = worker_id
+        self._name = f"ofc-bot lock {os.getpid()} {secrets.token_hex(6)}"
+        self._conn: Any = None  # (asyncpg's Connection: asyncpg is imported when used)
+        self._keys: list[tuple[int, int, bool]] = []
+        self._lost = asyncio.Event()
+        self._watch: asyncio.Task[None] | None = None
+        self._released = False
+
+    @classmethod
+    async def take(cls, url: str, worker_id: str | None = None) -> PostgresLock:
+        """Connect to ``url`` and take the locks (a worker's with ``worker_id``).
+
+        :raises PostgresBusy: another process holds one (nothing is left open).
+        :raises storage.api.StorageError: the server cannot be reached or refuses, in the
+            words of :meth:`storage.postgres.PostgresStore.open`."""
+        lock = cls(url, worker_id)
+        state = await lock._connect_and_take()
+        if state != _TAKEN:  # (a new lock's name is new: no lost session of its own)
+            raise PostgresBusy("database" if state == _AGAIN else state)
+        return lock
+
+    @property
+    def pid(self) -> int | None:
+        """The server process id of the lock connection (``None`` while there is none)."""
+        return None if self._conn is None else int(self._conn.get_server_pid())
+
+    async def _connect_and_take(self) -> str:
+        """Open a connection and take the locks on it: :data:`_TAKEN`, :data:`_AGAIN`, or the
+        ``what`` of :class:`PostgresBusy` (the connection is then closed).
+
+        :raises storage.api.StorageError: as :meth:`take` says."""
+        import asyncpg
+
+        from storage.api import StorageError
+        from storage.postgres import keepalives, malformed_url
+
+        try:
+            conn = await asyncpg.connect(
+                self._url,
+                server_settings={**keepalives(self._url), "application_name": self._name},
+            )
+        except (asyncpg.PostgresError, OSError, asyncpg.exceptions.InterfaceError) as e:
+            raise StorageError(f"cannot connect to PostgreSQL: {e}") from e
+        except ValueError as e:
+            raise malformed_url(self._url, e) from e
+        try:
+            schema = await conn.fetchval(
+                "SELECT coalesce(current_schema(), current_setting('search_path'))"
+            )
+            self._keys = [(PG_DATABASE_CLASS, pg_key(schema), self._worker_id is not None)]
+            if self._worker_id is not None:
+                self._keys.append((PG_WORKER_CLASS, pg_key(schema, self._worker_id), False))
+            whats = ("database", "worker")[: len(self._keys)]
+            for (first, second, shared), what in zip(self._keys, whats, strict=True):
+                try_lock = "pg_try_advisory_lock_shared" if shared else "pg_try_advisory_lock"
+                if not await conn.fetchval(f"SELECT {try_lock}($1, $2)", first, second):
+                    state = await self._holder(conn, first, second, what)
+                    await conn.close()
+                    return state
+        except BaseException:
+            conn.terminate()
+            raise
+        lost = asyncio.Event()  # (this connection's: a late call of an old one's sets not it)
+        conn.add_termination_listener(lambda _conn: lost.set())
+        self._conn, self._lost = conn, lost
+        return _TAKEN
+
+    async def _holder(self, conn: Any, first: int, second: int, what: str) -> str:
+        """Who holds the lock ``(first, second)`` refused: :data:`_AGAIN` when every holder is
+        a session of this lock's (its ``application_name``: a connection lost to this
+        process that the server has not ended yet; it is terminated), else ``what``."""
+        names = await conn.fetch(
+            "SELECT l.pid, a.application_name FROM pg_locks l LEFT JOIN pg_stat_activity a "
+            "ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted "
+            "AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) "
+            "AND l.classid = $1 AND l.objid = $2 AND l.objsubid = 2",
+            first,
+            second,
+        )
+        if not names or any(row["application_name"] != self._name for row in names):
+            return what  # (none: gone meanwhile; tried again, it is no longer ours)
+        for row in names:
+            await conn.execute("SELECT pg_terminate_backend($1)", row["pid"])
+        return _AGAIN
+
+    def watch(self, on_taken: Callable[[str], None]) -> None:
+        """Watch the lock connection from now on (see the class doc); ``on_taken(what)``
+        once another process holds the locks after a loss."""
+        self._watch = asyncio.create_task(self._watching(on_taken), name="postgres lock")
+
+    async def _watching(self, on_taken: Callable[[str], None]) -> None:
+        while True:
+            await self._until_lost()
+            if self._released:
+                return
+            log.warning("the PostgreSQL lock's connection was lost: taking the lock again")
+            self._conn = None
+            while True:
+                try:
+                    state = await asyncio.wait_for(self._connect_and_take(), PG_RETAKE_TIMEOUT)
+                except Exception as e:  # (the server out of reach: tried again)
+                    log.debug("taking the PostgreSQL lock again failed: %s", e)
+                    state = _AGAIN
+                if state == _TAKEN:
+                    log.info("the PostgreSQL lock is held again")
+                    break
+                if state != _AGAIN:
+                    on_taken(state)
+                    return
+                await asyncio.sleep(PG_RETRY_SECONDS)
+
+    async def _until_lost(self) -> None:
+        """Return once the lock connection is lost: terminated (at once), or a ping not
+        answered within :data:`PG_PING_TIMEOUT` (the connection is then terminated)."""
+        conn = self._conn
+        while not self._lost.is_set() and not conn.is_closed():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._lost.wait(), PG_PING_SECONDS)
+                return
+            try:
+                await asyncio.wait_for(conn.fetchval("SELECT 1"), PG_PING_TIMEOUT)
+            except Exception:
+                conn.terminate()
+                return
+
+    async def release(self) -> None:
+        """Stop watching and close the connection: the locks go (idempotent)."""
+        self._released = True
+        if self._watch is not None:
+            self._watch.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watch
+        if self._conn is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._conn.close(), PG_PING_TIMEOUT)
+            if not self._conn.is_closed():
+                self._conn.terminate()
+            self._conn = None

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import sqlite3
 import sys
 from collections.abc import Sequence
@@ -106,7 +107,10 @@ def _bot_database(env_file: str) -> str:
     """``DATABASE_URL`` if set (not empty), else ``DATABASE_PATH``, as the bot reads them."""
     settings = _Database(_env_file=env_file)  # type: ignore[call-arg]
     url = (settings.database_url or "").strip()
-    return url or settings.database_path.strip() or "ofc.sqlite3"  # (empty: as the bot)
+    if url:
+        return url
+    path = settings.database_path.strip() or "ofc.sqlite3"  # (empty: as the bot)
+    return os.path.expanduser(path)  # (~: the home folder, as the bot)
 
 
 def _backup(source: Path, dest: Path) -> None:
