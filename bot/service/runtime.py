@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
 import dataclasses
 import functools
 import json
@@ -2445,7 +2444,13 @@ class Runtime:
         task.add_done_callback(_seen)
         return task
 
-    async def prepare_safe(self, t: LiveTable, wait: float, first: Sequence[Action] = ()) -> None:
+    async def prepare_safe(
+        self,
+        t: LiveTable,
+        wait: float,
+        first: Sequence[Action] = (),
+        leaving: Collection[int] = (),
+    ) -> None:
         """Make, off the event loop, every ``safe_autoplay`` placement (R8.5) the step that
         comes next at ``t`` will need: its actions ``first`` (a Confirm's), then the
         timeouts it makes (:meth:`_timed_out`), a chain of them included (a clock spent
@@ -2456,13 +2461,18 @@ class Runtime:
         hand (:meth:`~game.hand.Hand.offer_safe`), ``wait`` seconds at most in all; what is
         not made by then the step decides itself, as before (the same placement). The
         table's timer calls it without holding the table (the hand moving on meanwhile
-        stops it: the next step starts over); a press that makes the step, holding it."""
+        stops it: the next step starts over); a press that makes the step, holding it.
+        ``leaving``: boards (hand seats) whose player the step makes leave (``/leave``
+        during the hand, :func:`bot.service.lobby.leave`): their moves are made as on
+        timeout from then on (R8.5), as a player's who left."""
         end = asyncio.get_running_loop().time() + wait
         for _ in range(3):  # (the hand moved on meanwhile: played ahead again)
-            if not await self._play_ahead(t, end, first):
+            if not await self._play_ahead(t, end, first, leaving):
                 return
 
-    async def _play_ahead(self, t: LiveTable, end: float, first: Sequence[Action]) -> bool:
+    async def _play_ahead(
+        self, t: LiveTable, end: float, first: Sequence[Action], leaving: Collection[int] = ()
+    ) -> bool:
         """:meth:`prepare_safe`'s one try, until the event loop's time ``end``: ``True`` when
         the hand moved on meanwhile (played ahead again)."""
         hand = t.hand
@@ -2470,10 +2480,13 @@ class Runtime:
             return False
         loop = asyncio.get_running_loop()
         first_round, every = self._timed_out(t, self.clock())
+        every |= set(leaving)
         if not first_round and not every:
             return False
+        if not first and not any(s in every or s in first_round for s in hand.to_act):
+            return False  # (nobody's street to make now: no step ahead to play)
         played = len(hand.actions)
-        ahead = copy.deepcopy(hand)
+        ahead = hand.copy()  # (copy.deepcopy took a few milliseconds on the event loop)
         try:
             for action in first:
                 if isinstance(action, Confirm) and _ends(ahead, action.seat):

@@ -19,6 +19,7 @@ import pytest
 
 import game.hand
 from bot.service import TableService
+from bot.service import runtime as runtime_module
 from game.actions import Timeout
 from game.board import Box
 from game.hand import Hand
@@ -116,5 +117,40 @@ async def test_r8_5_a_rolled_back_step_rebuilds_the_hand_without_deciding_its_sa
         assert t.hand is not before  # (rebuilt from the snapshot)
         assert t.hand.board_of(sleeper) == twin.board_of(sleeper)
         assert spy.on(threading.current_thread()) == 0
+    finally:
+        await service.stop()
+
+
+async def test_r8_5_a_leave_during_the_hand_has_the_leavers_street_placed_off_the_event_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The player to act leaves during the hand (``/leave``, confirmed): their street is
+    made at once as on timeout (R8.5), placed by the strategy as :meth:`Hand.suggest`
+    places it, and the strategy runs in a decision thread before the step, not in the
+    command's step on the event loop."""
+    service = TableService(MemoryStore(), clock=Clock(), rng=random.Random(5), timers=False)
+    service.register(FakePresenter())
+    try:
+        reply = await service.settings(GROUP, ALICE, True, ["safe_autoplay", "on"])
+        assert not reply.alert, reply.text
+        t = await seated(service, ALICE, BOB)
+        assert t is not None and t.hand is not None
+        hand = t.hand
+        leaver_seat = hand.to_act[0]
+        leaver = next(a for a in (ALICE, BOB) if t.seat_of(a.user_id).seat == t.owner(leaver_seat))  # type: ignore[union-attr]
+        twin = _twin(hand)
+        twin.apply(Timeout(leaver_seat))
+        pool, step = Spy(), Spy()
+        monkeypatch.setattr(runtime_module, "decide", pool)
+        monkeypatch.setattr(game.hand, "decide", step)
+        assert (await service.leave(GROUP, leaver)).alert  # (asks first)
+        reply = await service.leave(GROUP, leaver)
+        assert not reply.alert, reply.text
+        assert hand.street_of(leaver_seat) == 2
+        assert hand.board_of(leaver_seat) == twin.board_of(leaver_seat)
+        assert hand.board_of(leaver_seat).count == 5
+        loop = threading.current_thread()
+        assert len(pool.threads) == 1 and pool.on(loop) == 0
+        assert step.threads == []
     finally:
         await service.stop()

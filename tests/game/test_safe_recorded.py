@@ -14,13 +14,13 @@ from typing import Any
 import pytest
 
 import game.hand
-from game.actions import Timeout, action_from_json, action_to_json
+from game.actions import Place, Timeout, action_from_json, action_to_json
 from game.board import Box
 from game.cards import parse_card
 from game.hand import Hand, HandSetup
 from game.history import replay_frames
 from game.options import GameKind, RuleOptions
-from game.policy import decide
+from game.policy import Level, decide
 
 
 def _timed_out_hand(kind: GameKind, seed: int, fantasyland: dict[int, int]) -> Hand:
@@ -134,3 +134,44 @@ def test_r8_5_a_safe_timeout_asks_the_strategy_once_and_records_its_placement(
     kept = hand.actions[-1]
     assert isinstance(kept, Timeout) and kept.placed == done.placements
     assert done.action == kept and kept.placed is not None and len(kept.placed) == 5
+
+
+@pytest.mark.parametrize(
+    ("kind", "fantasyland"),
+    [(GameKind.PINEAPPLE, {}), (GameKind.OFC, {1: 17})],
+)
+def test_a_hand_copy_is_independent_and_plays_as_the_hand(
+    kind: GameKind, fantasyland: dict[int, int]
+) -> None:
+    """:meth:`Hand.copy` (the bot plays a step ahead on one, on its event loop; a deep copy
+    took milliseconds): an action applied to the copy leaves the hand as it was (boards,
+    cards put in boxes, turn, log, placements offered), and the same action applied to both
+    gives the same hand."""
+    options = RuleOptions(game=kind, safe_autoplay=True)
+    hand = Hand(HandSetup.deal(options, (0, 1, 2), 0, fantasyland, seed=9))
+    steps = 0
+    while not hand.is_over:
+        seat = hand.to_act[0]
+        cards = hand.to_place(seat)
+        if steps % 2 and cards:  # (a card in a box first: the copy must not share pending)
+            box = next(b for b in Box if hand.board_of(seat, with_pending=True).free(b))
+            hand.apply(Place(seat, cards[0], box))
+        before = hand.to_json()
+        boards = {s: (hand.board_of(s, with_pending=True), hand.discards_of(s)) for s in hand.order}
+        to_act = hand.to_act
+        ahead = hand.copy()
+        k = ahead.timeout_knowledge(seat)
+        if k is not None:
+            ahead.offer_safe(seat, k, decide(k, Level.NORMAL))
+            assert not hand.is_offered(seat, k)
+        ahead.apply(Timeout(seat))
+        assert hand.to_json() == before and hand.to_act == to_act
+        assert {
+            s: (hand.board_of(s, with_pending=True), hand.discards_of(s)) for s in hand.order
+        } == boards
+        hand.apply(Timeout(seat))
+        assert hand.to_json() == ahead.to_json() and hand.to_act == ahead.to_act
+        for s in hand.order:
+            assert hand.board_of(s) == ahead.board_of(s)
+        steps += 1
+    assert ahead.result == hand.result and steps >= 5
