@@ -2519,6 +2519,28 @@ class Runtime:
                 ahead.apply(Timeout(s))
         return False
 
+    async def place_safe(self, t: LiveTable, seat: int, wait: float) -> None:
+        """Make ``safe_autoplay``'s placement (R8.5) of ``seat``'s street, to be made by the
+        timeout rule in the step under way (a computer player whose decision failed,
+        :func:`bot.service.bots.bot_turn`), in the decision process, off the event loop,
+        and give it to the hand (:meth:`~game.hand.Hand.offer_safe`); waited for ``wait``
+        seconds at most (the step holds the table), else the step decides itself, as
+        before (the same placement). Nothing when the timeout would not ask the strategy."""
+        hand = t.hand
+        if hand is None:
+            return
+        k = hand.timeout_knowledge(seat)
+        if k is None or hand.is_offered(seat, k):
+            return
+        task = self._safe_task(t, seat, k)
+        await asyncio.wait([task], timeout=wait)
+        if not task.done() or task.cancelled() or task.exception() is not None:
+            return
+        if self.safe_thinking.get((t.id, seat), (k, None))[1] is task:
+            del self.safe_thinking[(t.id, seat)]
+        if t.hand is hand:
+            hand.offer_safe(seat, k, task.result())
+
     def offer_safe(self, t: LiveTable) -> None:
         """Give ``t``'s hand the placements :meth:`think_safe` made
         (:meth:`~game.hand.Hand.offer_safe`: a timeout uses one only if the seat still knows

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import game.hand
-from bot.service import TableService
+from bot.service import TableService, bots
 from bot.service import runtime as runtime_module
 from game.actions import Timeout
 from game.board import Box
@@ -27,7 +27,8 @@ from game.policy import Level, SeatKnowledge, decide
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
-from tests.bot.test_service import ALICE, BOB, GROUP, seated
+from tests.bot.test_bots import new_service
+from tests.bot.test_service import ALICE, BOB, GROUP, press_auto_and_confirm, seated
 from tests.waiting import until
 
 
@@ -151,6 +152,46 @@ async def test_r8_5_a_leave_during_the_hand_has_the_leavers_street_placed_off_th
         assert hand.board_of(leaver_seat).count == 5
         loop = threading.current_thread()
         assert len(pool.threads) == 1 and pool.on(loop) == 0
+        assert step.threads == []
+    finally:
+        await service.stop()
+
+
+async def test_r8_5_a_computer_players_street_made_by_the_timeout_rule_is_placed_off_the_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A computer player's decision the core refuses (here its policy places nothing): its
+    street is made by the timeout rule (R8.5), with ``safe_autoplay`` placed by the
+    strategy as :meth:`Hand.suggest` places it; the strategy runs in a decision thread,
+    not in the step on the event loop."""
+    monkeypatch.setattr(bots, "decide", lambda k, level: [])
+    store, clock = MemoryStore(), Clock()
+    service, presenter = new_service(store, clock)
+    try:
+        reply = await service.settings(GROUP, ALICE, True, ["safe_autoplay", "on"])
+        assert not reply.alert, reply.text
+        await service.new_table(GROUP, ALICE)
+        await service.add_bot(GROUP, ALICE, True, "easy")
+        await service.join(GROUP, ALICE)
+        await service.ready(GROUP, ALICE)
+        t = service.table_in(GROUP)
+        assert t is not None and t.hand is not None and t.options.safe_autoplay
+        while t.seats[t.owner(t.hand.to_act[0])].user_id == ALICE.user_id:
+            await press_auto_and_confirm(service, presenter, ALICE)
+        bot = next(s for s in t.seats.values() if s.bot)
+        hand = t.hand
+        assert hand.to_act == (bot.seat,) and t.bot_due is not None
+        twin = _twin(hand)
+        twin.apply(Timeout(bot.seat))
+        street = hand.street_of(bot.seat)
+        pool, step = Spy(), Spy()
+        monkeypatch.setattr(runtime_module, "decide", pool)
+        monkeypatch.setattr(game.hand, "decide", step)
+        clock.now = t.bot_due
+        await service.run_due()
+        assert hand.street_of(bot.seat) == street + 1
+        assert hand.board_of(bot.seat) == twin.board_of(bot.seat)
+        assert len(pool.threads) == 1 and pool.on(threading.current_thread()) == 0
         assert step.threads == []
     finally:
         await service.stop()
