@@ -28,7 +28,16 @@ from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
 from tests.bot.test_bots import new_service
-from tests.bot.test_service import ALICE, BOB, GROUP, press_auto_and_confirm, seated
+from tests.bot.test_service import (
+    ALICE,
+    BOB,
+    GROUP,
+    leave_now,
+    press_auto_and_confirm,
+    seated,
+)
+from tests.bot.test_tournament_service import PLAYERS, configure, running_tournament
+from tests.bot.test_tournament_service import new_service as tournament_service
 from tests.waiting import until
 
 
@@ -191,6 +200,36 @@ async def test_r8_5_a_computer_players_street_made_by_the_timeout_rule_is_placed
         await service.run_due()
         assert hand.street_of(bot.seat) == street + 1
         assert hand.board_of(bot.seat) == twin.board_of(bot.seat)
+        assert len(pool.threads) == 1 and pool.on(threading.current_thread()) == 0
+        assert step.threads == []
+    finally:
+        await service.stop()
+
+
+async def test_r8_7_leaving_a_running_tournament_mid_hand_places_the_street_off_the_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At a running tournament with ``safe_autoplay`` the player to act leaves (knocked out,
+    R8.7): their street is made at once as on timeout (R8.5), placed by the strategy as
+    :meth:`Hand.suggest` places it, made in a decision thread before the step."""
+    service, _presenter, _store, _clock = tournament_service(5)
+    try:
+        await configure(service, safe_autoplay="on")
+        t, _tour = await running_tournament(service)
+        hand = t.hand
+        assert hand is not None and t.options.safe_autoplay
+        leaver_seat = hand.to_act[0]
+        owner = t.seats[t.owner(leaver_seat)]
+        leaver = next(a for a in PLAYERS if a.user_id == owner.user_id)
+        twin = _twin(hand)
+        twin.apply(Timeout(leaver_seat))
+        pool, step = Spy(), Spy()
+        monkeypatch.setattr(runtime_module, "decide", pool)
+        monkeypatch.setattr(game.hand, "decide", step)
+        reply = await leave_now(service, GROUP, leaver)
+        assert reply.text.startswith("You left the tournament"), reply.text
+        assert t.hand is hand and hand.street_of(leaver_seat) == 2
+        assert hand.board_of(leaver_seat) == twin.board_of(leaver_seat)
         assert len(pool.threads) == 1 and pool.on(threading.current_thread()) == 0
         assert step.threads == []
     finally:
