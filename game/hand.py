@@ -1034,7 +1034,12 @@ class Hand:
         if self.options.safe_autoplay:
             recorded = action.placed
             if recorded is not None and not self._fits(
-                st.seat, list(recorded), rest, free, owed, "the strategy"
+                st.seat,
+                list(recorded),
+                rest,
+                free,
+                owed,
+                "not the recorded placement: the strategy",
             ):
                 recorded = None  # (a log that does not fit its hand: decided again)
             if recorded is not None:  # (a rebuilt hand: the placement it chose, not decided)
@@ -1042,10 +1047,10 @@ class Hand:
             else:
                 safe = self._safe_street(st.seat, rest, free, owed)
         placed = safe if safe is not None else auto_street(rest, free, owed)
-        if self.options.safe_autoplay and action.placed is None:
+        if self.options.safe_autoplay and action.placed != tuple(placed):
             # recorded, so that a rebuild replays it instead of deciding again (the strategy
             # on the event loop: a restart, a takeover or a rollback decided every timeout of
-            # the hand again)
+            # the hand again); one recorded that did not fit, replaced
             action = Timeout(action.seat, action.street, tuple(placed))
         extra = over + placed
         for c, b in extra:

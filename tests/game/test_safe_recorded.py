@@ -95,6 +95,7 @@ def test_r8_5_a_recorded_placement_that_does_not_fit_its_hand_is_decided_again()
     again = Hand.from_json(data)
     assert again.board_of(first["seat"]) == hand.board_of(first["seat"])
     assert again.result == hand.result
+    assert again.to_json() == hand.to_json()  # (the placement made recorded instead)
 
 
 def test_r8_5_the_placement_is_recorded_only_with_safe_autoplay() -> None:
