@@ -1,6 +1,11 @@
 """``safe_autoplay``'s timeouts (R8.5): the ``normal`` placement made in the table's step, on
 the event loop (before fixauto), against the decision process (:meth:`Runtime.think_safe`),
-and what each costs the event loop.
+and what each costs the event loop. Then what the event loop still does with those hands
+(fixsafe2): a hand rebuilt from its log (a restart, a takeover, a rollback) from a log that does
+not record the timeouts' placements (each decided again by the strategy) against one that does
+(:attr:`game.actions.Timeout.placed`), and the copy of the hand the table's timer plays a step
+ahead on (:meth:`Runtime.prepare_safe`) by ``copy.deepcopy`` against :meth:`Hand.copy`; these
+run on the event loop, so their wall time is its lag.
 
 The placements are those of every timeout of a few hands where every street times out:
 classic OFC with a 17-card Fantasyland hand (the slowest, R6.2) and Pineapple, each made once
@@ -15,6 +20,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import copy
+import time
+from collections.abc import Callable
+from typing import Any
 
 from bench_thinking import line, timed
 
@@ -24,9 +33,11 @@ from game.options import GameKind, RuleOptions
 from game.policy import Level, SeatKnowledge, decide
 
 
-def situations(hands: int) -> list[SeatKnowledge]:
-    """What each timeout of ``hands`` hands of each kind asks the strategy."""
+def situations(hands: int) -> tuple[list[SeatKnowledge], list[Hand]]:
+    """What each timeout of ``hands`` hands of each kind asks the strategy, and each hand
+    before each of its timeouts (a copy)."""
     out: list[SeatKnowledge] = []
+    before: list[Hand] = []
     for kind, fantasyland in ((GameKind.OFC, {1: 17}), (GameKind.PINEAPPLE, {0: 15})):
         options = RuleOptions(game=kind, safe_autoplay=True)
         for seed in range(hands):
@@ -36,7 +47,26 @@ def situations(hands: int) -> list[SeatKnowledge]:
                 k = hand.timeout_knowledge(seat)
                 if k is not None:
                     out.append(k)
+                before.append(hand.copy())
                 hand.timeout(seat)
+    return out, before
+
+
+def _old_log(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` (:meth:`Hand.to_json`) as written before the placements were recorded."""
+    return {
+        "setup": data["setup"],
+        "actions": [{k: v for k, v in a.items() if k != "placed"} for a in data["actions"]],
+    }
+
+
+def wall_times(items: list[Any], fn: Callable[[Any], object]) -> list[float]:
+    """The wall seconds of ``fn`` on each of ``items``."""
+    out: list[float] = []
+    for item in items:
+        started = time.perf_counter()
+        fn(item)
+        out.append(time.perf_counter() - started)
     return out
 
 
@@ -44,7 +74,7 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=3)
     args = parser.parse_args()
-    ks = situations(args.hands)
+    ks, before = situations(args.hands)
     worker = Thinker(in_process=True)
 
     # (each path then sleeps 3 ms, so that the ticker wakes and tells its lag before the
@@ -68,6 +98,13 @@ async def main() -> None:
             print(line(f"{name}: event loop lag", lags))
     finally:
         await worker.close()
+    logs = [h.to_json() for h in before if h.actions]
+    old = [_old_log(d) for d in logs]
+    print(f"{len(logs)} hands rebuilt, {len(before)} copies")
+    print(line("rebuild, old log: wall", wall_times(old, Hand.from_json)))
+    print(line("rebuild, recorded: wall", wall_times(logs, Hand.from_json)))
+    print(line("play-ahead deepcopy: wall", wall_times(before, copy.deepcopy)))
+    print(line("play-ahead Hand.copy: wall", wall_times(before, Hand.copy)))
 
 
 if __name__ == "__main__":

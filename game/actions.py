@@ -67,10 +67,19 @@ class Confirm:
 
 @dataclass(frozen=True, slots=True)
 class Timeout:
-    """Budget and time bank ran out: the street is finished for the seat (R8.5)."""
+    """Budget and time bank ran out: the street is finished for the seat (R8.5).
+
+    ``placed``: with ``safe_autoplay``, the placement the timeout chose for the cards it
+    placed (R8.5: the strategy's, ``(card, box)`` per card, box ``None`` for a discard; the
+    cards put in boxes past what the street keeps, which the timeout discards first, not
+    among them). The hand records it on the action it keeps (:attr:`game.hand.Hand.actions`)
+    so that a hand rebuilt from its actions (a restart, a takeover, a rollback, ``/replay``)
+    replays it instead of deciding again; ``None`` on the timeout asked for, and in logs
+    written before it was recorded (the rebuild then decides again: the same placement)."""
 
     seat: int
     street: int | None = None
+    placed: tuple[tuple[Card, Box | None], ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,19 +107,31 @@ _KINDS: dict[type, str] = {
 
 
 def action_to_json(action: Action) -> dict[str, Any]:
-    """``{"type": "place", "seat": 0, "card": "As", "box": "top", "street": 1}`` and the like."""
+    """``{"type": "place", "seat": 0, "card": "As", "box": "top", "street": 1}`` and the like
+    (a safe timeout's ``{"type": "timeout", "seat": 0, "placed": [["As", "top"], ["2c", null]]}``,
+    :class:`Timeout`)."""
     out: dict[str, Any] = {"type": _KINDS[type(action)], "seat": action.seat}
     if isinstance(action, Place | Discard | Unplace):
         out["card"] = action.card.code_str()
     if isinstance(action, Place):
         out["box"] = action.box.value
     if isinstance(action, Arrange):
-        out["placements"] = [
-            [c.code_str(), b.value if b is not None else None] for c, b in action.placements
-        ]
+        out["placements"] = _moves_json(action.placements)
+    if isinstance(action, Timeout) and action.placed is not None:
+        out["placed"] = _moves_json(action.placed)
     if action.street is not None:
         out["street"] = action.street
     return out
+
+
+def _moves_json(moves: tuple[tuple[Card, Box | None], ...]) -> list[list[str | None]]:
+    """``[["As", "top"], ["2c", None], …]``: placements as JSON (box ``None``: a discard)."""
+    return [[c.code_str(), b.value if b is not None else None] for c, b in moves]
+
+
+def _moves(data: Any) -> tuple[tuple[Card, Box | None], ...]:
+    """Inverse of :func:`_moves_json`. :raises ValueError, TypeError: on malformed data."""
+    return tuple((parse_card(c), Box(b) if b is not None else None) for c, b in data)
 
 
 def action_from_json(data: Mapping[str, Any]) -> Action:
@@ -129,12 +150,10 @@ def action_from_json(data: Mapping[str, Any]) -> Action:
         if kind == "confirm":
             return Confirm(seat, street)
         if kind == "timeout":
-            return Timeout(seat, street)
+            placed = data.get("placed")
+            return Timeout(seat, street, _moves(placed) if placed is not None else None)
         if kind == "arrange":
-            placements = tuple(
-                (parse_card(c), Box(b) if b is not None else None) for c, b in data["placements"]
-            )
-            return Arrange(seat, placements, street)
+            return Arrange(seat, _moves(data["placements"]), street)
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, GameError):
             raise

@@ -268,7 +268,8 @@ class HandSetup:
 class Applied:
     """What an accepted action did.
 
-    :ivar action: the action as applied.
+    :ivar action: the action as applied (the one :attr:`Hand.actions` keeps: a timeout with
+        ``safe_autoplay`` carries the placement it chose, :attr:`Timeout.placed`).
     :ivar street_done: the seat confirmed (or timed out of) its street.
     :ivar placements: for a timeout, the cards placed for the seat (box ``None`` = discarded).
     :ivar revealed: cards became public (another write of the group board is due).
@@ -499,6 +500,19 @@ class _Seat:
         #: and whether that was a Timeout
         self.ends: list[tuple[int, bool]] = []
 
+    def copy(self) -> _Seat:
+        """An independent copy: what an action changes is copied (:meth:`Hand.copy`)."""
+        new = object.__new__(_Seat)
+        for name in _Seat.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.dealt = list(self.dealt)
+        new.rows = {b: list(cards) for b, cards in self.rows.items()}
+        new.placed = list(self.placed)
+        new.pending = dict(self.pending)
+        new.discards = list(self.discards)
+        new.ends = list(self.ends)
+        return new
+
     @property
     def done(self) -> bool:
         return self.street >= len(self.plan)
@@ -560,6 +574,20 @@ class Hand:
         # OFFERED_KEPT of each
         self._offered: dict[int, list[tuple[SeatKnowledge, list[tuple[Card, Box | None]]]]] = {}
         self._refresh()
+
+    def copy(self) -> Hand:
+        """An independent copy of the hand (actions applied to one leave the other as it
+        was), made in a fraction of what :func:`copy.deepcopy` takes (the bot plays a step
+        ahead on one, on its event loop: :meth:`bot.service.runtime.Runtime.prepare_safe`).
+        What no action changes (the setup, the deal, the result, the placements offered)
+        is shared."""
+        new = object.__new__(Hand)
+        new.__dict__.update(self.__dict__)
+        new._seats = {s: st.copy() for s, st in self._seats.items()}
+        new.actions = list(self.actions)
+        new._actions_json = list(self._actions_json)
+        new._offered = {s: list(offered) for s, offered in self._offered.items()}
+        return new
 
     # -- dealing ---------------------------------------------------------------------------
     def _deal(self) -> None:
@@ -732,7 +760,8 @@ class Hand:
         decide through :func:`game.policy.decide` directly, in the bot's decision process). It
         uses only what the seat may know (:func:`game.policy.knowledge`):
         ``decide(knowledge(hand, seat), Level.NORMAL)``, deterministic, so that a hand
-        replayed from its actions (``/replay``, a restart) times out the same way. At the
+        replayed from a log that does not record a timeout's placement (written before
+        :attr:`~game.actions.Timeout.placed` was) times out the same way. At the
         ``NORMAL`` level, a placement made elsewhere from this very knowledge
         (:meth:`offer_safe`: the bot's, off its event loop) is returned instead of deciding
         again: the same placement.
@@ -783,7 +812,8 @@ class Hand:
         R8.5) returns it instead of deciding again while the seat's knowledge equals ``k``,
         and decides itself otherwise (the hand moved on since): the placement is the same
         either way, :func:`~game.policy.decide` being a function of the knowledge alone.
-        Not saved with the hand (a replay decides again, the same); the last
+        Not saved with the hand (the timeout that places it records the placement on its
+        action, :attr:`~game.actions.Timeout.placed`, which a rebuild replays); the last
         :data:`OFFERED_KEPT` of each seat are kept (one per street of a chain of timeouts)."""
         kept = [o for o in self._offered.get(seat, ()) if o[0] != k]
         self._offered[seat] = [*kept[-(OFFERED_KEPT - 1) :], (k, list(moves))]
@@ -962,6 +992,7 @@ class Hand:
             record = self._confirm(st, action, ())
         else:
             record = self._timeout(st, action)
+            action = record.action  # (safe_autoplay's placement recorded on it, R8.5)
         if record.street_done:
             st.ends.append((st.actions, isinstance(action, Timeout)))
         st.actions += 1
@@ -999,8 +1030,29 @@ class Hand:
         free = {b: st.free(b) for b in BOXES}
         rest = [c for c in dealt if c not in st.pending]
         owed = st.discards_allowed() - st.pending_discards()
-        safe = self._safe_street(st.seat, rest, free, owed) if self.options.safe_autoplay else None
-        extra = over + (safe if safe is not None else auto_street(rest, free, owed))
+        safe = None
+        if self.options.safe_autoplay:
+            recorded = action.placed
+            if recorded is not None and not self._fits(
+                st.seat,
+                list(recorded),
+                rest,
+                free,
+                owed,
+                "not the recorded placement: the strategy",
+            ):
+                recorded = None  # (a log that does not fit its hand: decided again)
+            if recorded is not None:  # (a rebuilt hand: the placement it chose, not decided)
+                safe = list(recorded)
+            else:
+                safe = self._safe_street(st.seat, rest, free, owed)
+        placed = safe if safe is not None else auto_street(rest, free, owed)
+        if self.options.safe_autoplay and action.placed != tuple(placed):
+            # recorded, so that a rebuild replays it instead of deciding again (the strategy
+            # on the event loop: a restart, a takeover or a rollback decided every timeout of
+            # the hand again); one recorded that did not fit, replaced
+            action = Timeout(action.seat, action.street, tuple(placed))
+        extra = over + placed
         for c, b in extra:
             st.pending[c] = b
         return self._confirm(st, action, tuple(extra))
@@ -1029,24 +1081,41 @@ class Hand:
         except Exception:
             log.exception("safe_autoplay failed for seat %s; the plain timeout rule places", seat)
             return None
+        return (
+            moves if self._fits(seat, moves, rest, free, owed, "the plain timeout rule") else None
+        )
+
+    @staticmethod
+    def _fits(
+        seat: int,
+        moves: list[tuple[Card, Box | None]],
+        rest: list[Card],
+        free: Mapping[Box, int],
+        owed: int,
+        instead: str,
+    ) -> bool:
+        """Whether ``moves`` places exactly the cards ``rest``, within the boxes' ``free``
+        room and with ``owed`` discards (a timeout's placement, R8.5); logged if not, saying
+        what places ``instead``."""
         boxes = [b for _, b in moves]
         if (
-            Counter(c for c, _ in moves) != Counter(rest)
-            or any(boxes.count(b) > free[b] for b in BOXES)
-            or boxes.count(None) != owed
+            Counter(c for c, _ in moves) == Counter(rest)
+            and all(boxes.count(b) <= free[b] for b in BOXES)
+            and boxes.count(None) == owed
         ):
-            # (the shape of it, never its cards: whoever runs the bot reads the log and may play)
-            log.error(
-                "safe_autoplay placed %d cards (boxes %s) for seat %s, %d to place with %d "
-                "discards; the plain timeout rule places",
-                len(moves),
-                [b.value if b is not None else "discard" for b in boxes],
-                seat,
-                len(rest),
-                owed,
-            )
-            return None
-        return moves
+            return True
+        # (the shape of it, never its cards: whoever runs the bot reads the log and may play)
+        log.error(
+            "safe_autoplay placed %d cards (boxes %s) for seat %s, %d to place with %d "
+            "discards; %s places",
+            len(moves),
+            [b.value if b is not None else "discard" for b in boxes],
+            seat,
+            len(rest),
+            owed,
+            instead,
+        )
+        return False
 
     def _confirm(
         self, st: _Seat, action: Action, placements: tuple[tuple[Card, Box | None], ...]

@@ -16,7 +16,7 @@ from bot.model import Actor, LiveTable, Reply, SeatState
 from bot.names import folded
 from bot.service.dealing import full_table, maybe_start
 from bot.service.play import advance
-from bot.service.runtime import Runtime, Tx
+from bot.service.runtime import SAFE_PRESS_SECONDS, Runtime, Tx
 from bot.texts import on, tr
 from bot.thinking import Moves
 from bot.workers import TaskHung
@@ -159,6 +159,8 @@ async def bot_turn(rt: Runtime, t: LiveTable, tx: Tx) -> None:
             for a in [*actions, Confirm(s)]:
                 hand.apply(a)
         except GameError:  # never expected: its street is made for it as on a timeout (R8.5)
+            # (safe_autoplay's placement made off the event loop, waited for a little)
+            await rt.place_safe(t, s, SAFE_PRESS_SECONDS)
             hand.apply(Timeout(s))  # (waiting for its clock would retry the move on and on)
         advance(rt, t, tx, turn_before)
         if t.hand is not hand:

@@ -45,7 +45,7 @@ from bot.service.dealing import (
 )
 from bot.service.numbers import digits_hint, read_whole
 from bot.service.play import advance
-from bot.service.runtime import Runtime, TransitionFailed, Tx
+from bot.service.runtime import SAFE_PRESS_SECONDS, Runtime, TransitionFailed, Tx
 from bot.service.settings import note_zone, reconcile
 from bot.texts import language_of, on, tr
 from game.match import MatchState
@@ -833,6 +833,7 @@ async def leave(
         if t.chinese is not None:  # R7.7: dead whatever places it; the game ends (R7.6)
             return Reply(tr(lang, f"{key}_chinese", target=t.chinese.target), alert=True)
         return Reply(tr(lang, _placed(t, key)), alert=True)
+    await _place_ahead(rt, t, seat)
     async with rt.transition(t) as tx:
         left = depart(rt, t, tx, seat)
         if left_group:
@@ -852,6 +853,18 @@ async def leave(
     if left == 0:  # never bought in (or nothing left): no "0 kush back to your balance"
         return Reply(tr(lang, "reply.left_nothing"))
     return Reply(tr(lang, "reply.left", amount=left, label=t.label))
+
+
+async def _place_ahead(rt: Runtime, t: LiveTable, seat: SeatState) -> None:
+    """Before the step where ``seat`` leaves during the hand they play (their moves made as
+    on timeout from then on, R8.5): ``safe_autoplay``'s placements that step makes for them
+    (their street, if it is their turn, and any made after it in the same step) are made in
+    the decision process, off the event loop (:meth:`Runtime.prepare_safe`), waited for
+    :data:`SAFE_PRESS_SECONDS` at most, holding the table; one not made by then the step
+    decides itself (the same placement). Made in the step, the strategy held every table's
+    presses up to a quarter of a second per street."""
+    if t.hand is not None and t.options.safe_autoplay and t.plays_now(seat):
+        await rt.prepare_safe(t, SAFE_PRESS_SECONDS, leaving=t.boards_of(seat))
 
 
 def _placed(t: LiveTable, key: str) -> str:
@@ -945,6 +958,7 @@ async def _leave_tournament(
             tx.group = button
         key = "tour.leave_confirm" if button else "tour.leave_confirm_typed"
         return Reply(tr(lang, key, place=len(tour.chips)), alert=True)
+    await _place_ahead(rt, t, seat)
     async with rt.transition(t) as tx:
         left = tour.leave(seat.seat)
         ko = left.knock_out

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
 import dataclasses
 import functools
 import json
@@ -2469,7 +2468,13 @@ class Runtime:
         task.add_done_callback(_seen)
         return task
 
-    async def prepare_safe(self, t: LiveTable, wait: float, first: Sequence[Action] = ()) -> None:
+    async def prepare_safe(
+        self,
+        t: LiveTable,
+        wait: float,
+        first: Sequence[Action] = (),
+        leaving: Collection[int] = (),
+    ) -> None:
         """Make, off the event loop, every ``safe_autoplay`` placement (R8.5) the step that
         comes next at ``t`` will need: its actions ``first`` (a Confirm's), then the
         timeouts it makes (:meth:`_timed_out`), a chain of them included (a clock spent
@@ -2480,13 +2485,18 @@ class Runtime:
         hand (:meth:`~game.hand.Hand.offer_safe`), ``wait`` seconds at most in all; what is
         not made by then the step decides itself, as before (the same placement). The
         table's timer calls it without holding the table (the hand moving on meanwhile
-        stops it: the next step starts over); a press that makes the step, holding it."""
+        stops it: the next step starts over); a press that makes the step, holding it.
+        ``leaving``: boards (hand seats) whose player the step makes leave (``/leave``
+        during the hand, :func:`bot.service.lobby.leave`): their moves are made as on
+        timeout from then on (R8.5), as a player's who left."""
         end = asyncio.get_running_loop().time() + wait
         for _ in range(3):  # (the hand moved on meanwhile: played ahead again)
-            if not await self._play_ahead(t, end, first):
+            if not await self._play_ahead(t, end, first, leaving):
                 return
 
-    async def _play_ahead(self, t: LiveTable, end: float, first: Sequence[Action]) -> bool:
+    async def _play_ahead(
+        self, t: LiveTable, end: float, first: Sequence[Action], leaving: Collection[int] = ()
+    ) -> bool:
         """:meth:`prepare_safe`'s one try, until the event loop's time ``end``: ``True`` when
         the hand moved on meanwhile (played ahead again)."""
         hand = t.hand
@@ -2494,10 +2504,13 @@ class Runtime:
             return False
         loop = asyncio.get_running_loop()
         first_round, every = self._timed_out(t, self.clock())
+        every |= set(leaving)
         if not first_round and not every:
             return False
+        if not first and not any(s in every or s in first_round for s in hand.to_act):
+            return False  # (nobody's street to make now: no step ahead to play)
         played = len(hand.actions)
-        ahead = copy.deepcopy(hand)
+        ahead = hand.copy()  # (copy.deepcopy took a few milliseconds on the event loop)
         try:
             for action in first:
                 if isinstance(action, Confirm) and _ends(ahead, action.seat):
@@ -2529,6 +2542,28 @@ class Runtime:
                     return False  # (showdown next: not played ahead, nothing to decide after)
                 ahead.apply(Timeout(s))
         return False
+
+    async def place_safe(self, t: LiveTable, seat: int, wait: float) -> None:
+        """Make ``safe_autoplay``'s placement (R8.5) of ``seat``'s street, to be made by the
+        timeout rule in the step under way (a computer player whose decision failed,
+        :func:`bot.service.bots.bot_turn`), in the decision process, off the event loop,
+        and give it to the hand (:meth:`~game.hand.Hand.offer_safe`); waited for ``wait``
+        seconds at most (the step holds the table), else the step decides itself, as
+        before (the same placement). Nothing when the timeout would not ask the strategy."""
+        hand = t.hand
+        if hand is None:
+            return
+        k = hand.timeout_knowledge(seat)
+        if k is None or hand.is_offered(seat, k):
+            return
+        task = self._safe_task(t, seat, k)
+        await asyncio.wait([task], timeout=wait)
+        if not task.done() or task.cancelled() or task.exception() is not None:
+            return
+        if self.safe_thinking.get((t.id, seat), (k, None))[1] is task:
+            del self.safe_thinking[(t.id, seat)]
+        if t.hand is hand:
+            hand.offer_safe(seat, k, task.result())
 
     def offer_safe(self, t: LiveTable) -> None:
         """Give ``t``'s hand the placements :meth:`think_safe` made
