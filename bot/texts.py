@@ -2126,6 +2126,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Tournament #{table} is cancelled at the end of this hand: every buy-in back, or the pool to those still in if someone is out.",
         "ru": "Турнир #{table} будет отменён в конце этой раздачи: взносы вернутся, а если кто-то выбыл, фонд получат оставшиеся.",
     },
+    # the same where the hand can earn Fantasyland (R6), which the cancel throws away, as a
+    # table's close says it (reply.closes_after_hand_fl; the closing message names the players)
+    "tour.cancels_after_hand_fl": {
+        "en": "Tournament #{table} is cancelled at the end of this hand: buy-ins back, or the pool to those still in if someone is out; Fantasyland earned in it is not played.",
+        "ru": "Турнир #{table} будет отменён в конце этой раздачи: взносы вернутся, а если кто-то выбыл, фонд получат оставшиеся; заработанная в ней Фантазия не будет сыграна.",
+    },
     "tour.settings_kept": {
         "en": "Tournament {tables} keeps the settings it opened with (its players registered for them): this one applies from the next /tournament.",
         "ru": "Турнир {tables} идёт с настройками, с которыми открыт (на них регистрировались игроки): новое значение — со следующего /tournament.",
