@@ -967,7 +967,10 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "stats.fantasyland_entry": {"en": "Fantasyland: {entered}", "ru": "Фантазия: {entered}"},
     # the share of the hands that could earn Fantasyland that did (R6.1)
-    "stats.fantasyland_entered": {"en": "entered in {pct} of hands", "ru": "попадание в {pct} раздач"},
+    "stats.fantasyland_entered": {
+        "en": "entered in {pct} of hands",
+        "ru": "попадание в {pct} раздач",
+    },
     # no hand that could earn it ("попадание в — раздач" said nothing)
     "stats.fantasyland_entered_none": {"en": "entered —", "ru": "попадание —"},
     "stats.best": {
