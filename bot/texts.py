@@ -174,7 +174,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "private.away": {
         "en": "💤 You are away: your streets are placed for you after {seconds} s. Place a card to come back.",
-        "ru": "💤 Вы не на месте: ваши улицы расставляются за вас через {seconds} с. Поставьте карту, чтобы вернуться.",
+        "ru": "💤 Вы не на месте: карты каждой улицы раскладываются за вас через {seconds} с. Положите карту, чтобы вернуться.",
     },
     "private.discard_hint": {
         "en": " (the card left over is discarded)",
@@ -311,7 +311,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "private.sitting_out_after_match": {
         "en": "⌛ Time ran out and your moves were made for you. The Fantasyland hand this one earned is played first, with you; then you sit out (/back to play again).",
-        "ru": "⌛ Время вышло, ходы сделаны за вас. Сначала играется раздача Фантазии, заработанная в этой, с вами; затем вы пропускаете игру (/back — вернуться).",
+        "ru": "⌛ Время вышло, ходы сделаны за вас. Раздачу Фантазии, заработанную в этой, вы ещё играете; затем пропускаете игру (/back — вернуться).",
     },
     "private.discarded": {"en": "discarded", "ru": "сброшена"},
     # -- showdown ---------------------------------------------------------------------------
@@ -1797,7 +1797,7 @@ TEXTS: dict[str, dict[str, str]] = {
     # 🪄 Arrange for me whose decision did not come within PRESS_SECONDS (bot/thinking.py)
     "err.arrange_late": {
         "en": "No placement came in time: place the cards yourself, or press again.",
-        "ru": "Расклад не успел: разложите карты сами или нажмите ещё раз.",
+        "ru": "Расклад не пришёл вовремя: разложите карты сами или нажмите ещё раз.",
     },
     # 🪄 Arrange for me pressed with every card of the street already in a box
     "err.nothing_to_arrange": {
