@@ -24,7 +24,10 @@ __all__ = ["HEIGHT", "WIDTH", "KushChart", "date_labels", "draw_kush", "kush_tic
 WIDTH, HEIGHT = 640, 360
 """The chart's size in pixels (a phone's width; Telegram shows it without scaling down)."""
 
-_LEFT, _RIGHT, _TOP, _BOTTOM = 64, 20, 70, 40  # the plot area's margins
+_LEFT, _RIGHT, _TOP, _BOTTOM = 64, 20, 84, 40  # the plot area's margins
+#: the unit over the amounts ("kush") ends this far above the plot: at 6 px it sat on the top
+#: amount, under the period, and read as one column with them ("за всё время / куш / +40")
+_UNIT_GAP = 12
 _GRID = (40, 120, 86)
 
 
@@ -140,7 +143,7 @@ def draw_kush_image(chart: KushChart) -> Image.Image:
         y = py(v)
         d.line((x0, y, x1, y), fill=WHITE if v == 0 else _GRID, width=1)
         d.text((x0 - 6, y), tick, font=tick_font, fill=MUTED, anchor="rm")
-    d.text((x0 - 6, y0 - 6), _drawable(chart.label), font=small, fill=MUTED, anchor="rb")
+    d.text((x0 - 6, y0 - _UNIT_GAP), _drawable(chart.label), font=small, fill=MUTED, anchor="rb")
     labels = date_labels(t_start, t_end, utc_offset=chart.utc_offset)
     for k, (at, text) in enumerate(labels):  # the dates under the axis
         x = px(at)

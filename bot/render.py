@@ -866,9 +866,10 @@ def closes_after_hand(t: LiveTable, lang: str) -> str:
     the table closes (a tournament is cancelled, R8.7) at the end of this hand; where that
     hand can earn Fantasyland (R6; not in Chinese Poker, nor with ``fantasyland`` off), that
     it will not be played: "Table #1 closes at the end of this hand; Fantasyland earned in
-    it is not played." """
-    if t.tournament is not None:
-        return tr(lang, "tour.cancels_after_hand", table=t.id)
+    it is not played." (A tournament's said nothing of it, only its closing message did.)"""
     fantasyland = t.options.fantasyland and t.options.game is not GameKind.CHINESE
+    if t.tournament is not None:
+        key = "tour.cancels_after_hand_fl" if fantasyland else "tour.cancels_after_hand"
+        return tr(lang, key, table=t.id)
     key = "reply.closes_after_hand_fl" if fantasyland else "reply.closes_after_hand"
     return tr(lang, key, table=t.id)

@@ -174,7 +174,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "private.away": {
         "en": "💤 You are away: your streets are placed for you after {seconds} s. Place a card to come back.",
-        "ru": "💤 Вы не на месте: ваши улицы расставляются за вас через {seconds} с. Поставьте карту, чтобы вернуться.",
+        "ru": "💤 Вы не на месте: карты каждой улицы раскладываются за вас через {seconds} с. Положите карту, чтобы вернуться.",
     },
     "private.discard_hint": {
         "en": " (the card left over is discarded)",
@@ -311,7 +311,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "private.sitting_out_after_match": {
         "en": "⌛ Time ran out and your moves were made for you. The Fantasyland hand this one earned is played first, with you; then you sit out (/back to play again).",
-        "ru": "⌛ Время вышло, ходы сделаны за вас. Сначала играется раздача Фантазии, заработанная в этой, с вами; затем вы пропускаете игру (/back — вернуться).",
+        "ru": "⌛ Время вышло, ходы сделаны за вас. Раздачу Фантазии, заработанную в этой, вы ещё играете; затем пропускаете игру (/back — вернуться).",
     },
     "private.discarded": {"en": "discarded", "ru": "сброшена"},
     # -- showdown ---------------------------------------------------------------------------
@@ -967,7 +967,10 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "stats.fantasyland_entry": {"en": "Fantasyland: {entered}", "ru": "Фантазия: {entered}"},
     # the share of the hands that could earn Fantasyland that did (R6.1)
-    "stats.fantasyland_entered": {"en": "entered {pct}", "ru": "попадание в {pct} раздач"},
+    "stats.fantasyland_entered": {
+        "en": "entered in {pct} of hands",
+        "ru": "попадание в {pct} раздач",
+    },
     # no hand that could earn it ("попадание в — раздач" said nothing)
     "stats.fantasyland_entered_none": {"en": "entered —", "ru": "попадание —"},
     "stats.best": {
@@ -1794,7 +1797,7 @@ TEXTS: dict[str, dict[str, str]] = {
     # 🪄 Arrange for me whose decision did not come within PRESS_SECONDS (bot/thinking.py)
     "err.arrange_late": {
         "en": "No placement came in time: place the cards yourself, or press again.",
-        "ru": "Расклад не успел: разложите карты сами или нажмите ещё раз.",
+        "ru": "Расклад не пришёл вовремя: разложите карты сами или нажмите ещё раз.",
     },
     # 🪄 Arrange for me pressed with every card of the street already in a box
     "err.nothing_to_arrange": {
@@ -2125,6 +2128,12 @@ TEXTS: dict[str, dict[str, str]] = {
     "tour.cancels_after_hand": {
         "en": "Tournament #{table} is cancelled at the end of this hand: every buy-in back, or the pool to those still in if someone is out.",
         "ru": "Турнир #{table} будет отменён в конце этой раздачи: взносы вернутся, а если кто-то выбыл, фонд получат оставшиеся.",
+    },
+    # the same where the hand can earn Fantasyland (R6), which the cancel throws away, as a
+    # table's close says it (reply.closes_after_hand_fl; the closing message names the players)
+    "tour.cancels_after_hand_fl": {
+        "en": "Tournament #{table} is cancelled at the end of this hand: buy-ins back, or the pool to those still in if someone is out; Fantasyland earned in it is not played.",
+        "ru": "Турнир #{table} будет отменён в конце этой раздачи: взносы вернутся, а если кто-то выбыл, фонд получат оставшиеся; заработанная в ней Фантазия не будет сыграна.",
     },
     "tour.settings_kept": {
         "en": "Tournament {tables} keeps the settings it opened with (its players registered for them): this one applies from the next /tournament.",

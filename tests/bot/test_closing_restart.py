@@ -441,7 +441,7 @@ async def test_a_crash_after_an_admin_cancels_a_tournament_tells_every_player_on
     langs = {s.user_id: s.lang for s in t.seats.values()}
     refs = {s.user_id: s.private_ref for s in t.seats.values()}
     reply = await service.close_table(GROUP, ALICE, True)
-    assert reply.text == tr("en", "tour.cancels_after_hand", table=table_id)
+    assert reply.text == tr("en", "tour.cancels_after_hand_fl", table=table_id)
     got = await hand_two_cancels_and_dies(service, presenter, store, t)
 
     store.dead = False
@@ -480,7 +480,7 @@ async def test_an_admin_s_cancel_with_a_player_who_blocked_the_bot_tells_the_gro
     langs = {s.user_id: s.lang for s in t.seats.values()}
     before = {u: len(presenter.privates.get(u, [])) for u in ("1", "2", "3")}
     reply = await service.close_table(GROUP, ALICE, True)
-    assert reply.text == tr("en", "tour.cancels_after_hand", table=table_id)
+    assert reply.text == tr("en", "tour.cancels_after_hand_fl", table=table_id)
     presenter.gone = lambda: t.id not in service.rt.tables
     by_id = {a.user_id: a for a in (ALICE, BOB)}
     while t.hand is not None:

@@ -41,7 +41,7 @@ async def test_r6_stats_of_a_chinese_poker_only_player_have_no_fantasyland_line(
     # one open-face hand besides: the line is there, with its figures
     mixed = HandStats(hands=3, players=1, boards=3, fl_chances=1, fl_entered=1, bonus_boards=2)
     lines = stats_mod._stats_lines(mixed, "en", "kush", group=False)
-    assert lines[-1] == "Fantasyland: entered 100%"
+    assert lines[-1] == "Fantasyland: entered in 100% of hands"
     ru = stats_mod._stats_lines(mixed, "ru", "kush", group=False)
     assert ru[-1] == "Фантазия: попадание в 100% раздач"
     chinese = HandStats(hands=2, players=1, boards=2, bonus_boards=2)

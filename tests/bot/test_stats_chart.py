@@ -182,3 +182,33 @@ def test_r8_1_a_russian_chart_names_the_default_label_kush_in_russian() -> None:
     assert charts.chart_of("Боря", "ru", "kush", "30 дней", [(0.0, 1)]).label == "куш"
     assert charts.chart_of("Bob", "en", "kush", "30 days", [(0.0, 1)]).label == "kush"
     assert charts.chart_of("Боря", "ru", "₽", "30 дней", [(0.0, 1)]).label == "₽"
+
+
+def _ink_rows(img: Image.Image, other: Image.Image | None = None) -> set[int]:
+    """The pixel rows left of the plot with ink: pixels not the background, or (``other``)
+    pixels that differ from ``other``'s."""
+    px, ref = img.load(), other.load() if other is not None else None
+    assert px is not None
+    rows = set()
+    for y in range(HEIGHT):
+        for x in range(charts._LEFT):
+            ink = px[x, y] != (ref[x, y] if ref is not None else charts.FELT)
+            if ink:
+                rows.add(y)
+                break
+    return rows
+
+
+def test_the_axis_unit_stands_clear_of_the_top_amount_and_the_period() -> None:
+    """The unit over the amounts ("куш") sat on the top amount ("+40") with two empty pixel
+    rows between them, close under the period ("за всё время"): a new user read the three as
+    one column. Its rows of ink (the picture with the unit less the one without) keep 6 px
+    from every other ink left of the plot (the title, the period and the amounts)."""
+    points = ((T0, 15), (T0 + 60, 6), (T0 + 300, 40), (T0 + 400, 20))
+    for lang, unit, when in (("ru", "куш", "за всё время"), ("en", "kush", "all time")):
+        with_unit = charts.draw_kush_image(KushChart("Игрок", lang, unit, when, points))
+        bare = charts.draw_kush_image(KushChart("Игрок", lang, "", when, points))
+        unit_rows, others = _ink_rows(with_unit, bare), _ink_rows(bare)
+        assert unit_rows, "the unit is drawn"
+        gap = min(abs(u - o) for u in unit_rows for o in others)
+        assert gap >= 6, (lang, gap, sorted(unit_rows), sorted(others))

@@ -117,7 +117,7 @@ def winner_stats(name: str) -> list[str]:
         "Hands: 1 · points/hand +38.0 · kush/hand +38.0",
         "Fouls: 0% (0 of 1 board)",
         "Royalties/hand 32.0",
-        "Fantasyland: entered 100%",
+        "Fantasyland: entered in 100% of hands",
         "Scoops: 1 · biggest win: +38 kush",
         "Net: +38 kush",
     ]
@@ -140,7 +140,7 @@ async def test_stats_of_the_scripted_hand_checked_by_hand(env) -> None:  # type:
         "Hands: 1 · points/hand -38.0 · kush/hand -38.0",
         "Fouls: 100% (1 of 1 board)",
         "Royalties/hand 0.0",
-        "Fantasyland: entered 0%",
+        "Fantasyland: entered in 0% of hands",
         "Scoops: 0 · biggest win: —",
         "Net: -38 kush",
     ]
@@ -155,7 +155,7 @@ async def test_stats_of_the_scripted_hand_checked_by_hand(env) -> None:  # type:
         "Hands: 1 · players: 2",
         "Fouls: 50% (1 of 2 boards)",
         "Royalties/hand 16.0",
-        "Fantasyland: entered 50%",
+        "Fantasyland: entered in 50% of hands",
         f"Scoops: 1 · biggest win: +38 kush ({winner.name})",
         # every winner's of every hand, not a net: "Won in all: 418 kush" above a member's
         # "Net: +190 kush" read as a contradiction (nufixb)
@@ -351,10 +351,10 @@ def test_r6_4_the_stay_figure_shows_only_with_fantasyland_hands_played() -> None
     assert ru == "Фантазия: попадание в 20% раздач · повтор 1 из 2"
     en = _stats_lines(dataclasses.replace(played, fl_played=1, fl_stayed=1), "en", "kush",
                       group=False)[-1]  # fmt: skip
-    assert en == "Fantasyland: entered 20% · stayed 1 of 1 time"
+    assert en == "Fantasyland: entered in 20% of hands · stayed 1 of 1 time"
     none = _stats_lines(dataclasses.replace(played, fl_played=0, fl_stayed=0), "en", "kush",
                         group=False)[-1]  # fmt: skip
-    assert none == "Fantasyland: entered 20%"
+    assert none == "Fantasyland: entered in 20% of hands"
 
 
 async def test_replay_showdown_reads_like_the_live_one_you_kush_and_timeout(env) -> None:  # type: ignore[no-untyped-def]

@@ -331,13 +331,17 @@ async def test_r8_7_an_admin_closing_a_tournament_refunds_every_buy_in() -> None
     reply = await service.close_table(GROUP, ALICE, True)  # during a hand: at its end
     shown = presenter.last_table(GROUP.chat_id).text  # the group's message says so too
     said = (
-        "Tournament #1 is cancelled at the end of this hand: every buy-in back, or the pool to"
-        " those still in if someone is out."
+        "Tournament #1 is cancelled at the end of this hand: buy-ins back, or the pool to those"
+        " still in if someone is out; Fantasyland earned in it is not played."
     )
     assert shown.endswith("\n\n" + said), shown
-    # it said "Table #1 closes at the end of this hand.", no word of the refunds
+    # it said "Table #1 closes at the end of this hand.", no word of the refunds; then no word
+    # of the Fantasyland the cancel throws away (R6), which a table's close says at once
     assert not reply.alert and reply.text == said
-    assert "взносы вернутся" in tr("ru", "tour.cancels_after_hand", table=t.id)
+    assert tr("ru", "tour.cancels_after_hand_fl", table=t.id) == (
+        "Турнир #1 будет отменён в конце этой раздачи: взносы вернутся, а если кто-то выбыл,"
+        " фонд получат оставшиеся; заработанная в ней Фантазия не будет сыграна."
+    )
     # asked again, in Russian: told them alone it is so already (R8.2a), nothing posted
     russian = await service.close_table(GROUP, BOB, True)
     assert russian.alert and russian.text == "Турнир #1 и так будет отменён в конце этой раздачи."
@@ -452,7 +456,7 @@ async def test_r8_7_sitting_out_is_refused_and_a_cancel_says_the_buy_ins_are_bac
         clock.now += 181
         await service.run_due()
     reply = await service.close_table(GROUP, ALICE, True)  # at the end of hand 2
-    assert reply.text == tr("en", "tour.cancels_after_hand", table=t.id)
+    assert reply.text == tr("en", "tour.cancels_after_hand_fl", table=t.id)
     while service.table_in(GROUP) is not None:
         clock.now += 181
         await service.run_due()
@@ -966,7 +970,7 @@ async def test_r8_7_a_tournament_cancelled_after_a_knock_out_pays_the_pool_to_th
     assert not reply.alert, reply.text
     assert tour.places == {2: 3}
     reply = await service.close_table(GROUP, ALICE, True)  # at the end of hand 1
-    assert reply.text == tr("en", "tour.cancels_after_hand", table=t.id)
+    assert reply.text == tr("en", "tour.cancels_after_hand_fl", table=t.id)
     while service.table_in(GROUP) is not None:
         clock.now += 181
         await service.run_due()
@@ -1386,7 +1390,7 @@ async def test_r8_7_an_admin_s_cancel_tells_every_registered_player_in_private(
     before = {a.user_id: len(presenter.privates.get(a.user_id, [])) for a in PLAYERS}
     langs = {s.user_id: s.lang for s in t.seats.values()}
     reply = await service.close_table(GROUP, ALICE, True)
-    assert reply.text == tr("en", "tour.cancels_after_hand", table=t.id)
+    assert reply.text == tr("en", "tour.cancels_after_hand_fl", table=t.id)
     await play_to_the_end(service, presenter, clock)
     await service.rt.settled(t)
     tour = t.tournament

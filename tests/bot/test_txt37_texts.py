@@ -60,13 +60,14 @@ def test_confirm_is_no_letter_away_from_ready() -> None:
 
 def test_r6_the_fantasyland_line_of_stats_reads_plainly() -> None:
     """«Фантазия: попадание 6% · удержание 0% из 1 раздачи в ней»: the share of hands that
-    entered it (R6.1) and how many Fantasyland hands earned it again (R6.4), as counts."""
+    entered it (R6.1) and how many Fantasyland hands earned it again (R6.4), as counts. The
+    English said "entered 6%" (6% of what?), the Russian "в 6% раздач": both say of hands."""
     s = HandStats(hands=17, players=1, boards=17, fl_chances=16, fl_entered=1, fl_played=1)
     assert stats_mod._stats_lines(s, "ru", "kush", group=False)[-1] == (
         "Фантазия: попадание в 6% раздач · повтор 0 из 1"
     )
     assert stats_mod._stats_lines(s, "en", "kush", group=False)[-1] == (
-        "Fantasyland: entered 6% · stayed 0 of 1 time"
+        "Fantasyland: entered in 6% of hands · stayed 0 of 1 time"
     )
     # no hand that could enter it: no "в — раздач"
     assert stats_mod._stats_lines(HandStats(), "ru", "kush", group=False)[-1] == (
