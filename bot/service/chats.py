@@ -8,10 +8,16 @@ import logging
 import time
 from collections.abc import Callable, Collection
 
-from bot.model import LiveTable
+from bot.model import PENDING_PREFIX, LiveTable
 from bot.screens import Screen
 from bot.service import lobby, recovery
-from bot.service.runtime import Runtime, TransitionFailed, wait_expired, waits_for_chat
+from bot.service.runtime import (
+    Runtime,
+    TransitionFailed,
+    posts_by_ref,
+    wait_expired,
+    waits_for_chat,
+)
 from bot.texts import tr
 from storage.api import StorageError, answer_within
 
@@ -295,7 +301,14 @@ async def player_unreachable(rt: Runtime, platform: str, user_id: str) -> None:
     """The platform refused a private message to ``user_id`` (they blocked the bot): at every
     table of theirs the seat is marked unreachable exactly as at deal time, so the group shows
     the link to the private chat (written through the group's sender, after what it has
-    queued), and the clock plays for them (R8.5)."""
+    queued), and the clock plays for them (R8.5). Their hand message is forgotten (the next
+    turn tries a new one, and finds out), but for a hand being posted under a pending ref
+    the service committed first (:func:`~.runtime.posts_by_ref`, Discord): a try of it on its
+    way may still post it (the service is told then:
+    :meth:`bot.service.TableService.message_posted`), and the next write of the hand posts
+    under that ref (one message) or, the DMs still closed, drops it
+    (:meth:`Runtime.send_private`). Dropped here, the try's post was nobody's and the next
+    write posted a second hand."""
     for t in list(rt.tables.values()):
         if t.platform != platform:
             continue
@@ -304,7 +317,11 @@ async def player_unreachable(rt: Runtime, platform: str, user_id: str) -> None:
             if seat is None or not seat.reachable:
                 continue
             seat.reachable = False
-            seat.private_ref = None  # the next turn tries a new message (and finds out)
+            ref = seat.private_ref
+            if not (
+                ref is not None and ref.startswith(PENDING_PREFIX) and posts_by_ref(rt.presenter(t))
+            ):
+                seat.private_ref = None  # the next turn tries a new message (and finds out)
             # the link, through the group's sender, off the lock (written under it, a group's
             # 429 held every press of the table)
             if t.hand is not None:
