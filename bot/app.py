@@ -16,7 +16,14 @@ from urllib.parse import urlsplit
 from telegram.error import InvalidToken, NetworkError
 
 from bot.config import ConfigError, Settings, pg_servers, split_listen
-from bot.dblock import PostgresBusy, PostgresLock, hold_database, hold_worker, let_go
+from bot.dblock import (
+    PostgresBusy,
+    PostgresLock,
+    held_alone,
+    hold_database,
+    hold_worker,
+    let_go,
+)
 from bot.service import TableService
 from storage.api import StorageError, Store
 from storage.sqlite import SqliteStore
@@ -275,7 +282,7 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
             store = await open_store(settings)
         except BaseException:
             if fresh:  # (the lock made it empty; the open may have made its companions)
-                _remove_fresh(db)
+                _remove_fresh(db, lock)
             let_go(lock)
             raise
     else:
@@ -418,13 +425,18 @@ async def _close_store(store: Store, fresh: Path | None, lock: int | None) -> No
         await store.close()
     finally:
         if fresh is not None:
-            _remove_fresh(fresh)
+            _remove_fresh(fresh, lock)
         let_go(lock)
 
 
-def _remove_fresh(db: Path) -> None:
+def _remove_fresh(db: Path, lock: int | None) -> None:
     """Remove the SQLite database ``db`` this start made (it was not there before) and its
-    companions (``-wal``, ``-shm``, ``-journal``): a failed start leaves no empty database."""
+    companions (``-wal``, ``-shm``, ``-journal``): a failed start leaves no empty database.
+    Not while another process holds the file (``lock``, this start's descriptor of it, is
+    not alone: :func:`bot.dblock.held_alone`): a worker started on the new file meanwhile
+    would have lost its database, its tables gone with the unlinked file."""
+    if not held_alone(lock):
+        return
     for suffix in ("", "-wal", "-shm", "-journal"):
         Path(str(db) + suffix).unlink(missing_ok=True)
 
@@ -463,7 +475,7 @@ def _hold_sqlite(settings: Settings, *, fresh: bool = False) -> int | None:
         held = settings.worker_id is None or hold_worker(lock, settings.worker_id)
     except OSError as exc:  # (not expected: a traceback, the descriptor left open)
         if fresh:  # (the lock made it: ``fresh``, it was not there before this start)
-            _remove_fresh(db)
+            _remove_fresh(db, lock)
         let_go(lock)
         raise ConfigError(
             f"cannot lock the SQLite database {db.resolve()} for WORKER_ID="

@@ -96,6 +96,27 @@ def hold_worker(fd: int, worker_id: str) -> bool:
     return True
 
 
+def held_alone(fd: int | None) -> bool:
+    """Whether no other process holds a lock on the file of ``fd`` (a descriptor
+    :func:`hold_database` gave): its ``flock`` made exclusive, without waiting (a worker's
+    shared lock becomes the only one, or stays shared and ``False`` comes back). ``True`` for
+    ``None`` and where there is no ``flock`` (nothing to tell). A start that made the database
+    file and then failed removes it only when this is true: a worker that started on the
+    same new file meanwhile keeps its database (removed under it, its tables went with the
+    unlinked file)."""
+    if fd is None:
+        return True
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - no flock there
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:  # (held by another: BlockingIOError; or refused: not removed either)
+        return False
+    return True
+
+
 def let_go(fd: int | None) -> None:
     """Close a descriptor :func:`hold_database` gave (its locks go with it); ``None`` is
     nothing. Call it once the store on that file is closed."""

@@ -168,3 +168,45 @@ async def test_unless_stopped_cancelled_from_outside_cancels_the_start() -> None
     with pytest.raises(asyncio.CancelledError):
         await waiting
     assert ended.is_set()  # the start was cancelled with it, not left running
+
+
+async def test_a_worker_s_failed_start_keeps_a_fresh_database_another_worker_holds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """brk49's find: a worker that made the database file and then failed removed it (and
+    its companions) though another worker had started on the same new file meanwhile: that
+    worker's tables went with the unlinked file. Removed only when no other process holds
+    the file (:func:`bot.dblock.held_alone`)."""
+    db = tmp_path / "ofc.sqlite3"
+    real_hold = app.hold_database
+    other: list[int] = []
+
+    def hold_then_another_worker(path: Path, *, shared: bool = False) -> int | None:
+        fd = real_hold(path, shared=shared)
+        # another worker (a descriptor of its own: flock locks are per open file) starts on
+        # the file this start just made
+        peer = os.open(path, os.O_RDWR)
+        import fcntl
+
+        fcntl.flock(peer, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        other.append(peer)
+        return fd
+
+    def broken(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("no service")
+
+    monkeypatch.setattr(app, "hold_database", hold_then_another_worker)
+    monkeypatch.setattr(app, "TableService", broken)
+    try:
+        with pytest.raises(RuntimeError):
+            await asyncio.wait_for(app.run(_settings(db, "w1")), 60)
+        assert db.exists()  # (the other worker's database kept)
+    finally:
+        for fd in other:
+            let_go(fd)
+    # alone, the same failed start removes what it made (as before)
+    monkeypatch.setattr(app, "hold_database", real_hold)
+    db2 = tmp_path / "alone.sqlite3"
+    with pytest.raises(RuntimeError):
+        await asyncio.wait_for(app.run(_settings(db2, "w2")), 60)
+    assert not db2.exists()
