@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from bot.model import Actor, LiveTable, Phase
+from bot.model import Actor, LiveTable, Phase, Reply
 from bot.service import TableService
 from bot.service.dealing import available
 from bot.service.timers import _due
@@ -21,7 +21,7 @@ from storage.check import check_store
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
-from tests.bot.test_service import ALICE, BOB, CAROL, GROUP
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm
 
 DAVE = Actor("telegram", "4", "Dave", "en")
 PEOPLE = (ALICE, BOB, CAROL, DAVE)
@@ -34,6 +34,9 @@ def _stuck(service: TableService, t: LiveTable, now: float) -> str | None:
         return "spins"
     if deadline is None:
         return "no deadline at all"
+    if t.phase is Phase.BETWEEN and t.hand is None and t.reveal is None:
+        if t.next_hand_at is None and not t.top_ups_due() and t.top_up_deadline is None:
+            return "between hands, no next hand"
     if t.phase is Phase.LOBBY and t.hand is None and t.reveal is None:
         seats = available(t)
         people = [s for s in seats if t.seats[s].bot is None]
@@ -55,7 +58,9 @@ def _stuck(service: TableService, t: LiveTable, now: float) -> str | None:
 
 async def _whim(service: TableService, r: random.Random) -> str:
     a = r.choice(PEOPLE)
-    what = r.choice(["leave", "join", "ready", "topup", "sitout", "back", "addbot", "removebot"])
+    what = r.choice(
+        ["leave", "join", "ready", "topup", "sitout", "back", "addbot", "removebot", "gone"]
+    )
     if what == "leave":
         reply = await service.leave(GROUP, a)
     elif what == "join":
@@ -70,24 +75,43 @@ async def _whim(service: TableService, r: random.Random) -> str:
         reply = await service.back(GROUP, a)
     elif what == "addbot":
         reply = await service.add_bot(GROUP, a, True, r.choice(["easy", "normal", ""]))
-    else:
+    elif what == "removebot":
         reply = await service.remove_bot(GROUP, a, True)
+    else:  # left the group (Telegram's left_chat_member), or blocked the bot
+        if r.random() < 0.5:
+            await service.player_unreachable("telegram", a.user_id)
+            return f"{a.name} blocked the bot"
+        got = await service.member_left(GROUP, a)
+        reply = got if got is not None else Reply("(no seat)")
     return f"{a.name} {what}: {reply.text[:70]!r}"
 
 
-@pytest.mark.parametrize("seed", range(int(os.environ.get("BRK48_SEEDS", "6"))))
+#: settings a program runs under (each name and value as /settings takes them)
+SETTINGS: list[dict[str, str]] = [
+    {},
+    {"game": "ofc", "settle_per_round": "on"},
+    {"ready_seconds": "20", "idle_close_seconds": "300"},
+]
+
+
+@pytest.mark.parametrize("case", range(len(SETTINGS)))
+@pytest.mark.parametrize("seed", range(int(os.environ.get("BRK48_SEEDS", "3"))))
 async def test_r8_2_r8_2a_r8_6_lobby_programs_never_wait_for_nothing(
-    seed: int, caplog: pytest.LogCaptureFixture
+    seed: int, case: int, caplog: pytest.LogCaptureFixture
 ) -> None:
-    r = random.Random(4800 + seed)
+    r = random.Random(4800 + 100 * case + seed)
     store, clock = MemoryStore(), Clock()
     service = TableService(
         store, clock=clock, rng=random.Random(seed), next_hand_delay=5, timers=False
     )
     presenter = FakePresenter()
     service.register(presenter)
+    for name, value in SETTINGS[case].items():
+        reply = await service.settings(GROUP, ALICE, True, [name, value])
+        assert not reply.alert, reply.text
     assert not (await service.new_table(GROUP, ALICE)).alert
     log: list[str] = []
+    by_id = {a.user_id: a for a in PEOPLE}
     with caplog.at_level(logging.ERROR):
         for _ in range(400):
             t = service.table_in(GROUP)
@@ -95,6 +119,13 @@ async def test_r8_2_r8_2a_r8_6_lobby_programs_never_wait_for_nothing(
                 assert not (await service.new_table(GROUP, r.choice(PEOPLE))).alert
                 log.append("new table")
                 continue
+            hand = t.hand
+            if hand is not None and hand.to_act and r.random() < 0.5:
+                seat = t.seats[t.owner(hand.to_act[0])]
+                if seat.bot is None and not seat.leaving:
+                    await press_auto_and_confirm(service, presenter, by_id[seat.user_id])
+                    log.append(f"{seat.name} plays")
+                    continue
             if r.random() < 0.6:
                 log.append(await _whim(service, r))
             else:
