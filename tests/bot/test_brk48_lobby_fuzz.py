@@ -126,6 +126,22 @@ async def test_r8_2_r8_2a_r8_6_lobby_programs_never_wait_for_nothing(
                     await press_auto_and_confirm(service, presenter, by_id[seat.user_id])
                     log.append(f"{seat.name} plays")
                     continue
+            if r.random() < 0.02:  # a clean restart, or a crash
+                if r.random() < 0.5:
+                    await service.stop()
+                else:
+                    await service.mark_alive()
+                    for task in [*service.rt._savers.values(), *service.rt._keepers]:
+                        task.cancel()
+                clock.now += r.choice([1.0, 30.0])
+                service = TableService(
+                    store, clock=clock, rng=random.Random(seed), next_hand_delay=5, timers=False
+                )
+                presenter = FakePresenter()
+                service.register(presenter)
+                await service.start()
+                log.append("restart")
+                continue
             if r.random() < 0.6:
                 log.append(await _whim(service, r))
             else:
