@@ -65,3 +65,34 @@ async def test_r8_2_a_back_while_a_queued_top_up_waits_is_dealt_after_it(env) ->
     assert t.seat_of(BOB.user_id).top_up == 0  # type: ignore[union-attr]
     assert t.hand is not None and t.hand_no == 2, (t.phase, service.rt.next_deadline(t))
     assert await check_store(store) == []
+
+
+async def test_r8_2a_join_and_leave_beside_two_computer_players_reach_the_idle_close(env) -> None:  # type: ignore[no-untyped-def]
+    """(Held.) Two computer players sit ready (issue 13); Carol joins, which starts the
+    ready timer for her (R8.2), and leaves before it ends, again and again: each join starts
+    it afresh. The idle close (R8.2a) still comes, counted from the opening: her leaving
+    stops the timer."""
+    service, _presenter, store, clock = env
+    await service.new_table(GROUP, ALICE)
+    opened = clock.now
+    for _ in range(2):
+        assert not (await service.add_bot(GROUP, ALICE, True, "easy")).alert
+    t = service.table_in(GROUP)
+    assert t is not None
+    while service.table_in(GROUP) is t and clock.now < opened + 4000:
+        joined = await service.join(GROUP, CAROL)
+        if service.table_in(GROUP) is not t:
+            assert joined.alert and joined.text.startswith("Table #1 closed: no hand for 30")
+            break
+        assert t.ready_deadline == clock.now + 60  # (started afresh)
+        clock.now += 50
+        await service.run_due()
+        assert not (await service.leave(GROUP, CAROL)).alert
+        assert t.ready_deadline is None
+        clock.now += 1
+        await service.run_due()
+    assert service.table_in(GROUP) is None
+    assert opened + 1800 <= clock.now <= opened + 1800 + 51
+    assert t.hand_no == 0
+    assert await player_balance(store, CAROL) == 1000
+    assert await check_store(store) == []
