@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from bot.model import LiveTable, Reply
+from bot.model import LiveTable, Phase, Reply
 from bot.service.bots import bot_turn
 from bot.service.chinese import continue_reveal, reveal_step
 from bot.service.dealing import maybe_start, stand_up_unready
@@ -74,6 +74,12 @@ async def on_time(rt: Runtime, t: LiveTable, *, overdue: bool = False) -> None:
     try:
         if t.top_ups_due():  # the hand is over: the top-ups asked for during it (R8.2)
             await add_top_ups(rt, t)
+            if t.phase is Phase.LOBBY and t.hand is None and t.reveal is None:
+                # the deal a command left to the timer in the lobby (a /back or a Ready
+                # while the top-ups waited, :func:`maybe_start`): nothing else is due for
+                # it, and the ready players waited for the idle close (R8.2a)
+                async with rt.transition(t) as tx:
+                    maybe_start(rt, t, tx)
             if not _due(rt, t):
                 await rt.arm(t)
                 return
