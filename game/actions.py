@@ -75,7 +75,9 @@ class Timeout:
     among them). The hand records it on the action it keeps (:attr:`game.hand.Hand.actions`)
     so that a hand rebuilt from its actions (a restart, a takeover, a rollback, ``/replay``)
     replays it instead of deciding again; ``None`` on the timeout asked for, and in logs
-    written before it was recorded (the rebuild then decides again: the same placement)."""
+    written before it was recorded (the rebuild then decides again: the same placement).
+    Without ``safe_autoplay`` the plain rule places and the hand keeps none (one given is
+    dropped: a forged log)."""
 
     seat: int
     street: int | None = None
@@ -157,5 +159,9 @@ def action_from_json(data: Mapping[str, Any]) -> Action:
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, GameError):
             raise
-        raise GameError(f"malformed action: {dict(data)!r}") from None
+        # (its fields, never its cards: the error is logged, and a timeout's ``placed``
+        # holds the seat's discards, which whoever runs the bot and plays must not read)
+        raise GameError(
+            f"malformed action: type {data.get('type')!r}, fields {sorted(map(str, data))}"
+        ) from None
     raise GameError(f"unknown action type: {data.get('type')!r}")

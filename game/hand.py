@@ -1047,11 +1047,13 @@ class Hand:
             else:
                 safe = self._safe_street(st.seat, rest, free, owed)
         placed = safe if safe is not None else auto_street(rest, free, owed)
-        if self.options.safe_autoplay and action.placed != tuple(placed):
+        kept = tuple(placed) if self.options.safe_autoplay else None
+        if action.placed != kept:
             # recorded, so that a rebuild replays it instead of deciding again (the strategy
             # on the event loop: a restart, a takeover or a rollback decided every timeout of
-            # the hand again); one recorded that did not fit, replaced
-            action = Timeout(action.seat, action.street, tuple(placed))
+            # the hand again); one recorded that did not fit, replaced; one given without
+            # safe_autoplay (a forged log: the plain rule placed), dropped
+            action = Timeout(action.seat, action.street, kept)
         extra = over + placed
         for c, b in extra:
             st.pending[c] = b
