@@ -42,7 +42,14 @@ from bot.model import Actor, ChatRef, LiveTable
 from bot.screens import Payload
 from bot.service import TableService, lobby
 from bot.service.runtime import STORAGE_WAIT
-from bot.service.settings import SETTINGS, change_setting, group_language, table_options
+from bot.service.settings import (
+    SETTING_WORDS,
+    SETTINGS,
+    SettingRefused,
+    change_setting,
+    group_language,
+    table_options,
+)
 from bot.telegram.adapter import TelegramAdapter
 from bot.telegram.fake_api import BOT_ID, ApiCall, FakeTelegram, FakeUser
 from bot.telegram.ratelimit import AnswerFirstRateLimiter
@@ -237,6 +244,9 @@ class Sandbox:
     #: ``/settings language ru`` turns them Russian with the bot's replies
     lang: str = ""
     _named_by_default: bool = False  # no login name: "Player" / "Игрок"
+    #: the table's version before your seat took the name of the language a ``/settings
+    #: language`` command was about to set (:meth:`_name_player`): stored once it is answered
+    _renamed_before: int | None = None
     #: the commands come from a pipe or a file, not a terminal (:func:`run_sandbox`): a
     #: button number waits for your move, as a player at the terminal does (:meth:`_my_move`)
     piped: bool = False
@@ -780,6 +790,9 @@ class Sandbox:
         start = len(self.fake.calls)
         self._hold += 1  # the answer first, then the screens it caused, a /stats chart
         try:
+            # your seat named in the language the command sets before it redraws the table
+            # ("▶ Игрок to act" was printed under a Russian sandbox's /settings language en)
+            await self._name_player(self._language_set_by(text))
             await self.fake.send_text(self.human, GROUP_ID, text)
             reply = await self._wait(lambda: _reply_after(self.fake, start, GROUP_ID))
             self.lang = await self._group_lang()  # ("/settings language ru" just now)
@@ -1046,26 +1059,54 @@ class Sandbox:
         with it: "📊 Sandbox" in Russian), taken up with the next message sent there."""
         self.fake.group(GROUP_ID, tr(self.lang, "sandbox.group_name"))
 
-    async def _name_player(self) -> None:
+    async def _name_player(self, coming: str | None = None) -> None:
         """Without a login name, your name in the sandbox's language: "Player" / "Игрок".
         It stayed «Игрок» after ``/settings language en`` in a Russian sandbox. Your seat
         takes it at once, as an update carrying the new name would rename it
-        (:func:`~bot.service.lobby.rename`; a private press does not)."""
+        (:func:`~bot.service.lobby.rename`; a private press does not). ``coming``: the
+        language a ``/settings language`` command about to be sent sets: the seat takes its
+        name in memory only, shown by the command's own redraw of the table, and stored at
+        the next call (the redraw showed the old name first: "▶ Игрок to act")."""
         if not self._named_by_default:
             return
-        name = tr(self.lang, "sandbox.player")
+        name = tr(coming or self.lang, "sandbox.player")
+        t = self.service.table_in(GROUP) if self.service is not None else None
         if name == self.human.first_name:
+            before, self._renamed_before = self._renamed_before, None
+            if coming is None and before is not None and t is not None and self.service:
+                actor = Actor("telegram", str(self.human.id), name, self.human.language_code)
+                async with t.lock:  # (the redraw showed it: stored only; else shown now)
+                    await lobby.show_renamed(self.service.rt, t, actor, before)
+                await self._settled()
             return
         self.human = replace(self.human, first_name=name)
-        t = self.service.table_in(GROUP) if self.service is not None else None
+        self._renamed_before = None
         if t is None or self.service is None:
             return
         actor = Actor("telegram", str(self.human.id), name, self.human.language_code)
         async with t.lock:
             version, renamed = t.version, lobby.rename(t, actor)
+            if renamed and coming is not None:
+                self._renamed_before = version
+                return
             if renamed:
                 await lobby.show_renamed(self.service.rt, t, actor, version)
         await self._settled()
+
+    def _language_set_by(self, text: str) -> str | None:
+        """The language (``"en"``/``"ru"``) the group's command ``text`` sets when it is
+        ``/settings language X`` with a value the setting takes (``auto``: yours), else
+        ``None``."""
+        words = text.split()
+        if len(words) != 3 or words[0].split("@")[0].lower() != "/settings":
+            return None
+        if SETTING_WORDS.get(words[1].lower(), (words[1].lower(),)) != ("language",):
+            return None
+        try:
+            value = SETTINGS["language"].parse(words[2])
+        except SettingRefused:
+            return None
+        return value if value in ("en", "ru") else self._own_lang()
 
     async def _set_group_language(self, lang: str) -> None:
         """Set the group's ``language`` setting to ``lang`` (``"en"``/``"ru"``) as

@@ -1655,8 +1655,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "» неизвестная команда {command}; список — /help",
     },
     "sandbox.no_tournament": {
-        "en": "» A tournament cannot be played in the sandbox: it needs two members, and computer players sit at ordinary tables only; /newtable opens a table",
-        "ru": "» В песочнице турнир не сыграть: нужны два участника, а компьютерные игроки садятся только за обычные столы; /newtable открывает стол",
+        "en": "» A tournament cannot be played in the sandbox: it needs two members, and computer players sit at ordinary tables only; /newtable opens a table.",
+        "ru": "» В песочнице турнир не сыграть: нужны два участника, а компьютерные игроки садятся только за обычные столы; /newtable открывает стол.",
     },
     "sandbox.number": {
         "en": "» type a button number (1, 2 … for your hand, r1 … for a replay, g1 … for the "
@@ -2454,13 +2454,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "{name}: целое число от {low} до {high} {label:gen}",
     },
     "settings.range.number": {
-        "en": "{name} takes a number{unit} from {low} to {high} ({example} for a fraction)",
+        "en": "{name} takes a number{unit} from {low} to {high} (a fraction like {example} is fine)",
         "ru": "{name}: число{unit} от {low} до {high} (дробное — через запятую или точку: {example})",
     },
     "settings.range.switch": {"en": "{name} is on or off", "ru": "{name}: on или off (вкл/выкл)"},
     "settings.range.choice": {
         "en": "{name} is one of: {choices}",
-        "ru": "{name}: одно из: {choices}",
+        "ru": "{name}: одно из значений {choices}",
     },
     "settings.range.text": {
         "en": "{name} is text of {low} to {high} characters (at least one visible), "

@@ -86,12 +86,12 @@ def without_level(name: str) -> str:
     return name.strip()
 
 
-#: The computer players' names as Russian writes them, folded, to the names' own: a Russian
-#: group typed "/removebot Анна" for "🤖 Anna" and was told no such player was seated.
-_CYRILLIC_NAMES = {
-    folded(ru): folded(en)
-    for ru, en in zip(("Анна", "Борис", "Вера", "Глеб"), BOT_NAMES, strict=True)
-}
+#: The computer players' names as Russian writes them: a computer player created for a
+#: Russian table is called so ("🤖 Анна", :func:`add_bot`), its user id still ``bot:anna``.
+RUSSIAN_BOT_NAMES = dict(zip(BOT_NAMES, ("Анна", "Борис", "Вера", "Глеб"), strict=True))
+#: The names as Russian writes them, folded, to the names' own: a Russian group typed
+#: "/removebot Анна" for "🤖 Anna" and was told no such player was seated.
+_CYRILLIC_NAMES = {folded(ru): folded(en) for en, ru in RUSSIAN_BOT_NAMES.items()}
 
 
 def bare_name(name: str) -> str:
@@ -266,19 +266,26 @@ async def add_bot(
     taken = {s.user_id for s in t.seats.values()}
     # a person named "Anna" (a name never begins with 🤖, bot.names) does not sit next to a
     # computer player "🤖 Anna"
-    shown = {folded(s.name) for s in t.seats.values()}
+    # (either spelling: "Анна" does not sit next to "🤖 Anna" nor "🤖 Анна")
+    shown = {folded(bare_name(s.name)) for s in t.seats.values()}
     name = next(
         (
             n
             for n in BOT_NAMES
-            if f"{BOT_USER_PREFIX}{n.lower()}" not in taken
-            and not {folded(f"🤖 {n}"), folded(n)} & shown
+            if f"{BOT_USER_PREFIX}{n.lower()}" not in taken and folded(n) not in shown
         ),
         None,
     )
     if name is None:
         return Reply(tr(lang, "reply.table_full"), alert=True)
     user_id = f"{BOT_USER_PREFIX}{name.lower()}"
+    # named once, when created: in Cyrillic for a Russian table ("🤖 Анна"); one created
+    # before keeps the name saved with it (its /stats, /top and history read it)
+    known = await rt.store.find_player(community.id, user_id)
+    if known is not None and known.user_id == user_id:
+        name = known.name.removeprefix("🤖").strip() or name
+    elif t.lang == "ru":
+        name = RUSSIAN_BOT_NAMES[name]
     # no starting balance (issue 13): its kush comes only from the house's grants below (it
     # was given the community's starting balance too, kush no grant of the house accounted for)
     player = await rt.store.player(community.id, user_id, f"🤖 {name}", starting=False)

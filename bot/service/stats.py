@@ -71,6 +71,12 @@ CHART_MIN_HANDS = 2
 log = logging.getLogger(__name__)
 
 
+def means_me(name: str) -> bool:
+    """Whether the name ``name`` typed in a command means the one typing it ("me", "я", any
+    case): ``/stats me`` and ``/grant me 100`` (the admin themself)."""
+    return name.lower() in _ME
+
+
 def period_start(period: str, now: float) -> float | None:
     """The start (Unix seconds) of a period of :data:`PERIODS` ending ``now``; ``None`` for
     all time. :raises KeyError: for an unknown period."""
@@ -85,7 +91,9 @@ def _period(word: str) -> str | None:
 
 
 def _pct(part: int, whole: int) -> str:
-    return f"{round(100 * part / whole)}%" if whole else "—"
+    """``part`` of ``whole`` in whole percent, a half rounded up ("13%" for 1 of 8: Python's
+    ``round`` gave "12%", a half to even); "—" of nothing. Every percentage /stats shows."""
+    return f"{(200 * part + whole) // (2 * whole)}%" if whole else "—"
 
 
 def _avg(total: int, count: int, lang: str = "en") -> str:
@@ -258,13 +266,13 @@ async def stats(
         names = []
     me = await rt.store.player(community.id, actor.user_id, actor.name, actor.language)
     lines: list[str] = []
-    if names and names[0].lower() not in _ME:
+    if names and not means_me(names[0]):
         target = await _find(rt, community, names[0])
         if target is None:
             # "/stats me year": "me" and a word that is no period (a period misspelt, or
             # one the command has not): the usage lists the periods, "no such player: me
             # year" misled
-            if of is None and len(words) > 1 and words[0].lower() in _ME:
+            if of is None and len(words) > 1 and means_me(words[0]):
                 return Reply(tr(lang, "stats.usage"), alert=True)
             name = rt.typed_text(community.platform, (shown or {}).get(names[0], names[0]))
             if of is None and _period_meant(words, shown) and words[0].lower() in _OTHER_PERIODS:
@@ -368,7 +376,7 @@ async def _name_with_periods(
         readings.append((first, args[1:]))
     for period, named in readings:
         words = [clean_arg(a) for a in named]
-        if not any(_period(a) for a in named) or words[0].lower() in _ME:
+        if not any(_period(a) for a in named) or means_me(words[0]):
             continue  # (the usual reading: judged there)
         if await _find(rt, community, _name_of(words, shown)) is not None:
             return period, words

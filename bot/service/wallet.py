@@ -16,7 +16,7 @@ from bot.service.bots import BOT_NAMES, computer_user_id, is_computer
 from bot.service.numbers import ascii_sign, digits_hint, read_whole
 from bot.service.runtime import Runtime
 from bot.service.settings import KUSH_LIMIT, day_zone
-from bot.service.stats import shown_number
+from bot.service.stats import means_me, shown_number
 from bot.texts import grouped, on, tr
 from game.errors import GameError
 from game.tournament import Tournament
@@ -417,6 +417,8 @@ async def grant(
         # "not 0" only for a 0: beyond the range the range alone says what fits
         key = "reply.grant_zero" if value == 0 else "reply.grant_bound"
         return Reply(tr(lang, key, limit=limit, label=label), alert=True)
+    if target_name is None and means_me(target):  # "/grant me 100": the admin, as /stats me
+        target, target_name = actor.user_id, actor.name
     player = await rt.store.find_player(community.id, target)
     computer = computer_user_id(target) if player is None and target_name is None else None
     if computer is not None:  # "Anna": the table's "🤖 Anna" (as /removebot and /stats take it)

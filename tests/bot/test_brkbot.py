@@ -17,6 +17,10 @@ async def test_removebot_takes_a_computer_players_name_written_in_cyrillic() -> 
     store, clock = MemoryStore(), Clock()
     service, _presenter = new_service(store, clock)
     await service.new_table(GROUP, BOB)  # (Bob speaks Russian: the table's language)
+    t = service.table_in(GROUP)
+    assert t is not None
+    for name in ("Anna", "Boris"):  # created before a Russian table named them in Russian
+        await store.player(t.community_id, f"bot:{name.lower()}", f"🤖 {name}", starting=False)
     for _ in range(2):
         assert not (await service.add_bot(GROUP, BOB, False, "лёгкий")).alert
     t = service.table_in(GROUP)

@@ -49,9 +49,9 @@ async def test_every_refusal_of_a_number_ends_with_a_period(lang: str, value: st
 
 def test_the_fraction_each_range_shows_is_taken_by_its_setting() -> None:
     """hand_seconds said "(7.5 for a fraction)", which it refuses: every fractional setting's
-    example is one it takes."""
+    example ("a fraction like 7.5 is fine") is one it takes."""
     for spec in SETTINGS.values():
         text = spec.range_text("en")
-        if "for a fraction" in text:
-            example = text.rsplit("(", 1)[1].split(" ")[0]
+        if "(a fraction like " in text:
+            example = text.rsplit("(a fraction like ", 1)[1].split(" ")[0]
             assert spec.parse(example) == float(example), spec.name

@@ -686,7 +686,7 @@ async def test_lang_ru_plays_the_sandbox_in_russian(tmp_path: Path) -> None:
     async with sandbox(tmp_path, "--lang", "ru") as term:
         await term.read_until(r"^Токен бота не задан \(TELEGRAM_BOT_TOKEN")
         await term.read_until(r"^» Стол #1 открыт\.$")
-        await term.read_until(r"^» 🤖 Anna \(средний\) садится за стол")
+        await term.read_until(r"^» 🤖 Анна \(средний\) садится за стол")
         await term.read_until(r"^Наберите g сесть, затем g готов")
         await term.read_until(r"^Песочница: N нажимает кнопку N")
         start = len(term.lines)
@@ -1134,13 +1134,14 @@ async def test_tournament_is_refused_in_the_sandbox_with_the_reason(tmp_path: Pa
         assert await box.handle("/tournament")
         assert out.getvalue().splitlines()[-1] == (
             "» A tournament cannot be played in the sandbox: it needs two members, and computer"
-            " players sit at ordinary tables only; /newtable opens a table"
+            " players sit at ordinary tables only; /newtable opens a table."
         )
         assert box.service.table_in(SANDBOX_GROUP) is None  # nothing opened
         assert not [c for c in box.fake.calls[start:] if c.method == "sendMessage"]
         assert await box.handle("/settings language ru")
         assert await box.handle("/tournament ofc")
         assert out.getvalue().splitlines()[-1].startswith("» В песочнице турнир не сыграть")
+        assert out.getvalue().splitlines()[-1].endswith("/newtable открывает стол.")
         assert box.service.table_in(SANDBOX_GROUP) is None
     finally:
         await box.stop()

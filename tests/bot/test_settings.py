@@ -740,9 +740,9 @@ async def test_the_fraction_a_range_shows_is_one_the_setting_takes() -> None:
     a fraction inside it (8.5 for level_minutes 8 to 240, say); the others keep 7.5. (Times
     in seconds are whole now: no fraction is offered.)"""
     spec = SETTINGS["level_minutes"].model_copy(update={"low": 8.0})
-    assert spec.range_text("en").endswith("from 8 to 240 (8.5 for a fraction)")
+    assert spec.range_text("en").endswith("from 8 to 240 (a fraction like 8.5 is fine)")
     assert spec.range_text("ru").endswith("(дробное — через запятую или точку: 8,5)")
-    assert SETTINGS["level_minutes"].range_text("en").endswith("(7.5 for a fraction)")
+    assert SETTINGS["level_minutes"].range_text("en").endswith("(a fraction like 7.5 is fine)")
     english = await say(service := new_service()[0], "hand_seconds", "7,5")
     assert english.alert and english.text == (
         "Cannot set that — hand_seconds takes a whole number of seconds from 30 to 3600.\n"
