@@ -289,9 +289,12 @@ class PostgresLock:
 
     async def _until_lost(self) -> None:
         """Return once the lock connection is lost: terminated (at once), or a ping not
-        answered within :data:`PG_PING_TIMEOUT` (the connection is then terminated)."""
+        answered within :data:`PG_PING_TIMEOUT` (the connection is then terminated); or
+        once :meth:`release` began: Python 3.11's ``asyncio.wait_for`` drops a cancellation
+        that comes as what it waits on (a ping, a retake) is done, and the watch, going on,
+        kept that release waiting for ever."""
         conn = self._conn
-        while not self._lost.is_set() and not conn.is_closed():
+        while not (self._released or self._lost.is_set() or conn.is_closed()):
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._lost.wait(), PG_PING_SECONDS)
                 return

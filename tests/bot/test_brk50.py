@@ -3,7 +3,9 @@ handling. A retake refused by a holder that was gone by the time the bot looked 
 (the server's keepalives ending the bot's own lost session, a start that failed) stopped the
 bot, "another bot holds it now", with the lock free; ``DATABASE_PATH`` set with spaces around
 it in the environment was used as written by the bot (``~`` not expanded, a file named
-`` ofc.sqlite3``) while ``python -m storage`` stripped it and read another file. PostgreSQL is
+`` ofc.sqlite3``) while ``python -m storage`` stripped it and read another file; a release
+(SIGTERM) that came as a ping was answered or a retake took the lock had its cancellation
+dropped by Python 3.11's ``asyncio.wait_for``, and waited on the watch for ever. PostgreSQL is
 the session's pgserver (tests/pg.py; those tests skip where it cannot start)."""
 
 from __future__ import annotations
@@ -148,3 +150,74 @@ def test_database_path_with_spaces_is_the_file_storage_reads(
         settings = load_settings(env_file, tokens=False)
         assert settings.database_path == path
         assert _bot_database(env_file) == path
+
+
+async def test_a_release_that_comes_as_the_lock_is_taken_again_ends_the_watch(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SIGTERM (:meth:`PostgresLock.release`) just as a retake has taken the lock: Python
+    3.11's ``asyncio.wait_for`` returns the retake's result and drops the watch's
+    cancellation when both come in one turn of the loop; the watch went on watching the new
+    connection, and ``release`` waited on it for ever (the bot never stopped)."""
+    lock = await PostgresLock.take(pg_url)
+    retake = lock._connect_and_take
+    released: list[asyncio.Task[None]] = []
+
+    async def taken_as_released() -> str:
+        state = await retake()
+        # the release's cancel runs before the retake's done-callbacks wake wait_for
+        asyncio.get_running_loop().call_soon(
+            lambda: released.append(asyncio.ensure_future(lock.release()))
+        )
+        return state
+
+    monkeypatch.setattr(lock, "_connect_and_take", taken_as_released)
+    try:
+        lock.watch(lambda what: None)
+        admin = await asyncpg.connect(pg_url)
+        try:
+            assert await admin.fetchval("SELECT pg_terminate_backend($1)", lock.pid)
+        finally:
+            await admin.close()
+        for _ in range(600):
+            if released:
+                break
+            await asyncio.sleep(0.05)
+        assert released
+        await asyncio.wait_for(asyncio.shield(released[0]), 5)
+        assert await holders(pg_url, PG_DATABASE_CLASS) == []
+    finally:
+        await lock.release()
+
+
+async def test_a_release_that_comes_as_a_ping_is_answered_ends_the_watch(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same at a ping: the release's cancellation dropped as the ping's answer came, the
+    watch pinged on and ``release`` waited on it for ever."""
+    monkeypatch.setattr(dblock, "PG_PING_SECONDS", 0.05)
+    lock = await PostgresLock.take(pg_url)
+    released: list[asyncio.Task[None]] = []
+    cls = type(lock._conn)
+    fetchval = cls.fetchval
+
+    async def answered_as_released(self: Any, query: str, *args: Any, **kw: Any) -> Any:
+        value = await fetchval(self, query, *args, **kw)
+        if query == "SELECT 1" and not released:
+            asyncio.get_running_loop().call_soon(
+                lambda: released.append(asyncio.ensure_future(lock.release()))
+            )
+        return value
+
+    monkeypatch.setattr(cls, "fetchval", answered_as_released)
+    try:
+        lock.watch(lambda what: None)
+        for _ in range(600):
+            if released:
+                break
+            await asyncio.sleep(0.05)
+        assert released
+        await asyncio.wait_for(asyncio.shield(released[0]), 5)
+        assert await holders(pg_url, PG_DATABASE_CLASS) == []
+    finally:
+        await lock.release()
