@@ -79,15 +79,24 @@ async def test_a_retake_refused_by_a_holder_gone_before_it_is_named_takes_the_lo
     other = await asyncpg.connect(pg_url)
     try:
         looked = gone_before_named(lock, other, PG_DATABASE_CLASS)
+        held = asyncio.Event()
+        retake = lock._connect_and_take
+
+        async def once_held() -> str:  # (the other session first, whatever the load)
+            await held.wait()
+            return await retake()
+
+        monkeypatch.setattr(lock, "_connect_and_take", once_held)
         lock.watch(taken.append)
         pid = lock.pid
         schema = str(await other.fetchval("SELECT current_schema()"))
-        await other.execute(  # terminated, and held before the retake's try
+        await other.execute(  # terminated, then held (waited for in the same statement)
             "SELECT pg_terminate_backend($1), pg_advisory_lock($2, $3)",
             pid,
             PG_DATABASE_CLASS,
             pg_key(schema),
         )
+        held.set()
         for _ in range(600):
             now = await holders(pg_url, PG_DATABASE_CLASS)
             if taken or (now and now != [pid] and now == [lock.pid]):
