@@ -120,17 +120,21 @@ class Settings(BaseSettings):
         with "could not switch the database to WAL (got 'delete')". A leading ``~`` is the
         home folder, as in a shell (``~/ofc/ofc.sqlite3`` was a folder named ``~`` in the
         folder the bot started in). ``:memory:`` is refused: SQLite took it for a database
-        in memory, every table and balance gone at the next start."""
-        if isinstance(value, str) and not value.strip():
+        in memory, every table and balance gone at the next start. Spaces around it go, as
+        ``python -m storage`` strips them (`` ofc.sqlite3`` was a file of that name to the
+        bot, `` ~/ofc.sqlite3`` a folder `` ~``, while ``check`` and ``backup`` read
+        ``ofc.sqlite3``)."""
+        if not isinstance(value, str):
+            return value
+        value = value.strip()
+        if not value:
             return cls.model_fields["database_path"].default
-        if isinstance(value, str) and value.strip() == ":memory:":
+        if value == ":memory:":
             raise ValueError(
                 "DATABASE_PATH=:memory: is no file: a bot's database must be a file that "
                 "outlives a restart (e.g. ofc.sqlite3)"
             )
-        if isinstance(value, str):
-            return os.path.expanduser(value)
-        return value
+        return os.path.expanduser(value)
 
     @field_validator("telegram_bot_token")
     @classmethod

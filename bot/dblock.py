@@ -143,6 +143,9 @@ PG_RETAKE_TIMEOUT = 30.0
 #: seconds between tries to take the lock again once its connection is lost
 PG_RETRY_SECONDS = 2.0
 
+#: tries :meth:`PostgresLock.take` makes while a refusing holder is gone before it is named
+PG_TAKE_TRIES = 3
+
 #: the state of a lock try: taken, refused by another holder (:class:`PostgresBusy`'s
 #: ``what``), or to be tried again (held by this process's own lost session, terminated now;
 #: or the server out of reach)
@@ -204,8 +207,11 @@ class PostgresLock:
         :raises storage.api.StorageError: the server cannot be reached or refuses, in the
             words of :meth:`storage.postgres.PostgresStore.open`."""
         lock = cls(url, worker_id)
-        state = await lock._connect_and_take()
-        if state != _TAKEN:  # (a new lock's name is new: no lost session of its own)
+        for _ in range(PG_TAKE_TRIES):  # (a new lock's name is new: no lost session of its
+            state = await lock._connect_and_take()  # own; again: the holder went meanwhile)
+            if state != _AGAIN:
+                break
+        if state != _TAKEN:
             raise PostgresBusy("database" if state == _AGAIN else state)
         return lock
 
@@ -258,7 +264,10 @@ class PostgresLock:
     async def _holder(self, conn: Any, first: int, second: int, what: str) -> str:
         """Who holds the lock ``(first, second)`` refused: :data:`_AGAIN` when every holder is
         a session of this lock's (its ``application_name``: a connection lost to this
-        process that the server has not ended yet; it is terminated), else ``what``."""
+        process that the server has not ended yet; it is terminated) or none is left (gone
+        since the try: that lost session ended by the server's keepalives, a start that
+        failed), else ``what``. A bot whose retake found no holder stopped, "another bot
+        holds it now", with the lock free."""
         names = await conn.fetch(
             "SELECT l.pid, a.application_name FROM pg_locks l LEFT JOIN pg_stat_activity a "
             "ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted "
@@ -267,8 +276,8 @@ class PostgresLock:
             first,
             second,
         )
-        if not names or any(row["application_name"] != self._name for row in names):
-            return what  # (none: gone meanwhile; tried again, it is no longer ours)
+        if any(row["application_name"] != self._name for row in names):
+            return what
         for row in names:
             await conn.execute("SELECT pg_terminate_backend($1)", row["pid"])
         return _AGAIN
@@ -301,9 +310,12 @@ class PostgresLock:
 
     async def _until_lost(self) -> None:
         """Return once the lock connection is lost: terminated (at once), or a ping not
-        answered within :data:`PG_PING_TIMEOUT` (the connection is then terminated)."""
+        answered within :data:`PG_PING_TIMEOUT` (the connection is then terminated); or
+        once :meth:`release` began: Python 3.11's ``asyncio.wait_for`` drops a cancellation
+        that comes as what it waits on (a ping, a retake) is done, and the watch, going on,
+        kept that release waiting for ever."""
         conn = self._conn
-        while not self._lost.is_set() and not conn.is_closed():
+        while not (self._released or self._lost.is_set() or conn.is_closed()):
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._lost.wait(), PG_PING_SECONDS)
                 return
