@@ -138,6 +138,8 @@ PG_WORKER_CLASS = 0x0FC0B08
 PG_PING_SECONDS = 10.0
 #: seconds a ping of the lock connection may take before the connection is held for lost
 PG_PING_TIMEOUT = 10.0
+#: seconds the release waits for a clean close of the lock connection before it cuts it
+PG_CLOSE_TIMEOUT = 2.0
 #: seconds a try to take the lock again may take (connecting included) before it is given up
 PG_RETAKE_TIMEOUT = 30.0
 #: seconds between tries to take the lock again once its connection is lost
@@ -332,9 +334,12 @@ class PostgresLock:
             self._watch.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._watch
-        if self._conn is not None:
+        conn, self._conn = self._conn, None  # (a second release meanwhile: nothing to do)
+        if conn is not None:
+            # a clean close, but not for long: a silent network held a stop PG_PING_TIMEOUT
+            # (a ``docker stop``'s whole grace); the socket cut instead ends the session, and
+            # its locks, as soon as the server reads the end (or its keepalives find it gone)
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._conn.close(), PG_PING_TIMEOUT)
-            if not self._conn.is_closed():
-                self._conn.terminate()
-            self._conn = None
+                await asyncio.wait_for(conn.close(), PG_CLOSE_TIMEOUT)
+            if not conn.is_closed():
+                conn.terminate()

@@ -230,3 +230,36 @@ async def test_a_release_that_comes_as_a_ping_is_answered_ends_the_watch(
         assert await holders(pg_url, PG_DATABASE_CLASS) == []
     finally:
         await lock.release()
+
+
+class _SilentConnection:
+    """A lock connection on a silent network: its clean close never ends."""
+
+    def __init__(self) -> None:
+        self.terminated = 0
+
+    async def close(self) -> None:
+        await asyncio.Event().wait()
+
+    def is_closed(self) -> bool:
+        return self.terminated > 0
+
+    def terminate(self) -> None:
+        self.terminated += 1
+
+
+async def test_a_release_on_a_silent_network_cuts_the_connection_soon(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """brk50's find: a SIGTERM with the lock connection silent waited PG_PING_TIMEOUT (10 s,
+    a ``docker stop``'s whole grace) on its clean close. The release waits PG_CLOSE_TIMEOUT,
+    then cuts the socket (the session, and its locks, end as the server reads it); a second
+    release meanwhile has nothing to close (it raised ``AttributeError``)."""
+    monkeypatch.setattr(dblock, "PG_PING_TIMEOUT", 3600.0)  # (what the close waited before)
+    monkeypatch.setattr(dblock, "PG_CLOSE_TIMEOUT", 0.05)
+    lock = PostgresLock("postgresql://unused", None)
+    conn = _SilentConnection()
+    lock._conn = conn
+    await asyncio.wait_for(asyncio.gather(lock.release(), lock.release()), 30)
+    assert conn.terminated == 1
+    assert lock.pid is None
