@@ -99,7 +99,9 @@ def hold_worker(fd: int, worker_id: str) -> bool:
 def held_alone(fd: int | None) -> bool:
     """Whether no other process holds a lock on the file of ``fd`` (a descriptor
     :func:`hold_database` gave): its ``flock`` made exclusive, without waiting (a worker's
-    shared lock becomes the only one, or stays shared and ``False`` comes back). ``True`` for
+    shared lock becomes the only one, or ``False`` comes back and it is taken shared again:
+    Linux drops the shared lock before it refuses the exclusive one; shared again unless an
+    exclusive holder came in between, not expected while another holds it shared). ``True`` for
     ``None`` and where there is no ``flock`` (nothing to tell). A start that made the database
     file and then failed removes it only when this is true: a worker that started on the
     same new file meanwhile keeps its database (removed under it, its tables went with the
@@ -113,6 +115,8 @@ def held_alone(fd: int | None) -> bool:
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:  # (held by another: BlockingIOError; or refused: not removed either)
+        with contextlib.suppress(OSError):  # (the conversion dropped the shared lock)
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
         return False
     return True
 

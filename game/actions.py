@@ -137,7 +137,11 @@ def _moves(data: Any) -> tuple[tuple[Card, Box | None], ...]:
 
 
 def action_from_json(data: Mapping[str, Any]) -> Action:
-    """Inverse of :func:`action_to_json`. :raises GameError: on a malformed action."""
+    """Inverse of :func:`action_to_json`.
+
+    :raises GameError: on a malformed action (a card that is not one, or not text, among
+        them), naming its type and fields, never its cards (R3.3: a timeout's ``placed``
+        holds the seat's discards)."""
     try:
         kind = data["type"]
         seat = int(data["seat"])
@@ -156,11 +160,10 @@ def action_from_json(data: Mapping[str, Any]) -> Action:
             return Timeout(seat, street, _moves(placed) if placed is not None else None)
         if kind == "arrange":
             return Arrange(seat, _moves(data["placements"]), street)
-    except (KeyError, TypeError, ValueError) as exc:
-        if isinstance(exc, GameError):
-            raise
+    except (KeyError, TypeError, ValueError, AttributeError):
         # (its fields, never its cards: the error is logged, and a timeout's ``placed``
-        # holds the seat's discards, which whoever runs the bot and plays must not read)
+        # holds the seat's discards, which whoever runs the bot and plays must not read; a
+        # CardError's words quote the text it refused, a card among others: "As Kd")
         raise GameError(
             f"malformed action: type {data.get('type')!r}, fields {sorted(map(str, data))}"
         ) from None
