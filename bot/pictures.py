@@ -563,8 +563,8 @@ def corner_of(pic: Picture, b: BoardPicture) -> tuple[str, str]:
 
 def notes_of(pic: Picture) -> list[str]:
     """The lines under the boards: the picture's notes, then, in Chinese Poker, the bonus for
-    winning two boxes of three (R7.3) in the reveal's words, "Bonus for winning 2 of 3 boxes
-    (per opponent): Anna +1" (it read "two of three +1" next to the game total, which said
+    winning two boxes of three (R7.3) in the reveal's words, "2+ of 3 boxes (+1 per
+    opponent): Anna +1" (it read "two of three +1" next to the game total, which said
     less than the text and was cut with "…" where the line was full)."""
     bonus = [f"{drawn_name(pic, b)} {signed(b.two_of_three, pic.lang, drawn=True)}"
              for b in pic.boards if b.two_of_three]  # fmt: skip

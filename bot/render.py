@@ -796,10 +796,9 @@ def reveal_screen(
             cards = format_cards(display_order(r.board.box(box)))
             lines.append(f"  {name}: {cards} — {hand_name(strength, lang)} · {pts:+d}")
             if extra:
-                # under the middle, before the top is shown: won already, and said why (the
-                # plain bonus line there read as a point given before its third box was seen)
-                key = "reveal.two_of_three_early" if box is Box.MIDDLE else "reveal.two_of_three"
-                lines.append("  " + tr(lang, key, points=f"{extra:+d}"))
+                # under the box that decides it (R7.3): the middle, before the top is shown,
+                # when bottom and middle are both won; the picture says it in the same words
+                lines.append("  " + tr(lang, "reveal.two_of_three", points=f"{extra:+d}"))
         del i
     claim = reveal.get("claim")
     buttons: tuple[tuple[Button, ...], ...] = ()

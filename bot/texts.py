@@ -377,7 +377,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Table #{table} · hand {hand}",
         "ru": "Стол #{table} · раздача {hand}",
     },
-    "picture.to_place": {"en": "To place: {cards}", "ru": "Ваши карты: {cards}"},
+    "picture.to_place": {"en": "To place: {cards}", "ru": "Выложить: {cards}"},
     "picture.waiting": {
         "en": "Your cards (wait for your turn): {cards}",
         "ru": "Ваши карты (ждите своей очереди): {cards}",
@@ -404,15 +404,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "🎯 Игра до {target:очка|очков|очков}: {scores}",
     },
     # R7.3: the point for winning two boxes of three (or all three) against an opponent, one
-    # per opponent
-    # (short: said under each such player's middle at every reveal; /rules says why, R7.3)
-    "reveal.two_of_three_early": {
-        "en": "Bottom and middle: {points} for 2 of 3 boxes",
-        "ru": "Низ и середина: {points} за 2 бокса из 3",
-    },
+    # per opponent: one short wording under the box that decides it (the middle, when bottom
+    # and middle are both won, else the top) and under the showdown picture's boards, where
+    # {points} names the players ("⚙ Anna +1, Player +2": Player beat two opponents)
     "reveal.two_of_three": {
-        "en": "Bonus for winning 2 or 3 of 3 boxes (per opponent): {points}",
-        "ru": "Бонус за 2 или 3 выигранных бокса из 3 (с каждым соперником): {points}",
+        "en": "2+ of 3 boxes (+1 per opponent): {points}",
+        "ru": "2+ бокса из 3 (+1 с каждым соперником): {points}",
     },
     "reveal.claim": {
         "en": "🏆 {names} reached {target:point|points}: Claim to end the game now, or Continue the reveal.",

@@ -143,17 +143,17 @@ async def test_r7_3_the_point_won_with_bottom_and_middle_says_why_before_the_top
     await service.run_due()  # the middle
     assert t.reveal is not None and t.reveal["stage"] == 2
     lines = presenter.last_table(CGROUP.chat_id).text.splitlines()
-    early = "  Bottom and middle: +1 for 2 of 3 boxes"
+    early = "  2+ of 3 boxes (+1 per opponent): +1"
     i = lines.index(early)
     assert lines[i - 1].startswith("  Middle: ") and not any("Top:" in x for x in lines)
-    assert not any("Bonus for winning" in x for x in lines)
+    assert lines.count(early) == 1 and sum("of 3 boxes" in x for x in lines) == 1
     ru = render.reveal_screen(t, "ru").text.splitlines()
-    assert "  Низ и середина: +1 за 2 бокса из 3" in ru
+    assert "  2+ бокса из 3 (+1 с каждым соперником): +1" in ru
     clock.now += 3
     await service.run_due()  # the top
     last = [s.text for s in presenter.tables[CGROUP.chat_id] if "  Top: " in s.text][-1]
     lines = [x for x in last.splitlines() if x.startswith("  ")]
-    assert lines.count(early) == 1 and not any("Bonus for winning" in x for x in lines)
+    assert lines.count(early) == 1 and sum("of 3 boxes" in x for x in lines) == 1
     assert lines.index(early) == lines.index(next(x for x in lines if "Top:" in x)) - 1
     await service.stop()
 

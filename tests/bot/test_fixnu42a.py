@@ -164,13 +164,15 @@ async def test_r8_2a_a_chinese_poker_close_says_no_word_of_fantasyland() -> None
 async def test_r7_3_the_bottom_and_middle_line_is_short() -> None:
     """«Низ и середина выиграны: +1 (+1 с каждого такого соперника за 2 бокса из 3, каким бы
     ни был верх)» under each such player's middle, at every reveal: too long for a phone and
-    the same explanation each time. It says «Низ и середина: +1 за 2 бокса из 3»."""
+    the same explanation each time. It said «Низ и середина: +1 за 2 бокса из 3»; since
+    fixnu47b it is the one wording the top and the picture use too (R7.3)."""
     service, presenter, _store, clock, t = await chinese_hand_arranged("3")
     clock.now += 3
     await service.run_due()  # the middle
     lines = presenter.last_table(GROUP.chat_id).text.splitlines()
-    assert "  Bottom and middle: +1 for 2 of 3 boxes" in lines, lines
-    assert "  Низ и середина: +1 за 2 бокса из 3" in render.reveal_screen(t, "ru").text.split("\n")
+    assert "  2+ of 3 boxes (+1 per opponent): +1" in lines, lines
+    ru = render.reveal_screen(t, "ru").text.split("\n")
+    assert "  2+ бокса из 3 (+1 с каждым соперником): +1" in ru, ru
 
 
 # -- 4. a time bank spent at an earlier timeout (R8.5) ------------------------------------------

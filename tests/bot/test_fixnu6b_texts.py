@@ -74,12 +74,12 @@ async def test_r7_5_rules_chinese_say_what_claim_and_continue_do() -> None:
         "(boxes not yet shown don't count); Continue shows the rest.\n"
     ) in text, text
     assert "+1 for winning 2 or 3 of 3 boxes;" in text
-    assert "2 or 3 of 3 boxes" in tr("en", "reveal.two_of_three", points="+1")
+    assert "2+ of 3 boxes (+1 per opponent)" in tr("en", "reveal.two_of_three", points="+1")
     russian = (await service.rules(GROUP, BORIS, "chinese")).text
     assert "«Закончить игру» — конец игры (невскрытые боксы не в счёт)" in russian, russian
     assert "«Продолжить» — вскрытие дальше." in russian
     assert "+1 за 2 или 3 выигранных бокса из 3;" in russian
-    assert "2 или 3 выигранных бокса из 3" in tr("ru", "reveal.two_of_three", points="+1")
+    assert "2+ бокса из 3 (+1 с каждым соперником)" in tr("ru", "reveal.two_of_three", points="+1")
 
 
 async def test_r5_4_a_foul_pays_the_live_boards_royalties() -> None:
@@ -157,7 +157,7 @@ def test_terms_a_new_player_met_are_self_explanatory() -> None:
         assert tr(lang, "board.timed_out") in said  # /help says what the mark means
         for key in ("help", "help.discord"):
             assert said in tr(lang, key).split("\n"), (lang, key)
-    assert tr("ru", "picture.to_place", cards="A♠") == "Ваши карты: A♠"
+    assert tr("ru", "picture.to_place", cards="A♠") == "Выложить: A♠"
     assert "Разложить" in tr("ru", "btn.arrange")
 
 

@@ -210,7 +210,7 @@ def _chinese_picture(lang: str, two_of_three: int) -> Picture:
 
 
 def test_r7_3_the_picture_words_the_two_of_three_bonus_as_the_reveal_does() -> None:
-    """R7.3: the reveal's text says "Bonus for winning 2 or 3 of 3 boxes (per opponent): +1" on a
+    """R7.3: the reveal's text says "2+ of 3 boxes (+1 per opponent): +1" on a
     line of its own; the showdown picture still read "two of three +1" after the kush and
     the game total (cut with "…" where that line was full). It is a line under the boards,
     in the text's words, with the players' names; the line under a name keeps the kush and
@@ -220,14 +220,11 @@ def test_r7_3_the_picture_words_the_two_of_three_bonus_as_the_reveal_does() -> N
     assert pictures.board_line(pic, anna) == ["+2 kush", "31 pts (target 51)"]
     assert pictures.notes_of(pic) == [
         "🏆 Anna claimed.",
-        "Bonus for winning 2 or 3 of 3 boxes (per opponent): Anna +1",
+        "2+ of 3 boxes (+1 per opponent): Anna +1",
     ]
     ru = dataclasses.replace(pic, lang="ru")
     assert pictures.board_line(ru, anna) == ["+2 куша", "31 очко (цель 51)"]
-    assert (
-        pictures.notes_of(ru)[-1]
-        == "Бонус за 2 или 3 выигранных бокса из 3 (с каждым соперником): Anna +1"
-    )
+    assert pictures.notes_of(ru)[-1] == "2+ бокса из 3 (+1 с каждым соперником): Anna +1"
     # the line takes the picture's room (a note's height), drawn at the layout's size
     plain = _chinese_picture("en", 0)
     assert pictures.notes_of(plain) == ["🏆 Anna claimed."]

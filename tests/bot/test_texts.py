@@ -186,11 +186,9 @@ def test_r7_1_a_chinese_poker_total_past_the_target_reads_right(lang: str) -> No
 def test_r7_3_the_bonus_line_is_true_for_three_boxes_of_three() -> None:
     """R7.3: the bonus is for two or more of the three boxes; "Bonus for winning 2 of 3
     boxes" was printed also when all three were won."""
-    assert tr("en", "reveal.two_of_three", points="+1") == (
-        "Bonus for winning 2 or 3 of 3 boxes (per opponent): +1"
-    )
+    assert tr("en", "reveal.two_of_three", points="+1") == ("2+ of 3 boxes (+1 per opponent): +1")
     assert tr("ru", "reveal.two_of_three", points="+1") == (
-        "Бонус за 2 или 3 выигранных бокса из 3 (с каждым соперником): +1"
+        "2+ бокса из 3 (+1 с каждым соперником): +1"
     )
 
 

@@ -138,9 +138,7 @@ async def test_r6_6_a_setting_changed_during_a_hand_says_plainly_when_it_applies
 def test_r7_3_the_two_of_three_line_says_what_the_point_is_for() -> None:
     """R7.3: a Chinese Poker reveal's "Two boxes of three won: +1" was opaque: the point is a
     bonus for winning two of the three boxes against an opponent, one per opponent."""
-    assert tr("en", "reveal.two_of_three", points="+1") == (
-        "Bonus for winning 2 or 3 of 3 boxes (per opponent): +1"
-    )
+    assert tr("en", "reveal.two_of_three", points="+1") == ("2+ of 3 boxes (+1 per opponent): +1")
     assert tr("ru", "reveal.two_of_three", points="+2") == (
-        "Бонус за 2 или 3 выигранных бокса из 3 (с каждым соперником): +2"
+        "2+ бокса из 3 (+1 с каждым соперником): +2"
     )
