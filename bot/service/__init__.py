@@ -1621,7 +1621,9 @@ class TableService:
             if t.tournament is None or not _lobby_shaped(press.version):
                 # (a tournament's button at a cash table: no message of it ever showed one)
                 return Reply(tr(lang, "err.forged"), alert=True)
-            if not t.lobby_version(press.version) and not _still_meant(rt, t, actor, press, again):
+            if not t.lobby_version(press.version) and not _still_meant(
+                rt, t, actor, press, again, message_ref
+            ):
                 return await self._stale_lobby(t, chat, lang, message_ref, shown)
             if isinstance(press, Register):  # in the presser's language, as Join (below)
                 community = await rt.store.community(t.platform, t.community_ext)
@@ -1639,7 +1641,9 @@ class TableService:
                 # (no table message carries such a version, nor a tournament's these buttons:
                 # forged, and the table message is not written again for it)
                 return Reply(tr(lang, "err.forged"), alert=True)
-            if not t.lobby_version(press.version) and not _still_meant(rt, t, actor, press, again):
+            if not t.lobby_version(press.version) and not _still_meant(
+                rt, t, actor, press, again, message_ref
+            ):
                 stale = await self._stale_lobby(t, chat, lang, message_ref, shown)
                 if not isinstance(press, MyHand):
                     return stale
@@ -1749,12 +1753,17 @@ class TableService:
         )  # fmt: skip
 
 
-def _still_meant(rt: Runtime, t: LiveTable, actor: Actor, press: Press, again: bool) -> bool:
+def _still_meant(
+    rt: Runtime, t: LiveTable, actor: Actor, press: Press, again: bool, message_ref: str | None
+) -> bool:
     """Whether a lobby button pressed on an older version of the table message counts as
     pressed on the current one (a busy lobby: two people press Join at once, the first
     press moves the version on and the second was told "out of date"): only when its
     meaning for the presser cannot have changed since that version was shown:
 
+    - it was pressed on the table message itself (``message_ref``; ``None``: not known):
+      not on another message (an older copy scrolled back to), which writes nothing
+      (:meth:`TableService._stale_lobby`);
     - the version is from the table's present lobby stretch (:meth:`LiveTable.same_lobby`:
       the lobby or between hands, nothing dealt, started or stopped since);
     - the current table message offers the same button;
@@ -1766,6 +1775,8 @@ def _still_meant(rt: Runtime, t: LiveTable, actor: Actor, press: Press, again: b
     Leave, Top up, Start and "My cards" never count (their meaning depends on more than
     the presser's own state); nor a press delivered again (``again``: it applied once)."""
     if again or not isinstance(press, Join | Ready | Register | Unregister):
+        return False
+    if message_ref is not None and not _same_message(message_ref, t.group_ref):
         return False
     if not t.same_lobby(press.version):
         return False
