@@ -461,6 +461,13 @@ class LiveTable:
     #: :func:`bot.service.recovery.resume` when resuming changed nothing, cleared when the
     #: version moves on)
     resumed_version: int | None = None
+    #: the first version of the table message that showed the table in its present lobby
+    #: stretch (:meth:`lobby_key`: the phase, the hand number, the tournament's phase), and
+    #: that key (not saved: after a restart only the current version counts). An older
+    #: version from this stretch may still count for a press whose meaning for its presser
+    #: it cannot have changed (:meth:`same_lobby`, :meth:`bot.service.TableService.press`)
+    lobby_from: int | None = None
+    lobby_at: tuple[str, int, str | None] | None = None
     phase: Phase = Phase.LOBBY
     seq: int = 0
     #: the token of the step :attr:`seq` that storage holds (random, one per commit, written
@@ -607,6 +614,36 @@ class LiveTable:
         if version == f"L{self.version}":
             return True
         return self.resumed_version is not None and version == f"L{self.resumed_version}"
+
+    def lobby_key(self) -> tuple[str, int, str | None]:
+        """What a lobby button's meaning depends on beyond its presser: the table's phase, its
+        hand number (:attr:`hand_no`) and its tournament's phase (``None``: a cash table)."""
+        tour = self.tournament
+        return (self.phase.value, self.hand_no, None if tour is None else tour.phase.value)
+
+    def new_version(self) -> None:
+        """Move the table message's version on (a new screen of it): a new lobby stretch
+        begins with it when the table's :meth:`lobby_key` changed since the last one."""
+        self.version += 1
+        key = self.lobby_key()
+        if key != self.lobby_at:
+            self.lobby_at, self.lobby_from = key, self.version
+
+    def same_lobby(self, version: str) -> bool:
+        """Whether ``version`` (a table message button's, ``L<n>``) is an older one of the
+        message shown in the table's present lobby stretch: the table in the lobby or
+        between hands (never during a hand), the same hand number and tournament phase as
+        when it was shown, and the current message showing that state too (nothing dealt,
+        started or stopped since it was written)."""
+        if self.phase not in (Phase.LOBBY, Phase.BETWEEN) or self.lobby_from is None:
+            return False
+        if self.lobby_at != self.lobby_key() or not version.startswith("L"):
+            return False
+        try:
+            n = int(version[1:])
+        except ValueError:
+            return False
+        return self.lobby_from <= n < self.version
 
     def new_bank(self) -> float:
         """The time bank of a player who sits down now (R8.5): the admins' latest

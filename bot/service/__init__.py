@@ -65,6 +65,7 @@ from bot.presses import (
     Undo,
     Unregister,
     decode,
+    encode,
     start_table,
 )
 from bot.retries import pending_ref
@@ -101,7 +102,7 @@ from bot.texts import kush_word, language_of, on, tr
 from game.cards import Card
 from game.errors import OptionError
 from game.options import GameKind
-from game.tournament import Tournament
+from game.tournament import Tournament, TournamentPhase
 from storage.api import Community, StorageError, StorageTimeout, Store, TableRecord, answer_within
 
 __all__ = ["PLAYABLE_GAMES", "SETTINGS", "Answer", "TableService", "TransitionFailed"]
@@ -1620,7 +1621,9 @@ class TableService:
             if t.tournament is None or not _lobby_shaped(press.version):
                 # (a tournament's button at a cash table: no message of it ever showed one)
                 return Reply(tr(lang, "err.forged"), alert=True)
-            if not t.lobby_version(press.version):
+            if not t.lobby_version(press.version) and not _still_meant(
+                rt, t, actor, press, again, message_ref
+            ):
                 return await self._stale_lobby(t, chat, lang, message_ref, shown)
             if isinstance(press, Register):  # in the presser's language, as Join (below)
                 community = await rt.store.community(t.platform, t.community_ext)
@@ -1638,7 +1641,9 @@ class TableService:
                 # (no table message carries such a version, nor a tournament's these buttons:
                 # forged, and the table message is not written again for it)
                 return Reply(tr(lang, "err.forged"), alert=True)
-            if not t.lobby_version(press.version):
+            if not t.lobby_version(press.version) and not _still_meant(
+                rt, t, actor, press, again, message_ref
+            ):
                 stale = await self._stale_lobby(t, chat, lang, message_ref, shown)
                 if not isinstance(press, MyHand):
                     return stale
@@ -1746,6 +1751,50 @@ class TableService:
             self.rt, community, lang, press, language_of(actor.language), self._game_in(chat),
             self._tournament_in(chat), request, self._table_number_in(chat),
         )  # fmt: skip
+
+
+def _still_meant(
+    rt: Runtime, t: LiveTable, actor: Actor, press: Press, again: bool, message_ref: str | None
+) -> bool:
+    """Whether a lobby button pressed on an older version of the table message counts as
+    pressed on the current one (a busy lobby: two people press Join at once, the first
+    press moves the version on and the second was told "out of date"): only when its
+    meaning for the presser cannot have changed since that version was shown:
+
+    - it was pressed on the table message itself (``message_ref``; ``None``: not known):
+      not on another message (an older copy scrolled back to), which writes nothing
+      (:meth:`TableService._stale_lobby`);
+    - the version is from the table's present lobby stretch (:meth:`LiveTable.same_lobby`:
+      the lobby or between hands, nothing dealt, started or stopped since);
+    - the current table message offers the same button;
+    - the press does what it did then for its presser, once: Join when they are not
+      seated, Ready when they are seated and not ready (Ready is no toggle, but a ready
+      player sitting out is brought back by it: not counted), Register when not registered,
+      Unregister when registered (R8.2, R8.7).
+
+    Leave, Top up, Start and "My cards" never count (their meaning depends on more than
+    the presser's own state); nor a press delivered again (``again``: it applied once)."""
+    if again or not isinstance(press, Join | Ready | Register | Unregister):
+        return False
+    if message_ref is not None and not _same_message(message_ref, t.group_ref):
+        return False
+    if not t.same_lobby(press.version):
+        return False
+    seat = t.seat_of(actor.user_id)
+    tour = t.tournament
+    if isinstance(press, Join | Register):
+        if seat is not None:
+            return False
+        if isinstance(press, Register) and (
+            tour is None or tour.phase is not TournamentPhase.REGISTERING
+        ):
+            return False
+    elif isinstance(press, Ready):
+        if seat is None or seat.ready or seat.leaving or seat.bot is not None:
+            return False
+    elif seat is None or tour is None or not tour.can_unregister(seat.player_id):
+        return False
+    return rt.offers(t, encode(type(press)(t.id, f"L{t.version}")))
 
 
 def _foreign(t: LiveTable, chat: ChatRef, lang: str) -> Reply:

@@ -1711,7 +1711,7 @@ class Runtime:
     def group_screen(self, t: LiveTable) -> Screen:
         """The table message as the table is now, under a new version (its lobby buttons
         carry it, so a press on an older message is stale); call under the table's lock."""
-        t.version += 1
+        t.new_version()
         if t.resumed_version is not None:  # the message from before a restart is out of date
             t.resumed_version = None
             self.retire_earlier(t)
@@ -1775,6 +1775,14 @@ class Runtime:
                 await write(user_id, ref, text)
 
         self.send_later(t, retire, chain=user_id)
+
+    def offers(self, t: LiveTable, data: str) -> bool:
+        """Whether the table message as the table is now, at its current version, carries a
+        button of payload ``data`` (nothing is written or remembered)."""
+        p = self.presenter(t)
+        link = p.private_link(t.id) if p is not None else None
+        screen = render.group_screen(t, t.lang, link, self.clock(), self.zones.get(t.community_id))
+        return any(b.data == data for row in screen.buttons for b in row)
 
     def _group_render(self, t: LiveTable) -> Screen:
         """The table message as the table is now, at its current version."""

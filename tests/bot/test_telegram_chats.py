@@ -799,9 +799,10 @@ async def test_a_lost_edit_of_the_table_message_is_made_good_by_the_next_press(
     tmp_path: Path,
 ) -> None:
     """Telegram answers the edit that shows Bob seated with a 500: the table message keeps
-    its older buttons. Bob's Ready on it is refused ("out of date") and the message is
-    written again at its current version, so his next Ready works (the lobby's buttons were
-    out of date for good: only a typed command could move the table on)."""
+    its older buttons. Bob's Leave on it is refused ("out of date") and the message is
+    written again at its current version, so his next press works (the lobby's buttons were
+    out of date for good: only a typed command could move the table on). (His Ready on it
+    would count: its meaning for him cannot have changed, tests/bot/test_busy_lobby.py.)"""
     async with world(tmp_path) as w:
         w.adapter.presenter.edit_retries = ()  # a lost edit, not written again
         await w.say(ALICE, "/newtable")
@@ -814,10 +815,11 @@ async def test_a_lost_edit_of_the_table_message_is_made_good_by_the_next_press(
         await w.press_lobby(BOB, "j")  # seated; the edit that shows it is lost
         t = next(iter(w.service.tables.values()))
         assert t.seat_of(str(BOB.id)) is not None
-        stale = lobby_data(w, "r")
+        stale = lobby_data(w, "l")
         answer = await w.press(BOB, GROUP_ID, w.table_message(), stale)
         assert answer.get("show_alert") and "устарела" in answer["text"], answer
-        assert lobby_data(w, "r") != stale  # the message shows the current version
+        assert lobby_data(w, "l") != stale  # the message shows the current version
+        assert not t.seat_of(str(BOB.id)).leaving  # type: ignore[union-attr]
         answer = await w.press_lobby(BOB, "r")
         assert not answer.get("show_alert"), answer
         assert t.seat_of(str(BOB.id)).ready  # type: ignore[union-attr]
