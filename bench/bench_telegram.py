@@ -9,7 +9,10 @@ presser's private message (time.monotonic is shared by both processes). A confir
 follows in the background, coalesced.
 
 Load: every table's acting player presses at human pace, one press every ``PACE`` seconds
-(default 2 s: 100 presses/s over 200 tables), each table through whole hands. Targets: p50 ≤
+(default 2 s: 100 presses/s over 200 tables), each table through whole hands, pressing at the
+table the service serves now in its chat (a step whose commit storage did not answer in time,
+read back as saved, has its table restored anew: a new object; the driver kept pressing the old
+one, never moving again, and the run never ended). Targets: p50 ≤
 5 ms and p99 ≤ 25 ms. Also measured: memory per live table (tracemalloc, a hand in progress;
 target ≤ 100 KB), the CPU time this process spent per paced press (the bot and the driver
 together; steadier than latencies on a busy machine) and the closed-loop throughput (presses/s
@@ -73,6 +76,7 @@ TOKEN = "123456:BENCH"
 CHAINS = 20  # closed loop: tables (or bare chains) pressing at once with no pauses
 HELD = 10  # presses whose private edit gets a 429
 RETRY_AFTER = 2
+RESTORE_WAIT = 30.0  # s a table restored anew from storage may take to be served again
 
 
 def user_json(uid: int) -> dict[str, Any]:
@@ -152,13 +156,28 @@ class Driver(Feeder):
         await self.feed({"message": msg})
         await self.adapter.presenter.flush()
 
+    async def current(self, t: LiveTable, wait: float = RESTORE_WAIT) -> LiveTable | None:
+        """The table the service serves now in ``t``'s chat: a step whose commit storage did
+        not answer in time, read back as saved, has the table restored anew from storage in
+        the background (a new :class:`LiveTable`; the old one is let go and never moves
+        again), so the driver presses from whatever the service serves. ``None`` when none is
+        served there within ``wait`` seconds (restoring it failed, or the table closed)."""
+        chat = ChatRef("telegram", t.chat_id, t.chat_id)
+        end = time.monotonic() + wait
+        while (now := self.service.table_in(chat)) is None and time.monotonic() < end:
+            await asyncio.sleep(0.05)
+        return now
+
     async def press_once(self, t: LiveTable) -> None:
-        """The acting player of ``t`` presses the first button of their next move."""
-        hand = t.hand
-        assert hand is not None
-        seat = t.seats[hand.to_act[0]]
+        """The acting player of ``t`` (the table served now in its chat) presses the first
+        button of their next move."""
+        now = await self.current(t)
+        if now is None or now.hand is None:
+            return
+        hand = now.hand
+        seat = now.seats[hand.to_act[0]]
         want = render.move_presses(hand.suggest(seat.seat, lookahead=0))[0]
-        screen = render.private_screen(t, seat, time.time())
+        screen = render.private_screen(now, seat, time.time())
         data = next(
             b.data for b in screen.all_buttons()
             if b.data and (p := Payload.decode(b.data)) and (p.action, p.arg) == want
@@ -166,19 +185,30 @@ class Driver(Feeder):
         await self.press(int(seat.user_id), seat.private_ref, data)
 
     async def play(self, t: LiveTable, hands: int, pace: float) -> None:
+        """Play ``hands`` hands at ``t``'s chat, each press about ``pace`` seconds after the
+        last (0: none), from the table served there now (:meth:`current`): the street's
+        presses are worked out again when the table was restored anew or a press of them was
+        refused (storage not answering in time: nothing changed)."""
         target = t.hand_no + hands
-        while t.hand is not None and t.hand_no < target:
-            hand = t.hand
+        while (now := await self.current(t)) is not None:
+            hand = now.hand
+            if hand is None or now.hand_no >= target:
+                return
             seat_no = hand.to_act[0]
-            seat = t.seats[seat_no]
+            seat = now.seats[seat_no]
             for want in render.move_presses(hand.suggest(seat_no, lookahead=0)):
                 if pace:
                     await asyncio.sleep(random.uniform(0.5 * pace, 1.5 * pace))
-                screen = render.private_screen(t, seat, time.time())  # the buttons the bot sent
+                if await self.current(t) is not now or now.hand is not hand:
+                    break  # (restored anew, or the hand is over)
+                screen = render.private_screen(now, seat, time.time())  # the buttons the bot sent
                 data = next(
-                    b.data for b in screen.all_buttons()
-                    if b.data and (p := Payload.decode(b.data)) and (p.action, p.arg) == want
+                    (b.data for b in screen.all_buttons()
+                     if b.data and (p := Payload.decode(b.data)) and (p.action, p.arg) == want),
+                    None,
                 )  # fmt: skip
+                if data is None:
+                    break  # (not on the screen now: the presses worked out again)
                 await self.press(int(seat.user_id), seat.private_ref, data)
 
 
