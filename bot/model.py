@@ -266,6 +266,11 @@ class SeatState:
         lobby's ready timer) is stood up if they have not pressed Ready (R8.2), clock
         seconds; ``None`` otherwise (bought in, sitting out, or seated in the lobby, whose
         ready timer applies).
+    :ivar left_group: the player left the group (or was removed from it) and is leaving
+        after the hand (R8.2, R8.5): a second report of that departure (Telegram tells it by
+        the ``left_chat_member`` service message and by a ``chat_member`` update) changes
+        nothing and tells the group nothing again (:func:`bot.service.lobby.leave`); cleared
+        when Join takes the leave back.
     """
 
     seat: int
@@ -291,6 +296,7 @@ class SeatState:
     away: bool = False
     foul_asked: dict[str, float] = field(default_factory=dict)
     back_early: bool = False
+    left_group: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -318,6 +324,7 @@ class SeatState:
             "away": self.away,
             "foul_asked": dict(self.foul_asked),
             "back_early": self.back_early,
+            "left_group": self.left_group,
         }
 
     @classmethod

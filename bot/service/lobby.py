@@ -222,6 +222,7 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
         async with rt.transition(t) as tx:  # Join takes a leave not yet acted on back
             seated.leaving = False
             seated.leave_asked = 0.0
+            seated.left_group = False  # (back in the group: a new departure counts again)
             tx.group = True
             if t.plays_now(seated):  # (their hand's screen said "you leave")
                 tx.show.add(seated.seat)
@@ -803,6 +804,10 @@ async def leave(
         if t.tournament is not None and await _out_of(rt, t, actor):
             key = "tour.already_out"  # stood up when the hand that knocked them out ended
         return Reply(tr(lang, key), alert=True)
+    if left_group and seat.left_group:  # the same departure told again (Telegram: the
+        # service message and the chat_member update; a running tournament's second report
+        # finds the player out already, below): done, the group told once
+        return Reply(tr(lang, "reply.already_leaving"), alert=True)
     if t.tournament is not None:
         return await _leave_tournament(rt, t, seat, actor, lang, button, left_group)
     if seat.leaving and not left_group:  # asked already: they stand up when the hand (or
@@ -837,6 +842,7 @@ async def leave(
     async with rt.transition(t) as tx:
         left = depart(rt, t, tx, seat)
         if left_group:
+            seat.left_group = True  # (kept while they wait for the hand's end: told once)
             key = "notice.left_group" if isinstance(left, int) else "notice.left_group_later"
             t.owe("post", Screen(tr(t.lang, on(t.platform, key), name=seat.name)))
     if left == "round":

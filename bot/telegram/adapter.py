@@ -44,7 +44,7 @@ from telegram import (
     Update,
     User,
 )
-from telegram.constants import ChatMemberStatus, ChatType
+from telegram.constants import ChatMemberStatus, ChatType, UpdateType
 from telegram.error import (
     BadRequest,
     ChatMigrated,
@@ -1412,6 +1412,31 @@ def _private(chat_id: str) -> bool:
     return not chat_id.startswith("-")
 
 
+#: The updates the bot asks Telegram for (``getUpdates`` and ``setWebhook``): Telegram's
+#: default (every kind but ``chat_member`` and message reactions) and ``chat_member``,
+#: which Telegram sends only when asked for by name, and only to a bot that is an
+#: administrator of the group: another member's status changed (:meth:`TelegramAdapter.
+#: _member_changed`). Reactions stay out (nothing here reads them; each is an update).
+ALLOWED_UPDATES: tuple[str, ...] = tuple(
+    str(kind)
+    for kind in Update.ALL_TYPES
+    if kind not in (UpdateType.MESSAGE_REACTION, UpdateType.MESSAGE_REACTION_COUNT)
+)
+
+
+def _in_group(member: ChatMember) -> bool:
+    """A member's status ``member``: in the group (its owner, an administrator, a member,
+    or restricted but still a member, ``is_member``), as opposed to gone from it (``left``,
+    ``kicked``, or restricted and no member any more)."""
+    if isinstance(member, ChatMemberRestricted):
+        return member.is_member
+    return member.status in (
+        ChatMemberStatus.OWNER,
+        ChatMemberStatus.ADMINISTRATOR,
+        ChatMemberStatus.MEMBER,
+    )
+
+
 def _removed(member: ChatMember) -> bool:
     """The bot's status ``member`` in a group: removed from it (``kicked`` or ``left``)."""
     return member.status in (ChatMemberStatus.BANNED, ChatMemberStatus.LEFT)
@@ -1641,6 +1666,7 @@ class TelegramAdapter:
             MessageHandler(filters.StatusUpdate.LEFT_CHAT_MEMBER, self._member_left)
         )
         self.app.add_handler(ChatMemberHandler(self._membership, ChatMemberHandler.MY_CHAT_MEMBER))
+        self.app.add_handler(ChatMemberHandler(self._member_changed, ChatMemberHandler.CHAT_MEMBER))
         self.app.add_error_handler(self._on_error)
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -1665,7 +1691,9 @@ class TelegramAdapter:
         """Start taking updates (after :meth:`start` with ``polling=False``: the composition
         root restores the tables first, so no press meets a table half-restored)."""
         if self.app.updater is not None and not self.app.updater.running:
-            await self.app.updater.start_polling(poll_interval=poll_interval, timeout=10)
+            await self.app.updater.start_polling(
+                poll_interval=poll_interval, timeout=10, allowed_updates=ALLOWED_UPDATES
+            )
 
     async def start_webhook(
         self, url: str, secret: str, listen: str = "0.0.0.0", port: int = 8443
@@ -1679,7 +1707,12 @@ class TelegramAdapter:
             return
         path = urlsplit(url).path.lstrip("/")
         await self.app.updater.start_webhook(
-            listen=listen, port=port, url_path=path, webhook_url=url, secret_token=secret
+            listen=listen,
+            port=port,
+            url_path=path,
+            webhook_url=url,
+            secret_token=secret,
+            allowed_updates=ALLOWED_UPDATES,
         )
 
     async def stop(self) -> None:
@@ -2167,12 +2200,35 @@ class TelegramAdapter:
         they leave its table (the service decides when; the bot itself leaving is
         ``my_chat_member``)."""
         msg = update.effective_message
-        if msg is None or msg.left_chat_member is None or msg.left_chat_member.is_bot:
+        if msg is None or msg.left_chat_member is None:
+            return
+        await self._member_gone(update, msg.chat, msg.left_chat_member)
+
+    async def _member_changed(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """``chat_member``: another member's status in a group changed (Telegram sends it
+        only to a bot that is an administrator there, and only asked for by name,
+        :data:`ALLOWED_UPDATES`). One who was in the group (a member, an administrator, the
+        owner, restricted but a member) and is gone from it (``left``, ``kicked``, or
+        restricted and no member any more) leaves its table as by the ``left_chat_member``
+        service message, which a group may hide and a supergroup does not always send to
+        bots; when both come, the second changes nothing (the service's leave is told the
+        departure once). Every other change is no departure: a member restricted so that
+        they may not write stays seated (the table's buttons and their private chat with
+        the bot still work for them; only a typed command in the group does not)."""
+        change = update.chat_member
+        if change is None or change.chat.type == ChatType.PRIVATE:
+            return
+        if _in_group(change.old_chat_member) and not _in_group(change.new_chat_member):
+            await self._member_gone(update, change.chat, change.new_chat_member.user)
+
+    async def _member_gone(self, update: Update, chat: Chat, user: User) -> None:
+        """``user`` left the group ``chat`` (or was removed), as ``update`` told: they leave
+        its table (:meth:`bot.service.TableService.member_left`; the bot itself leaving is
+        ``my_chat_member``)."""
+        if user.is_bot:
             return
         # (its key: the update delivered again is "already done", the group told once)
-        await self.service.member_left(
-            await self._ref(msg.chat), _actor(msg.left_chat_member), _request_key(update)
-        )
+        await self.service.member_left(await self._ref(chat), _actor(user), _request_key(update))
 
     async def _membership(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``my_chat_member``: the bot's own status in a chat changed. Removed from a group

@@ -163,6 +163,10 @@ class FakeTelegram:
         #: General topic is written to without one)
         self.deleted_topics: set[tuple[int, int]] = set()
         self.photos: list[Photo] = []  # every sendPhoto that was accepted, in order
+        #: the update kinds the bot asked for last (``allowed_updates`` of ``getUpdates`` or
+        #: ``setWebhook``; a call without it keeps the last, as Telegram does); ``None``:
+        #: never asked, Telegram's default, which leaves ``chat_member`` out
+        self.allowed_updates: list[str] | None = None
         self._updates: list[dict[str, Any]] = []
         self.pushed: dict[int, dict[str, Any]] = {}  # update_id → every update pushed
         self._update_ids = itertools.count(1)
@@ -348,6 +352,8 @@ class FakeTelegram:
         }
 
     async def _m_getUpdates(self, p: dict[str, Any]) -> list[dict[str, Any]]:
+        if p.get("allowed_updates") is not None:
+            self.allowed_updates = [str(kind) for kind in p["allowed_updates"]]
         offset = int(p.get("offset") or 0)
         timeout = float(p.get("timeout") or 0)
         deadline = time.monotonic() + timeout
@@ -362,6 +368,8 @@ class FakeTelegram:
             return list(self._updates[:100])
 
     async def _m_setWebhook(self, p: dict[str, Any]) -> bool:
+        if p.get("allowed_updates") is not None:
+            self.allowed_updates = [str(kind) for kind in p["allowed_updates"]]
         secret = p.get("secret_token")
         self.webhook = (str(p["url"]), None if secret is None else str(secret))
         return True
@@ -677,12 +685,58 @@ class FakeTelegram:
         fields = {"message_thread_id": topic, "is_topic_message": True, kind: {}}
         await self._service_message(chat_id, dict(ANONYMOUS_ADMIN), **fields)
 
-    async def remove_member(self, chat_id: int, user: FakeUser, by: FakeUser | None = None) -> None:
-        """``user`` leaves the group ``chat_id`` (or ``by``, an admin, removes them): the
-        group's ``left_chat_member`` service message, as the bot's update (bots get service
-        messages whatever their privacy mode)."""
-        await self._service_message(
-            chat_id, (by or user).to_json(), left_chat_member=user.to_json()
+    async def remove_member(
+        self,
+        chat_id: int,
+        user: FakeUser,
+        by: FakeUser | None = None,
+        *,
+        service_message: bool = True,
+    ) -> int | None:
+        """``user`` leaves the group ``chat_id`` (or ``by``, an admin, removes them: ``kicked``,
+        else ``left``): the group's ``left_chat_member`` service message, as the bot's update
+        (bots get service messages whatever their privacy mode), unless ``service_message``
+        is false (the group hides them, or the supergroup does not send it to bots); then,
+        as Telegram does, the ``chat_member`` update (:meth:`member_status`). Returns the
+        ``chat_member`` update's id, ``None`` when the bot is not sent one."""
+        if service_message:
+            await self._service_message(
+                chat_id, (by or user).to_json(), left_chat_member=user.to_json()
+            )
+        status: dict[str, Any] = {"status": "left"}
+        if by is not None and by.id != user.id:
+            status = {"status": "kicked", "until_date": 0}
+        return await self.member_status(chat_id, user, status, by=by)
+
+    async def member_status(
+        self,
+        chat_id: int,
+        user: FakeUser,
+        status: dict[str, Any],
+        *,
+        old: dict[str, Any] | None = None,
+        by: FakeUser | None = None,
+    ) -> int | None:
+        """``user``'s status in ``chat_id`` changes from ``old`` (a member by default) to
+        ``status`` (a ChatMember's fields but ``user``), by ``by`` (else themselves): the
+        ``chat_member`` update, which Telegram sends only to a bot that is an administrator
+        there (:attr:`admins`) and asked for it by name (:attr:`allowed_updates`). Returns
+        its update id, ``None`` when the bot is not sent it."""
+        if BOT_ID not in self.admins.get(chat_id, set()):
+            return None
+        if self.allowed_updates is None or "chat_member" not in self.allowed_updates:
+            return None
+        person = user.to_json()
+        return await self.push(
+            {
+                "chat_member": {
+                    "chat": self._chat_of(chat_id),
+                    "from": (by or user).to_json(),
+                    "date": int(time.time()),
+                    "old_chat_member": {"user": person, **(old or {"status": "member"})},
+                    "new_chat_member": {"user": person, **status},
+                }
+            }
         )
 
     async def _service_message(self, chat_id: int, sender: dict[str, Any], **fields: Any) -> None:

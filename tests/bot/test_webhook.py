@@ -82,6 +82,7 @@ async def test_webhook_mode_registers_the_secret_and_refuses_requests_without_it
     try:
         await fake.wait_for(lambda: fake.webhook, timeout=20)
         assert fake.webhook == (url, SECRET)  # setWebhook carried the secret token
+        assert fake.allowed_updates is not None and "chat_member" in fake.allowed_updates
         assert not fake.calls_of("getUpdates")  # no polling in webhook mode
         await listening(port)
         async with aiohttp.ClientSession() as http:
