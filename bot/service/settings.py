@@ -659,8 +659,12 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         0,
         3600,
         30,
-        en="the time bank that starts when the budget is spent.",
-        ru="запас времени, который идёт, когда время на раздачу кончилось.",
+        # (R8.5: "the time bank that starts when the budget is spent" named neither the
+        # budget's setting nor that a spent bank stays spent at the table)
+        en="extra time that runs once a player's hand_seconds are spent; what is used stays "
+        "used at this table (time_bank_refill_per_match gives some back).",
+        ru="запас времени, который идёт, когда hand_seconds игрока кончились; потраченное за "
+        "этим столом не возвращается (кроме time_bank_refill_per_match).",
     ),
     _seconds(
         "time_bank_refill_per_match",
@@ -668,8 +672,12 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         0,
         3600,
         15,
-        en="time bank seconds given back after every match.",
-        ru="секунды тайм-банка, которые возвращаются после каждого матча.",
+        # (a "match" is R6.6's, a hand with the Fantasyland hands after it: the word alone
+        # told an admin nothing)
+        en="time bank seconds given back after every hand (after the Fantasyland hands it "
+        "earns, if any), up to time_bank_seconds.",
+        ru="секунды тайм-банка, которые возвращаются после каждой раздачи (если она дала "
+        "Фантазию — после раздач Фантазии), не больше time_bank_seconds.",
     ),
     _seconds(
         "fantasyland_seconds",
@@ -800,10 +808,12 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         5,
         600,
         15,
-        en="the ready timer: once two players are ready, the unready are stood up when it "
-        "ends and the hand starts.",
-        ru="таймер готовности: когда готовы двое, он запускается; по его истечении неготовые "
-        "встают и раздача начинается.",
+        # (the title is "Ready timer": "Ready timer (ready_seconds): the ready timer: …" said
+        # it twice, and not what the seconds count)
+        en="once two players are ready, the others have this long to press Ready; then the "
+        "unready are stood up and the hand starts.",
+        ru="когда готовы двое, у остальных есть столько времени, чтобы нажать «Готов»; потом "
+        "неготовые встают и раздача начинается.",
     ),
     _seconds(
         "idle_close_seconds",
@@ -821,8 +831,10 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         "tu",
         1,
         50,
-        en="a tournament's buy-in: kush each registration moves to the prize pool.",
-        ru="взнос турнира: куши, которые при регистрации уходят в призовой фонд.",
+        # (the title is "Tournament buy-in": said again, it read "Tournament buy-in
+        # (tournament_buy_in): a tournament's buy-in: …")
+        en="the kush each player pays to register, into the prize pool.",
+        ru="сколько кушей каждый игрок платит при регистрации; они идут в призовой фонд.",
     ),
     Setting(
         name="tournament_chips",
