@@ -1250,11 +1250,18 @@ SETTING_WORDS: dict[str, tuple[str, ...]] = {
          "ставка", "ставки", "блайнд", "блайнды", "анте", "очко", "очки", "лимит"),
         ("kush_per_point", "min_buy_in"),
     ),
-    **dict.fromkeys(("buyin", "buy-in", "взнос", "байин", "бай-ин"), ("min_buy_in", "max_buy_in")),
+    # (a tournament's buy-in too: «Взнос турнира», "Tournament buy-in" in the list, where an
+    # admin looking for it read the word; "взнос" offered the cash table's two alone)
     **dict.fromkeys(
-        ("timer", "timers", "time", "timeout", "таймер", "время"),
-        ("hand_seconds", "time_bank_seconds"),
+        ("buyin", "buy-in", "байин", "бай-ин"), ("min_buy_in", "max_buy_in", "tournament_buy_in")
     ),
+    **dict.fromkeys(("взнос", "взносы"), ("min_buy_in", "tournament_buy_in")),
+    # (and the ready timer, «Таймер готовности», "Ready timer" in the list)
+    **dict.fromkeys(
+        ("timer", "timers", "таймер", "таймеры"),
+        ("hand_seconds", "time_bank_seconds", "ready_seconds"),
+    ),
+    **dict.fromkeys(("time", "timeout", "время"), ("hand_seconds", "time_bank_seconds")),
     **dict.fromkeys(("bonus", "бонус"), ("daily_bonus",)),
     **dict.fromkeys(("lang", "язык"), ("language",)),
     **dict.fromkeys(("currency", "unit", "label", "валюта"), ("kush_label",)),
