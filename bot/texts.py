@@ -2639,7 +2639,7 @@ DISCORD_DESCRIPTIONS_RU: dict[str, str] = {
     "Take the daily bonus": "Получить ежедневный бонус",
     "Your board as a picture (only you see it)": "Ваша доска картинкой (видна только вам)",
     "What the bot can do": "Что умеет бот",
-    "Admins: this server's settings": "Админам: настройки сервера",
+    "Admins: buy-in, point price, timers, language": "Админам: взнос, цена очка, таймеры, язык",
     "the setting to change": "какую настройку менять",
     "its new value": "новое значение",
     "Admins: close this channel's table": "Админам: закрыть стол этого канала",

@@ -129,3 +129,20 @@ async def test_the_words_of_the_list_find_their_settings(tmp_path: Path) -> None
     assert (
         "» “timer” is not a setting. Did you mean hand_seconds, time_bank_seconds or ready_seconds?"
     ) in english, english
+
+
+def test_the_command_menus_say_what_settings_sets() -> None:
+    """Telegram's menu read "/settings — admins: settings", Discord's "Admins: this server's
+    settings": an admin looking for the stakes learnt nothing from either."""
+    from bot.discord.adapter import OfcAdminCommands
+    from bot.telegram.adapter import COMMANDS
+    from bot.texts import DISCORD_DESCRIPTIONS_RU
+
+    by_name = {name: (en, ru) for name, en, ru in COMMANDS}
+    assert by_name["settings"] == (
+        "admins: buy-in, point price, timers, language",
+        "админам: взнос, цена очка, таймеры, язык",
+    )
+    described = OfcAdminCommands.settings.description
+    assert described == "Admins: buy-in, point price, timers, language"
+    assert DISCORD_DESCRIPTIONS_RU[described] == ("Админам: взнос, цена очка, таймеры, язык")
