@@ -1828,8 +1828,11 @@ TEXTS: dict[str, dict[str, str]] = {
             "/top [week|month|all] — leaderboard by balance, or by winnings in the period\n"
             "/replay N — hand N street by street\n"
             "/rules [game] — rules of this table's game (or the one named)\n"
-            "Admins: /settings, /grant @user N, /closetable — close the table between hands "
-            "(stacks go back to balances), e.g. to open another game\n"
+            "Admins: /settings — the buy-in, the point's price, timers, language (/settings all "
+            "lists them, /settings <name> explains one)\n"
+            "/grant @user N — add to a balance (a negative N takes)\n"
+            "/closetable — close the table between hands (stacks go back to balances), e.g. to "
+            "open another game\n"
             "Your cards come in a private chat with me; /hand there shows your board as a picture.\n"
             "⌛ auto: a player's cards were placed for them (time ran out, or they left)."
         ),
@@ -1849,8 +1852,11 @@ TEXTS: dict[str, dict[str, str]] = {
             "/top [неделя|месяц|всё] — рейтинг по балансу или по выигрышу за период\n"
             "/replay N — раздача N по улицам\n"
             "/rules [игра] — правила игры за этим столом (или названной)\n"
-            "Админы: /settings, /grant @игрок N, /closetable — закрыть стол между раздачами "
-            "(стеки вернутся на балансы), например чтобы открыть другую игру\n"
+            "Админы: /settings — взнос, цена очка, таймеры, язык (/settings all — все "
+            "настройки, /settings <имя> — описание одной)\n"
+            "/grant @игрок N — пополнить баланс (отрицательное N — списать)\n"
+            "/closetable — закрыть стол между раздачами (стеки вернутся на балансы), например "
+            "чтобы открыть другую игру\n"
             "Ваши карты приходят в личный чат со мной; /hand там покажет вашу доску картинкой.\n"
             "⌛ авто: карты игрока разложены за него (время вышло или он ушёл)."
         ),
@@ -1884,8 +1890,11 @@ TEXTS: dict[str, dict[str, str]] = {
             "/ofc top [period] — leaderboard by balance, or by winnings in the period\n"
             "/ofc replay N — hand N street by street\n"
             "/ofc rules [game] — rules of this table's game (or the one named)\n"
-            "Admins (Manage Server): /ofcadmin settings, /ofcadmin grant, /ofcadmin close — "
-            "close the table between hands (stacks go back to balances), e.g. to open another game\n"
+            "Admins (Manage Server): /ofcadmin settings — the buy-in, the point's price, timers, "
+            "language (name:all lists them)\n"
+            "/ofcadmin grant user amount — add to a balance (a negative amount takes)\n"
+            "/ofcadmin close — close the table between hands (stacks go back to balances), e.g. "
+            "to open another game\n"
             "Your cards: press 🂠 My cards on the table message (and in DMs when they are open); "
             "/ofc hand shows your board as a picture only you see.\n"
             "⌛ auto: a player's cards were placed for them (time ran out, or they left)."
@@ -1906,8 +1915,11 @@ TEXTS: dict[str, dict[str, str]] = {
             "/ofc top [период] — рейтинг по балансу или по выигрышу за период\n"
             "/ofc replay N — раздача N по улицам\n"
             "/ofc rules [игра] — правила игры за этим столом (или названной)\n"
-            "Админы (право «Управлять сервером»): /ofcadmin settings, /ofcadmin grant, /ofcadmin close — "
-            "закрыть стол между раздачами (стеки вернутся на балансы), например чтобы открыть другую игру\n"
+            "Админы (право «Управлять сервером»): /ofcadmin settings — взнос, цена очка, таймеры, "
+            "язык (name:all — все настройки)\n"
+            "/ofcadmin grant user amount — пополнить баланс (отрицательная сумма — списать)\n"
+            "/ofcadmin close — закрыть стол между раздачами (стеки вернутся на балансы), например "
+            "чтобы открыть другую игру\n"
             "Ваши карты: кнопка «🂠 Мои карты» на сообщении стола (и в личке, если она открыта); "
             "/ofc hand покажет вашу доску картинкой, видной только вам.\n"
             "⌛ авто: карты игрока разложены за него (время вышло или он ушёл)."
@@ -2624,7 +2636,7 @@ DISCORD_DESCRIPTIONS_RU: dict[str, str] = {
     "Take the daily bonus": "Получить ежедневный бонус",
     "Your board as a picture (only you see it)": "Ваша доска картинкой (видна только вам)",
     "What the bot can do": "Что умеет бот",
-    "Admins: this server's settings": "Админам: настройки сервера",
+    "Admins: buy-in, point price, timers, language": "Админам: взнос, цена очка, таймеры, язык",
     "the setting to change": "какую настройку менять",
     "its new value": "новое значение",
     "Admins: close this channel's table": "Админам: закрыть стол этого канала",

@@ -723,7 +723,9 @@ class OfcAdminCommands(app_commands.Group):
         )
         self.adapter = adapter
 
-    @app_commands.command(name="settings", description="Admins: this server's settings")
+    @app_commands.command(
+        name="settings", description="Admins: buy-in, point price, timers, language"
+    )
     @app_commands.describe(name="the setting to change", value="its new value")
     @app_commands.autocomplete(name=_setting_names)
     async def settings(

@@ -659,8 +659,12 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         0,
         3600,
         30,
-        en="the time bank that starts when the budget is spent.",
-        ru="запас времени, который идёт, когда время на раздачу кончилось.",
+        # (R8.5: "the time bank that starts when the budget is spent" named neither the
+        # budget's setting nor that a spent bank stays spent at the table)
+        en="extra time that runs once a player's hand_seconds are spent; what is used stays "
+        "used at this table (time_bank_refill_per_match gives some back).",
+        ru="запас времени, который идёт, когда hand_seconds игрока кончились; потраченное за "
+        "этим столом не возвращается (кроме time_bank_refill_per_match).",
     ),
     _seconds(
         "time_bank_refill_per_match",
@@ -668,8 +672,12 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         0,
         3600,
         15,
-        en="time bank seconds given back after every match.",
-        ru="секунды тайм-банка, которые возвращаются после каждого матча.",
+        # (a "match" is R6.6's, a hand with the Fantasyland hands after it: the word alone
+        # told an admin nothing)
+        en="time bank seconds given back after every hand (after the Fantasyland hands it "
+        "earns, if any), up to time_bank_seconds.",
+        ru="секунды тайм-банка, которые возвращаются после каждой раздачи (если она дала "
+        "Фантазию — после раздач Фантазии), не больше time_bank_seconds.",
     ),
     _seconds(
         "fantasyland_seconds",
@@ -800,10 +808,12 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         5,
         600,
         15,
-        en="the ready timer: once two players are ready, the unready are stood up when it "
-        "ends and the hand starts.",
-        ru="таймер готовности: когда готовы двое, он запускается; по его истечении неготовые "
-        "встают и раздача начинается.",
+        # (the title is "Ready timer": "Ready timer (ready_seconds): the ready timer: …" said
+        # it twice, and not what the seconds count)
+        en="once two players are ready, the others have this long to press Ready; then the "
+        "unready are stood up and the hand starts.",
+        ru="когда готовы двое, у остальных есть столько времени, чтобы нажать «Готов»; потом "
+        "неготовые встают и раздача начинается.",
     ),
     _seconds(
         "idle_close_seconds",
@@ -821,8 +831,10 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         "tu",
         1,
         50,
-        en="a tournament's buy-in: kush each registration moves to the prize pool.",
-        ru="взнос турнира: куши, которые при регистрации уходят в призовой фонд.",
+        # (the title is "Tournament buy-in": said again, it read "Tournament buy-in
+        # (tournament_buy_in): a tournament's buy-in: …")
+        en="the kush each player pays to register, into the prize pool.",
+        ru="сколько кушей каждый игрок платит при регистрации; они идут в призовой фонд.",
     ),
     Setting(
         name="tournament_chips",
@@ -1238,11 +1250,18 @@ SETTING_WORDS: dict[str, tuple[str, ...]] = {
          "ставка", "ставки", "блайнд", "блайнды", "анте", "очко", "очки", "лимит"),
         ("kush_per_point", "min_buy_in"),
     ),
-    **dict.fromkeys(("buyin", "buy-in", "взнос", "байин", "бай-ин"), ("min_buy_in", "max_buy_in")),
+    # (a tournament's buy-in too: «Взнос турнира», "Tournament buy-in" in the list, where an
+    # admin looking for it read the word; "взнос" offered the cash table's two alone)
     **dict.fromkeys(
-        ("timer", "timers", "time", "timeout", "таймер", "время"),
-        ("hand_seconds", "time_bank_seconds"),
+        ("buyin", "buy-in", "байин", "бай-ин"), ("min_buy_in", "max_buy_in", "tournament_buy_in")
     ),
+    **dict.fromkeys(("взнос", "взносы"), ("min_buy_in", "tournament_buy_in")),
+    # (and the ready timer, «Таймер готовности», "Ready timer" in the list)
+    **dict.fromkeys(
+        ("timer", "timers", "таймер", "таймеры"),
+        ("hand_seconds", "time_bank_seconds", "ready_seconds"),
+    ),
+    **dict.fromkeys(("time", "timeout", "время"), ("hand_seconds", "time_bank_seconds")),
     **dict.fromkeys(("bonus", "бонус"), ("daily_bonus",)),
     **dict.fromkeys(("lang", "язык"), ("language",)),
     **dict.fromkeys(("currency", "unit", "label", "валюта"), ("kush_label",)),

@@ -120,7 +120,11 @@ COMMANDS = (
     ("replay", "replay a hand", "повтор раздачи"),
     ("daily", "daily bonus", "ежедневный бонус"),
     ("rules", "rules", "правила"),
-    ("settings", "admins: settings", "админам: настройки"),
+    (
+        "settings",
+        "admins: buy-in, point price, timers, language",
+        "админам: взнос, цена очка, таймеры, язык",
+    ),
     ("closetable", "admins: close the table", "админам: закрыть стол"),
     ("grant", "admins: add to a balance", "админам: пополнить баланс"),
     ("help", "help", "помощь"),

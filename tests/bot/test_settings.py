@@ -799,8 +799,10 @@ async def test_the_words_a_group_tries_for_the_stakes_suggest_the_settings_that_
             + tr("ru", "reply.settings_usage_short")
         ), word
     for word, names in (
-        ("timer", "hand_seconds or time_bank_seconds"),
-        ("взнос", "min_buy_in or max_buy_in"),
+        ("timer", "hand_seconds, time_bank_seconds or ready_seconds"),
+        ("time", "hand_seconds or time_bank_seconds"),
+        ("взнос", "min_buy_in or tournament_buy_in"),
+        ("buy-in", "min_buy_in, max_buy_in or tournament_buy_in"),
         ("bonus", "daily_bonus"),
         ("язык", "language"),
         ("currency", "kush_label"),

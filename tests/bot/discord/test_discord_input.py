@@ -71,7 +71,8 @@ async def test_admin_commands_are_their_own_command_for_manage_server(tmp_path: 
         assert "Table #1 is closed" in reply["content"]
         reply = await w.slash(ALICE, "help")
         text = reply["content"]
-        assert "/ofcadmin settings, /ofcadmin grant, /ofcadmin close — close the table" in text
+        assert "\n/ofcadmin close — close the table between hands" in text
+        assert "/ofcadmin settings — the buy-in, the point's price" in text
         assert "pineapple" in text and "ofc (classic OFC)" in text and "chinese" in text
         await w.slash(ALICE, "new")
         reply = await w.slash(BOB, "new")
