@@ -14,11 +14,14 @@ message, the next player's DM and their "your move" ping follow in the backgroun
 once the presses being answered are.
 
 Load: every table's acting player presses at human pace, one press every ``PACE`` seconds
-(default 2 s: 100 presses/s over 200 tables), each table through whole hands. Targets: p50 ≤
-5 ms and p99 ≤ 25 ms. Also: the closed-loop throughput (20 tables pressing with no pauses),
-and the CPU time this process spent per press while paced (the bot and the driver together):
-latencies' tails swing with whatever else the machine runs, CPU per press much less, so two
-commits are compared by it.
+(default 2 s: 100 presses/s over 200 tables), each table through whole hands, pressing at the
+table the service serves now in its channel (``_hands``: a step whose commit storage did not
+answer in time, read back as saved, has its table restored anew, a new object; pressing the
+old one, never moving again, the run never ended). Targets: p50 ≤ 5 ms and p99 ≤ 25 ms.
+Also: the closed-loop throughput (20 tables pressing with no pauses), and the CPU time this
+process spent per press while paced (the bot and the driver together): latencies' tails swing
+with whatever else the machine runs, CPU per press much less, so two commits are compared by
+it.
 ``BENCH_SPLIT=1`` prints the latencies of placements, discards and confirms apart.
 ``--no-pictures`` turns the guild's ``pictures`` setting off for the run (issue 12).
 ``--trace`` shows what slow presses overlapped: a 5 ms ticker's lateness (event-loop lag),
@@ -46,16 +49,16 @@ import time
 from pathlib import Path
 from typing import Any
 
+import _hands
 import _repo  # the repository's root on sys.path, for tests.fakes (before it)
 import aiohttp
 from _machine import cpu_seconds, describe
 
 import bot.discord  # noqa: F401  (imports discord.py with its audioop warning muted)
-from bot import pictures, render
+from bot import pictures
 from bot.app import settle_heap
 from bot.discord import DiscordAdapter
-from bot.model import ChatRef, LiveTable
-from bot.screens import Payload
+from bot.model import ChatRef, LiveTable, SeatState
 from bot.service import TableService
 from storage.api import Settlement
 from storage.sqlite import SqliteStore
@@ -244,33 +247,29 @@ class Driver:
         return t
 
     async def play(self, t: LiveTable, hands: int, pace: float) -> None:
-        target = t.hand_no + hands
-        while t.hand is not None and t.hand_no < target:
-            hand = t.hand
-            seat_no = hand.to_act[0]
-            seat = t.seats[seat_no]
-            for want in render.move_presses(hand.suggest(seat_no, lookahead=0)):
-                if pace:
-                    await asyncio.sleep(random.uniform(0.5 * pace, 1.5 * pace))
-                screen = render.private_screen(t, seat, time.time())  # the buttons the bot sent
-                data = next(
-                    b.data for b in screen.all_buttons()
-                    if b.data and (p := Payload.decode(b.data)) and (p.action, p.arg) == want
-                )  # fmt: skip
-                assert seat.private_ref is not None, "the player's DM"
-                channel, message = map(int, seat.private_ref.split(":"))
-                await self.presenter.written(channel, message)  # the player sees the buttons
-                body = {"user": int(seat.user_id), "message": message, "custom_id": data}
-                answer = await self._post("/_press", body)
-                # (4: a Confirm that would foul the board asks first, an ephemeral question;
-                # the loop presses it again, R2.3)
-                assert answer["callback_type"] == 7 or (
-                    want[0] == "c" and answer["callback_type"] == 4
-                ), answer
-                self.presses.append(answer["id"])
-                self.actions[answer["id"]] = want[0]
-                if t.hand is not hand:
-                    self.final.add(answer["id"])
+        """Play ``hands`` hands at ``t``'s channel, each press about ``pace`` seconds after
+        the last (0: none), from the table served there now (:func:`_hands.play`: ``t`` may
+        have been restored anew from storage). Every answered press is measured; one not
+        answered with the edited hand (type 7) has the street worked out again: an
+        ephemeral notice (4: a Confirm that would foul the board asks first, R2.3, pressed
+        again as the street is worked out again; or "nothing changed" when storage did not
+        answer in time) or a deferral (6: the answer came later)."""
+
+        async def one(now: LiveTable, seat: SeatState, want: tuple[str, str], data: str) -> bool:
+            hand = now.hand
+            assert seat.private_ref is not None, "the player's DM"
+            channel, message = map(int, seat.private_ref.split(":"))
+            await self.presenter.written(channel, message)  # the player sees the buttons
+            body = {"user": int(seat.user_id), "message": message, "custom_id": data}
+            answer = await self._post("/_press", body)
+            assert answer["callback_type"] in (4, 6, 7), answer  # (answered at all)
+            self.presses.append(answer["id"])
+            self.actions[answer["id"]] = want[0]
+            if now.hand is not hand:
+                self.final.add(answer["id"])
+            return bool(answer["callback_type"] == 7)
+
+        await _hands.play(self.service, t, hands, pace, one)
 
 
 async def main(no_pictures: bool, trace: Trace | None) -> None:
@@ -367,7 +366,12 @@ async def main(no_pictures: bool, trace: Trace | None) -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        epilog="environment: BENCH_TABLES (tables, default 200), BENCH_PACE (s between a "
+        "table's presses, default 2; 0: none), BENCH_HANDS (hands per table, default 1), "
+        "BENCH_SPLIT=1 (placements, discards and confirms apart)",
+    )
     parser.add_argument(
         "--no-pictures", action="store_true", help="the guild's showdown pictures setting off"
     )

@@ -48,6 +48,7 @@ import tracemalloc
 from pathlib import Path
 from typing import Any
 
+import _hands
 import aiohttp
 from _machine import cpu_seconds, describe
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
@@ -61,8 +62,7 @@ from telegram.ext import (
 
 from bot import render
 from bot.app import settle_heap
-from bot.model import ChatRef, LiveTable
-from bot.screens import Payload
+from bot.model import ChatRef, LiveTable, SeatState
 from bot.service import TableService
 from bot.telegram.adapter import TelegramAdapter
 from bot.telegram.ratelimit import AnswerFirstRateLimiter
@@ -76,7 +76,6 @@ TOKEN = "123456:BENCH"
 CHAINS = 20  # closed loop: tables (or bare chains) pressing at once with no pauses
 HELD = 10  # presses whose private edit gets a 429
 RETRY_AFTER = 2
-RESTORE_WAIT = 30.0  # s a table restored anew from storage may take to be served again
 
 
 def user_json(uid: int) -> dict[str, Any]:
@@ -156,60 +155,28 @@ class Driver(Feeder):
         await self.feed({"message": msg})
         await self.adapter.presenter.flush()
 
-    async def current(self, t: LiveTable, wait: float = RESTORE_WAIT) -> LiveTable | None:
-        """The table the service serves now in ``t``'s chat: a step whose commit storage did
-        not answer in time, read back as saved, has the table restored anew from storage in
-        the background (a new :class:`LiveTable`; the old one is let go and never moves
-        again), so the driver presses from whatever the service serves. ``None`` when none is
-        served there within ``wait`` seconds (restoring it failed, or the table closed)."""
-        chat = ChatRef("telegram", t.chat_id, t.chat_id)
-        end = time.monotonic() + wait
-        while (now := self.service.table_in(chat)) is None and time.monotonic() < end:
-            await asyncio.sleep(0.05)
-        return now
-
     async def press_once(self, t: LiveTable) -> None:
-        """The acting player of ``t`` (the table served now in its chat) presses the first
-        button of their next move."""
-        now = await self.current(t)
+        """The acting player of ``t`` (the table served now in its chat,
+        :func:`_hands.served`) presses the first button of their next move."""
+        now = await _hands.served(self.service, t)
         if now is None or now.hand is None:
             return
         hand = now.hand
         seat = now.seats[hand.to_act[0]]
         want = render.move_presses(hand.suggest(seat.seat, lookahead=0))[0]
-        screen = render.private_screen(now, seat, time.time())
-        data = next(
-            b.data for b in screen.all_buttons()
-            if b.data and (p := Payload.decode(b.data)) and (p.action, p.arg) == want
-        )  # fmt: skip
-        await self.press(int(seat.user_id), seat.private_ref, data)
+        data = _hands.button(now, seat, want)
+        if data is not None:
+            await self.press(int(seat.user_id), seat.private_ref, data)
 
     async def play(self, t: LiveTable, hands: int, pace: float) -> None:
         """Play ``hands`` hands at ``t``'s chat, each press about ``pace`` seconds after the
-        last (0: none), from the table served there now (:meth:`current`): the street's
-        presses are worked out again when the table was restored anew or a press of them was
-        refused (storage not answering in time: nothing changed)."""
-        target = t.hand_no + hands
-        while (now := await self.current(t)) is not None:
-            hand = now.hand
-            if hand is None or now.hand_no >= target:
-                return
-            seat_no = hand.to_act[0]
-            seat = now.seats[seat_no]
-            for want in render.move_presses(hand.suggest(seat_no, lookahead=0)):
-                if pace:
-                    await asyncio.sleep(random.uniform(0.5 * pace, 1.5 * pace))
-                if await self.current(t) is not now or now.hand is not hand:
-                    break  # (restored anew, or the hand is over)
-                screen = render.private_screen(now, seat, time.time())  # the buttons the bot sent
-                data = next(
-                    (b.data for b in screen.all_buttons()
-                     if b.data and (p := Payload.decode(b.data)) and (p.action, p.arg) == want),
-                    None,
-                )  # fmt: skip
-                if data is None:
-                    break  # (not on the screen now: the presses worked out again)
-                await self.press(int(seat.user_id), seat.private_ref, data)
+        last (0: none), from the table served there now (:func:`_hands.play`)."""
+
+        async def one(now: LiveTable, seat: SeatState, want: tuple[str, str], data: str) -> bool:
+            await self.press(int(seat.user_id), seat.private_ref, data)
+            return True  # (not told refused: its next button is then not on the screen, or is)
+
+        await _hands.play(self.service, t, hands, pace, one)
 
 
 class BareBot:
