@@ -61,3 +61,29 @@ async def test_two_members_press_the_same_join_both_seat(tmp_path: Path) -> None
         record = await w.settle(await w.fake.press(CAROL, now, join, gone=True))
         assert t.seat_of(str(CAROL.id)) is not None
         assert all(r.answered for r in w.fake.interactions.values())
+
+
+async def test_a_late_join_tap_after_leave_does_not_seat_again(tmp_path: Path) -> None:
+    """Bob's Join tapped twice, Leave pressed between, the second tap arriving last (Discord
+    delivers interactions concurrently): out of date, he stays up, and the table message is
+    not written again for it."""
+    async with world(tmp_path) as w:
+        await w.slash(ALICE, "new")
+        table = w.table_message()
+        join = _cid(table, "j")
+        await w.press(BOB, table, join)
+        t = w.table()
+        assert t.seat_of(str(BOB.id)) is not None
+        record = await w.press_lobby(BOB, "l")
+        assert t.seat_of(str(BOB.id)) is None, w.notice(record)
+        writes: list[MessageWrite] = []
+        w.fake.listeners.append(writes.append)
+        now = w.fake.messages[int(table["id"])]
+        late = await w.settle(await w.fake.press(BOB, now, join, gone=True))
+        # (in the table's language: he has no seat there now)
+        assert (w.notice(late) or {}).get("content") == "This button is out of date."
+        assert t.seat_of(str(BOB.id)) is None
+        assert [m for m in writes if int(m.message["id"]) == int(table["id"])] == []
+        # Carol's tap of that same Join still seats her
+        await w.settle(await w.fake.press(CAROL, now, join, gone=True))
+        assert t.seat_of(str(CAROL.id)) is not None
