@@ -9,15 +9,21 @@ computer player seated or removed between."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 from bot.model import LiveTable
 from bot.presses import Join, Leave, Ready, Register, StartTournament, Unregister, encode
+from bot.screens import Payload
 from bot.service import TableService
 from bot.texts import tr
 from storage.check import check_store
 from tests.bot.conftest import service_env
 from tests.bot.fakes import FakePresenter
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP
+from tests.bot.tg_world import ALICE as TG_ALICE
+from tests.bot.tg_world import BOB as TG_BOB
+from tests.bot.tg_world import CAROL as TG_CAROL
+from tests.bot.tg_world import GROUP_ID, world
 
 #: "This button is out of date." in either language (Bob reads Russian)
 STALE = frozenset(tr(lang, "err.stale") for lang in ("en", "ru"))
@@ -218,3 +224,27 @@ async def test_r8_2_a_ready_from_before_the_point_changed_is_out_of_date() -> No
     bob = t.seat_of("2")
     assert bob is not None and not bob.ready and bob.stack == 0
     assert await check_store(store) == []
+
+
+async def test_telegram_a_late_join_tap_after_leave_does_not_seat_again(tmp_path: Path) -> None:
+    """End to end through python-telegram-bot: Bob's Join tapped twice on one table message,
+    Leave pressed between, the second tap handled last: out of date, he stays up; Carol's
+    tap of that same Join seats her."""
+    async with world(tmp_path) as w:
+        await w.say(TG_ALICE, "/newtable")
+        message = w.table_message()
+        join = next(
+            b["callback_data"]
+            for b in w.fake.buttons(message)
+            if (p := Payload.decode(b.get("callback_data"))) is not None and p.action == "j"
+        )
+        assert not (await w.press(TG_BOB, GROUP_ID, message, join)).get("show_alert")
+        t = next(iter(w.service.tables.values()))
+        assert t.seat_of(str(TG_BOB.id)) is not None
+        await w.press_lobby(TG_BOB, "l")
+        assert t.seat_of(str(TG_BOB.id)) is None
+        answer = await w.press(TG_BOB, GROUP_ID, message, join)
+        assert answer.get("show_alert") and answer.get("text") in STALE, answer
+        assert t.seat_of(str(TG_BOB.id)) is None
+        assert not (await w.press(TG_CAROL, GROUP_ID, message, join)).get("show_alert")
+        assert t.seat_of(str(TG_CAROL.id)) is not None
