@@ -354,6 +354,11 @@ REQUESTS_KEPT = 32
 PRESSES_KEPT = 64
 
 
+#: A table's lobby stretch (:meth:`LiveTable.lobby_key`): its phase, hand number,
+#: tournament phase (``None``: a cash table), buy-in and rules
+LobbyKey = tuple[str, int, str | None, int, RuleOptions]
+
+
 @dataclass(slots=True)
 class LiveTable:
     """One open table in memory. Only the service changes it, under ``lock``.
@@ -474,7 +479,12 @@ class LiveTable:
     #: version from this stretch may still count for a press whose meaning for its presser
     #: it cannot have changed (:meth:`same_lobby`, :meth:`bot.service.TableService.press`)
     lobby_from: int | None = None
-    lobby_at: tuple[str, int, str | None] | None = None
+    lobby_at: LobbyKey | None = None
+    #: who left their seat (stood up, unregistered) in the present lobby stretch, and the
+    #: version of the table message then current (not saved; cleared with a new stretch): a
+    #: press of theirs on that version or an older one was pressed before they left and
+    #: counts no more (:meth:`left_since`)
+    lobby_left: dict[str, int] = field(default_factory=dict)
     phase: Phase = Phase.LOBBY
     seq: int = 0
     #: the token of the step :attr:`seq` that storage holds (random, one per commit, written
@@ -622,11 +632,14 @@ class LiveTable:
             return True
         return self.resumed_version is not None and version == f"L{self.resumed_version}"
 
-    def lobby_key(self) -> tuple[str, int, str | None]:
+    def lobby_key(self) -> LobbyKey:
         """What a lobby button's meaning depends on beyond its presser: the table's phase, its
-        hand number (:attr:`hand_no`) and its tournament's phase (``None``: a cash table)."""
+        hand number (:attr:`hand_no`), its tournament's phase (``None``: a cash table), its
+        buy-in (:attr:`min_buy_in`: what Ready takes, R8.2) and its rules (:attr:`options`:
+        an admin's setting applies in the lobby at once)."""
         tour = self.tournament
-        return (self.phase.value, self.hand_no, None if tour is None else tour.phase.value)
+        phase = None if tour is None else tour.phase.value
+        return (self.phase.value, self.hand_no, phase, self.min_buy_in, self.options)
 
     def new_version(self) -> None:
         """Move the table message's version on (a new screen of it): a new lobby stretch
@@ -635,6 +648,25 @@ class LiveTable:
         key = self.lobby_key()
         if key != self.lobby_at:
             self.lobby_at, self.lobby_from = key, self.version
+            self.lobby_left = {}
+
+    def record_left(self, user_id: str) -> None:
+        """The user ``user_id`` leaves their seat (stands up, unregisters) now: a press of
+        theirs on the table message's current version or an older one no longer counts
+        (:meth:`left_since`)."""
+        self.lobby_left[user_id] = self.version
+
+    def left_since(self, user_id: str, version: str) -> bool:
+        """Whether the user ``user_id`` left their seat in the present lobby stretch after
+        the table message's ``version`` (``L<n>``) was shown (a Join double-tapped, Leave
+        pressed between, the second tap late: it would seat them again)."""
+        left = self.lobby_left.get(user_id)
+        if left is None:
+            return False
+        try:
+            return int(version[1:]) <= left
+        except ValueError:
+            return True
 
     def same_lobby(self, version: str) -> bool:
         """Whether ``version`` (a table message button's, ``L<n>``) is an older one of the

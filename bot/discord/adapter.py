@@ -68,8 +68,12 @@ from bot.names import clean_name
 from bot.presses import (
     CARD_PRESSES,
     DiscardCard,
+    Join,
     PlaceCard,
+    Ready,
+    Register,
     TakeBack,
+    Unregister,
     decode,
     encode,
     loggable,
@@ -1400,7 +1404,12 @@ class DiscordAdapter:
         :func:`_on_message` is false). A card's button gone that way (a fast second tap on
         the hand, the first one's update already shown) goes to the service as any press: it
         counts as one of the current screen when it is of the street being played (R3.4).
-        A form submitted (the bot opens none: forged) is an unknown button too."""
+        So does a lobby's Join, Ready, Register or Unregister gone from the table message (a
+        busy lobby: two members pressed it at once, the first press edited the message): it
+        counts when its meaning for its presser cannot have changed, else it is "out of
+        date" without the table message being written again (``shown`` false: it already
+        shows a newer screen). A form submitted (the bot opens none: forged) is an unknown
+        button too."""
         data: Any = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
         if interaction.type is discord.InteractionType.modal_submit:
@@ -1413,10 +1422,12 @@ class DiscordAdapter:
         if not is_routed(custom_id):
             key = "err.forged"
         elif not _on_message(interaction.message, custom_id, data.get("component_type")):
-            if data.get("component_type") == discord.ComponentType.button.value and isinstance(
-                decode(custom_id), CARD_PRESSES
-            ):
+            button = data.get("component_type") == discord.ComponentType.button.value
+            if button and isinstance(decode(custom_id), CARD_PRESSES):
                 await self.on_press(interaction, custom_id)
+                return
+            if button and isinstance(decode(custom_id), _LOBBY_PRESSES):
+                await self._press(interaction, [custom_id], shown=False)
                 return
             key = "err.stale"
         else:
@@ -1436,7 +1447,9 @@ class DiscordAdapter:
         with contextlib.suppress(discord.HTTPException, discord.InteractionResponded):
             await interaction.response.send_message(text, ephemeral=True)
 
-    async def _press(self, interaction: Interaction, datas: list[str]) -> None:
+    async def _press(
+        self, interaction: Interaction, datas: list[str], *, shown: bool | None = None
+    ) -> None:
         self._busy(+1)
         failed: list[Exception] = []  # answering failed: the error handler answers
         try:
@@ -1477,7 +1490,9 @@ class DiscordAdapter:
                     reply = await self._forward(interaction, actor, table, str(ref), datas)
                 else:
                     chat = chat_of(interaction)
-                    reply = await self._run_presses(actor, chat, ref, admin, datas, answer)
+                    reply = await self._run_presses(
+                        actor, chat, ref, admin, datas, answer, shown=shown
+                    )
             except Exception:
                 log.exception("%s failed", describe(interaction))
                 reply = Reply(tr(language_of(actor.language), "err.internal"), alert=True)
@@ -1594,9 +1609,12 @@ class DiscordAdapter:
         admin: Callable[[], Awaitable[bool]],
         datas: list[str],
         answer: Callable[[Reply], Awaitable[None]],
+        *,
+        shown: bool | None = None,
     ) -> Reply:
         """Press ``datas`` in order (by ``actor`` in ``chat`` on the message ``ref``,
-        :func:`message_ref`; ``admin`` tells whether the actor is a server admin); after the
+        :func:`message_ref`; ``admin`` tells whether the actor is a server admin; ``shown``:
+        whether the pressed message carries the button, :meth:`TableService.press`); after the
         first, each is looked up again (same action and argument) in the hand the previous
         press returned, whose version is newer. Stops at the first refusal, keeping the last
         hand shown. The last press hands the service ``answer`` (called with what this
@@ -1630,7 +1648,13 @@ class DiscordAdapter:
             last = n == len(datas) - 1
             try:
                 got = await self.service.press(
-                    actor, data, chat, admin, message_ref=ref, answer=early if last else None
+                    actor,
+                    data,
+                    chat,
+                    admin,
+                    message_ref=ref,
+                    answer=early if last else None,
+                    shown=shown,
                 )
             except Exception:
                 if not n:  # nothing of the batch done: the caller answers "nothing changed"
@@ -1795,6 +1819,11 @@ def message_ref(interaction: Interaction) -> str | None:
     if message.flags.ephemeral:
         return ephemeral_ref(message.id)
     return f"{message.channel.id}:{message.id}"
+
+
+#: The table message's buttons that may count pressed on an older version of it (a busy
+#: lobby, :meth:`DiscordAdapter.on_unrouted`; the service decides whether one does)
+_LOBBY_PRESSES = (Join, Ready, Register, Unregister)
 
 
 def _on_message(message: discord.Message | None, custom_id: str, component_type: object) -> bool:

@@ -1770,7 +1770,9 @@ def _still_meant(
     - the press does what it did then for its presser, once: Join when they are not
       seated, Ready when they are seated and not ready (Ready is no toggle, but a ready
       player sitting out is brought back by it: not counted), Register when not registered,
-      Unregister when registered (R8.2, R8.7).
+      Unregister when registered (R8.2, R8.7); and the presser has not left their seat
+      (stood up, unregistered) since that version was shown (:meth:`LiveTable.left_since`:
+      a Join double-tapped, Leave pressed between and the second tap late seated them again).
 
     Leave, Top up, Start and "My cards" never count (their meaning depends on more than
     the presser's own state); nor a press delivered again (``again``: it applied once)."""
@@ -1778,7 +1780,7 @@ def _still_meant(
         return False
     if message_ref is not None and not _same_message(message_ref, t.group_ref):
         return False
-    if not t.same_lobby(press.version):
+    if not t.same_lobby(press.version) or t.left_since(actor.user_id, press.version):
         return False
     seat = t.seat_of(actor.user_id)
     tour = t.tournament

@@ -651,6 +651,7 @@ def stand_up(t: LiveTable, tx: Tx, seat: SeatState) -> int:
     if not in_pool:
         tx.moves.append(CashOut(seat.player_id))
     del t.seats[seat.seat]
+    t.record_left(seat.user_id)  # (an older table message's Join of theirs: out of date)
     tx.group = True
     return amount
 

@@ -160,6 +160,7 @@ async def unregister(
         t.names.pop(seat.player_id, None)
         tx.moves.append(CashOut(seat.player_id))
         del t.seats[seat.seat]
+        t.record_left(seat.user_id)  # (an older table message's Register: out of date)
         # seats follow the registration order (the core's seats)
         t.seats = {tour.seat_of(s.player_id): s for s in t.seats.values()}
         for number, s in t.seats.items():
