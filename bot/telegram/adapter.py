@@ -83,6 +83,7 @@ from bot.retries import (
 from bot.screens import Payload, Screen
 from bot.service import TableService
 from bot.service.numbers import MINUSES, unformatted
+from bot.service.stats import means_me
 from bot.telegram.ratelimit import NO_RETRIES, AnswerFirstRateLimiter
 from bot.telegram.transport import AiohttpRequest
 from bot.texts import RUSSIAN_READERS, language_of, tr
@@ -2124,6 +2125,10 @@ class TelegramAdapter:
             named_member = whom
         elif first < len(args):  # (a user id typed as the name: /grant 1001 100)
             name, amount = " ".join(args[:first]), " ".join(args[first:])
+            if means_me(name) and _anonymous_admin(update):  # "me" sent as the group is
+                # GroupAnonymousBot, no member: its wallet was made, on /top (brk52)
+                await self._reply(update, await self.service.sent_as(ref, actor, group=True))
+                return
             target = await self._user_of(name)
             shown = name if target != name else None
             if first < len(args) - 1:  # /grant Anna 2 100: "Anna 2" may be the name and
