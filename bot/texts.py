@@ -826,9 +826,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "{name} — компьютерный игрок: его уберёт /removebot {bare}.",
     },
     "reply.kick_tournament": {
-        "en": "A tournament seat is its player's own (R8.7): only they leave it. "
+        "en": "A tournament seat is its player's own: only they leave it. "
         "/closetable cancels the whole tournament.",
-        "ru": "Место в турнире принадлежит игроку (R8.7): уйти может только он сам. "
+        "ru": "Место в турнире принадлежит игроку: уйти может только он сам. "
         "/closetable отменит весь турнир.",
     },
     "reply.already_leaving": {
