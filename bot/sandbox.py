@@ -72,7 +72,7 @@ GROUP = ChatRef("telegram", str(GROUP_ID), str(GROUP_ID))
 KNOWN_COMMANDS = {
     "/newtable", "/join", "/ready", "/leave", "/sitout", "/back", "/balance", "/top",
     "/history", "/daily", "/rules", "/settings", "/grant", "/closetable", "/help", "/start",
-    "/topup", "/addbot", "/removebot", "/stats", "/replay", "/hand",
+    "/topup", "/addbot", "/removebot", "/stats", "/replay", "/hand", "/kick",
 }  # fmt: skip
 #: commands the sandbox cannot play (a tournament needs two members, and computer players sit
 #: at ordinary tables only): refused with a note, not sent to the group, where /tournament

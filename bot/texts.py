@@ -793,6 +793,44 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "👋 {name} left the table; {amount} {label} back to their balance.",
         "ru": "👋 {name} встаёт из-за стола; возвращено на баланс: {amount} {label}.",
     },
+    # /kick NAME (admins): a seated person stood up as their own /leave would (R8.2, R8.5); the
+    # answer is the group's one notice
+    "reply.kick_usage": {
+        "en": "Usage: /kick @user (or their name): stands a seated player up.",
+        "ru": "Использование: /kick @игрок (или имя): поднять игрока из-за стола.",
+    },
+    "reply.kicked": {
+        "en": "Admin stood {name} up; {amount} {label} back to their balance.",
+        "ru": "Админ поднял {name} из-за стола; возвращено на баланс: {amount} {label}.",
+    },
+    "reply.kicked_nothing": {
+        "en": "Admin stood {name} up.",
+        "ru": "Админ поднял {name} из-за стола.",
+    },
+    "reply.kicked_after_hand": {
+        "en": "Admin stood {name} up: they leave after this hand (their cards are placed "
+        "for them as on timeout), their stack back to their balance then.",
+        "ru": "Админ поднял {name} из-за стола: игрок встанет после этой раздачи (его карты "
+        "разложатся как по таймауту), стек вернётся на баланс.",
+    },
+    "reply.kick_leaving": {
+        "en": "{name} is leaving already: they stand up when this hand ends.",
+        "ru": "{name} уже уходит: встанет, когда закончится эта раздача.",
+    },
+    "reply.kick_not_seated": {
+        "en": "{name} is not seated here.",
+        "ru": "{name} не сидит за этим столом.",
+    },
+    "reply.kick_computer": {
+        "en": "{name} is a computer player: /removebot {bare} stands it up.",
+        "ru": "{name} — компьютерный игрок: его уберёт /removebot {bare}.",
+    },
+    "reply.kick_tournament": {
+        "en": "A tournament seat is its player's own: only they leave it. "
+        "/closetable cancels the whole tournament.",
+        "ru": "Место в турнире принадлежит игроку: уйти может только он сам. "
+        "/closetable отменит весь турнир.",
+    },
     "reply.already_leaving": {
         "en": "You are leaving this table: you stand up when this hand ends.",
         "ru": "Вы уходите из-за стола: встанете, когда закончится эта раздача.",
@@ -1831,6 +1869,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "Admins: /settings — the buy-in, the point's price, timers, language (/settings all "
             "lists them, /settings <name> explains one)\n"
             "/grant @user N — add to a balance (a negative N takes)\n"
+            "/kick @user — stand a player up (their stack back to their balance; mid-hand, "
+            "after the hand)\n"
             "/closetable — close the table between hands (stacks go back to balances), e.g. to "
             "open another game\n"
             "Your cards come in a private chat with me; /hand there shows your board as a picture.\n"
@@ -1855,6 +1895,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "Админы: /settings — взнос, цена очка, таймеры, язык (/settings all — все "
             "настройки, /settings <имя> — описание одной)\n"
             "/grant @игрок N — пополнить баланс (отрицательное N — списать)\n"
+            "/kick @игрок — поднять игрока из-за стола (стек вернётся на баланс; в раздаче — "
+            "после неё)\n"
             "/closetable — закрыть стол между раздачами (стеки вернутся на балансы), например "
             "чтобы открыть другую игру\n"
             "Ваши карты приходят в личный чат со мной; /hand там покажет вашу доску картинкой.\n"
@@ -1893,6 +1935,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "Admins (Manage Server): /ofcadmin settings — the buy-in, the point's price, timers, "
             "language (name:all lists them)\n"
             "/ofcadmin grant user amount — add to a balance (a negative amount takes)\n"
+            "/ofcadmin kick user — stand a player up (their stack back to their balance; "
+            "mid-hand, after the hand)\n"
             "/ofcadmin close — close the table between hands (stacks go back to balances), e.g. "
             "to open another game\n"
             "Your cards: press 🂠 My cards on the table message (and in DMs when they are open); "
@@ -1918,6 +1962,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "Админы (право «Управлять сервером»): /ofcadmin settings — взнос, цена очка, таймеры, "
             "язык (name:all — все настройки)\n"
             "/ofcadmin grant user amount — пополнить баланс (отрицательная сумма — списать)\n"
+            "/ofcadmin kick user — поднять игрока из-за стола (стек вернётся на баланс; в "
+            "раздаче — после неё)\n"
             "/ofcadmin close — закрыть стол между раздачами (стеки вернутся на балансы), например "
             "чтобы открыть другую игру\n"
             "Ваши карты: кнопка «🂠 Мои карты» на сообщении стола (и в личке, если она открыта); "
@@ -2643,6 +2689,8 @@ DISCORD_DESCRIPTIONS_RU: dict[str, str] = {
     "Admins: add to (or take from) a balance": "Админам: пополнить (или уменьшить) баланс",
     "who gets it": "кому",
     "how much (negative takes)": "сколько (минус — забрать)",
+    "Admins: stand a player up": "Админам: поднять игрока из-за стола",
+    "who stands up": "кого поднять",
 }
 
 _ERROR_KEYS = {k[4:] for k in TEXTS if k.startswith("err.")}

@@ -2,7 +2,7 @@
 through the platform-neutral :class:`~bot.service.TableService`. It holds no game rules.
 
 * ``/ofc new|join|leave|ready|sitout|back|balance|top|history|rules|daily|hand|help``
-  (:class:`OfcCommands`) and the admin commands ``/ofcadmin settings|grant|close``
+  (:class:`OfcCommands`) and the admin commands ``/ofcadmin settings|grant|kick|close``
   (:class:`OfcAdminCommands`, shown by default to members with Manage Server).
   Personal answers (balance, history, daily, settings) and refusals are ephemeral; the rest is
   public. Admin means Manage Server (or Administrator), read from the member permissions that
@@ -710,7 +710,8 @@ class OfcCommands(app_commands.Group):
 
 
 class OfcAdminCommands(app_commands.Group):
-    """The ``/ofcadmin`` command group: ``settings``, ``grant`` and ``close`` (guilds only).
+    """The ``/ofcadmin`` command group: ``settings``, ``grant``, ``kick`` and ``close`` (guilds
+    only).
 
     A top-level command of its own, because Discord applies default member permissions to
     top-level commands only: this one is shown to members with Manage Server (a server may
@@ -776,6 +777,24 @@ class OfcAdminCommands(app_commands.Group):
                 c, a, admin, str(user.id), str(amount), key, target_name=name, target_bot=user.bot
             ),
             ephemeral=not admin,
+        )
+
+    @app_commands.command(name="kick", description="Admins: stand a player up")
+    @app_commands.describe(user="who stands up")
+    async def kick(self, interaction: Interaction, user: discord.Member | discord.User) -> None:
+        """Stand a seated member up as their own leave would (admins), as Telegram's
+        ``/kick @user``: public when done, ephemeral when refused to a non-admin."""
+        admin = is_admin(interaction)
+        service = self.adapter.service
+        key = f"dc:{interaction.id}"
+        shown = discord_name(shown_name(user))
+        await self.adapter.command(
+            interaction,
+            lambda c, a, answer: service.kick(
+                c, a, admin, str(user.id), shown, answer=answer, request=key
+            ),
+            ephemeral=not admin,
+            early=True,
         )
 
 

@@ -264,6 +264,7 @@ _COMMAND_NAMES = {
     "settings": "ofcadmin settings",
     "grant": "ofcadmin grant",
     "closetable": "ofcadmin close",
+    "kick": "ofcadmin kick",
     "help": "ofc help",
     "hand": "ofc hand",
 }

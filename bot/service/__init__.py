@@ -819,6 +819,34 @@ class TableService:
             chat, actor, lambda t, _, lang: lobby.close(self.rt, t, lang), answer, request
         )
 
+    async def kick(
+        self,
+        chat: ChatRef,
+        actor: Actor,
+        is_admin: bool,
+        target: str,
+        shown: str | None = None,
+        answer: Answer | None = None,
+        request: str | None = None,
+    ) -> Reply:
+        """``/kick <name>`` (admins only): stand the seated person ``target`` (a user id, or a
+        name as :func:`lobby.kick` reads it) up exactly as their own ``/leave`` would (R8.2;
+        mid-hand after the hand, R8.5), a sitting-out player's seat and stack (R8.6) included;
+        refused at a tournament (R8.7), for a computer player (``/removebot``) and for anyone
+        not seated. ``shown``: what the admin typed when the adapter replaced it by a user id;
+        ``request`` as in :meth:`_at_table`."""
+        if not is_admin and not chat.private:
+            community = await self._community(chat)
+            return _admins_only(await self._lang(community, actor), chat.platform)
+        named = clean_arg(target)
+        return await self._at_table(
+            chat,
+            actor,
+            lambda t, _, lang: lobby.kick(self.rt, t, actor, lang, named, shown),
+            answer,
+            request,
+        )
+
     @_waits_for_storage
     async def usage(self, chat: ChatRef, actor: Actor, command: str) -> Reply:
         """The answer to ``command`` (one that takes no words: ``join``, ``ready``, ``leave``,

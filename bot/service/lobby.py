@@ -21,7 +21,7 @@ from bot.model import (
 from bot.render import busted_notice, closes_after_hand
 from bot.screens import Screen
 from bot.service import tournaments, wallet
-from bot.service.bots import house_funds
+from bot.service.bots import bare_name, house_funds
 from bot.service.chinese import claimant_continues
 from bot.service.dealing import (
     TOP_UP_SECONDS,
@@ -47,6 +47,7 @@ from bot.service.numbers import digits_hint, read_whole
 from bot.service.play import advance
 from bot.service.runtime import SAFE_PRESS_SECONDS, Runtime, TransitionFailed, Tx
 from bot.service.settings import note_zone, reconcile
+from bot.service.stats import means_me
 from bot.texts import language_of, on, tr
 from game.match import MatchState
 from game.options import RuleOptions
@@ -784,6 +785,7 @@ async def leave(
     *,
     button: bool = False,
     left_group: bool = False,
+    kicked: str | None = None,
 ) -> Reply:
     """Stand up: between hands the stack goes back to the balance (R8.2), after the round's
     points are settled (R8.3); during a hand the player's moves are made as on timeout and
@@ -797,7 +799,10 @@ async def leave(
     question's answer is written anew, its buttons at a new version). ``left_group``:
     the player left the group (or was removed; a Discord server: its own wording, "left
     the server"): the group is told in a short notice of its own, names only (a running
-    tournament's knock-out notice says it already)."""
+    tournament's knock-out notice says it already). ``kicked``: an admin's ``/kick`` stands
+    the player up (:func:`kick`; never at a tournament, the caller refused it): nothing is
+    asked first, as when the player left the group, and the answer, the group's one notice,
+    names the player (``kicked``: how, as the seat shows them)."""
     seat = t.seat_of(actor.user_id)
     if seat is None:
         key = "reply.not_seated" if t.tournament is None else "tour.not_registered"
@@ -812,6 +817,8 @@ async def leave(
         return await _leave_tournament(rt, t, seat, actor, lang, button, left_group)
     if seat.leaving and not left_group:  # asked already: they stand up when the hand (or
         # reveal) ends (gone from the group meanwhile: the group is told, below)
+        if kicked is not None:
+            return Reply(tr(lang, "reply.kick_leaving", name=kicked), alert=True)
         return Reply(tr(lang, "reply.already_leaving"), alert=True)
     now = rt.clock()
     # every card of theirs placed and confirmed (the last street, a Chinese Poker arrangement):
@@ -824,6 +831,7 @@ async def leave(
     )
     if (
         not left_group
+        and kicked is None
         and t.plays_now(seat)
         and not done
         and not 0 <= now - seat.leave_asked <= LEAVE_CONFIRM_SECONDS
@@ -845,6 +853,11 @@ async def leave(
             seat.left_group = True  # (kept while they wait for the hand's end: told once)
             key = "notice.left_group" if isinstance(left, int) else "notice.left_group_later"
             t.owe("post", Screen(tr(t.lang, on(t.platform, key), name=seat.name)))
+    if kicked is not None:  # (the answer is the group's notice: the admin typed it there)
+        if isinstance(left, str):
+            return Reply(tr(lang, "reply.kicked_after_hand", name=kicked))
+        key = "reply.kicked" if left else "reply.kicked_nothing"
+        return Reply(tr(lang, key, name=kicked, amount=left, label=t.label))
     if left == "round":
         return Reply(tr(lang, "reply.leave_after_round", table=t.id))
     if left == "reveal":  # (every card is placed: none is placed for them, R7.4)
@@ -859,6 +872,49 @@ async def leave(
     if left == 0:  # never bought in (or nothing left): no "0 kush back to your balance"
         return Reply(tr(lang, "reply.left_nothing"))
     return Reply(tr(lang, "reply.left", amount=left, label=t.label))
+
+
+async def kick(
+    rt: Runtime, t: LiveTable, actor: Actor, lang: str, target: str, shown: str | None = None
+) -> Reply:
+    """An admin's ``/kick`` (the caller checked the admin): the seated person ``target`` (a
+    user id, ``me``/``я``, or the name their seat shows or the store knows them by,
+    ``@username`` too, letter case aside) stands up exactly as their own ``/leave`` would
+    (:func:`leave`, R8.2): between hands at once, their stack back to their balance; during
+    a hand they play, after it, their cards placed as on timeout (R8.5), with nothing asked
+    first. Refused, nothing changed: at a tournament (R8.7: a seat there is its player's,
+    who alone gives it up), a computer player (pointed to ``/removebot``), anyone not seated
+    here. ``shown``: what the admin typed when the adapter replaced it by a user id (echoed
+    when nobody matches). The answer goes to the group: the one notice of it."""
+    name = target.strip()
+    if not name:
+        return Reply(tr(lang, "reply.kick_usage"), alert=True)
+    if t.tournament is not None:
+        return Reply(tr(lang, "reply.kick_tournament"), alert=True)
+    seat = await _seat_named(rt, t, actor.user_id if means_me(name) else name)
+    if seat is None:
+        typed = rt.typed_text(t.platform, shown or name)
+        return Reply(tr(lang, "reply.kick_not_seated", name=typed), alert=True)
+    if seat.bot is not None:
+        bare = seat.name.removeprefix("🤖").strip()
+        return Reply(tr(lang, "reply.kick_computer", name=seat.name, bare=bare), alert=True)
+    who = Actor(t.platform, seat.user_id, "")  # (no name: the seat's stays, as rename reads)
+    return await leave(rt, t, who, lang, kicked=seat.name)
+
+
+async def _seat_named(rt: Runtime, t: LiveTable, name: str) -> SeatState | None:
+    """The seat at ``t`` of the player ``name`` names: a user id, the name a seat shows
+    (letter case, a leading ``@`` and a computer player's 🤖 aside), else a player of the
+    community the store finds by that name (a display name or ``@username``); ``None``."""
+    seat = t.seat_of(name)
+    if seat is not None:
+        return seat
+    wanted = bare_name(name)
+    for s in t.seats.values():
+        if bare_name(s.name) == wanted:
+            return s
+    player = await rt.store.find_player(t.community_id, name)
+    return t.seat_of(player.user_id) if player is not None else None
 
 
 async def _place_ahead(rt: Runtime, t: LiveTable, seat: SeatState) -> None:

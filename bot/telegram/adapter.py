@@ -128,6 +128,7 @@ COMMANDS = (
     ),
     ("closetable", "admins: close the table", "админам: закрыть стол"),
     ("grant", "admins: add to a balance", "админам: пополнить баланс"),
+    ("kick", "admins: stand a player up", "админам: поднять игрока из-за стола"),
     ("help", "help", "помощь"),
 )
 
@@ -144,7 +145,7 @@ PERSONAL = frozenset(
 #: opened as one channel let a member posting as another seat and stand up computer players
 #: as its opener); an anonymous admin, sent as the group itself, is an admin
 AS_SOMEONE = frozenset(
-    {"newtable", "tournament", "addbot", "removebot", "settings", "grant", "closetable"}
+    {"newtable", "tournament", "addbot", "removebot", "settings", "grant", "closetable", "kick"}
 )
 #: commands that take no words: typed with some a user plausibly means something by
 #: (``/leave now``, ``/sitout 2``, ``/balance @bob``, ``/hand 12``), they ran
@@ -1648,6 +1649,7 @@ class TelegramAdapter:
             "settings": self._settings,
             "grant": self._grant,
             "closetable": self._closetable,
+            "kick": self._kick,
             "start": self._start,
         }
         # a command runs once, when it is sent: an edit of it (``edited_message``, which
@@ -2093,6 +2095,33 @@ class TelegramAdapter:
         answer = self._answer_once(update)
         key = _request_key(update)  # (delivered again: closes no table opened since)
         await answer(await self.service.close_table(*who, answer=answer, request=key))
+
+    async def _kick(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """``/kick @user`` (or their name, a member picked from the mention list, or a reply
+        to their message): an admin stands a seated player up as their /leave would; the
+        name is looked up as /grant's (:meth:`_user_of`). Asked afresh whether the sender is
+        an admin (a demoted admin stands nobody up); answered once committed."""
+        msg = update.effective_message
+        who = await self._as_admin(update, fresh=True) if msg is not None else None
+        if who is None or msg is None:
+            return
+        args = list(context.args or [])
+        whom, mentioned = _replied(msg), _mentioned(msg)
+        shown: str | None = None
+        if mentioned is not None:  # /kick <a member picked from the list>
+            user, shown, _ = mentioned
+            target = str(user.id)
+        elif whom is not None and not args:  # a reply to the player's message
+            target = str(whom.id)
+            shown = f"@{whom.username}" if whom.username else whom.first_name
+        else:
+            name = " ".join(args)
+            target = await self._user_of(name) if name else ""
+            shown = name if target != name else None
+        answer = self._answer_once(update)
+        key = _request_key(update)
+        reply = await self.service.kick(*who, target, shown, answer=answer, request=key)
+        await answer(reply)
 
     async def _grant(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         msg = update.effective_message

@@ -44,7 +44,7 @@ CAROL = FakeUser(303, "Carol", "en-GB")
 
 Plan = dict[str, str | None]
 #: the subcommands of /ofcadmin (the rest are under /ofc)
-ADMIN_COMMANDS = frozenset({"settings", "grant", "close"})
+ADMIN_COMMANDS = frozenset({"settings", "grant", "close", "kick"})
 
 
 def components(message: dict[str, Any]) -> list[dict[str, Any]]:
