@@ -151,12 +151,13 @@ def _hand_seconds(raw: str) -> float:
 
 def _run(main: Coroutine[Any, Any, None]) -> int:
     """Run the bot or the router until it stops; 2 with one line for a ConfigError, and 2
-    for a bot stopped because another took its PostgreSQL database (the line is logged)."""
-    from bot.app import DatabaseTaken
+    for a bot stopped because another took its PostgreSQL database or its Telegram token
+    (the line is logged)."""
+    from bot.app import DatabaseTaken, TokenTaken
 
     try:
         asyncio.run(main)
-    except DatabaseTaken:
+    except (DatabaseTaken, TokenTaken):
         return 2
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -32,7 +32,15 @@ if TYPE_CHECKING:
     from bot.cluster import Worker
     from bot.telegram import TelegramAdapter
 
-__all__ = ["DatabaseTaken", "database_name", "open_store", "run", "run_router", "settle_heap"]
+__all__ = [
+    "DatabaseTaken",
+    "TokenTaken",
+    "database_name",
+    "open_store",
+    "run",
+    "run_router",
+    "settle_heap",
+]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -45,6 +53,12 @@ class _Adapter(Protocol):
 class DatabaseTaken(Exception):
     """The bot stopped because another process took its PostgreSQL lock while the lock's
     connection was lost (:class:`bot.dblock.PostgresLock`); the message is the line already
+    logged then. ``python -m bot`` exits with status 2 without saying it again."""
+
+
+class TokenTaken(Exception):
+    """The bot stopped because another process takes its Telegram token's updates (polls with
+    it, or set a webhook: :mod:`bot.telegram.one_bot`); the message is the line already
     logged then. ``python -m bot`` exits with status 2 without saying it again."""
 
 
@@ -179,6 +193,8 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
         process holds the database (one line).
     :raises DatabaseTaken: once stopped because another process took the PostgreSQL
         database's lock while its connection was lost (the line logged then).
+    :raises TokenTaken: once stopped because another process takes the Telegram token's
+        updates (the line logged then).
     """
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -289,6 +305,12 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
         store = await _unless_stopped(open_store(settings), stop)
     adapters: list[_Adapter] = []
     started = False
+    token_taken: list[str] = []  # (the line logged: another process takes the token's updates)
+
+    def on_token_taken(line: str) -> None:
+        token_taken.append(line)
+        stop.set()
+
     telegram = None
     discord_adapter = None
     worker: Worker | None = None
@@ -326,6 +348,7 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
                 settings.telegram_api_base_url,
             )
             adapters.append(telegram)
+            telegram.on_token_taken = on_token_taken
             if worker is not None:
                 worker.attach_telegram(telegram)  # fed the updates the router forwards
             with _bot_api_errors():  # updates once the tables are restored
@@ -415,6 +438,8 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
                 await adapter.stop()
         # (do not leave an empty database behind a failed start)
         await _close_store(store, db if fresh and not started else None, lock)
+    if token_taken:
+        raise TokenTaken(token_taken[0])
 
 
 async def _close_store(store: Store, fresh: Path | None, lock: int | None) -> None:

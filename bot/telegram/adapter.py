@@ -84,6 +84,7 @@ from bot.screens import Payload, Screen
 from bot.service import TableService
 from bot.service.numbers import MINUSES, unformatted
 from bot.service.stats import means_me
+from bot.telegram.one_bot import CONFLICT_SECONDS, WEBHOOK_LOOK_SECONDS, TokenGuard, host_of
 from bot.telegram.ratelimit import NO_RETRIES, AnswerFirstRateLimiter
 from bot.telegram.transport import AiohttpRequest
 from bot.texts import RUSSIAN_READERS, language_of, tr
@@ -1623,6 +1624,13 @@ class TelegramAdapter:
         #: group → the looks at its permissions after a refused write (:meth:`_watch_rights`)
         self._rights_looks: dict[str, asyncio.Task[None]] = {}
         self.rights_look_seconds = RIGHTS_LOOK_SECONDS
+        #: called once with the line when another process takes this token's updates and
+        #: this bot should stop (:mod:`bot.telegram.one_bot`); the app stops, exit status 2
+        self.on_token_taken: Callable[[str], None] | None = None
+        self.conflict_seconds = CONFLICT_SECONDS
+        self.webhook_look_seconds = WEBHOOK_LOOK_SECONDS
+        self.guard = TokenGuard(None, CONFLICT_SECONDS)  # (the one of the last start)
+        self._webhook_look: asyncio.Task[None] | None = None
         service.register(self.presenter, self.look_at_table)  # (a table taken over too)
         simple = {
             "newtable": self._newtable,
@@ -1696,11 +1704,29 @@ class TelegramAdapter:
 
     async def start_polling(self, poll_interval: float = 0.0) -> None:
         """Start taking updates (after :meth:`start` with ``polling=False``: the composition
-        root restores the tables first, so no press meets a table half-restored)."""
-        if self.app.updater is not None and not self.app.updater.running:
-            await self.app.updater.start_polling(
-                poll_interval=poll_interval, timeout=10, allowed_updates=ALLOWED_UPDATES
+        root restores the tables first, so no press meets a table half-restored). A webhook
+        left set (a deployment in webhook mode) is deleted, as python-telegram-bot does before
+        polling, with one line saying so; a 409 while polling goes to :attr:`guard`
+        (:mod:`bot.telegram.one_bot`)."""
+        if self.app.updater is None or self.app.updater.running:
+            return
+        try:
+            left = (await self.app.bot.get_webhook_info()).url
+        except TelegramError:  # (deleted all the same; python-telegram-bot says why it cannot)
+            left = ""
+        if left:
+            log.warning(
+                "a webhook was set for this bot token (%s): deleted it to poll; if a bot in "
+                "webhook mode still runs there, stop it (only one bot per token)",
+                host_of(left),
             )
+        self.guard = TokenGuard(self.on_token_taken, self.conflict_seconds)
+        await self.app.updater.start_polling(
+            poll_interval=poll_interval,
+            timeout=10,
+            allowed_updates=ALLOWED_UPDATES,
+            error_callback=self.guard.polling_error,
+        )
 
     async def start_webhook(
         self, url: str, secret: str, listen: str = "0.0.0.0", port: int = 8443
@@ -1721,6 +1747,22 @@ class TelegramAdapter:
             secret_token=secret,
             allowed_updates=ALLOWED_UPDATES,
         )
+        self.guard = TokenGuard(self.on_token_taken, self.conflict_seconds)
+        self._webhook_look = asyncio.create_task(self._look_at_webhook(url))
+
+    async def _look_at_webhook(self, url: str) -> None:
+        """Every :attr:`webhook_look_seconds`, ``getWebhookInfo``: a webhook deleted (another
+        process started polling) or replaced stops the bot (:meth:`TokenGuard.webhook_gone`);
+        a failed look is tried again at the next."""
+        while True:
+            await asyncio.sleep(self.webhook_look_seconds)
+            try:
+                now_set = (await self.app.bot.get_webhook_info()).url
+            except TelegramError:
+                continue
+            if now_set != url:
+                self.guard.webhook_gone(url, now_set)
+                return
 
     async def stop(self) -> None:
         """Stop polling (or the webhook server), write queued edits and shut the application
@@ -1736,6 +1778,10 @@ class TelegramAdapter:
         for task in mutes:
             task.cancel()
         await asyncio.gather(*mutes, return_exceptions=True)
+        if self._webhook_look is not None:
+            self._webhook_look.cancel()
+            await asyncio.gather(self._webhook_look, return_exceptions=True)
+            self._webhook_look = None
         if self.app.updater is not None and self.app.updater.running:
             await self.app.updater.stop()
         if self.app.running:

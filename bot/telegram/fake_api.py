@@ -12,6 +12,9 @@ group upgraded to a supergroup (whose service messages it also delivers), the bo
 to a group made read-only (its default permissions, which ``getChat`` shows); and it refuses on
 demand (:meth:`FakeTelegram.fail_when`, e.g. a 429 with ``retry_after``: :func:`too_many`),
 answers late (:meth:`FakeTelegram.stall`) or resets the connection (:meth:`FakeTelegram.drop`).
+With :attr:`FakeTelegram.conflicts` on it answers 409 ``Conflict`` as Telegram does when two
+processes poll with one token (a pending ``getUpdates`` ended by a newer one) or when
+``getUpdates`` comes while a webhook is set.
 ``sendPhoto`` takes a multipart upload: the file's bytes are kept with the call
 (:attr:`ApiCall.files`) and in :attr:`FakeTelegram.photos`.
 
@@ -54,6 +57,16 @@ CHANNEL_BOT = {
     "username": "Channel_Bot",
 }
 BOT_USERNAME = "ofc_test_bot"
+#: Telegram's 409 descriptions: two processes polling with one token, and getUpdates while a
+#: webhook is set
+TERMINATED = (
+    "Conflict: terminated by other getUpdates request; make sure that only one bot instance "
+    "is running"
+)
+WEBHOOK_ACTIVE = (
+    "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to "
+    "delete the webhook first"
+)
 
 
 @dataclass(frozen=True)
@@ -184,6 +197,13 @@ class FakeTelegram:
         self.deliveries: list[tuple[int, int]] = []
         self._delivering: set[asyncio.Task[None]] = set()
         self._session: Any = None
+        #: answer as Telegram does to two pollers of one token: a pending ``getUpdates`` is
+        #: ended by the next one with 409 "terminated by other getUpdates request", and a
+        #: ``getUpdates`` while a webhook is set is refused with 409 (off: old tests' world)
+        self.conflicts = False
+        self.conflicted = 0  #: how many getUpdates were answered 409
+        self._polls = itertools.count(1)
+        self._last_poll = 0
 
     # -- server ------------------------------------------------------------------------------
     @property
@@ -357,9 +377,17 @@ class FakeTelegram:
         offset = int(p.get("offset") or 0)
         timeout = float(p.get("timeout") or 0)
         deadline = time.monotonic() + timeout
+        if self.conflicts and self.webhook is not None:
+            self.conflicted += 1
+            raise _ApiError(409, WEBHOOK_ACTIVE)
+        poll = self._last_poll = next(self._polls)
         async with self._cond:
+            self._cond.notify_all()  # (a pending poll of another process is ended)
             self._updates = [u for u in self._updates if u["update_id"] >= offset]
             while not self._updates and not self._closing:
+                if self.conflicts and self._last_poll != poll:
+                    self.conflicted += 1
+                    raise _ApiError(409, TERMINATED)
                 left = deadline - time.monotonic()
                 if left <= 0:
                     break
@@ -377,6 +405,10 @@ class FakeTelegram:
     async def _m_deleteWebhook(self, p: dict[str, Any]) -> bool:
         self.webhook = None
         return True
+
+    async def _m_getWebhookInfo(self, p: dict[str, Any]) -> dict[str, Any]:
+        url = "" if self.webhook is None else self.webhook[0]
+        return {"url": url, "has_custom_certificate": False, "pending_update_count": 0}
 
     async def _deliver(self, update: dict[str, Any], url: str, secret: str | None) -> None:
         import aiohttp

@@ -1,0 +1,130 @@
+"""One bot per token: what the bot does when Telegram answers 409 ``Conflict`` because another
+process takes this token's updates (docs/operations.md, "One bot per token").
+
+Telegram hands a token's updates to one taker: a second process polling with it ends the first
+one's pending ``getUpdates`` (409 "terminated by other getUpdates request"), and ``getUpdates``
+while a webhook is set is refused (409 "can't use getUpdates method while webhook is active").
+Another machine's process is not seen by the database locks (bot/dblock.py), and it serves the
+same chats from another database: each would take about half of the updates.
+
+- Two pollers: the one that polled alone first goes on (it logs one line); the other, whose
+  conflict began within :data:`CONFLICT_SECONDS` of its start, stops once the conflict has lasted
+  that long (one line, exit status 2), as a second bot on one database is refused.
+- A poller meeting a webhook another process set gets no update at all: it stops after
+  :data:`CONFLICT_SECONDS` too, whenever it started (the webhook's process serves).
+- A bot in webhook mode looks at its webhook every :data:`WEBHOOK_LOOK_SECONDS`: removed (a
+  poller's start deletes it) or replaced by another URL, it gets no update: it stops.
+
+python-telegram-bot's polling loop retries a 409 after 1 s, then 1.5 times longer on each
+failure in a row, up to 30 s; its default error callback logs a traceback per failure, which
+:class:`TokenGuard` replaces with one line per conflict.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from urllib.parse import urlsplit
+
+from telegram.error import Conflict, TelegramError
+
+__all__ = ["CONFLICT_SECONDS", "WEBHOOK_LOOK_SECONDS", "TokenGuard"]
+
+log = logging.getLogger(__name__)
+
+#: Seconds a 409 conflict must last before the process that should give way stops.
+CONFLICT_SECONDS = 60.0
+#: Seconds without a 409 after which a conflict is over (a later one is logged again): longer
+#: than python-telegram-bot's longest wait between two polls after failures (30 s).
+CONFLICT_QUIET_SECONDS = 45.0
+#: Seconds between two looks of a bot in webhook mode at its webhook (``getWebhookInfo``).
+WEBHOOK_LOOK_SECONDS = 60.0
+
+POLLING = (
+    "another process is polling with this bot token: stop it (only one bot per token; it "
+    "serves the same chats from its own database)"
+)
+WEBHOOK_SET = (
+    "a webhook is set for this bot token (another process runs with TELEGRAM_WEBHOOK_URL): this "
+    "bot gets no updates while it is; stop that process (only one bot per token)"
+)
+
+
+class _NoConflictTrace(logging.Filter):
+    """Drops python-telegram-bot's traceback of a 409 (its last ``getUpdates`` at a stop after
+    a conflict): the conflict's one line was logged already."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.exc_info and isinstance(record.exc_info[1], Conflict))
+
+
+_NO_CONFLICT_TRACE = _NoConflictTrace()
+
+
+def host_of(url: str) -> str:
+    """The host (and port) of a webhook URL, for a log line: its path may hold a secret."""
+    return urlsplit(url).netloc or url
+
+
+class TokenGuard:
+    """Watches the 409s of one polling bot (:meth:`polling_error`, python-telegram-bot's
+    ``error_callback``) and calls ``on_stop(line)`` once when this bot should stop.
+
+    :param on_stop: called (at most once) with the line to log and exit on (status 2); ``None``
+        logs the line only.
+    :param seconds: :data:`CONFLICT_SECONDS`.
+    """
+
+    def __init__(self, on_stop: Callable[[str], None] | None, seconds: float) -> None:
+        self.on_stop = on_stop
+        self.seconds = seconds
+        self.polling_since = time.monotonic()
+        self._since: float | None = None  # when the conflict began (monotonic seconds)
+        self._last = 0.0
+        self._gives_way = False
+        self.stopped: str | None = None  # the line this bot stopped on
+        logging.getLogger("telegram.ext.Updater").addFilter(_NO_CONFLICT_TRACE)  # (once)
+
+    def polling_error(self, exc: TelegramError) -> None:
+        """A failed ``getUpdates``: a 409 is logged once per conflict (no traceback) and may
+        stop the bot; any other error is logged as python-telegram-bot does."""
+        if not isinstance(exc, Conflict):
+            log.error("polling for updates failed: %s", exc)
+            return
+        now = time.monotonic()
+        webhook = "webhook" in exc.message
+        if self._since is None or now - self._last > CONFLICT_QUIET_SECONDS:
+            self._since = now
+            self._gives_way = webhook or now - self.polling_since < self.seconds
+            then = (
+                f"this bot stops if it goes on for {self.seconds:g} s"
+                if self._gives_way
+                else "this bot polled first and goes on"
+            )
+            log.error("%s; %s", WEBHOOK_SET if webhook else POLLING, then)
+        self._last = now
+        if self._gives_way and self.stopped is None and now - self._since >= self.seconds:
+            what = "a webhook stayed set" if webhook else "another process kept polling"
+            self.stopped = (
+                f"{what} with this bot token for {self.seconds:g} s: this bot stops (only one bot "
+                "per token: stop the other process, then start this one again)"
+            )
+            log.error("%s", self.stopped)
+            if self.on_stop is not None:
+                self.on_stop(self.stopped)
+
+    def webhook_gone(self, ours: str, now_set: str) -> None:
+        """A bot in webhook mode found ``now_set`` (``""``: none) instead of its ``ours``:
+        another process deleted or replaced it; logs the line and calls ``on_stop``."""
+        if self.stopped is not None:
+            return
+        what = f"replaced by {host_of(now_set)}" if now_set else "deleted"
+        self.stopped = (
+            f"the webhook of this bot token was {what} (another process polls with it or set its "
+            "own TELEGRAM_WEBHOOK_URL): this bot gets no updates and stops (only one bot per "
+            "token: stop the other process, then start this one again)"
+        )
+        log.error("%s", self.stopped)
+        if self.on_stop is not None:
+            self.on_stop(self.stopped)
