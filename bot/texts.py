@@ -42,10 +42,11 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "lobby.empty": {"en": "No one seated yet. Press Join.", "ru": "Пока никого. Нажмите «Сесть»."},
     "lobby.seat": {"en": "{n}. {name} — {status}", "ru": "{n}. {name} — {status}"},
-    "lobby.ready": {"en": "ready ✅ {stack}", "ru": "готов ✅ {stack}"},
+    # (Russian without «готов»: masculine beside every name, "🤖 Анна — готов")
+    "lobby.ready": {"en": "ready ✅ {stack}", "ru": "✅ {stack}"},
     # after a stack (the table message's): a top-up since the last hand ended (R8.2)
     "board.topped_up": {"en": "(➕{amount} top-up)", "ru": "(докупка ➕{amount})"},
-    "lobby.not_ready": {"en": "not ready", "ru": "не готов"},
+    "lobby.not_ready": {"en": "not ready", "ru": "ждём «Готов»"},
     "lobby.needs_top_up": {
         "en": "{stack} {label}: below one point, top up (➕ or /topup) to play",
         "ru": "{stack} {label}: меньше очка, докупите (➕ или /topup), чтобы играть",
@@ -1368,7 +1369,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "close.stack": {"en": "{name} {amount} {label}", "ru": "{name} {amount} {label}"},
     "bot.added": {
         "en": "{name} ({level}) sits down: a computer player staked by the house.",
-        "ru": "{name} ({level}) садится за стол: компьютерный игрок на средства заведения.",
+        "ru": "{name} садится за стол (уровень: {level}): компьютерный игрок на средства заведения.",
     },
     "bot.removed": {"en": "{name} stands up.", "ru": "{name} встаёт из-за стола."},
     "bot.left_after_hand": {"en": "{name} left the table.", "ru": "{name} покидает стол."},
@@ -1728,16 +1729,17 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "The bot can write here again: table #{table} stays open.",
         "ru": "Бот снова может писать здесь: стол #{table} остаётся открытым.",
     },
+    # (where the stacks go said too: "closes at the end of this hand." left players asking)
     "reply.closes_after_hand": {
-        "en": "Table #{table} closes at the end of this hand.",
-        "ru": "Стол #{table} закроется в конце этой раздачи.",
+        "en": "Table #{table} closes at the end of this hand; stacks go back to balances.",
+        "ru": "Стол #{table} закроется в конце этой раздачи; стеки вернутся на балансы.",
     },
     # a hand that can earn Fantasyland (R6): the close throws it away, said at once
     "reply.closes_after_hand_fl": {
-        "en": "Table #{table} closes at the end of this hand; Fantasyland earned in it is not "
-        "played.",
-        "ru": "Стол #{table} закроется в конце этой раздачи; заработанная в ней Фантазия не "
-        "будет сыграна.",
+        "en": "Table #{table} closes at the end of this hand, stacks go back to balances; "
+        "Fantasyland earned in it is not played.",
+        "ru": "Стол #{table} закроется в конце этой раздачи, стеки вернутся на балансы; "
+        "заработанная в ней Фантазия не будет сыграна.",
     },
     # the closing table's message: the Fantasyland its last hand earned is never played (R6)
     "close.fantasyland_forgone": {
@@ -2237,7 +2239,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "tour.cancel_out": {
         "en": "{name} (out, place {place}) — {prize} {label}",
-        "ru": "{name} (выбыл(а), {place} место) — {prize} {label}",
+        "ru": "{name} (вне игры, {place} место) — {prize} {label}",
     },
     "tour.history_cancelled": {
         "en": "Tournament #{table} cancelled: {kush:+d} {label}",
@@ -2522,6 +2524,32 @@ TEXTS: dict[str, dict[str, str]] = {
         "without control characters",
         "ru": "{name}: текст от {low} до {high} символов (хотя бы один видимый), "
         "без управляющих символов",
+    },
+    # a time typed with its unit ("2m" for a setting in seconds): what it is in the setting's
+    # unit, and to type that number alone; beyond the setting's range, only what it is
+    "settings.in_unit.seconds": {
+        "en": "“{typed}” is {value:second|seconds}: type {value}.",
+        "ru": "«{typed}» — это {value:секунда|секунды|секунд}: наберите {value}.",
+    },
+    "settings.in_unit.minutes": {
+        "en": "“{typed}” is {value:minute|minutes}: type {value}.",
+        "ru": "«{typed}» — это {value:минута|минуты|минут}: наберите {value}.",
+    },
+    "settings.in_unit.hours": {
+        "en": "“{typed}” is {value:hour|hours}: type {value}.",
+        "ru": "«{typed}» — это {value:час|часа|часов}: наберите {value}.",
+    },
+    "settings.in_unit_out.seconds": {
+        "en": "“{typed}” is {value:second|seconds}.",
+        "ru": "«{typed}» — это {value:секунда|секунды|секунд}.",
+    },
+    "settings.in_unit_out.minutes": {
+        "en": "“{typed}” is {value:minute|minutes}.",
+        "ru": "«{typed}» — это {value:минута|минуты|минут}.",
+    },
+    "settings.in_unit_out.hours": {
+        "en": "“{typed}” is {value:hour|hours}.",
+        "ru": "«{typed}» — это {value:час|часа|часов}.",
     },
     "settings.unit.seconds": {"en": " of seconds", "ru": " секунд"},
     "settings.unit.kush": {"en": " of {label}", "ru": " {label}"},

@@ -160,6 +160,19 @@ _THOUSANDS = re.compile(r"[+-]?[1-9]\d{0,2}(?:,\d{3})+|[+-]?[1-9]\d{0,2}(?:\.\d{
 #: A setting's value as stored (JSON).
 Value = int | float | bool | str
 
+#: A time written with its unit ("2m", "90 sec", "1,5 мин", "3ч."): the number (ASCII digits,
+#: a sign, a decimal point or comma) and the unit's word, read by :data:`_TIME_WORDS`.
+_WITH_UNIT = re.compile(r"([+-]?[0-9]+(?:[.,][0-9]+)?)\s*([a-zа-я]+)\.?")
+
+#: The words a time's unit is written with, in English and Russian, and its length in seconds.
+_TIME_WORDS: dict[str, int] = {
+    **dict.fromkeys(("s", "sec", "secs", "second", "seconds", "с", "сек", "секунд", "секунды",
+                     "секунда", "секунду"), 1),
+    **dict.fromkeys(("m", "min", "mins", "minute", "minutes", "м", "мин", "минут", "минуты",
+                     "минута", "минуту"), 60),
+    **dict.fromkeys(("h", "hr", "hrs", "hour", "hours", "ч", "час", "часа", "часов"), 3600),
+}  # fmt: skip
+
 
 class Kind(Enum):
     """How a setting's value is written and checked."""
@@ -201,6 +214,7 @@ class SettingRefused(ValueError):
         comma: str = "",
         fraction: str = "",
         thousands: str = "",
+        in_unit: tuple[str, float] | None = None,
     ) -> None:
         super().__init__(text("en"))
         self.text = text
@@ -211,6 +225,8 @@ class SettingRefused(ValueError):
         # "2.5" (or "2,5") for a whole-number setting: the range and that it takes whole ones
         self.fraction = fraction
         self.thousands = thousands  # "1,500" for a whole number: the number without the comma
+        # a time typed with its unit ("2m" for hand_seconds): as typed, and in the setting's unit
+        self.in_unit = in_unit
 
     def says(self, lang: str, label: str = DEFAULT_KUSH_LABEL) -> str:
         """Why, in ``lang``, ending with a period whatever the reason ("abc" ended with one,
@@ -226,12 +242,26 @@ class SettingRefused(ValueError):
             return f"{said}\n{comma_hint(self.comma, lang)}"
         if self.fraction:
             return f"{said}\n{self._whole_hint(lang)}"
+        if self.in_unit is not None and self.setting is not None:
+            return f"{said}\n{self._unit_hint(lang)}"
         if self.thousands:
             mark = next(ch for ch in self.thousands if ch in ",.")
             whole = "".join(ch for ch in self.thousands if ch not in ",.")
             hint = tr(lang, "reply.number_thousands", value=self.thousands, whole=whole, mark=mark)
             return f"{said}\n{hint}"
         return f"{said}\n{hint}" if self.digits else said
+
+    def _unit_hint(self, lang: str) -> str:
+        """What a time typed with its unit is told ("2m" for hand_seconds, told the digits
+        0–9 "without separators", beside the point): the number it is in the setting's unit
+        ("“2m” is 120 seconds: type 120."); beyond the range, only the number."""
+        assert self.in_unit is not None and self.setting is not None
+        typed, value = self.in_unit
+        number = str(int(value)) if float(value).is_integer() else _fraction(value, lang)
+        unit = self.setting.unit.value
+        inside = self.setting.low <= value <= self.setting.high
+        key = f"settings.in_unit.{unit}" if inside else f"settings.in_unit_out.{unit}"
+        return tr(lang, key, typed=typed, value=number)
 
     def _whole_hint(self, lang: str) -> str:
         """What a fraction typed for a whole-number setting is told: whole numbers only, the
@@ -362,12 +392,16 @@ class Setting(BaseModel):
             elif _THOUSANDS.fullmatch(text):  # "1,500": "digits 0–9 only" did not say that
                 # the comma was the trouble (a whole number has no fraction to ask about)
                 raise SettingRefused(self.range_text, self, thousands=text)
+            elif (timed := self.in_own_unit(text)) is not None:  # "2m": 120 seconds
+                raise SettingRefused(self.range_text, self, in_unit=(text, timed))
             else:
                 raise SettingRefused(self.range_text, self, digits=text or True)
         elif isinstance(raw, str) and self.kind is Kind.NUMBER:
             if ambiguous_comma(text):  # "1,500": fifteen hundred, or one and a half?
                 raise SettingRefused(self.range_text, self, comma=text)
             number = read_fraction(text)  # "7,5" as Russian writes 7.5
+            if number is None and (timed := self.in_own_unit(text)) is not None:
+                raise SettingRefused(self.range_text, self, in_unit=(text, timed))  # "90s"
             if number is None:  # its range says how to write 7.5; "١٢٠", "1_800" or
                 # "6 000" are told the digits 0–9 too, as a whole-number setting's are (told
                 # only the range, "1 to 3,600", for a value written inside it)
@@ -379,6 +413,21 @@ class Setting(BaseModel):
             raise SettingRefused(self.range_text, self) from None
         if self.kind is Kind.CHOICE and value not in self.choices:
             raise SettingRefused(self.range_text, self)
+        return value
+
+    def in_own_unit(self, text: str) -> float | None:
+        """The time ``text`` written with a unit ("2m", "90 sec", "1,5 мин", "3ч") is in this
+        setting's unit (seconds, minutes or hours): "2m" for a setting in seconds is 120.0;
+        ``None`` for a setting of no time, a text that is no such time, or one that is no
+        whole number of the setting's unit where it takes whole ones (0.5s)."""
+        own = {Unit.SECONDS: 1, Unit.MINUTES: 60, Unit.HOURS: 3600}.get(self.unit)
+        m = _WITH_UNIT.fullmatch(text.strip().casefold())
+        factor = _TIME_WORDS.get(m.group(2)) if m else None
+        if own is None or m is None or factor is None:
+            return None
+        value = float(Decimal(m.group(1).replace(",", ".")) * factor / own)
+        if not math.isfinite(value) or (self.kind is Kind.WHOLE and not value.is_integer()):
+            return None
         return value
 
     def stored(self, raw: Value) -> Value:

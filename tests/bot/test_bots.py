@@ -865,10 +865,10 @@ async def test_a_russian_notice_names_the_computer_players_level_in_russian() ->
     await service.new_table(GROUP, BOB)
     reply = await service.add_bot(GROUP, BOB, True, "strong")
     assert reply.text == (
-        "🤖 Анна (сильный) садится за стол: компьютерный игрок на средства заведения."
+        "🤖 Анна садится за стол (уровень: сильный): компьютерный игрок на средства заведения."
     )
     reply = await service.add_bot(GROUP, BOB, True)
-    assert reply.text.startswith("🤖 Борис (средний) садится")
+    assert reply.text.startswith("🤖 Борис садится за стол (уровень: средний)")
     t = service.table_in(GROUP)
     assert t is not None and [s.bot for s in t.seats.values()] == ["strong", "normal"]
     # an unknown word gets the usage, which names both languages' words
@@ -890,9 +890,9 @@ async def test_addbot_takes_the_level_in_russian_as_the_notice_shows_it() -> Non
     await service.new_table(GROUP, BOB)
     await service.join(GROUP, BOB)
     reply = await service.add_bot(GROUP, BOB, True, "Сильный")
-    assert reply.text.startswith("🤖 Анна (сильный) садится"), reply
+    assert reply.text.startswith("🤖 Анна садится за стол (уровень: сильный)"), reply
     reply = await service.add_bot(GROUP, BOB, True, "легкий")
-    assert reply.text.startswith("🤖 Борис (лёгкий) садится"), reply
+    assert reply.text.startswith("🤖 Борис садится за стол (уровень: лёгкий)"), reply
     t = service.table_in(GROUP)
     assert t is not None and [s.bot for s in t.seats.values() if s.bot] == ["strong", "easy"]
     await service.stop()

@@ -58,7 +58,8 @@ async def close_notice_held_by_a_flood_wait(fake: FakeTelegram, tmp_path: Path, 
         fake.admins[GROUP_ID] = {ALICE.id}
         reply = await w.say(ALICE, "/closetable")
         assert t.hand is not None and reply["text"] == (
-            "Table #1 closes at the end of this hand; Fantasyland earned in it is not played."
+            "Table #1 closes at the end of this hand, stacks go back to balances; Fantasyland "
+            "earned in it is not played."
         )
         await w.settle()
         users = {str(u.id): u for u in (ALICE, BOB)}

@@ -128,10 +128,12 @@ async def test_r8_2a_closetable_during_a_hand_says_its_fantasyland_is_not_played
     assert t is not None and t.hand is not None
     reply = await service.close_table(GROUP, ALICE, True)
     assert reply.text == (
-        "Table #1 closes at the end of this hand; Fantasyland earned in it is not played."
+        "Table #1 closes at the end of this hand, stacks go back to balances; Fantasyland "
+        "earned in it is not played."
     )
     assert tr("ru", "reply.closes_after_hand_fl", table=1) == (
-        "Стол #1 закроется в конце этой раздачи; заработанная в ней Фантазия не будет сыграна."
+        "Стол #1 закроется в конце этой раздачи, стеки вернутся на балансы; заработанная в "
+        "ней Фантазия не будет сыграна."
     )
     assert presenter.last_table(GROUP.chat_id).text.endswith("\n\n" + reply.text)
     hand = t.hand
@@ -155,7 +157,7 @@ async def test_r8_2a_a_chinese_poker_close_says_no_word_of_fantasyland() -> None
     await configure(service, game="chinese")
     await start(service, [ALICE, BOB], "chinese")
     reply = await service.close_table(GROUP, ALICE, True)
-    assert reply.text == "Table #1 closes at the end of this hand."
+    assert reply.text == "Table #1 closes at the end of this hand; stacks go back to balances."
 
 
 # -- 3. the reveal's point for 2 of 3 boxes, won with bottom and middle (R7.3) -----------------

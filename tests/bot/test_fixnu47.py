@@ -111,7 +111,7 @@ async def test_a_russian_table_s_computer_players_have_russian_names() -> None:
     t = service.table_in(S_GROUP)
     assert t is not None and t.lang == "ru"
     reply = await service.add_bot(S_GROUP, S_BOB, True, "")
-    assert reply.text.startswith("🤖 Анна (средний) садится за стол"), reply.text
+    assert reply.text.startswith("🤖 Анна садится за стол (уровень: средний)"), reply.text
     await service.add_bot(S_GROUP, S_BOB, True, "сильный")
     assert sorted(s.name for s in t.seats.values()) == ["🤖 Анна", "🤖 Борис"]
     anna = await store.find_player(t.community_id, "bot:anna")

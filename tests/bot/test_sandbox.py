@@ -686,7 +686,7 @@ async def test_lang_ru_plays_the_sandbox_in_russian(tmp_path: Path) -> None:
     async with sandbox(tmp_path, "--lang", "ru") as term:
         await term.read_until(r"^Токен бота не задан \(TELEGRAM_BOT_TOKEN")
         await term.read_until(r"^» Стол #1 открыт\.$")
-        await term.read_until(r"^» 🤖 Анна \(средний\) садится за стол")
+        await term.read_until(r"^» 🤖 Анна садится за стол \(уровень: средний\)")
         await term.read_until(r"^Наберите g сесть, затем g готов")
         await term.read_until(r"^Песочница: N нажимает кнопку N")
         start = len(term.lines)
@@ -1009,7 +1009,8 @@ async def test_newtable_after_a_closetable_during_a_hand_says_it_closes_after_th
         assert table is not None and table.hand is not None
         assert await box.handle("/closetable")
         assert (
-            "» Table #1 closes at the end of this hand; Fantasyland earned in it is not played."
+            "» Table #1 closes at the end of this hand, stacks go back to balances; "
+            "Fantasyland earned in it is not played."
         ) in out.getvalue().splitlines()
         assert await box.handle("/newtable ofc")
         lines = out.getvalue().splitlines()

@@ -329,7 +329,7 @@ def test_group_texts_do_not_say_kush_under_a_custom_label(key: str, label: str) 
         assert "{" not in text and text.strip(), (lang, text)
     assert tr("en", "top.period_title", when="last 7 days") == "🏆 Winnings · last 7 days"
     assert tr("ru", "bot.added", name="🤖 Anna", level="сильный") == (
-        "🤖 Anna (сильный) садится за стол: компьютерный игрок на средства заведения."
+        "🤖 Anna садится за стол (уровень: сильный): компьютерный игрок на средства заведения."
     )
 
 

@@ -195,8 +195,8 @@ async def test_r8_3_a_hand_after_which_the_round_is_settled_does_not_say_it_come
         if how == "close":
             reply = await w.slash(DAVE, "close", admin=True)
             assert reply["content"] == (
-                f"Table #{t.id} closes at the end of this hand; Fantasyland earned in it is "
-                "not played."
+                f"Table #{t.id} closes at the end of this hand, stacks go back to balances; "
+                "Fantasyland earned in it is not played."
             )
         else:
             reply = await w.slash(CAROL, "leave")  # during the hand: it asks first (R8.5)
@@ -275,7 +275,9 @@ async def test_r7_6_a_hand_sat_out_during_a_chinese_poker_game_moves_none_of_the
         assert t.chinese is not None and t.chinese.totals == {0: 7, 1: 10, 2: 4}
         assert t.hand is not None and sorted(t.hand.order) == [0, 1]  # Carol not dealt
         reply = await w.slash(DAVE, "close", admin=True)
-        assert reply["content"] == f"Table #{t.id} closes at the end of this hand."
+        assert reply["content"] == (
+            f"Table #{t.id} closes at the end of this hand; stacks go back to balances."
+        )
         for u in (ALICE, BOB):
             await arrange(u)
         await w.fake.wait_for(lambda: t.id not in w.service.tables)

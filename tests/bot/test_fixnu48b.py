@@ -1,0 +1,144 @@
+"""What a new admin found in the sandbox (nu48), each in English and Russian: Russian texts
+beside a player's name in the masculine ("🤖 Анна — готов ✅"), ``/settings hand_seconds 2m``
+told to type digits without separators, and ``/closetable`` during a hand saying nothing of
+where the stacks go."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot import render
+from bot.model import Actor
+from bot.texts import TEXTS, tr
+from storage.memory import MemoryStore
+from tests.bot.conftest import Clock, service_env
+from tests.bot.test_bots import new_service as bots_service
+from tests.bot.test_service import BOB as S_BOB
+from tests.bot.test_service import GROUP as S_GROUP
+from tests.bot.test_service_classic import ALICE, BOB, GROUP, configure, start
+from tests.bot.test_settings import ALICE as SET_ALICE
+from tests.bot.test_settings import BORIS, new_service, say
+
+
+# -- 1. Russian texts beside a name: no masculine adjective or past tense ---------------------
+async def test_a_russian_lobby_and_seating_notice_are_gender_neutral() -> None:
+    """A Russian lobby read "1. 🤖 Анна — готов ✅ 200" and the seating notice "🤖 Анна
+    (средний) садится за стол": masculine words beside every name, a woman's too. The lobby
+    now reads "— ✅ 200" for a ready player and "— ждём «Готов»" for the others; the notice
+    names the level as "уровень: средний" (agreeing with «уровень», not with the player)."""
+    store, clock = MemoryStore(), Clock()
+    service, _ = bots_service(store, clock)
+    await service.new_table(S_GROUP, S_BOB)  # Bob reads Russian: a Russian table
+    await service.join(S_GROUP, S_BOB)
+    reply = await service.add_bot(S_GROUP, S_BOB, True, "")
+    assert reply.text == (
+        "🤖 Анна садится за стол (уровень: средний): компьютерный игрок на средства заведения."
+    )
+    t = service.table_in(S_GROUP)
+    assert t is not None
+    lines = render.lobby_screen(t, "ru", None, clock.now).text.splitlines()
+    seats = [line for line in lines if line.startswith(("1. ", "2. "))]
+    assert seats == ["1. Bob — ждём «Готов»", "2. 🤖 Анна — ✅ 200"], lines
+    english = render.lobby_screen(t, "en", None, clock.now).text.splitlines()
+    assert "2. 🤖 Анна — ready ✅ 200" in english, english
+    assert tr("ru", "tour.cancel_out", name="Анна", place=3, prize=5, label="куш") == (
+        "Анна (вне игры, 3 место) — 5 кушей"
+    )
+
+
+def test_no_russian_text_puts_a_gendered_state_word_beside_a_name() -> None:
+    """The words that agree with a player's gender ("готов", "вышел", "сел", "ушёл",
+    "выбыл", "отошёл", "(средний)") appear in no Russian text that names a player
+    (``{name}``/``{names}``); «Вы готовы» and the like (the reader, plural) are fine."""
+    words = ("готов ", "готов.", "готов,", "вышел", " сел ", "ушёл", "выбыл ", "выбыл(", "отошёл")
+    for key, entry in TEXTS.items():
+        ru = entry.get("ru", "")
+        if "{name}" not in ru and "{names}" not in ru:
+            continue
+        assert not any(w in ru for w in words), (key, ru)
+        assert "{name} ({level})" not in ru, (key, ru)
+    assert tr("ru", "lobby.ready", stack=200) == "✅ 200"
+    assert tr("ru", "lobby.not_ready") == "ждём «Готов»"
+
+
+# -- 2. a time typed with its unit -------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("name", "typed", "en", "ru"),
+    [
+        (
+            "hand_seconds",
+            "2m",
+            "“2m” is 120 seconds: type 120.",
+            "«2m» — это 120 секунд: наберите 120.",
+        ),
+        (
+            "hand_seconds",
+            "1,5 мин",
+            "“1,5 мин” is 90 seconds: type 90.",
+            "«1,5 мин» — это 90 секунд: наберите 90.",
+        ),
+        (
+            "ready_seconds",
+            "1 min",
+            "“1 min” is 60 seconds: type 60.",
+            "«1 min» — это 60 секунд: наберите 60.",
+        ),
+        (
+            "hand_seconds",
+            "2ч",
+            "“2ч” is 7200 seconds.",
+            "«2ч» — это 7200 секунд.",
+        ),
+        (
+            "level_minutes",
+            "90s",
+            "“90s” is 1.5 minutes: type 1.5.",
+            "«90s» — это 1,5 минуты: наберите 1,5.",
+        ),
+        (
+            "utc_offset",
+            "+3h",
+            "“+3h” is 3 hours: type 3.",
+            "«+3h» — это 3 часа: наберите 3.",
+        ),
+    ],
+)
+async def test_a_time_typed_with_its_unit_is_told_the_number_in_the_settings_unit(
+    name: str, typed: str, en: str, ru: str
+) -> None:
+    """``/settings hand_seconds 2m`` was told "type the number with the digits 0–9 only,
+    without spaces or separators (1000, not 1 000 or 1_000)", beside the point. A number
+    with a unit (s, m, min, h, с, мин, ч…) on a setting of seconds, minutes or hours is told
+    what it is in the setting's unit and to type that (beyond the range, only what it is);
+    nothing is saved."""
+    service, _store = new_service()
+    for actor, said in ((SET_ALICE, en), (BORIS, ru)):
+        reply = await say(service, name, typed, actor=actor)
+        assert reply.alert and reply.text.splitlines()[1:] == [said], reply.text
+    # an amount of kush is no time: still told how to type a number
+    reply = await say(service, "min_buy_in", "2m")
+    assert reply.text.endswith("(1000, not 1 000 or 1_000)."), reply.text
+
+
+# -- 3. /closetable during a hand says where the stacks go ----------------------------------
+@pytest.mark.parametrize("game", ["pineapple", "chinese"])
+async def test_closetable_during_a_hand_says_the_stacks_go_back_to_balances(game: str) -> None:
+    """/closetable mid-hand answered "Table #1 closes at the end of this hand; …", with no
+    word of the stacks; it now says they go back to balances (both cash games; in Russian
+    too). A tournament's already says where its pool goes."""
+    service, _presenter, _store, _clock = service_env()
+    await configure(service, game=game)
+    await start(service, [ALICE, BOB], game)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    reply = await service.close_table(GROUP, Actor("telegram", "1", "Alice", "ru"), True)
+    fantasyland = "; заработанная в ней Фантазия не будет сыграна" if game == "pineapple" else ""
+    comma = "," if fantasyland else ";"
+    assert reply.text == (
+        f"Стол #1 закроется в конце этой раздачи{comma} стеки вернутся на балансы{fantasyland}."
+    )
+    assert render.closes_after_hand(t, "en").startswith(
+        "Table #1 closes at the end of this hand" + ("," if fantasyland else ";")
+        + " stacks go back to balances"
+    )  # fmt: skip
+    assert "взносы вернутся" in tr("ru", "tour.cancels_after_hand", table=1)
