@@ -2,14 +2,29 @@
 
 from __future__ import annotations
 
+import random
+
 from bot.model import Actor
+from bot.presses import Join, Ready, encode
+from bot.service import TableService
 from storage.check import check_store
 from tests.bot.conftest import service_env
-from tests.bot.test_service import ALICE, BOB, GROUP, seated
+from tests.bot.fakes import FakePresenter
+from tests.bot.test_service import (
+    ALICE,
+    BOB,
+    CAROL,
+    GROUP,
+    dealt_at,
+    press_auto_and_confirm,
+    seated,
+)
 from tests.bot.test_service_classic import ALICE as C_ALICE
 from tests.bot.test_service_classic import BOB as C_BOB
 from tests.bot.test_service_classic import GROUP as C_GROUP
 from tests.bot.test_service_classic import configure, start
+from tests.bot.test_tournament_service import new_service
+from tests.bot.test_transitions import player_balance
 
 
 async def test_a_kick_mid_chinese_hand_tells_the_admin_the_game_ends() -> None:
@@ -65,4 +80,58 @@ async def test_two_people_of_one_name_each_kicked_by_the_name_the_table_shows() 
     assert reply.text.startswith("Admin stood Bob up"), reply.text
     bob = t.seat_of(BOB.user_id)  # (two left: a hand may be dealt, he leaves after it)
     assert bob is None or bob.leaving
+    assert await check_store(store) == []
+
+
+async def test_a_restart_between_a_kick_mid_hand_and_the_hand_end_stands_him_up_once() -> None:
+    """Held: the kick's leaving flag is in the committed snapshot; a new process on the same
+    store plays the hand out, Bob stands up after it, his stack returned exactly once."""
+    service, _presenter, store, clock = new_service(next_hand_delay=0)
+    t = await dealt_at(service, GROUP, (ALICE, BOB))
+    reply = await service.kick(GROUP, ALICE, True, BOB.user_id)
+    assert not reply.alert, reply.text
+    again = TableService(store, clock=clock, rng=random.Random(7), next_hand_delay=0, timers=False)
+    presenter = FakePresenter()
+    again.register(presenter)
+    await again.start()
+    t = again.table_in(GROUP)  # type: ignore[assignment]
+    assert t is not None and t.hand is not None and t.hand_no == 1
+    bob = t.seat_of(BOB.user_id)
+    assert bob is not None and bob.leaving
+    for _ in range(40):
+        if t.hand is None or t.hand_no != 1:
+            break
+        if t.seats[t.hand.to_act[0]].user_id == ALICE.user_id:
+            await press_auto_and_confirm(again, presenter, ALICE)
+        else:
+            clock.now += 181
+            await again.run_due()
+    assert t.seat_of(BOB.user_id) is None
+    alice = t.seat_of(ALICE.user_id)
+    assert alice is not None
+    bob_now = await player_balance(store, BOB)
+    assert bob_now == 800 + bob.stack  # (his stack at the hand's end, once)
+    assert bob_now + await player_balance(store, ALICE) + alice.stack == 2000
+    assert await check_store(store) == []
+
+
+async def test_a_late_join_tap_of_a_kicked_player_does_not_seat_him_again() -> None:
+    """Held: Bob double-taps Join; the admin kicks him between the taps; the second tap,
+    pressed before the kick, arrives late: out of date, he stays unseated. Carol's Join of
+    that version still counts. A Ready of Bob's from before the kick neither counts."""
+    service, _presenter, store, _clock = service_env()
+    await service.new_table(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None
+    shown = f"L{t.version}"
+    assert not (await service.press(BOB, encode(Join(t.id, shown)), GROUP)).alert
+    ready_shown = f"L{t.version}"
+    reply = await service.kick(GROUP, ALICE, True, "Bob")
+    assert reply.text == "Admin stood Bob up.", reply.text
+    reply = await service.press(BOB, encode(Join(t.id, shown)), GROUP)
+    assert reply.alert and t.seat_of(BOB.user_id) is None, reply.text
+    reply = await service.press(BOB, encode(Ready(t.id, ready_shown)), GROUP)
+    assert reply.alert and t.seat_of(BOB.user_id) is None, reply.text
+    assert not (await service.press(CAROL, encode(Join(t.id, shown)), GROUP)).alert
+    assert t.seat_of(CAROL.user_id) is not None
     assert await check_store(store) == []
