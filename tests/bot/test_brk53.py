@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 import random
+
+import pytest
 
 from bot.model import Actor
 from bot.presses import Join, Ready, encode
@@ -10,6 +13,7 @@ from bot.service import TableService
 from storage.check import check_store
 from tests.bot.conftest import service_env
 from tests.bot.fakes import FakePresenter
+from tests.bot.test_break13 import grant_fantasyland
 from tests.bot.test_service import (
     ALICE,
     BOB,
@@ -21,10 +25,11 @@ from tests.bot.test_service import (
 )
 from tests.bot.test_service_classic import ALICE as C_ALICE
 from tests.bot.test_service_classic import BOB as C_BOB
+from tests.bot.test_service_classic import CAROL as C_CAROL
 from tests.bot.test_service_classic import GROUP as C_GROUP
-from tests.bot.test_service_classic import configure, start
+from tests.bot.test_service_classic import configure, play_hand, start
 from tests.bot.test_tournament_service import new_service
-from tests.bot.test_transitions import player_balance
+from tests.bot.test_transitions import player_balance, player_balance_in
 
 
 async def test_a_kick_mid_chinese_hand_tells_the_admin_the_game_ends() -> None:
@@ -134,4 +139,35 @@ async def test_a_late_join_tap_of_a_kicked_player_does_not_seat_him_again() -> N
     assert reply.alert and t.seat_of(BOB.user_id) is None, reply.text
     assert not (await service.press(CAROL, encode(Join(t.id, shown)), GROUP)).alert
     assert t.seat_of(CAROL.user_id) is not None
+    assert await check_store(store) == []
+
+
+async def test_a_kick_between_hands_forfeits_the_fantasyland_he_earned_as_leave_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Held (R6, R8.2): a kick is Bob's own /leave: between hands he stands up at once, the
+    Fantasyland he earned forfeited with the seat (stand_up), his stack back once; Alice's
+    and Carol's Fantasyland is dealt to them next (R8.6's "played first" is about a sit-out
+    after a timeout, not about leaving)."""
+    grant_fantasyland(monkeypatch, itertools.repeat(True))
+    service, presenter, store, clock = service_env(next_hand_delay=5)
+    await start(service, [C_ALICE, C_BOB, C_CAROL], "pineapple")
+    t = service.table_in(C_GROUP)
+    assert t is not None and t.hand is not None
+    await play_hand(service, presenter, [C_ALICE, C_BOB, C_CAROL])
+    assert t.hand is None or t.hand.is_over
+    assert t.match is not None
+    bob = t.seat_of(C_BOB.user_id)
+    assert bob is not None
+    assert bob.seat in t.match.fantasyland, t.match.fantasyland
+    stack = bob.stack
+    before = await player_balance_in(store, C_GROUP, C_BOB)
+    reply = await service.kick(C_GROUP, C_ALICE, True, "Bob")
+    assert reply.text == f"Admin stood Bob up; {stack} kush back to their balance.", reply.text
+    assert t.seat_of(C_BOB.user_id) is None
+    assert bob.seat not in t.match.fantasyland and len(t.match.fantasyland) == 2
+    assert await player_balance_in(store, C_GROUP, C_BOB) == before + stack
+    clock.now += 6
+    await service.run_due()
+    assert t.hand is not None and t.hand_no == 2
     assert await check_store(store) == []
