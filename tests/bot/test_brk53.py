@@ -10,6 +10,7 @@ import pytest
 from bot.model import Actor
 from bot.presses import Join, Ready, encode
 from bot.service import TableService
+from bot.texts import tr
 from storage.check import check_store
 from tests.bot.conftest import service_env
 from tests.bot.fakes import FakePresenter
@@ -27,7 +28,7 @@ from tests.bot.test_service_classic import ALICE as C_ALICE
 from tests.bot.test_service_classic import BOB as C_BOB
 from tests.bot.test_service_classic import CAROL as C_CAROL
 from tests.bot.test_service_classic import GROUP as C_GROUP
-from tests.bot.test_service_classic import configure, play_hand, start
+from tests.bot.test_service_classic import auto_street, configure, play_hand, start
 from tests.bot.test_tournament_service import new_service
 from tests.bot.test_transitions import player_balance, player_balance_in
 
@@ -35,7 +36,7 @@ from tests.bot.test_transitions import player_balance, player_balance_in
 async def test_a_kick_mid_chinese_hand_tells_the_admin_the_game_ends() -> None:
     """R7.7/R7.6: a kick during a Chinese Poker hand makes the player's hand dead and ends
     the game to 51 for everyone, as their own /leave says; the admin's answer says so."""
-    service, _presenter, store, _clock = service_env()
+    service, presenter, store, clock = service_env()
     await configure(service, game="chinese", reveal_pause_seconds="0")
     await start(service, [C_ALICE, C_BOB], "chinese")
     t = service.table_in(C_GROUP)
@@ -47,6 +48,19 @@ async def test_a_kick_mid_chinese_hand_tells_the_admin_the_game_ends() -> None:
     )
     bob = t.seat_of(C_BOB.user_id)
     assert bob is not None and bob.leaving
+    assert tr("ru", "reply.kicked_after_hand_chinese", name="Bob", target=51) == (
+        "Админ поднял Bob из-за стола: игрок встанет после этой раздачи. Его рука мёртвая, "
+        "а игра до 51 очка закончится ею с расчётом для всех; стек вернётся на баланс."
+    )
+    before = await player_balance_in(store, C_GROUP, C_BOB)
+    hand = t.hand
+    await auto_street(service, presenter, C_ALICE)
+    for _ in range(6):
+        clock.now += 60
+        await service.run_due()
+    assert hand.result is not None and hand.result.seat(bob.seat).fouled  # dead (R7.7)
+    assert t.seat_of(C_BOB.user_id) is None and t.chinese is None  # the game ended (R7.6)
+    assert await player_balance_in(store, C_GROUP, C_BOB) == before + bob.stack
     assert await check_store(store) == []
 
 
@@ -170,4 +184,41 @@ async def test_a_kick_between_hands_forfeits_the_fantasyland_he_earned_as_leave_
     clock.now += 6
     await service.run_due()
     assert t.hand is not None and t.hand_no == 2
+    assert await check_store(store) == []
+
+
+async def test_a_kick_of_a_chinese_player_who_arranged_says_the_game_ends() -> None:
+    """Bob arranged his 13 cards: nothing is placed for him, but the game still ends with the
+    hand (R7.6): the answer says so, not "their cards are placed for them"."""
+    service, presenter, _store, _clock = service_env()
+    await configure(service, game="chinese", reveal_pause_seconds="5")
+    await start(service, [C_ALICE, C_BOB], "chinese")
+    await auto_street(service, presenter, C_BOB)
+    reply = await service.kick(C_GROUP, C_ALICE, True, "Bob")
+    assert not reply.alert and reply.text == (
+        "Admin stood Bob up: they leave when this hand ends; the game to 51 ends then, "
+        "settled for everyone, their stack back to their balance."
+    )
+    assert tr("ru", "reply.kicked_game_ends_chinese", name="Bob", target=51) == (
+        "Админ поднял Bob из-за стола: игрок встанет, когда закончится эта раздача; тогда же "
+        "закончится игра до 51 очка с расчётом для всех, стек вернётся на баланс."
+    )
+
+
+async def test_a_kick_during_a_chinese_reveal_says_the_game_ends_not_cards_placed() -> None:
+    """Both arranged, the reveal under way: Bob leaves once it is over (R7.4) and the game
+    ends (R7.6); the answer said "their cards are placed for them as on timeout"."""
+    service, presenter, store, clock = service_env()
+    await configure(service, game="chinese", reveal_pause_seconds="5")
+    await start(service, [C_ALICE, C_BOB], "chinese")
+    await auto_street(service, presenter, C_BOB)
+    await auto_street(service, presenter, C_ALICE)
+    t = service.table_in(C_GROUP)
+    assert t is not None and t.reveal is not None
+    reply = await service.kick(C_GROUP, C_ALICE, True, "Bob")
+    assert reply.text == tr("en", "reply.kicked_game_ends_chinese", name="Bob", target=51)
+    for _ in range(6):
+        clock.now += 60
+        await service.run_due()
+    assert t.seat_of(C_BOB.user_id) is None and t.chinese is None
     assert await check_store(store) == []
