@@ -821,12 +821,10 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     # Chinese Poker (R7.7, R7.6): the kicked player's hand is dead, the game ends for everyone
     "reply.kicked_after_hand_chinese": {
-        "en": "Admin stood {name} up: they leave after this hand. Their hand is dead, and the "
-        "game to {target} ends with it, settled for everyone; their stack back to their "
-        "balance then.",
-        "ru": "Админ поднял {name} из-за стола: игрок встанет после этой раздачи. Его рука "
-        "мёртвая, а игра до {target:очка|очков|очков} закончится ею с расчётом для всех; "
-        "стек вернётся на баланс.",
+        "en": "Admin stood {name} up after this hand: their hand is dead, and the game to "
+        "{target} ends with it, settled for everyone; their stack back then.",
+        "ru": "Админ поднял {name} из-за стола после этой раздачи: его рука мёртвая, а игра "
+        "до {target:очка|очков|очков} закончится ею с расчётом для всех; стек вернётся.",
     },
     "reply.kicked_game_ends_chinese": {
         "en": "Admin stood {name} up: they leave when this hand ends; the game to {target} "

@@ -889,10 +889,13 @@ async def kick(
     ``@username`` too, letter case aside) stands up exactly as their own ``/leave`` would
     (:func:`leave`, R8.2): between hands at once, their stack back to their balance; during
     a hand they play, after it, their cards placed as on timeout (R8.5), with nothing asked
-    first. Refused, nothing changed: at a tournament (R8.7: a seat there is its player's,
-    who alone gives it up), a computer player (pointed to ``/removebot``), anyone not seated
-    here. ``shown``: what the admin typed when the adapter replaced it by a user id (echoed
-    when nobody matches). The answer goes to the group: the one notice of it."""
+    first; in Chinese Poker the answer says, as /leave's does, that the hand is dead unless
+    arranged and the game ends with it (R7.7, R7.6). A name is read as typed first ("Anna"
+    is not a person shown "Анна"), then as a computer player's other spelling. Refused,
+    nothing changed: at a tournament (R8.7: a seat there is its player's, who alone gives it
+    up), a computer player (pointed to ``/removebot``), anyone not seated here. ``shown``:
+    what the admin typed when the adapter replaced it by a user id (echoed when nobody
+    matches). The answer goes to the group: the one notice of it."""
     name = target.strip()
     if not name:
         return Reply(tr(lang, "reply.kick_usage"), alert=True)

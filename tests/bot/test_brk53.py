@@ -43,14 +43,14 @@ async def test_a_kick_mid_chinese_hand_tells_the_admin_the_game_ends() -> None:
     assert t is not None and t.hand is not None
     reply = await service.kick(C_GROUP, C_ALICE, True, C_BOB.user_id)
     assert not reply.alert and reply.text == (
-        "Admin stood Bob up: they leave after this hand. Their hand is dead, and the game to "
-        "51 ends with it, settled for everyone; their stack back to their balance then."
+        "Admin stood Bob up after this hand: their hand is dead, and the game to 51 ends "
+        "with it, settled for everyone; their stack back then."
     )
     bob = t.seat_of(C_BOB.user_id)
     assert bob is not None and bob.leaving
     assert tr("ru", "reply.kicked_after_hand_chinese", name="Bob", target=51) == (
-        "Админ поднял Bob из-за стола: игрок встанет после этой раздачи. Его рука мёртвая, "
-        "а игра до 51 очка закончится ею с расчётом для всех; стек вернётся на баланс."
+        "Админ поднял Bob из-за стола после этой раздачи: его рука мёртвая, а игра до 51 "
+        "очка закончится ею с расчётом для всех; стек вернётся."
     )
     before = await player_balance_in(store, C_GROUP, C_BOB)
     hand = t.hand
