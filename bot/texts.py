@@ -814,6 +814,26 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Админ поднял {name} из-за стола: игрок встанет после этой раздачи (его карты "
         "разложатся как по таймауту), стек вернётся на баланс.",
     },
+    "reply.kicked_when_hand_ends": {
+        "en": "Admin stood {name} up: they leave when this hand ends, their stack back to "
+        "their balance then.",
+        "ru": "Админ поднял {name} из-за стола: игрок встанет, когда закончится эта раздача, "
+        "стек вернётся на баланс.",
+    },
+    # Chinese Poker (R7.7, R7.6): the kicked player's hand is dead, the game ends for everyone
+    "reply.kicked_after_hand_chinese": {
+        "en": "Admin stood {name} up after this hand: their hand is dead, and the game to "
+        "{target} ends with it, settled for everyone; their stack back then.",
+        "ru": "Админ поднял {name} из-за стола после этой раздачи: его рука мёртвая, а игра "
+        "до {target:очка|очков|очков} закончится ею с расчётом для всех; стек вернётся.",
+    },
+    "reply.kicked_game_ends_chinese": {
+        "en": "Admin stood {name} up: they leave when this hand ends; the game to {target} "
+        "ends then, settled for everyone, their stack back to their balance.",
+        "ru": "Админ поднял {name} из-за стола: игрок встанет, когда закончится эта раздача; "
+        "тогда же закончится игра до {target:очка|очков|очков} с расчётом для всех, стек "
+        "вернётся на баланс.",
+    },
     "reply.kick_leaving": {
         "en": "{name} is leaving already: they stand up when this hand ends.",
         "ru": "{name} уже уходит: встанет, когда закончится эта раздача.",

@@ -18,6 +18,7 @@ from bot.model import (
     Reply,
     SeatState,
 )
+from bot.names import folded
 from bot.render import busted_notice, closes_after_hand
 from bot.screens import Screen
 from bot.service import tournaments, wallet
@@ -854,8 +855,14 @@ async def leave(
             key = "notice.left_group" if isinstance(left, int) else "notice.left_group_later"
             t.owe("post", Screen(tr(t.lang, on(t.platform, key), name=seat.name)))
     if kicked is not None:  # (the answer is the group's notice: the admin typed it there)
-        if isinstance(left, str):
-            return Reply(tr(lang, "reply.kicked_after_hand", name=kicked))
+        if isinstance(left, str) and t.chinese is not None:  # as /leave says (R7.7, R7.6)
+            dead = left == "hand" and not done
+            key = "kicked_after_hand" if dead else "kicked_game_ends"
+            target = t.chinese.target
+            return Reply(tr(lang, f"reply.{key}_chinese", name=kicked, target=target))
+        if isinstance(left, str):  # (placed for them only when they play on: R8.5)
+            key = "kicked_after_hand" if left == "hand" and not done else "kicked_when_hand_ends"
+            return Reply(tr(lang, f"reply.{key}", name=kicked))
         key = "reply.kicked" if left else "reply.kicked_nothing"
         return Reply(tr(lang, key, name=kicked, amount=left, label=t.label))
     if left == "round":
@@ -882,10 +889,13 @@ async def kick(
     ``@username`` too, letter case aside) stands up exactly as their own ``/leave`` would
     (:func:`leave`, R8.2): between hands at once, their stack back to their balance; during
     a hand they play, after it, their cards placed as on timeout (R8.5), with nothing asked
-    first. Refused, nothing changed: at a tournament (R8.7: a seat there is its player's,
-    who alone gives it up), a computer player (pointed to ``/removebot``), anyone not seated
-    here. ``shown``: what the admin typed when the adapter replaced it by a user id (echoed
-    when nobody matches). The answer goes to the group: the one notice of it."""
+    first; in Chinese Poker the answer says, as /leave's does, that the hand is dead unless
+    arranged and the game ends with it (R7.7, R7.6). A name is read as typed first ("Anna"
+    is not a person shown "Анна"), then as a computer player's other spelling. Refused,
+    nothing changed: at a tournament (R8.7: a seat there is its player's, who alone gives it
+    up), a computer player (pointed to ``/removebot``), anyone not seated here. ``shown``:
+    what the admin typed when the adapter replaced it by a user id (echoed when nobody
+    matches). The answer goes to the group: the one notice of it."""
     name = target.strip()
     if not name:
         return Reply(tr(lang, "reply.kick_usage"), alert=True)
@@ -909,10 +919,17 @@ async def _seat_named(rt: Runtime, t: LiveTable, name: str) -> SeatState | None:
     seat = t.seat_of(name)
     if seat is not None:
         return seat
-    wanted = bare_name(name)
-    for s in t.seats.values():
-        if bare_name(s.name) == wanted:
-            return s
+
+    def typed(shown: str) -> str:  # the name as typed: letter case, 🤖 and @ aside
+        return folded(shown.removeprefix("🤖").strip().removeprefix("@").strip())
+
+    # the spelling typed first ("Anna" is not the person "Анна" seated before them), then a
+    # computer player's other spelling or level ("Анна", "🤖 Anna (normal)")
+    for same in (typed, bare_name):
+        wanted = same(name)
+        for s in t.seats.values():
+            if same(s.name) == wanted:
+                return s
     player = await rt.store.find_player(t.community_id, name)
     return t.seat_of(player.user_id) if player is not None else None
 
