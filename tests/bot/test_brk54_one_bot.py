@@ -21,7 +21,7 @@ from telegram.error import Conflict
 import bot.telegram.adapter as adapter_module
 import bot.telegram.one_bot as one_bot
 from bot.app import run
-from bot.telegram.fake_api import TERMINATED, WEBHOOK_ACTIVE, FakeTelegram
+from bot.telegram.fake_api import TERMINATED, WEBHOOK_ACTIVE, FakeTelegram, too_many
 from bot.telegram.one_bot import TokenGuard, same_url
 from tests.bot.test_ops43_one_bot import answered, lines, settings, stopped
 from tests.bot.test_webhook import TOKEN, free_port, listening
@@ -197,6 +197,42 @@ async def test_sigterm_during_the_conflict_exits_0(
         await fake.wait_for(lambda: fake.calls_of("getUpdates"))
         stop.set()  # SIGTERM
         await asyncio.wait_for(task, 30)  # returns: no TokenTaken, so `python -m bot` exits 0
+    finally:
+        await stopped([task], [stop])
+        await fake.stop()
+
+
+@pytest.mark.usefixtures("quick")
+async def test_a_webhook_bot_whose_looks_fail_for_long_goes_on(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """getWebhookInfo refused (502s, a 429 with retry_after, a reset connection) look after
+    look: the bot goes on serving (a failed look is no deleted webhook)."""
+    caplog.set_level(logging.INFO, logger="bot")
+    fake = FakeTelegram(TOKEN)
+    fake.conflicts = True
+    await fake.start()
+    port = free_port()
+
+    def info(c: Any) -> bool:
+        return bool(c.method == "getWebhookInfo")
+
+    stop = asyncio.Event()
+    task = asyncio.create_task(run(settings(fake, tmp_path / "w.sqlite3", port), stop))
+    try:
+        await fake.wait_for(lambda: fake.webhook)
+        await listening(port)
+        fake.fail_when(info, *too_many(1))
+        fake.drop(info)
+        fake.outage(info)
+        await fake.wait_for(lambda: len(fake.calls_of("getWebhookInfo")) >= 6, timeout=15)
+        assert not task.done()
+        assert await answered(fake)
+        fake.recover()
+        n = len(fake.calls_of("getWebhookInfo"))
+        await fake.wait_for(lambda: len(fake.calls_of("getWebhookInfo")) >= n + 2, timeout=10)
+        assert not task.done()
+        assert not lines(caplog, "webhook of this bot token was")
     finally:
         await stopped([task], [stop])
         await fake.stop()
