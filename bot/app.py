@@ -308,6 +308,8 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
     token_taken: list[str] = []  # (the line logged: another process takes the token's updates)
 
     def on_token_taken(line: str) -> None:
+        if stop.is_set():  # (SIGTERM/SIGINT came first: a plain stop, status 0; brk54)
+            return
         token_taken.append(line)
         stop.set()
 

@@ -84,7 +84,14 @@ from bot.screens import Payload, Screen
 from bot.service import TableService
 from bot.service.numbers import MINUSES, unformatted
 from bot.service.stats import means_me
-from bot.telegram.one_bot import CONFLICT_SECONDS, WEBHOOK_LOOK_SECONDS, TokenGuard, host_of
+from bot.telegram.one_bot import (
+    CONFLICT_SECONDS,
+    GHOST_SECONDS,
+    WEBHOOK_LOOK_SECONDS,
+    TokenGuard,
+    host_of,
+    same_url,
+)
 from bot.telegram.ratelimit import NO_RETRIES, AnswerFirstRateLimiter
 from bot.telegram.transport import AiohttpRequest
 from bot.texts import RUSSIAN_READERS, language_of, tr
@@ -1628,6 +1635,7 @@ class TelegramAdapter:
         #: this bot should stop (:mod:`bot.telegram.one_bot`); the app stops, exit status 2
         self.on_token_taken: Callable[[str], None] | None = None
         self.conflict_seconds = CONFLICT_SECONDS
+        self.ghost_seconds = GHOST_SECONDS
         self.webhook_look_seconds = WEBHOOK_LOOK_SECONDS
         self.guard = TokenGuard(None, CONFLICT_SECONDS)  # (the one of the last start)
         self._webhook_look: asyncio.Task[None] | None = None
@@ -1720,7 +1728,7 @@ class TelegramAdapter:
                 "webhook mode still runs there, stop it (only one bot per token)",
                 host_of(left),
             )
-        self.guard = TokenGuard(self.on_token_taken, self.conflict_seconds)
+        self.guard = TokenGuard(self.on_token_taken, self.conflict_seconds, self.ghost_seconds)
         await self.app.updater.start_polling(
             poll_interval=poll_interval,
             timeout=10,
@@ -1760,7 +1768,7 @@ class TelegramAdapter:
                 now_set = (await self.app.bot.get_webhook_info()).url
             except TelegramError:
                 continue
-            if now_set != url:
+            if not same_url(now_set, url):
                 self.guard.webhook_gone(url, now_set)
                 return
 

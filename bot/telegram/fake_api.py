@@ -204,6 +204,10 @@ class FakeTelegram:
         self.conflicted = 0  #: how many getUpdates were answered 409
         self._polls = itertools.count(1)
         self._last_poll = 0
+        self._held_until = 0.0  # (monotonic: :meth:`hold_poll`)
+        #: seconds: :meth:`hold_poll` from the next ``getUpdates`` on (a bot started right
+        #: after a process with this token was killed: Telegram holds that one's long poll)
+        self.hold_first_polls = 0.0
 
     # -- server ------------------------------------------------------------------------------
     @property
@@ -380,6 +384,12 @@ class FakeTelegram:
         if self.conflicts and self.webhook is not None:
             self.conflicted += 1
             raise _ApiError(409, WEBHOOK_ACTIVE)
+        if self.hold_first_polls:
+            self._held_until = time.monotonic() + self.hold_first_polls
+            self.hold_first_polls = 0.0
+        if time.monotonic() < self._held_until:
+            self.conflicted += 1
+            raise _ApiError(409, TERMINATED)
         poll = self._last_poll = next(self._polls)
         async with self._cond:
             self._cond.notify_all()  # (a pending poll of another process is ended)
@@ -405,6 +415,17 @@ class FakeTelegram:
     async def _m_deleteWebhook(self, p: dict[str, Any]) -> bool:
         self.webhook = None
         return True
+
+    async def hold_poll(self, seconds: float) -> None:
+        """For ``seconds``, answer every ``getUpdates`` 409 "terminated by other getUpdates
+        request" (a pending one too, with :attr:`conflicts` on), as Telegram does while it
+        still holds a long poll whose client is gone: a process killed (``kill -9``) or
+        crashed just before this one started, or a poll a network blip made the client
+        issue again (brk54)."""
+        self._held_until = time.monotonic() + seconds
+        self._last_poll = next(self._polls)
+        async with self._cond:
+            self._cond.notify_all()
 
     async def _m_getWebhookInfo(self, p: dict[str, Any]) -> dict[str, Any]:
         url = "" if self.webhook is None else self.webhook[0]

@@ -9,7 +9,8 @@ same chats from another database: each would take about half of the updates.
 
 - Two pollers: the one that polled alone first goes on (it logs one line); the other, whose
   conflict began within :data:`CONFLICT_SECONDS` of its start, stops once the conflict has lasted
-  that long (one line, exit status 2), as a second bot on one database is refused.
+  that long (one line, exit status 2), as a second bot on one database is refused. The 409s of
+  the first :data:`GHOST_SECONDS` of polling start no conflict (a dead process's long poll).
 - A poller meeting a webhook another process set gets no update at all: it stops after
   :data:`CONFLICT_SECONDS` too, whenever it started (the webhook's process serves).
 - A bot in webhook mode looks at its webhook every :data:`WEBHOOK_LOOK_SECONDS`: removed (a
@@ -25,11 +26,11 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from telegram.error import Conflict, TelegramError
 
-__all__ = ["CONFLICT_SECONDS", "WEBHOOK_LOOK_SECONDS", "TokenGuard"]
+__all__ = ["CONFLICT_SECONDS", "GHOST_SECONDS", "WEBHOOK_LOOK_SECONDS", "TokenGuard", "same_url"]
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +39,11 @@ CONFLICT_SECONDS = 60.0
 #: Seconds without a 409 after which a conflict is over (a later one is logged again): longer
 #: than python-telegram-bot's longest wait between two polls after failures (30 s).
 CONFLICT_QUIET_SECONDS = 45.0
+#: Seconds after the polling start whose 409 "terminated by other getUpdates request" start no
+#: conflict: Telegram may still hold the long poll of a process that just died (a crash, a
+#: ``kill -9``, a restart) until its timeout (10 s, the adapter's), and ends it by refusing the
+#: new process's first polls; a real second poller goes on past it (brk54).
+GHOST_SECONDS = 15.0
 #: Seconds between two looks of a bot in webhook mode at its webhook (``getWebhookInfo``).
 WEBHOOK_LOOK_SECONDS = 60.0
 
@@ -62,6 +68,29 @@ class _NoConflictTrace(logging.Filter):
 _NO_CONFLICT_TRACE = _NoConflictTrace()
 
 
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def _normal(url: str) -> tuple[str, str, int | None, str, str]:
+    parts = urlsplit(url.strip())
+    scheme = parts.scheme.lower()
+    try:
+        port = parts.port
+    except ValueError:  # (not a port: compared as it is)
+        port = None
+    if port == _DEFAULT_PORTS.get(scheme):
+        port = None
+    path = unquote(parts.path).rstrip("/")
+    return scheme, (parts.hostname or "").lower(), port, path, unquote(parts.query)
+
+
+def same_url(a: str, b: str) -> bool:
+    """Whether two webhook URLs name one endpoint: ``getWebhookInfo`` may answer the URL set
+    in another normal form (host case, a default port, percent-encoding, a trailing ``/``),
+    which is not another process's webhook (brk54)."""
+    return a == b or _normal(a) == _normal(b)
+
+
 def host_of(url: str) -> str:
     """The host (and port) of a webhook URL, for a log line: its path may hold a secret."""
     return urlsplit(url).netloc or url
@@ -74,11 +103,17 @@ class TokenGuard:
     :param on_stop: called (at most once) with the line to log and exit on (status 2); ``None``
         logs the line only.
     :param seconds: :data:`CONFLICT_SECONDS`.
+    :param ghost: :data:`GHOST_SECONDS`: the 409s "terminated by other getUpdates request" of
+        the first ``ghost`` seconds of polling are logged at DEBUG only and start no conflict
+        (a dead process's long poll Telegram still held).
     """
 
-    def __init__(self, on_stop: Callable[[str], None] | None, seconds: float) -> None:
+    def __init__(
+        self, on_stop: Callable[[str], None] | None, seconds: float, ghost: float = GHOST_SECONDS
+    ) -> None:
         self.on_stop = on_stop
         self.seconds = seconds
+        self.ghost = ghost
         self.polling_since = time.monotonic()
         self._since: float | None = None  # when the conflict began (monotonic seconds)
         self._last = 0.0
@@ -94,6 +129,9 @@ class TokenGuard:
             return
         now = time.monotonic()
         webhook = "webhook" in exc.message
+        if not webhook and self._since is None and now - self.polling_since < self.ghost:
+            log.debug("a 409 at the polling start (a dead process's long poll?): %s", exc)
+            return
         if self._since is None or now - self._last > CONFLICT_QUIET_SECONDS:
             self._since = now
             self._gives_way = webhook or now - self.polling_since < self.seconds

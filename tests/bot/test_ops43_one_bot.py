@@ -56,6 +56,7 @@ def quick(monkeypatch: pytest.MonkeyPatch) -> None:
     """Conflicts give way after 2 s, a webhook bot looks at its webhook every 0.3 s."""
     monkeypatch.setattr(adapter_module, "CONFLICT_SECONDS", 2.0)
     monkeypatch.setattr(adapter_module, "WEBHOOK_LOOK_SECONDS", 0.3)
+    monkeypatch.setattr(adapter_module, "GHOST_SECONDS", 0.5)
 
 
 async def answered(fake: FakeTelegram) -> bool:
