@@ -521,7 +521,9 @@ async def run_router(settings: Settings, stop: asyncio.Event | None = None) -> N
     """Run the front process of several workers (issue 14) until ``stop`` (or SIGINT/SIGTERM):
     Telegram's webhook in, every update forwarded to the worker serving its chat.
 
-    :raises ConfigError: without a token, a webhook URL and secret, or the store."""
+    :raises ConfigError: without a token, a webhook URL and secret, or the store.
+    :raises TokenTaken: when another process deleted or replaced the webhook (logged then;
+        :mod:`bot.telegram.one_bot`)."""
     if settings.telegram_bot_token is None or settings.telegram_webhook_url is None:
         raise ConfigError("the router needs TELEGRAM_BOT_TOKEN and TELEGRAM_WEBHOOK_URL")
     if settings.telegram_webhook_secret is None:  # pragma: no cover - the settings check it
@@ -536,10 +538,19 @@ async def run_router(settings: Settings, stop: asyncio.Event | None = None) -> N
     if settings.database_url is None:
         _workers_sqlite(Path(settings.database_path))
     store = await open_store(settings)
+    token_taken: list[str] = []  # (the line logged: another process deleted the webhook)
+
+    def on_token_taken(line: str) -> None:
+        if stop.is_set():  # (SIGTERM/SIGINT came first: a plain stop, status 0)
+            return
+        token_taken.append(line)
+        stop.set()
+
     router = Router(
         store,
         settings.telegram_bot_token.get_secret_value(),
         settings.telegram_api_base_url,
+        on_token_taken=on_token_taken,
     )
     host, port = split_listen(settings.telegram_webhook_listen)
     try:
@@ -564,6 +575,8 @@ async def run_router(settings: Settings, stop: asyncio.Event | None = None) -> N
     finally:
         await router.stop()
         await store.close()
+    if token_taken:
+        raise TokenTaken(token_taken[0])
 
 
 def _workers_sqlite(path: Path) -> None:

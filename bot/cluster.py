@@ -91,7 +91,7 @@ import json
 import logging
 import time
 from collections import deque
-from collections.abc import Coroutine, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlsplit
 
@@ -1089,13 +1089,18 @@ class Router:
     the update is queued and answered once a worker took it (200; 503 when none could, so
     Telegram delivers it again; 200 after :attr:`ACK_SECONDS` while a takeover is under way,
     see :meth:`_on_update`). ``setWebhook`` (with the secret token)
-    still goes through python-telegram-bot's :class:`~telegram.Bot`.
+    still goes through python-telegram-bot's :class:`~telegram.Bot`. Like a bot in webhook
+    mode it looks at its webhook every :attr:`webhook_look_seconds` and stops when another
+    process deleted or replaced it (:func:`bot.telegram.one_bot.look_at_webhook`).
 
     :param store: the shared store (read only: leases and workers).
     :param token: the bot token.
     :param base_url: a Bot API server (``http://host:port/bot``); ``None`` for Telegram's.
     :param retry_seconds: how long an update is retried while no worker takes it (a worker
         died: its chat is taken over within the lease time).
+    :param on_token_taken: called once with the line logged when the webhook was deleted or
+        replaced by another process (the router gets no update: ``run_router`` stops, exit
+        status 2); ``None`` logs the line only.
     """
 
     #: seconds Telegram's webhook request waits for its update to reach a worker (then 200)
@@ -1115,8 +1120,11 @@ class Router:
         base_url: str | None = None,
         *,
         retry_seconds: float = 30.0,
+        on_token_taken: Callable[[str], None] | None = None,
     ) -> None:
         from telegram import Bot
+
+        from bot.telegram import one_bot
 
         self.store = store
         root = base_url.rstrip("/") if base_url else None
@@ -1146,6 +1154,9 @@ class Router:
         #: (monotonic time, lease key, worker address, HTTP status: 0 when unreachable) of
         #: the last forward attempts (10,000), for tests and benchmarks
         self.forwards: deque[tuple[float, str, str, int]] = deque(maxlen=10_000)
+        self.guard = one_bot.TokenGuard(on_token_taken, one_bot.CONFLICT_SECONDS)
+        self.webhook_look_seconds = one_bot.WEBHOOK_LOOK_SECONDS
+        self._webhook_look: asyncio.Task[None] | None = None
 
     async def start(self, url: str, secret: str, listen: str = "0.0.0.0", port: int = 8443) -> None:
         """Listen on ``listen:port`` at the path of ``url``, start the forwarding, then
@@ -1162,9 +1173,18 @@ class Router:
         await _listen(self._runner, listen, port)
         self._consumer = asyncio.create_task(self._consume(), name="router")
         await self.bot.set_webhook(url, secret_token=secret, max_connections=40)
+        from bot.telegram.one_bot import look_at_webhook
+
+        self._webhook_look = asyncio.create_task(
+            look_at_webhook(self.bot, url, self.guard, self.webhook_look_seconds)
+        )
 
     async def stop(self) -> None:
         """Stop receiving, finish the forwards under way, close."""
+        if self._webhook_look is not None:
+            self._webhook_look.cancel()
+            await asyncio.gather(self._webhook_look, return_exceptions=True)
+            self._webhook_look = None
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None

@@ -90,7 +90,7 @@ from bot.telegram.one_bot import (
     WEBHOOK_LOOK_SECONDS,
     TokenGuard,
     host_of,
-    same_url,
+    look_at_webhook,
 )
 from bot.telegram.ratelimit import NO_RETRIES, AnswerFirstRateLimiter
 from bot.telegram.transport import AiohttpRequest
@@ -1759,18 +1759,9 @@ class TelegramAdapter:
         self._webhook_look = asyncio.create_task(self._look_at_webhook(url))
 
     async def _look_at_webhook(self, url: str) -> None:
-        """Every :attr:`webhook_look_seconds`, ``getWebhookInfo``: a webhook deleted (another
-        process started polling) or replaced stops the bot (:meth:`TokenGuard.webhook_gone`);
-        a failed look is tried again at the next."""
-        while True:
-            await asyncio.sleep(self.webhook_look_seconds)
-            try:
-                now_set = (await self.app.bot.get_webhook_info()).url
-            except TelegramError:
-                continue
-            if not same_url(now_set, url):
-                self.guard.webhook_gone(url, now_set)
-                return
+        """The webhook's look (:func:`bot.telegram.one_bot.look_at_webhook`) every
+        :attr:`webhook_look_seconds`."""
+        await look_at_webhook(self.app.bot, url, self.guard, self.webhook_look_seconds)
 
     async def stop(self) -> None:
         """Stop polling (or the webhook server), write queued edits and shut the application

@@ -13,8 +13,9 @@ same chats from another database: each would take about half of the updates.
   the first :data:`GHOST_SECONDS` of polling start no conflict (a dead process's long poll).
 - A poller meeting a webhook another process set gets no update at all: it stops after
   :data:`CONFLICT_SECONDS` too, whenever it started (the webhook's process serves).
-- A bot in webhook mode looks at its webhook every :data:`WEBHOOK_LOOK_SECONDS`: removed (a
-  poller's start deletes it) or replaced by another URL, it gets no update: it stops.
+- A bot in webhook mode, or the cluster's router (bot/cluster.py), looks at its webhook every
+  :data:`WEBHOOK_LOOK_SECONDS` (:func:`look_at_webhook`): removed (a poller's start deletes it)
+  or replaced by another URL, it gets no update: it stops.
 
 python-telegram-bot's polling loop retries a 409 after 1 s, then 1.5 times longer on each
 failure in a row, up to 30 s; its default error callback logs a traceback per failure, which
@@ -23,14 +24,23 @@ failure in a row, up to 30 s; its default error callback logs a traceback per fa
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
 from urllib.parse import unquote, urlsplit
 
+from telegram import Bot
 from telegram.error import Conflict, TelegramError
 
-__all__ = ["CONFLICT_SECONDS", "GHOST_SECONDS", "WEBHOOK_LOOK_SECONDS", "TokenGuard", "same_url"]
+__all__ = [
+    "CONFLICT_SECONDS",
+    "GHOST_SECONDS",
+    "WEBHOOK_LOOK_SECONDS",
+    "TokenGuard",
+    "look_at_webhook",
+    "same_url",
+]
 
 log = logging.getLogger(__name__)
 
@@ -166,3 +176,19 @@ class TokenGuard:
         log.error("%s", self.stopped)
         if self.on_stop is not None:
             self.on_stop(self.stopped)
+
+
+async def look_at_webhook(bot: Bot, url: str, guard: TokenGuard, seconds: float) -> None:
+    """Every ``seconds``, ``getWebhookInfo``: the webhook ``url`` deleted (another process
+    started polling) or replaced stops the process (:meth:`TokenGuard.webhook_gone`) and
+    returns; a failed look is tried again at the next. Runs until cancelled otherwise: a bot
+    in webhook mode's (bot/telegram/adapter.py) and the router's (bot/cluster.py)."""
+    while True:
+        await asyncio.sleep(seconds)
+        try:
+            now_set = (await bot.get_webhook_info()).url
+        except TelegramError:
+            continue
+        if not same_url(now_set, url):
+            guard.webhook_gone(url, now_set)
+            return
