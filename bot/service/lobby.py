@@ -893,7 +893,9 @@ async def kick(
     arranged and the game ends with it (R7.7, R7.6). A name is read as typed first ("Anna"
     is not a person shown "Анна"), then as a computer player's other spelling. Refused,
     nothing changed: at a tournament (R8.7: a seat there is its player's, who alone gives it
-    up), a computer player (pointed to ``/removebot``), anyone not seated here. ``shown``:
+    up), a computer player (pointed to ``/removebot``), anyone not seated here. An admin who
+    names themself (``me``, their own name) gets exactly their own ``/leave`` (it asks first
+    during their hand, and its answer is /leave's). ``shown``:
     what the admin typed when the adapter replaced it by a user id (echoed when nobody
     matches). The answer goes to the group: the one notice of it."""
     name = target.strip()
@@ -908,6 +910,9 @@ async def kick(
     if seat.bot is not None:
         bare = seat.name.removeprefix("🤖").strip()
         return Reply(tr(lang, "reply.kick_computer", name=seat.name, bare=bare), alert=True)
+    if seat.user_id == actor.user_id:  # ("me", or the admin's own name): their own /leave,
+        # which asks first during their hand (fixsmall36)
+        return await leave(rt, t, actor, lang)
     who = Actor(t.platform, seat.user_id, "")  # (no name: the seat's stays, as rename reads)
     return await leave(rt, t, who, lang, kicked=seat.name)
 

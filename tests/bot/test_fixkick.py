@@ -216,3 +216,27 @@ async def test_discord_kick_end_to_end(tmp_path: Path) -> None:
         player = await w.store.find_player(community.id, str(dc_world.BOB.id))
         assert player is not None and player.balance == 1000
         assert await check_store(w.store) == []
+
+
+async def test_kick_me_mid_hand_asks_first_as_the_admins_own_leave_does() -> None:
+    """fixsmall36: ``/kick me`` (or the admin's own name) by an admin during their own hand
+    is their own /leave: it asks first and changes nothing (it stood them up at the hand's
+    end with nothing asked); a second within the confirm window stands them up after the
+    hand, with /leave's answer (its texts, both languages)."""
+    service, _presenter, store, _clock = new_service(next_hand_delay=0)
+    t = await dealt_at(service, GROUP, (ALICE, BOB))
+    alice = t.seat_of(ALICE.user_id)
+    assert alice is not None and t.plays_now(alice)
+    for target in ("me", "alice", "я"):
+        reply = await service.kick(GROUP, ALICE, True, target)
+        assert reply.alert and reply.text == tr("en", "reply.leave_confirm_typed"), reply.text
+        assert not alice.leaving and t.seat_of(ALICE.user_id) is alice
+        alice.leave_asked = -1e9  # (the window gone: each asks again)
+    asked = await service.kick(GROUP, ALICE, True, "me")
+    assert asked.text == "Leave during your hand? Your remaining cards are placed " + (
+        "automatically and may foul. Send /leave again to confirm."
+    )
+    reply = await service.kick(GROUP, ALICE, True, "me")
+    assert not reply.alert and reply.text == tr("en", "reply.leave_after_hand")
+    assert alice.leaving and t.seat_of(ALICE.user_id) is alice and t.hand is not None
+    assert await check_store(store) == []
