@@ -871,8 +871,8 @@ class Runtime:
 
     def rollback(self, tx: Tx) -> None:
         """Put the table back exactly as it was when ``tx`` began. What the sender did in the
-        meantime stays: message refs, reachability, what of the outbox was sent, the pictures
-        posted later."""
+        meantime stays: message refs (an earlier table message forgotten too), reachability,
+        what of the outbox was sent, the pictures posted later."""
         t = tx.table
         self._named.pop(t.id, None)  # (the step's table message, rendered, is not written)
         # read back at the moment it was taken, not now: read now, the time the step took
@@ -884,6 +884,7 @@ class Runtime:
         fresh = LiveTable.from_json(tx.before, self.clock() if taken is None else float(taken))
         shown = {s.seat: (s.private_ref, s.reachable) for s in t.seats.values()}
         group_ref, sent, late = t.group_ref, t.outbox_sent, t.late_pictures
+        forgotten = t.earlier_ref is None  # (by the sender: :meth:`_forget_earlier`)
         for f in fields(LiveTable):
             if f.name not in _KEEP:
                 setattr(t, f.name, getattr(fresh, f.name))
@@ -893,6 +894,8 @@ class Runtime:
             if s in shown and shown[s][0] == minted:
                 shown[s] = (None, shown[s][1])
         t.group_ref, t.outbox_sent, t.late_pictures = group_ref, sent, late
+        if forgotten:
+            t.earlier_ref = None
         t.outbox = [item for item in t.outbox if int(item["id"]) > sent]
         for seat in t.seats.values():
             if seat.seat in shown:
@@ -1743,10 +1746,22 @@ class Runtime:
         async def retire() -> None:
             if t.group_ref != ref:
                 await write(t.group_chat, ref, text)
-            if t.earlier_ref == ref and not unsure_ref(t.group_ref):  # (saved with the next)
-                t.earlier_ref = None
+            if t.earlier_ref == ref and not unsure_ref(t.group_ref):
+                self._forget_earlier(t)
 
         self.send_later(t, retire)
+
+    def _forget_earlier(self, t: LiveTable) -> None:
+        """Forget ``t``'s :attr:`~bot.model.LiveTable.earlier_ref` (written as moved, the new
+        message posted for certain) and save it so (:meth:`save_soon`): a crash before the
+        table's next step no longer has the restart write it as moved once more. A step
+        under way meanwhile (the sender runs without the table's lock) is told too: a
+        snapshot taken during it, and its rollback, keep it forgotten (fixsmall36)."""
+        t.earlier_ref = None
+        step = self._stepping.get(t.id)
+        if step is not None and step.table is t:
+            step.before["earlier_ref"] = None
+        self.save_soon(t)
 
     def retire_hand_later(self, t: LiveTable, user_id: str, ref: str) -> None:
         """``ref`` is the hand message of player ``user_id`` at ``t`` from before a restart,

@@ -62,3 +62,53 @@ async def test_the_old_table_message_is_written_as_moved_once_not_at_each_restar
         assert len(moved) == 1  # not written as moved a second time
     finally:
         await fake.stop()
+
+
+def _earlier_ref(db: Path) -> object:
+    with sqlite3.connect(db) as conn:
+        (data,) = conn.execute("SELECT data FROM snapshots").fetchone()
+    return json.loads(data).get("earlier_ref")
+
+
+async def test_the_old_table_message_forgotten_is_saved_before_the_next_step(
+    tmp_path: Path,
+) -> None:
+    """fixsmall36: the old table message written as moved was forgotten in memory only
+    (saved with the table's next step): a crash before that step left it in the snapshot,
+    and the restart after it (the table message pending, as in the test above) wrote the
+    old message as moved once more. Now the forgetting is saved at once: the database as
+    a crash then leaves it (a copy taken while the bot runs, no step since) holds no
+    earlier message, and a restart from it writes nothing as moved."""
+    fake = FakeDiscord(TOKEN)
+    await fake.start()
+    db, crashed = tmp_path / "ofc.sqlite3", tmp_path / "crashed" / "ofc.sqlite3"
+    crashed.parent.mkdir()
+    try:
+        async with world(tmp_path, fake=fake, db=db) as w:
+            reply = await w.slash(ALICE, "new")
+            assert reply["content"].startswith("Table #")
+            assert w.notice(await w.press_lobby(ALICE, "j")) is not None
+            first = w.table_message()["id"]
+            await w.adapter.presenter.flush()
+        path = f"/channels/{CHANNEL_ID}/messages/{first}"
+        edits = len(fake.calls_to("PATCH", path))
+        async with world(tmp_path, fake=fake, db=db) as w:  # posts it anew
+            assert w.table_message()["id"] != first
+            assert w.notice(await w.press_lobby(BOB, "j")) is not None  # (moved on)
+            t = w.table()
+            await w.service.rt.settled(t)
+            await w.adapter.presenter.flush()
+            assert len(fake.calls_to("PATCH", path)) == edits + 1  # written as moved
+            assert t.earlier_ref is None
+            await w.service.rt.snapshot_saved(t)
+            with sqlite3.connect(db) as live, sqlite3.connect(crashed) as copy:
+                live.backup(copy)  # (the database as a crash now leaves it)
+        assert _earlier_ref(crashed) is None
+        _pend_table_message(crashed)
+        async with world(tmp_path / "crashed", fake=fake, db=crashed) as w:
+            assert w.notice(await w.press_lobby(CAROL, "j")) is not None
+            await w.service.rt.settled(w.table())
+            await w.adapter.presenter.flush()
+        assert len(fake.calls_to("PATCH", path)) == edits + 1  # not written as moved again
+    finally:
+        await fake.stop()
