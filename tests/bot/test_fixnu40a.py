@@ -425,6 +425,14 @@ async def test_a_numbered_leave_during_your_hand_is_pressed_the_bot_asks_itself(
         assert box.service is not None
         t = box.service.table_in(GROUP)
         assert t is not None and t.hand is not None
+        # the table quiet first: the computer players before you have moved and wait for
+        # yours (each move of theirs redraws the table message and moves its version on: a
+        # Leave pressed on the screen from before is out of date), their screens printed
+        await box._my_move()
+        mine = box.screen(box.human.id)
+        assert mine is not None and mine.buttons  # your turn: your hand shows its buttons
+        await box._settled()
+        await box.print_changes()
         shown = box.screen(GROUP_ID)
         assert shown is not None
         leave = 1 + [label for label, _ in shown.buttons].index("Leave")
