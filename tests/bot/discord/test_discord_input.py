@@ -60,7 +60,7 @@ async def test_markdown_names_show_literally(tmp_path: Path) -> None:
 async def test_admin_commands_are_their_own_command_for_manage_server(tmp_path: Path) -> None:
     async with world(tmp_path) as w:
         admin = next(c for c in w.fake.commands if c["name"] == "ofcadmin")
-        assert {o["name"] for o in admin["options"]} == {"settings", "grant", "close"}
+        assert {o["name"] for o in admin["options"]} == {"settings", "grant", "close", "kick"}
         assert int(admin["default_member_permissions"]) == 32  # Manage Server
         assert admin["dm_permission"] is False
         # our own check still decides (a server may open the command to everyone)
