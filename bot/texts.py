@@ -1305,6 +1305,8 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.settings_saved": {"en": "Saved: {what}.", "ru": "Сохранено: {what}."},
     "reply.settings_same": {"en": "Already so: {what}.", "ru": "Уже так: {what}."},
+    # after a saved value: the one it replaced ("Saved: min_buy_in = 500 (was 200).")
+    "settings.was": {"en": " (was {value})", "ru": " (было {value})"},
     # a kush label of digits alone ("10 000"): every amount read as two numbers (R8.1)
     "settings.label_chips": {
         "en": "“{unit}” would read as a tournament's chips: choose another unit, e.g. “coins” or “₽”",

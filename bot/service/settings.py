@@ -1497,7 +1497,9 @@ async def _change(
     here: int | None = None,
     readers: str | None = None,
 ) -> Reply:
-    """Save ``spec`` = ``value`` and answer what was saved; ``listed``: with the settings
+    """Save ``spec`` = ``value`` and answer what was saved and the value it replaced
+    ("Saved: min_buy_in = 500 (was 200).", a label's or another game's note after it), or
+    "Already so" when nothing changed; ``listed``: with the settings
     list (a press on it: the full list, or with ``full`` false the short one, as it was on),
     else with how to see the list (a command); ``tournament``: the
     number of the chat's open table when it is a tournament's (R8.7); ``here``: the number
@@ -1537,9 +1539,20 @@ async def _change(
     ):  # a choice as /settings takes it, and as the group reads it: "game = pineapple" alone
         # answered «ананас» in English
         what += f" — {named}"
+    # the value it replaced ("Saved: min_buy_in = 500." alone left the admin unsure what the
+    # group had had before, to undo it)
+    old_label = rt.typed_text(community.platform, before.kush_label)
+    was_opts = table_options(before, table_game)
+    was = _display(before, was_opts, spec, lang, old_label, False, readers)
+    head = what
+    if spec.name == "kush_label":  # the label as typed, before its note ("(readers of
+        # English see "kush")"), and the old one as this reader saw it
+        was = kush_word(old_label, lang)
+        head = f"{spec.name} = {label}" if what.startswith(f"{spec.name} = {label}") else what
+    changed = head + tr(lang, "settings.was", value=was) + what[len(head) :]
     game = opts.game
     if not spec.applies_to(game):
-        what += tr(
+        elsewhere = tr(
             lang,
             on(community.platform, "settings.elsewhere")
             if table_game is None
@@ -1547,6 +1560,8 @@ async def _change(
             games=spec.games_text(lang),
             game=tr(lang, f"game.{game.value}"),
         )
+        what += elsewhere
+        changed += elsewhere
     # the value it had already: "Saved" left the admin thinking something had changed
     # (a default saved as the value it stands for reads the same: nothing changed either;
     # the label is shown as the new one reads, so it is compared as saved)
@@ -1557,7 +1572,11 @@ async def _change(
         spec.name != "kush_label"
         and shown_before == _display(s, opts, spec, lang, label, readers=readers)
     )
-    text = tr(lang, "reply.settings_same" if same else "reply.settings_saved", what=what)
+    text = (
+        tr(lang, "reply.settings_same", what=what)
+        if same
+        else tr(lang, "reply.settings_saved", what=changed)
+    )
     if spec.name == "game" and table_game is not None and s.game != table_game.value:
         # the open table keeps its game: saying only "Saved: game = ofc" left the admin
         # waiting for the table to change; a tournament's is not closed for it (an admin's

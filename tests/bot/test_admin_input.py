@@ -184,7 +184,9 @@ async def test_a_top_up_above_a_lowered_maximum_says_the_stack_is_above_it(
         reply = await w.say(BOB, "/topup 800")
         assert reply["text"] == "Докуплено: +800 кушей, стек 1000.", reply
         reply = await w.say(ALICE, "/settings max_buy_in 300")
-        assert reply["text"].startswith("Saved: max_buy_in = 300."), reply
+        assert reply["text"].startswith(
+            "Saved: max_buy_in = 300 (was auto — 5 × buy-in = 1000)."
+        ), reply
         community = await w.store.community("telegram", str(GROUP_ID))
         before = await w.store.ledger(community.id)
         for typed in ("/topup 5", "/topup"):

@@ -38,7 +38,11 @@ async def test_payouts_and_the_schedule_go_back_to_their_default() -> None:
     reply = await service.settings(GROUP, ALICE, True, ["payouts", "default"])
     assert not reply.alert, reply.text
     assert reply.text.startswith(
-        tr("en", "reply.settings_saved", what=f"payouts = {tr('en', 'settings.default_payouts')}")
+        tr(
+            "en",
+            "reply.settings_saved",
+            what=f"payouts = {tr('en', 'settings.default_payouts')} (was 70,30)",
+        )
     ), reply.text
     assert await _now(service, "payouts") == tr("en", "settings.default_payouts")
 

@@ -266,7 +266,9 @@ async def test_a_rule_option_changed_during_a_hand_says_it_waits_for_the_hand() 
     t = service.table_in(GROUP)
     assert t is not None and t.hand is not None
     reply = await service.settings(GROUP, ALICE, True, ["kush_per_point", "2"])
-    assert reply.text.startswith(tr("en", "reply.settings_saved", what="kush_per_point = 2"))
+    assert reply.text.startswith(
+        tr("en", "reply.settings_saved", what="kush_per_point = 2 (was 1)")
+    )
     assert tr("en", "settings.next_match") in reply.text, reply.text
     reply = await service.settings(GROUP, ALICE, True, ["pictures", "off"])
     assert tr("en", "settings.next_match") not in reply.text, reply.text

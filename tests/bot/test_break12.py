@@ -89,7 +89,9 @@ async def test_r6_6_a_fantasyland_nobody_is_left_to_play_holds_back_no_settings(
     service, _, store, _, t, _ = await bot_in_fantasyland_heads_up()
     assert not (await service.leave(GROUP, ALICE)).alert
     reply = await service.settings(GROUP, ALICE, True, ["kush_per_point", "10"])
-    assert reply.text.startswith(tr("en", "reply.settings_saved", what="kush_per_point = 10"))
+    assert reply.text.startswith(
+        tr("en", "reply.settings_saved", what="kush_per_point = 10 (was 1)")
+    )
     assert tr("en", "settings.next_match") not in reply.text, reply.text  # (nothing waits)
     assert t.options.kush_per_point == 10 and t.pending_options is None
     assert not (await service.join(GROUP, BOB)).alert

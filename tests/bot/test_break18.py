@@ -80,7 +80,7 @@ async def test_r8_2a_commands_typed_in_the_group_as_it_was_upgraded_act_in_the_s
         )
         assert t.seat_of(str(CAROL.id)) is not None
         said = await typed_in(w, ALICE, GROUP_ID, "/settings hand_seconds 30")
-        assert said.startswith("Saved: hand_seconds = 30."), said
+        assert said.startswith("Saved: hand_seconds = 30 (was 120)."), said
         said = await typed_in(w, ALICE, GROUP_ID, "/newtable")
         assert said.startswith("This chat already has an open table (#1)."), said
         assert [(x.id, x.chat_id) for x in w.service.tables.values()] == [(1, str(NEW_GROUP))]
@@ -107,7 +107,7 @@ async def test_r8_2a_an_admin_command_typed_as_the_group_is_upgraded_is_an_admin
         t = next(iter(w.service.tables.values()))
         await w.fake.migrate_group(GROUP_ID, NEW_GROUP, announce=False)
         said = await typed_in(w, ALICE, GROUP_ID, "/settings hand_seconds 30")
-        assert said.startswith("Saved: hand_seconds = 30."), said
+        assert said.startswith("Saved: hand_seconds = 30 (was 120)."), said
         assert t.chat_id == str(NEW_GROUP)
         assert await typed_in(w, ALICE, GROUP_ID, "/grant @bob 5") == "Bob: +5 kush, balance 805."
         assert communities(db) == [(1, str(NEW_GROUP))]
@@ -246,7 +246,7 @@ async def test_a_setting_copied_with_an_invisible_character_is_saved(typed: list
     characters are no part of a name or a number: it is saved."""
     service, _presenter, store, _clock = service_env()
     reply = await service.settings(GROUP, ANNA, True, typed)
-    assert reply.text.startswith("Saved: hand_seconds = 30."), reply.text
+    assert reply.text.startswith("Saved: hand_seconds = 30 (was 120)."), reply.text
     community = await store.community("telegram", "-100")
     assert community.settings.options == {"hand_seconds": 30.0}
 

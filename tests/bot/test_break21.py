@@ -473,9 +473,9 @@ async def test_r8_2_a_table_opened_while_an_admin_changes_the_stakes_takes_them(
         await service.settings(one, alice, True, ["pictures", "off"])  # (the community made)
         opening = asyncio.create_task(service.new_table(two, alice, "pineapple"))
         await asyncio.sleep(0)
-        for name, value in (("min_buy_in", "900"), ("kush_per_point", "10")):
+        for name, value, was in (("min_buy_in", "900", "200"), ("kush_per_point", "10", "1")):
             reply = await service.settings(one, alice, True, [name, value])
-            assert reply.text.startswith(f"Saved: {name} = {value}."), reply.text
+            assert reply.text.startswith(f"Saved: {name} = {value} (was {was})."), reply.text
         store.go.set()
         assert (await opening).text.startswith("Table #1 is open.")
         t = service.table_in(two)
@@ -510,8 +510,8 @@ async def test_r8_2_two_admins_changing_settings_at_once_both_keep_theirs(tmp_pa
             service.settings(two, bob, True, ["kush_per_point", "10"]),
         )
         assert [r.text.split("\n")[0] for r in replies] == [
-            "Saved: min_buy_in = 900.",
-            "Saved: kush_per_point = 10.",
+            "Saved: min_buy_in = 900 (was 200).",
+            "Saved: kush_per_point = 10 (was 1).",
         ]
         saved = (await store.community("discord", "77")).settings
         assert (saved.min_buy_in, saved.options.get("kush_per_point")) == (900, 10)
@@ -544,7 +544,7 @@ async def test_r8_2_a_top_up_that_waited_for_the_table_keeps_a_maximum_lowered_m
             setting = asyncio.create_task(service.settings(group, bob, True, ["max_buy_in", "300"]))
             await asyncio.sleep(0)
         reply, saved = await topping, await setting
-        assert saved.text.startswith("Saved: max_buy_in = 300.")
+        assert saved.text.startswith("Saved: max_buy_in = 300 (was auto — 5 × buy-in = 1000).")
         assert reply.alert
         assert (
             reply.text == "Top up from 1 to 100 kush (a stack holds at most 300). Usage: /topup N"

@@ -165,7 +165,9 @@ async def test_an_admin_s_settings_press_is_answered_while_the_group_is_rate_lim
             await w.fake.wait_for(lambda: pauses)  # (the table message's edit: 429)
             qid = await w.fake.press(ALICE, GROUP_ID, settings["message_id"], data)
             answer = await w.fake.wait_for(lambda: w.fake.answer_of(qid), timeout=1)
-            assert answer.params["text"].startswith("Saved: game = ofc."), answer.params
+            assert answer.params["text"].startswith("Saved: game = ofc (was pineapple)."), (
+                answer.params
+            )
             assert not gate.is_set()
         finally:
             gate.set()

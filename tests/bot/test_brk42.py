@@ -18,10 +18,10 @@ async def test_a_tiny_fraction_is_shown_as_typed_and_reads_back() -> None:
     service, store = new_service()
     reply = await say(service, "utc_offset", "0.0000001")
     assert (await stored(store)).utc_offset == 1e-07
-    assert reply.text.startswith("Saved: utc_offset = 0.0000001."), reply.text
+    assert reply.text.startswith("Saved: utc_offset = 0.0000001 (was auto — 3)."), reply.text
     assert "e-" not in (await say(service, "utc_offset")).text
     reply = await say(service, "utc_offset", "-0.0000001")
-    assert reply.text.startswith("Saved: utc_offset = -0.0000001."), reply.text
+    assert reply.text.startswith("Saved: utc_offset = -0.0000001 (was 0.0000001)."), reply.text
     assert SETTINGS["utc_offset"].parse("-0.0000001") == (await stored(store)).utc_offset
 
 
@@ -102,7 +102,7 @@ async def test_a_minus_press_on_a_low_max_stack_never_raises_it_to_auto() -> Non
 
     reply = await service.press(ALICE, await minus(), GROUP, yes)
     assert not reply.alert, reply.text
-    assert reply.text.startswith("Saved: max_buy_in = 20."), reply.text
+    assert reply.text.startswith("Saved: max_buy_in = 20 (was 50)."), reply.text
     assert (await stored(store)).top_up_limit == 20
     before = await stored(store)
     reply = await service.press(ALICE, await minus(), GROUP, yes)
@@ -119,7 +119,7 @@ async def test_a_kush_label_set_to_default_is_the_default_label(typed: tuple[str
     await say(service, "kush_label", "coins")
     reply = await say(service, "kush_label", *typed)
     assert not reply.alert, reply.text
-    assert reply.text.startswith("Saved: kush_label = kush."), reply.text
+    assert reply.text.startswith("Saved: kush_label = kush (was coins)."), reply.text
     assert (await stored(store)).kush_label == "kush"
     reply = await say(service, "kush_label", *typed)
     assert reply.text.startswith("Already so: kush_label = kush"), reply.text

@@ -44,7 +44,7 @@ async def test_a_minus_press_on_a_max_stack_less_than_a_step_above_the_buy_in(
 
     reply = await service.press(ALICE, await _minus_max_stack(service), GROUP, yes)
     assert not reply.alert, reply.text
-    assert reply.text.startswith(f"Saved: max_buy_in = {after}."), reply.text
+    assert reply.text.startswith(f"Saved: max_buy_in = {after} (was {max_stack})."), reply.text
     assert (await stored(store)).max_buy_in == after
     before = await stored(store)
     reply = await service.press(ALICE, await _minus_max_stack(service), GROUP, yes)

@@ -107,7 +107,9 @@ async def test_r14_two_admins_changes_on_two_workers_at_once_both_stay(
             go.set()
             reply = await asyncio.wait_for(first, 5)
         assert not reply.alert and not second.alert
-        assert reply.text.startswith(tr("en", "reply.settings_saved", what="min_buy_in = 300"))
+        assert reply.text.startswith(
+            tr("en", "reply.settings_saved", what="min_buy_in = 300 (was 200)")
+        )
         for db in (db1, db2):
             s = (await db.community("telegram", GROUP.chat_id)).settings
             assert (s.min_buy_in, s.daily_bonus) == (300, 25)

@@ -43,13 +43,13 @@ async def test_an_english_player_of_a_group_labelled_in_russian_reads_kush() -> 
     service, _ = new_service()
     saved = await say(service, "kush_label", "монеты")
     assert saved.text.splitlines()[:2] == [
-        'Saved: kush_label = монеты (readers of English see "kush").',
+        'Saved: kush_label = монеты (was kush) (readers of English see "kush").',
         'Readers of English see "kush" instead: a label in Latin letters ("coins") or a sign '
         "(🪙, ₽) reads the same for everyone.",
     ], saved.text
     russian = await say(service, "kush_label", "жетоны", actor=BORIS)
     assert russian.text.splitlines()[:2] == [
-        "Сохранено: kush_label = жетоны.",
+        "Сохранено: kush_label = жетоны (было монеты).",
         "Читающие по-английски видят вместо него «kush»: название латиницей («coins») или "
         "значок (🪙, ₽) все читают одинаково.",
     ], russian.text
@@ -65,7 +65,7 @@ async def test_an_english_player_of_a_group_labelled_in_russian_reads_kush() -> 
     assert 'Now: жетоны (readers of English see "kush")' in help_en.text, help_en.text
     # a Latin label: no note, shown as typed to both
     latin = await say(service, "kush_label", "coins")
-    assert latin.text.splitlines()[0] == "Saved: kush_label = coins.", latin.text
+    assert latin.text.splitlines()[0] == "Saved: kush_label = coins (was kush).", latin.text
     assert "Readers of English" not in latin.text
     alice = await service.balance(GROUP, ALICE)
     assert alice.text == "Alice: 1000 coins on balance, 0 at the table.", alice.text
@@ -75,7 +75,7 @@ async def test_a_group_set_to_russian_is_not_told_of_english_readers() -> None:
     service, _ = new_service()
     assert not (await say(service, "language", "ru")).alert
     saved = await say(service, "kush_label", "монеты")
-    assert saved.text.splitlines()[0] == "Сохранено: kush_label = монеты.", saved.text
+    assert saved.text.splitlines()[0] == "Сохранено: kush_label = монеты (было куш).", saved.text
     assert "по-английски" not in saved.text
     # the group reads Russian: its English member too
     alice = await service.balance(GROUP, ALICE)

@@ -102,7 +102,7 @@ async def test_a_press_on_the_short_list_shows_the_short_list_again() -> None:
     assert data.endswith(":s:mb+_")  # (the short list's)
     reply = await service.press(ALICE, data, GROUP, _yes)
     assert not reply.alert, reply.text
-    assert reply.text.startswith("Saved: min_buy_in = 550."), reply.text
+    assert reply.text.startswith("Saved: min_buy_in = 550 (was 500)."), reply.text
     assert (await stored(store)).min_buy_in == 550
     assert reply.screen is not None
     assert "Buy-in (min_buy_in): 550 (default 200)" in reply.screen.text.splitlines()

@@ -1,7 +1,7 @@
 """What a new admin found in the sandbox (nu48), each in English and Russian: Russian texts
 beside a player's name in the masculine ("🤖 Анна — готов ✅"), ``/settings hand_seconds 2m``
 told to type digits without separators, and ``/closetable`` during a hand saying nothing of
-where the stacks go."""
+where the stacks go; a saved setting not naming the value it replaced."""
 
 from __future__ import annotations
 
@@ -142,3 +142,27 @@ async def test_closetable_during_a_hand_says_the_stacks_go_back_to_balances(game
         + " stacks go back to balances"
     )  # fmt: skip
     assert "взносы вернутся" in tr("ru", "tour.cancels_after_hand", table=1)
+
+
+# -- 4. a saved setting names the value it replaced ------------------------------------------
+async def test_a_saved_setting_says_what_it_was() -> None:
+    """``/settings min_buy_in 500`` answered "Saved: min_buy_in = 500." with no word of the
+    value it replaced (to undo it the admin had to remember it): the answer adds "(was
+    200)", «(было 200)» in Russian; a label's note stays after it, and "Already so" has none."""
+    service, _store = new_service()
+    reply = await say(service, "min_buy_in", "500")
+    assert reply.text.splitlines()[0] == "Saved: min_buy_in = 500 (was 200).", reply.text
+    reply = await say(service, "min_buy_in", "300", actor=BORIS)
+    assert reply.text.splitlines()[0] == "Сохранено: min_buy_in = 300 (было 500).", reply.text
+    reply = await say(service, "min_buy_in", "300")
+    assert reply.text.splitlines()[0] == "Already so: min_buy_in = 300.", reply.text
+    reply = await say(service, "game", "ofc", actor=BORIS)
+    assert reply.text.splitlines()[0] == (
+        "Сохранено: game = ofc — Классический OFC (было pineapple)."
+    ), reply.text
+    reply = await say(service, "kush_label", "монеты")
+    assert reply.text.splitlines()[0] == (
+        'Saved: kush_label = монеты (was kush) (readers of English see "kush").'
+    ), reply.text
+    reply = await say(service, "kush_label", "жетоны", actor=BORIS)
+    assert reply.text.splitlines()[0] == "Сохранено: kush_label = жетоны (было монеты).", reply

@@ -147,7 +147,7 @@ async def test_a_comma_in_a_whole_amount_is_refused_naming_the_comma() -> None:
     assert russian.endswith("\n«1,500»: напишите 1500, без «,»."), russian
     community = await store.community("telegram", "-100")
     assert community.settings.min_buy_in == 200 and community.settings.options == {}
-    assert "Saved: hand_seconds = 30." in await _say(service, "hand_seconds", "30.0")
+    assert "Saved: hand_seconds = 30 (was 120)." in await _say(service, "hand_seconds", "30.0")
 
 
 # -- 5. a kush label is a short unit -----------------------------------------------------------
@@ -185,7 +185,7 @@ async def test_r8_2a_an_older_idle_and_ready_pair_leaves_other_settings_changeab
     community = await store.community(GROUP.platform, GROUP.community_id)
     options = {"ready_seconds": 600, "idle_close_seconds": 5}
     await store.change_settings(community.id, lambda s: replace(s, options=options))
-    assert "Saved: hand_seconds = 90." in await _say(service, "hand_seconds", "90")
+    assert "Saved: hand_seconds = 90 (was 120)." in await _say(service, "hand_seconds", "90")
     said = await _say(service, "ready_seconds", "590")
     assert "Keep idle_close_seconds > ready_seconds" in said, said
-    assert "Saved: ready_seconds = 240." in await _say(service, "ready_seconds", "240")
+    assert "Saved: ready_seconds = 240 (was 600)." in await _say(service, "ready_seconds", "240")

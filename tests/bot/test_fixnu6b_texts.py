@@ -180,11 +180,15 @@ async def test_a_russian_group_reads_the_game_saved_in_russian() -> None:
     """`/settings game ананас` answered "game = pineapple" in a Russian group."""
     service, _store = new_service()
     reply = await say(service, "game", "классика", actor=BORIS)
-    assert reply.text.startswith("Сохранено: game = ofc — Классический OFC."), reply.text
+    assert reply.text.startswith("Сохранено: game = ofc — Классический OFC (было pineapple)."), (
+        reply.text
+    )
     reply = await say(service, "game", "ананас", actor=BORIS)
-    assert reply.text.startswith("Сохранено: game = pineapple — Ананас (OFC)."), reply.text
+    assert reply.text.startswith("Сохранено: game = pineapple — Ананас (OFC) (было ofc)."), (
+        reply.text
+    )
     reply = await say(service, "game", "ofc", actor=ALICE)
-    assert reply.text.startswith("Saved: game = ofc."), reply.text
+    assert reply.text.startswith("Saved: game = ofc (was pineapple)."), reply.text
 
 
 def _arrange(presenter: FakePresenter, actor: Actor) -> str:

@@ -44,7 +44,7 @@ async def test_r8_1_utc_offset_auto_follows_the_language_again(
         assert (await stored(store)).utc_offset == 5
         reply = await say(service, "utc_offset", word)
         assert not reply.alert, reply.text
-        assert reply.text.startswith("Saved: utc_offset = auto — 0."), reply.text
+        assert reply.text.startswith("Saved: utc_offset = auto — 0 (was 5)."), reply.text
         s = await stored(store)
         assert (s.utc_offset, s.day_zone()) == (None, 0)
         help_ = await say(service, "utc_offset")
@@ -69,7 +69,7 @@ async def test_r8_1_a_time_zone_set_shows_its_number_and_the_default() -> None:
     service.register(FakePresenter())
     assert not (await say(service, "language", "en")).alert
     saved = await say(service, "utc_offset", "3")
-    assert saved.text.startswith("Saved: utc_offset = 3."), saved.text
+    assert saved.text.startswith("Saved: utc_offset = 3 (was auto — 0)."), saved.text
     assert (await say(service, "utc_offset")).text.endswith("Now: 3 (default 0).")
 
 

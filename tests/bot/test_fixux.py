@@ -192,8 +192,11 @@ async def test_settings_game_takes_a_games_russian_or_full_name() -> None:
     ``/newtable`` does (EN and RU answers)."""
     service, _ = new_service()
     reply = await service.settings(FRIENDS, BORIS, True, ["game", "китайский"])
-    assert reply.text.splitlines()[0] == "Сохранено: game = chinese — Китайский покер.", reply.text
+    assert (
+        reply.text.splitlines()[0]
+        == "Сохранено: game = chinese — Китайский покер (было pineapple)."
+    ), reply.text
     reply = await service.settings(FRIENDS, ANN, True, ["game", "Classic", "OFC"])
-    assert reply.text.splitlines()[0] == "Saved: game = ofc.", reply.text
+    assert reply.text.splitlines()[0] == "Saved: game = ofc (was chinese).", reply.text
     reply = await service.settings(FRIENDS, ANN, True, ["game", "poker"])
     assert reply.alert and "pineapple" in reply.text, reply.text

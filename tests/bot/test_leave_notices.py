@@ -165,7 +165,7 @@ async def test_r8_6_time_bank_seconds_says_seated_players_keep_their_bank() -> N
     # set back to what the table plays: saved, and nothing waits any more
     playing = f"{t.options.kush_per_point:g}"
     back = await service.settings(GROUP, ALICE, True, ["kush_per_point", playing])
-    assert back.text.startswith(f"Saved: kush_per_point = {playing}."), back.text
+    assert back.text.startswith(f"Saved: kush_per_point = {playing} (was 2)."), back.text
     assert tr("en", "settings.next_match") not in back.text, back.text
     # the value the table plays now, saved again: nothing waits, nothing to say of when
     # ("Already so … applies from the next match" read as a change to come)

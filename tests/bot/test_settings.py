@@ -182,22 +182,22 @@ async def test_a_value_already_set_is_answered_as_already_so_not_saved() -> None
     "Saved", the stored value the one typed."""
     service, store = new_service()
     first = await say(service, "hand_seconds", "30")
-    assert first.text.startswith("Saved: hand_seconds = 30."), first.text
+    assert first.text.startswith("Saved: hand_seconds = 30 (was 120)."), first.text
     again = await say(service, "hand_seconds", "30.0")
     assert again.text.startswith("Already so: hand_seconds = 30."), again.text
     assert not again.alert
     other = await say(service, "hand_seconds", "31")
-    assert other.text.startswith("Saved: hand_seconds = 31."), other.text
+    assert other.text.startswith("Saved: hand_seconds = 31 (was 30)."), other.text
     assert (await stored(store)).options["hand_seconds"] == 31.0
     russian = await say(service, "language", "ru")
-    assert russian.text.startswith("Сохранено: language = ru."), russian.text
+    assert russian.text.startswith("Сохранено: language = ru (было авто)."), russian.text
     same = await say(service, "hand_seconds", "31")
     assert same.text.startswith("Уже так: hand_seconds = 31."), same.text
     # a default saved as what it stands for changes nothing either; a new label does
     default = await say(service, "ready_seconds", f"{RuleOptions().ready_seconds:g}")
     assert default.text.startswith("Уже так: ready_seconds = "), default.text
     label = await say(service, "kush_label", "монеты")
-    assert label.text.startswith("Сохранено: kush_label = монеты."), label.text
+    assert label.text.startswith("Сохранено: kush_label = монеты (было куш)."), label.text
     label = await say(service, "kush_label", "монеты")
     assert label.text.startswith("Уже так: kush_label = монеты."), label.text
 
@@ -699,7 +699,7 @@ async def test_setting_the_game_while_another_games_table_is_open_says_the_table
     table open, or the table's own game, no such note."""
     service, store = new_service()
     assert (await say(service, "game", "chinese")).text == tr(
-        "en", "reply.settings_saved", what="game = chinese"
+        "en", "reply.settings_saved", what="game = chinese (was pineapple)"
     ) + "\n" + tr("en", "settings.list_hint")
     assert not (await say(service, "game", "pineapple")).alert
     await service.new_table(GROUP, ALICE)
@@ -708,7 +708,10 @@ async def test_setting_the_game_while_another_games_table_is_open_says_the_table
     assert not reply.alert and (await stored(store)).game == "ofc"
     note = tr("en", "settings.game_next_table", table="Pineapple OFC", game="Classic OFC")
     hint = tr("en", "settings.list_hint")
-    assert reply.text == tr("en", "reply.settings_saved", what="game = ofc") + f"\n{note}\n{hint}"
+    assert (
+        reply.text
+        == tr("en", "reply.settings_saved", what="game = ofc (was pineapple)") + f"\n{note}\n{hint}"
+    )
     assert "/closetable" in note and "/newtable" in note
     russian = await say(service, "game", "chinese", actor=BORIS)
     assert russian.text.endswith(
@@ -718,7 +721,10 @@ async def test_setting_the_game_while_another_games_table_is_open_says_the_table
     )
     # the table's own game again: nothing to add
     back = await say(service, "game", "pineapple")
-    assert back.text == tr("en", "reply.settings_saved", what="game = pineapple") + f"\n{hint}"
+    assert (
+        back.text
+        == tr("en", "reply.settings_saved", what="game = pineapple (was chinese)") + f"\n{hint}"
+    )
 
 
 async def test_a_fraction_with_a_comma_is_saved_as_russian_writes_it() -> None:
@@ -918,8 +924,8 @@ async def test_a_whole_number_setting_takes_no_comma(actor: Actor, name: str, va
 @pytest.mark.parametrize(
     ("actor", "saved", "low"),
     [
-        (ALICE, "utc_offset = 7.5.", "from -12"),
-        (BORIS, "utc_offset = 7,5.", "от -12"),
+        (ALICE, "utc_offset = 7.5 (was auto — 3).", "from -12"),
+        (BORIS, "utc_offset = 7,5 (было авто — 3).", "от -12"),
     ],
     ids=["en", "ru"],
 )

@@ -21,7 +21,7 @@ async def test_a_buy_in_above_the_starting_balance_is_saved_with_a_warning() -> 
     reply = await service.settings(GROUP, ALICE, True, ["min_buy_in", "5000"])
     assert not reply.alert, reply.text
     lines = reply.text.splitlines()
-    assert lines[0] == tr("en", "reply.settings_saved", what="min_buy_in = 5000"), lines
+    assert lines[0] == tr("en", "reply.settings_saved", what="min_buy_in = 5000 (was 200)"), lines
     assert lines[1] == WARN_EN, lines
     assert await _now(service, "min_buy_in") == "5000"
 

@@ -62,7 +62,7 @@ async def test_a_setting_changed_in_a_thread_says_when_the_thread_s_table_takes_
         )  # fmt: skip
         assert reply["flags"] & EPHEMERAL
         assert reply["content"].splitlines()[:2] == [
-            "Saved: target_points = 20.",
+            "Saved: target_points = 20 (was 51).",
             "The game under way plays to 20 from the next hand; if a player has 20 points or "
             "more when this hand ends, the game is over then and settled.",
         ], reply["content"]
@@ -71,14 +71,14 @@ async def test_a_setting_changed_in_a_thread_says_when_the_thread_s_table_takes_
             channel_id=THREAD_ID,
         )  # fmt: skip
         assert reply["content"].splitlines()[:2] == [
-            "Saved: kush_per_point = 2.",
+            "Saved: kush_per_point = 2 (was 1).",
             "It applies from the next hand.",
         ], reply["content"]
         reply = await w.slash(
             ALICE, "settings", {"name": "hand_seconds", "value": "90"}, admin=True
         )  # (in the channel: the Pineapple table's match)
         assert reply["content"].splitlines()[:2] == [
-            "Saved: hand_seconds = 90.",
+            "Saved: hand_seconds = 90 (was 120).",
             "It applies from the next hand (after any Fantasyland hands this one earns).",
         ], reply["content"]
         # the settings list's "+" in the thread: the same answer, of the thread's table
@@ -93,7 +93,7 @@ async def test_a_setting_changed_in_a_thread_says_when_the_thread_s_table_takes_
         assert record.callback_type == 7
         edited = w.fake.messages[int(panel["id"])]["content"]
         assert edited.splitlines()[:2] == [
-            "Saved: target_points = 30.",
+            "Saved: target_points = 30 (was 20).",
             "The game under way plays to 30 from the next hand; if a player has 30 points or "
             "more when this hand ends, the game is over then and settled.",
         ], edited
@@ -140,18 +140,22 @@ async def test_max_buy_in_takes_auto_as_every_answer_names_it(tmp_path: Path) ->
     as 0 does; ``language`` takes «авто» as it takes "auto"."""
     async with world(tmp_path) as w:
         reply = await w.slash(ALICE, "settings", {"name": "max_buy_in", "value": "500"}, admin=True)
-        assert reply["content"].startswith("Saved: max_buy_in = 500."), reply
+        assert reply["content"].startswith(
+            "Saved: max_buy_in = 500 (was auto — 5 × buy-in = 1000)."
+        ), reply
         reply = await w.slash(
             ALICE, "settings", {"name": "max_buy_in", "value": "auto"}, admin=True
         )
-        assert reply["content"].startswith("Saved: max_buy_in = auto — 5 × buy-in = 1000."), reply
+        assert reply["content"].startswith(
+            "Saved: max_buy_in = auto — 5 × buy-in = 1000 (was 500)."
+        ), reply
         community = await w.store.community("discord", str(w.fake.guild_id))
         assert community.settings.max_buy_in == 0
         await w.slash(ALICE, "settings", {"name": "max_buy_in", "value": "700"}, admin=True)
         reply = await w.slash(BOB, "settings", {"name": "max_buy_in", "value": "Авто"}, admin=True)
-        assert reply["content"].startswith("Сохранено: max_buy_in = авто — 5 × взнос = 1000."), (
-            reply
-        )
+        assert reply["content"].startswith(
+            "Сохранено: max_buy_in = авто — 5 × взнос = 1000 (было 700)."
+        ), reply
         community = await w.store.community("discord", str(w.fake.guild_id))
         assert community.settings.max_buy_in == 0
         reply = await w.slash(BOB, "settings", {"name": "language", "value": "ru"}, admin=True)

@@ -50,4 +50,4 @@ async def test_r8_7_kush_label_chips_is_refused_on_discord(tmp_path: Path) -> No
         reply = await w.slash(
             ALICE, "settings", {"name": "kush_label", "value": "coins"}, admin=True
         )
-        assert reply["content"].splitlines()[0] == "Saved: kush_label = coins.", reply
+        assert reply["content"].splitlines()[0] == "Saved: kush_label = coins (was kush).", reply

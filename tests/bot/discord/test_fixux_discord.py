@@ -14,9 +14,9 @@ async def test_settings_name_option_holding_name_and_value_sets_it(tmp_path: Pat
     Telegram's ``/settings hand_seconds 30`` is, in English and Russian."""
     async with world(tmp_path) as w:
         reply = await w.slash(ALICE, "settings", {"name": "hand_seconds 30"}, admin=True)
-        assert reply["content"].splitlines()[0] == "Saved: hand_seconds = 30.", reply
+        assert reply["content"].splitlines()[0] == "Saved: hand_seconds = 30 (was 120).", reply
         reply = await w.slash(BOB, "settings", {"name": " hand_seconds  45 "}, admin=True)
-        assert reply["content"].splitlines()[0] == "Сохранено: hand_seconds = 45.", reply
+        assert reply["content"].splitlines()[0] == "Сохранено: hand_seconds = 45 (было 30).", reply
         reply = await w.slash(ALICE, "settings", {"name": "all"}, admin=True)
         assert "Time per hand (hand_seconds): 45" in reply["content"].splitlines(), reply
         # a name mistyped with its value: the name alone is echoed, as on Telegram
