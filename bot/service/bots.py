@@ -94,13 +94,19 @@ RUSSIAN_BOT_NAMES = dict(zip(BOT_NAMES, ("Анна", "Борис", "Вера", "
 _CYRILLIC_NAMES = {folded(ru): folded(en) for en, ru in RUSSIAN_BOT_NAMES.items()}
 
 
+def typed_name(name: str) -> str:
+    """A seat's name as a command types it, compared letter case aside: without the 🤖 the
+    table shows before a computer player and the @ of a Telegram mention ("🤖 Anna",
+    "@Anna", "anna": "anna"), ``ё`` read as ``е`` as every name lookup reads it
+    (:func:`~bot.names.folded`)."""
+    return folded(name.removeprefix("🤖").strip().removeprefix("@").strip())
+
+
 def bare_name(name: str) -> str:
-    """A computer player's name as typed, compared letter case aside: without the 🤖 the
-    table shows, the level the seating notice shows after it ("🤖 Anna (normal)") and the
-    @ of a Telegram mention ("🤖 Anna", "@Anna", "anna": "anna"), ``ё`` read as ``е`` as
-    every name lookup reads it (:func:`~bot.names.folded`); written in Cyrillic, as its own
+    """A computer player's name as typed (:func:`typed_name`), without the level the seating
+    notice shows after it ("🤖 Anna (normal)": "anna"); written in Cyrillic, as its own
     ("Анна": "anna")."""
-    bare = folded(without_level(name).removeprefix("🤖").strip().removeprefix("@").strip())
+    bare = typed_name(without_level(name))
     return _CYRILLIC_NAMES.get(bare, bare)
 
 

@@ -18,11 +18,10 @@ from bot.model import (
     Reply,
     SeatState,
 )
-from bot.names import folded
 from bot.render import busted_notice, closes_after_hand
 from bot.screens import Screen
 from bot.service import tournaments, wallet
-from bot.service.bots import bare_name, house_funds
+from bot.service.bots import bare_name, house_funds, typed_name
 from bot.service.chinese import claimant_continues
 from bot.service.dealing import (
     TOP_UP_SECONDS,
@@ -925,12 +924,9 @@ async def _seat_named(rt: Runtime, t: LiveTable, name: str) -> SeatState | None:
     if seat is not None:
         return seat
 
-    def typed(shown: str) -> str:  # the name as typed: letter case, 🤖 and @ aside
-        return folded(shown.removeprefix("🤖").strip().removeprefix("@").strip())
-
     # the spelling typed first ("Anna" is not the person "Анна" seated before them), then a
     # computer player's other spelling or level ("Анна", "🤖 Anna (normal)")
-    for same in (typed, bare_name):
+    for same in (typed_name, bare_name):
         wanted = same(name)
         for s in t.seats.values():
             if same(s.name) == wanted:
