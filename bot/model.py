@@ -33,6 +33,7 @@ __all__ = [
     "Reply",
     "SeatState",
     "group_chat",
+    "lobby_version_no",
 ]
 
 
@@ -354,6 +355,13 @@ REQUESTS_KEPT = 32
 PRESSES_KEPT = 64
 
 
+def lobby_version_no(version: str) -> int | None:
+    """The number ``n`` of a table message button's version ``L<n>`` (ASCII digits);
+    ``None`` for any other shape (a forged payload)."""
+    rest = version[1:]
+    return int(rest) if version[:1] == "L" and rest.isascii() and rest.isdigit() else None
+
+
 #: A table's lobby stretch (:meth:`LiveTable.lobby_key`): its phase, hand number,
 #: tournament phase (``None``: a cash table), buy-in and rules
 LobbyKey = tuple[str, int, str | None, int, RuleOptions]
@@ -663,10 +671,8 @@ class LiveTable:
         left = self.lobby_left.get(user_id)
         if left is None:
             return False
-        try:
-            return int(version[1:]) <= left
-        except ValueError:
-            return True
+        n = lobby_version_no(version)
+        return n is None or n <= left
 
     def same_lobby(self, version: str) -> bool:
         """Whether ``version`` (a table message button's, ``L<n>``) is an older one of the
@@ -676,13 +682,10 @@ class LiveTable:
         started or stopped since it was written)."""
         if self.phase not in (Phase.LOBBY, Phase.BETWEEN) or self.lobby_from is None:
             return False
-        if self.lobby_at != self.lobby_key() or not version.startswith("L"):
+        if self.lobby_at != self.lobby_key():
             return False
-        try:
-            n = int(version[1:])
-        except ValueError:
-            return False
-        return self.lobby_from <= n < self.version
+        n = lobby_version_no(version)
+        return n is not None and self.lobby_from <= n < self.version
 
     def new_bank(self) -> float:
         """The time bank of a player who sits down now (R8.5): the admins' latest

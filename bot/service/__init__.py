@@ -41,6 +41,7 @@ from bot.model import (
     Presenter,
     Reply,
     SeatState,
+    lobby_version_no,
 )
 from bot.names import clean_arg
 from bot.presses import (
@@ -1866,7 +1867,7 @@ _HAND_PRESSES = (PlaceCard, DiscardCard, TakeBack, Undo, Arrange, ConfirmMove, M
 
 def _lobby_shaped(version: str) -> bool:
     """Whether ``version`` is shaped as a table message's button version (``L<n>``)."""
-    return version[:1] == "L" and version[1:].isascii() and version[1:].isdigit()
+    return lobby_version_no(version) is not None
 
 
 def _hand_view(message_ref: str | None) -> bool:
