@@ -1794,16 +1794,19 @@ class Runtime:
     def offers(self, t: LiveTable, data: str) -> bool:
         """Whether the table message as the table is now, at its current version, carries a
         button of payload ``data`` (nothing is written or remembered)."""
-        p = self.presenter(t)
-        link = p.private_link(t.id) if p is not None else None
-        screen = render.group_screen(t, t.lang, link, self.clock(), self.zones.get(t.community_id))
+        screen = self._rendered_group(t)
         return any(b.data == data for row in screen.buttons for b in row)
 
     def _group_render(self, t: LiveTable) -> Screen:
-        """The table message as the table is now, at its current version."""
+        """The table message as the table is now, at its current version (the names it
+        shows as unreachable remembered, :attr:`_named`)."""
+        self._named[t.id] = tuple(render.unreachable_names(t))
+        return self._rendered_group(t)
+
+    def _rendered_group(self, t: LiveTable) -> Screen:
+        """The table message as the table is now, at its current version; nothing kept."""
         p = self.presenter(t)
         link = p.private_link(t.id) if p is not None else None
-        self._named[t.id] = tuple(render.unreachable_names(t))
         return render.group_screen(t, t.lang, link, self.clock(), self.zones.get(t.community_id))
 
     async def flush_outbox(
