@@ -62,6 +62,27 @@ class TokenTaken(Exception):
     logged then. ``python -m bot`` exits with status 2 without saying it again."""
 
 
+class _TokenTaken:
+    """The bot's or the router's callback for another process taking its Telegram token's
+    updates (:mod:`bot.telegram.one_bot`, which logged the line): the first line is kept and
+    ``stop`` set, unless a SIGTERM/SIGINT set it first (a plain stop, exit status 0)."""
+
+    def __init__(self, stop: asyncio.Event) -> None:
+        self._stop = stop
+        self._line: str | None = None
+
+    def __call__(self, line: str) -> None:
+        if self._stop.is_set():  # (SIGTERM/SIGINT came first: a plain stop, status 0; brk54)
+            return
+        self._line = self._line or line
+        self._stop.set()
+
+    def raise_if_taken(self) -> None:
+        """:raises TokenTaken: with the first line, once the token was taken."""
+        if self._line is not None:
+            raise TokenTaken(self._line)
+
+
 class _StoppedStarting(Exception):
     """SIGINT/SIGTERM (``stop``) came while the start waited on a platform or PostgreSQL."""
 
@@ -305,13 +326,7 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
         store = await _unless_stopped(open_store(settings), stop)
     adapters: list[_Adapter] = []
     started = False
-    token_taken: list[str] = []  # (the line logged: another process takes the token's updates)
-
-    def on_token_taken(line: str) -> None:
-        if stop.is_set():  # (SIGTERM/SIGINT came first: a plain stop, status 0; brk54)
-            return
-        token_taken.append(line)
-        stop.set()
+    token_taken = _TokenTaken(stop)  # (another process takes the token's updates)
 
     telegram = None
     discord_adapter = None
@@ -350,7 +365,7 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
                 settings.telegram_api_base_url,
             )
             adapters.append(telegram)
-            telegram.on_token_taken = on_token_taken
+            telegram.on_token_taken = token_taken
             if worker is not None:
                 worker.attach_telegram(telegram)  # fed the updates the router forwards
             with _bot_api_errors():  # updates once the tables are restored
@@ -440,8 +455,7 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
                 await adapter.stop()
         # (do not leave an empty database behind a failed start)
         await _close_store(store, db if fresh and not started else None, lock)
-    if token_taken:
-        raise TokenTaken(token_taken[0])
+    token_taken.raise_if_taken()
 
 
 async def _close_store(store: Store, fresh: Path | None, lock: int | None) -> None:
@@ -538,19 +552,13 @@ async def run_router(settings: Settings, stop: asyncio.Event | None = None) -> N
     if settings.database_url is None:
         _workers_sqlite(Path(settings.database_path))
     store = await open_store(settings)
-    token_taken: list[str] = []  # (the line logged: another process deleted the webhook)
-
-    def on_token_taken(line: str) -> None:
-        if stop.is_set():  # (SIGTERM/SIGINT came first: a plain stop, status 0)
-            return
-        token_taken.append(line)
-        stop.set()
+    token_taken = _TokenTaken(stop)  # (another process deleted or replaced the webhook)
 
     router = Router(
         store,
         settings.telegram_bot_token.get_secret_value(),
         settings.telegram_api_base_url,
-        on_token_taken=on_token_taken,
+        on_token_taken=token_taken,
     )
     host, port = split_listen(settings.telegram_webhook_listen)
     try:
@@ -575,8 +583,7 @@ async def run_router(settings: Settings, stop: asyncio.Event | None = None) -> N
     finally:
         await router.stop()
         await store.close()
-    if token_taken:
-        raise TokenTaken(token_taken[0])
+    token_taken.raise_if_taken()
 
 
 def _workers_sqlite(path: Path) -> None:
