@@ -7,6 +7,7 @@ posted for certain."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 from pathlib import Path
@@ -100,7 +101,14 @@ async def test_the_old_table_message_forgotten_is_saved_before_the_next_step(
             await w.adapter.presenter.flush()
             assert len(fake.calls_to("PATCH", path)) == edits + 1  # written as moved
             assert t.earlier_ref is None
-            await w.service.rt.snapshot_saved(t)
+            # saved in the background (snapshot_saved waits 2 × storage_wait at most, short
+            # of a loaded machine's write): waited for in storage, 20 s at most; without the
+            # fix it is never saved before a step
+            deadline = asyncio.get_running_loop().time() + 20
+            while _earlier_ref(db) is not None:
+                assert asyncio.get_running_loop().time() < deadline, "never saved"
+                await w.service.rt.snapshot_saved(t)
+                await asyncio.sleep(0.05)
             with sqlite3.connect(db) as live, sqlite3.connect(crashed) as copy:
                 live.backup(copy)  # (the database as a crash now leaves it)
         assert _earlier_ref(crashed) is None
