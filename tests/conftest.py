@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from bot import thinking
@@ -37,6 +39,20 @@ def _quick_fouled_confirm(request: pytest.FixtureRequest, monkeypatch: pytest.Mo
     bots that tests run as processes do the same (their ``child`` modules)."""
     if request.node.get_closest_marker("foul_confirm_pause") is None:
         monkeypatch.setattr(play, "FOUL_CONFIRM_MIN_SECONDS", 0.0)
+
+
+#: the exhaustive runs (``OFC_SLOW=1``, ``OFC_CRASH_ALL=1``) have single tests of ten minutes
+#: and more: their hang limit is two hours instead of pyproject's ``timeout`` (600 s)
+EXHAUSTIVE_TIMEOUT = 7200
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Raise the hang limit of every test (pytest-timeout) in an exhaustive run, where the
+    sweeps' single tests outlast the default run's 600 s."""
+    if "1" in (os.environ.get("OFC_SLOW"), os.environ.get("OFC_CRASH_ALL")):
+        for item in items:
+            if item.get_closest_marker("timeout") is None:
+                item.add_marker(pytest.mark.timeout(EXHAUSTIVE_TIMEOUT))
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
