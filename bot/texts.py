@@ -847,10 +847,17 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "{name} — компьютерный игрок: его уберёт /removebot {bare}.",
     },
     "reply.kick_tournament": {
-        "en": "A tournament seat is its player's own: only they leave it. "
+        "en": "Once a tournament has started, a seat is its player's own: only they leave it. "
         "/closetable cancels the whole tournament.",
-        "ru": "Место в турнире принадлежит игроку: уйти может только он сам. "
+        "ru": "В начавшемся турнире место принадлежит игроку: уйти может только он сам. "
         "/closetable отменит весь турнир.",
+    },
+    # a tournament still registering (R8.7): the kicked player unregistered, the buy-in back
+    "reply.kicked_unregistered": {
+        "en": "Admin withdrew {name} from the tournament; the buy-in, {amount} {label}, is "
+        "back on their balance.",
+        "ru": "Админ снял {name} с турнира: регистрация отменена, взнос возвращён на баланс: "
+        "{amount} {label}.",
     },
     "reply.already_leaving": {
         "en": "You are leaving this table: you stand up when this hand ends.",
