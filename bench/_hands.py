@@ -21,13 +21,23 @@ from bot.model import ChatRef, LiveTable, SeatState
 from bot.screens import Payload
 from bot.service import TableService
 
-__all__ = ["RESTORE_WAIT", "Press", "button", "play", "served"]
+__all__ = ["RESTORE_WAIT", "Press", "button", "load", "play", "served"]
 
 RESTORE_WAIT = 30.0  # s a table restored anew from storage may take to be served again
 
 #: presses one button: ``(table, seat, (action, arg), payload)`` → whether the press did
 #: what it was for (``False``: refused, or not known yet: the street is worked out again)
 Press = Callable[[LiveTable, SeatState, tuple[str, str], str], Awaitable[bool]]
+
+
+def load(tables: int, pace: float) -> str:
+    """The paced load in words for a bench's report: ``tables`` tables, each pressing about
+    every ``pace`` seconds (``BENCH_PACE``), e.g. ``a press every 2 s per table on average
+    (100 presses/s offered)``. ``pace`` 0 (or below) is no pacing (:func:`play` presses without
+    pauses): ``no pause between a table's presses (unpaced)``, never a division by zero."""
+    if pace <= 0:
+        return "no pause between a table's presses (unpaced)"
+    return f"a press every {pace:g} s per table on average ({tables / pace:.0f} presses/s offered)"
 
 
 async def served(
@@ -59,7 +69,7 @@ def button(t: LiveTable, seat: SeatState, want: tuple[str, str]) -> str | None:
 async def play(service: TableService, t: LiveTable, hands: int, pace: float, press: Press) -> None:
     """Play ``hands`` hands at ``t``'s chat (counted from the hand the table served there is
     at now), the acting player making the strategy's move one button at a time, each press
-    about ``pace`` seconds after the last (0: none), at the table served there now
+    about ``pace`` seconds after the last (0 or below: none), at the table served there now
     (:func:`served`). The street's presses are worked out again from that table when it was
     restored anew, a press was refused (``press`` returned ``False``: storage not answering
     in time, nothing changed) or the next button is not on the screen. Returns when the
@@ -75,7 +85,7 @@ async def play(service: TableService, t: LiveTable, hands: int, pace: float, pre
         seat_no = hand.to_act[0]
         seat = now.seats[seat_no]
         for want in render.move_presses(hand.suggest(seat_no, lookahead=0)):
-            if pace:
+            if pace > 0:
                 await asyncio.sleep(random.uniform(0.5 * pace, 1.5 * pace))
             if await served(service, t) is not now or now.hand is not hand:
                 break  # (restored anew, or the hand is over)

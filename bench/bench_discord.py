@@ -14,10 +14,11 @@ message, the next player's DM and their "your move" ping follow in the backgroun
 once the presses being answered are.
 
 Load: every table's acting player presses at human pace, one press every ``PACE`` seconds
-(default 2 s: 100 presses/s over 200 tables), each table through whole hands, pressing at the
-table the service serves now in its channel (``_hands``: a step whose commit storage did not
-answer in time, read back as saved, has its table restored anew, a new object; pressing the
-old one, never moving again, the run never ended). Targets: p50 ≤ 5 ms and p99 ≤ 25 ms.
+(``BENCH_PACE``, default 2 s: 100 presses/s over 200 tables; 0: no pauses), each table through
+whole hands, pressing at the table the service serves now in its channel (``_hands``: a step
+whose commit storage did not answer in time, read back as saved, has its table restored anew, a
+new object; pressing the old one, never moving again, the run never ended). Targets: p50 ≤ 5 ms
+and p99 ≤ 25 ms.
 Also: the closed-loop throughput (20 tables pressing with no pauses), and the CPU time this
 process spent per press while paced (the bot and the driver together): latencies' tails swing
 with whatever else the machine runs, CPU per press much less, so two commits are compared by
@@ -334,11 +335,9 @@ async def main(no_pictures: bool, trace: Trace | None) -> None:
         server.terminate()
         server.wait()
     print(f"machine: {describe()}")
-    offered = f"{TABLES / PACE:.0f}" if PACE else "unpaced"
     print(
         f"tables: {TABLES} live, 2 players each playing on their DMs, {HANDS} hand(s) each, "
-        f"showdown pictures {'off' if no_pictures else 'on'}; a press every {PACE:g} s per "
-        f"table on average ({offered} presses/s offered)"
+        f"showdown pictures {'off' if no_pictures else 'on'}; {_hands.load(TABLES, PACE)}"
     )
     print(
         "press handling, INTERACTION_CREATE out of the fake's gateway → the bot's callback "

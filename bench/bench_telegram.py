@@ -9,11 +9,11 @@ presser's private message (time.monotonic is shared by both processes). A confir
 follows in the background, coalesced.
 
 Load: every table's acting player presses at human pace, one press every ``PACE`` seconds
-(default 2 s: 100 presses/s over 200 tables), each table through whole hands, pressing at the
-table the service serves now in its chat (a step whose commit storage did not answer in time,
-read back as saved, has its table restored anew: a new object; the driver kept pressing the old
-one, never moving again, and the run never ended). Targets: p50 ≤
-5 ms and p99 ≤ 25 ms. Also measured: memory per live table (tracemalloc, a hand in progress;
+(``BENCH_PACE``, default 2 s: 100 presses/s over 200 tables; 0: no pauses), each table through
+whole hands, pressing at the table the service serves now in its chat (a step whose commit
+storage did not answer in time, read back as saved, has its table restored anew: a new object;
+the driver kept pressing the old one, never moving again, and the run never ended). Targets: p50
+≤ 5 ms and p99 ≤ 25 ms. Also measured: memory per live table (tracemalloc, a hand in progress;
 target ≤ 100 KB), the CPU time this process spent per paced press (the bot and the driver
 together; steadier than latencies on a busy machine) and the closed-loop throughput (presses/s
 with no pauses).
@@ -369,8 +369,8 @@ async def measure(port: int) -> None:
             )
         print(f"machine: {describe()}")
         print(
-            f"tables: {TABLES} live, 2 players each, {HANDS} hand(s) each; a press every "
-            f"{PACE:g} s per table on average ({TABLES / PACE:.0f} presses/s offered)"
+            f"tables: {TABLES} live, 2 players each, {HANDS} hand(s) each; "
+            f"{_hands.load(TABLES, PACE)}"
         )
         p50, p99, n, wall = paced
         if os.environ.get("BENCH_SPLIT"):

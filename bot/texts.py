@@ -590,9 +590,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "This chat already has an open table (#{table}). To open another game, an admin closes it with /closetable (stacks go back to balances).",
         "ru": "Здесь уже открыт стол #{table}. Для другой игры администратор сначала закрывает его: /closetable (стеки вернутся на балансы).",
     },
+    # a table closing at the end of its hand (R8.2a): the stacks said as /closetable says them
     "reply.table_closing": {
-        "en": "This chat's table #{table} closes at the end of this hand; then /newtable opens another.",
-        "ru": "Стол #{table} этого чата закроется в конце этой раздачи; затем /newtable откроет новый.",
+        "en": "This chat's table #{table} closes at the end of this hand, stacks back to balances; then /newtable opens another.",
+        "ru": "Стол #{table} этого чата закроется в конце этой раздачи, стеки вернутся на балансы; затем /newtable откроет новый.",
     },
     "reply.no_table": {
         "en": "No open table here. Start one with /newtable.",
@@ -847,10 +848,17 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "{name} — компьютерный игрок: его уберёт /removebot {bare}.",
     },
     "reply.kick_tournament": {
-        "en": "A tournament seat is its player's own: only they leave it. "
+        "en": "Once a tournament has started, a seat is its player's own: only they leave it. "
         "/closetable cancels the whole tournament.",
-        "ru": "Место в турнире принадлежит игроку: уйти может только он сам. "
+        "ru": "В начавшемся турнире место принадлежит игроку: уйти может только он сам. "
         "/closetable отменит весь турнир.",
+    },
+    # a tournament still registering (R8.7): the kicked player unregistered, the buy-in back
+    "reply.kicked_unregistered": {
+        "en": "Admin withdrew {name} from the tournament; the buy-in, {amount} {label}, is "
+        "back on their balance.",
+        "ru": "Админ снял {name} с турнира: регистрация отменена, взнос возвращён на баланс: "
+        "{amount} {label}.",
     },
     "reply.already_leaving": {
         "en": "You are leaving this table: you stand up when this hand ends.",
@@ -1769,8 +1777,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "🌴 {names}: заработанная Фантазия не будет сыграна.",
     },
     "reply.already_closing": {
-        "en": "Table #{table} is already set to close at the end of this hand.",
-        "ru": "Стол #{table} и так закроется в конце этой раздачи.",
+        "en": "Table #{table} is already set to close at the end of this hand; stacks go back to balances then.",
+        "ru": "Стол #{table} и так закроется в конце этой раздачи; тогда стеки вернутся на балансы.",
     },
     "reply.wait_hand": {"en": "Wait for the hand to finish.", "ru": "Дождитесь конца раздачи."},
     # -- refused presses --------------------------------------------------------------------

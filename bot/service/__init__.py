@@ -833,9 +833,11 @@ class TableService:
         """``/kick <name>`` (admins only): stand the seated person ``target`` (a user id, or a
         name as :func:`lobby.kick` reads it) up exactly as their own ``/leave`` would (R8.2;
         mid-hand after the hand, R8.5), a sitting-out player's seat and stack (R8.6) included;
-        refused at a tournament (R8.7), for a computer player (``/removebot``) and for anyone
-        not seated. ``shown``: what the admin typed when the adapter replaced it by a user id;
-        ``request`` as in :meth:`_at_table`."""
+        at a tournament still registering unregistered, the buy-in back (R8.7); refused at a
+        tournament once started (R8.7), for a computer player (``/removebot``) and for anyone
+        not seated. The admin themself (``me``) gets their own ``/leave``. ``shown``: what the
+        admin typed when the adapter replaced it by a user id; ``request`` as in
+        :meth:`_at_table`."""
         if not is_admin and not chat.private:
             community = await self._community(chat)
             return _admins_only(await self._lang(community, actor), chat.platform)

@@ -800,7 +800,8 @@ async def leave(
     the player left the group (or was removed; a Discord server: its own wording, "left
     the server"): the group is told in a short notice of its own, names only (a running
     tournament's knock-out notice says it already). ``kicked``: an admin's ``/kick`` stands
-    the player up (:func:`kick`; never at a tournament, the caller refused it): nothing is
+    the player up (:func:`kick`; never at a tournament, the caller unregistered or refused
+    it): nothing is
     asked first, as when the player left the group, and the answer, the group's one notice,
     names the player (``kicked``: how, as the seat shows them)."""
     seat = t.seat_of(actor.user_id)
@@ -889,30 +890,36 @@ async def kick(
     (:func:`leave`, R8.2): between hands at once, their stack back to their balance; during
     a hand they play, after it, their cards placed as on timeout (R8.5), with nothing asked
     first; in Chinese Poker the answer says, as /leave's does, that the hand is dead unless
-    arranged and the game ends with it (R7.7, R7.6). A name is read as typed first ("Anna"
-    is not a person shown "Анна"), then as a computer player's other spelling. Refused,
-    nothing changed: at a tournament (R8.7: a seat there is its player's, who alone gives it
-    up), a computer player (pointed to ``/removebot``), anyone not seated here. An admin who
-    names themself (``me``, their own name) gets exactly their own ``/leave`` (it asks first
-    during their hand, and its answer is /leave's). ``shown``:
+    arranged and the game ends with it (R7.7, R7.6). At a tournament still registering the
+    player is unregistered, their buy-in back to their balance (R8.7). A name is read as
+    typed first ("Anna" is not a person shown "Анна"), then as a computer player's other
+    spelling. Refused, nothing changed: at a tournament once started (R8.7: a seat there is
+    its player's, who alone gives it up), a computer player (pointed to ``/removebot``),
+    anyone not seated here. An admin who names themself (``me``, their own name) gets
+    exactly their own ``/leave``, at a tournament too (it asks first during their hand and
+    at a running tournament, and its answer is /leave's). ``shown``:
     what the admin typed when the adapter replaced it by a user id (echoed when nobody
     matches). The answer goes to the group: the one notice of it."""
     name = target.strip()
     if not name:
         return Reply(tr(lang, "reply.kick_usage"), alert=True)
-    if t.tournament is not None:
+    seat = None if means_me(name) else await _seat_named(rt, t, name)
+    if means_me(name) or (seat is not None and seat.user_id == actor.user_id):
+        # ("me", or the admin's own name): exactly their own /leave, which asks first during
+        # their hand (fixsmall36) and at a running tournament (fixsmall37)
+        return await leave(rt, t, actor, lang)
+    tour = t.tournament
+    if tour is not None and tour.phase is not TournamentPhase.REGISTERING:
         return Reply(tr(lang, "reply.kick_tournament"), alert=True)
-    seat = await _seat_named(rt, t, actor.user_id if means_me(name) else name)
     if seat is None:
         typed = rt.typed_text(t.platform, shown or name)
         return Reply(tr(lang, "reply.kick_not_seated", name=typed), alert=True)
     if seat.bot is not None:
         bare = seat.name.removeprefix("🤖").strip()
         return Reply(tr(lang, "reply.kick_computer", name=seat.name, bare=bare), alert=True)
-    if seat.user_id == actor.user_id:  # ("me", or the admin's own name): their own /leave,
-        # which asks first during their hand (fixsmall36)
-        return await leave(rt, t, actor, lang)
     who = Actor(t.platform, seat.user_id, "")  # (no name: the seat's stays, as rename reads)
+    if tour is not None:  # registering: unregistered, the buy-in back (R8.7; fixsmall37)
+        return await tournaments.unregister(rt, t, who, lang, kicked=seat.name)
     return await leave(rt, t, who, lang, kicked=seat.name)
 
 

@@ -146,10 +146,18 @@ async def register(
 
 
 async def unregister(
-    rt: Runtime, t: LiveTable, actor: Actor, lang: str, *, left_group: bool = False
+    rt: Runtime,
+    t: LiveTable,
+    actor: Actor,
+    lang: str,
+    *,
+    left_group: bool = False,
+    kicked: str | None = None,
 ) -> Reply:
     """Unregister before the start: the buy-in comes back (R8.7); ``left_group``: the player
-    left the group (or was removed), which the group is told in a short notice."""
+    left the group (or was removed), which the group is told in a short notice; ``kicked``:
+    an admin's ``/kick`` unregistered them (how their seat shows them), the answer the
+    group's one notice naming them."""
     tour = t.tournament
     assert tour is not None
     seat = t.seat_of(actor.user_id)
@@ -171,6 +179,10 @@ async def unregister(
             t.owe("post", Screen(tr(t.lang, key, name=seat.name)))
         if actor.user_id == t.opener:
             _pass_opener(t)
+    if kicked is not None:
+        amount = tour.config.buy_in
+        return Reply(tr(lang, "reply.kicked_unregistered", name=kicked, amount=amount,
+                        label=t.label))  # fmt: skip
     return Reply(tr(lang, "tour.unregistered", amount=tour.config.buy_in, label=t.label))
 
 

@@ -35,7 +35,9 @@ async def test_r8_2a_a_second_close_mid_hand_answers_the_admin_alone(env) -> Non
     writes, posts, version = presenter.writes, list(presenter.posts), t.version
     again = await service.close_table(GROUP, BOB, True)  # Bob reads Russian
     assert again.alert
-    assert again.text == f"Стол #{t.id} и так закроется в конце этой раздачи."
+    assert again.text == (
+        f"Стол #{t.id} и так закроется в конце этой раздачи; тогда стеки вернутся на балансы."
+    )
     assert (presenter.writes, presenter.posts, t.version) == (writes, posts, version)
     assert t.closing and t.hand is not None
     await play_out(service, presenter, [ALICE, BOB])  # the hand's end still closes it

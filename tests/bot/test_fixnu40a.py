@@ -218,7 +218,8 @@ async def test_addbot_with_a_bad_level_at_a_closing_table_is_refused_as_a_bad_le
     )
     reply = await service.add_bot(T_GROUP, ALICE, True, "strong")
     assert reply.alert and reply.text == (
-        f"This chat's table #{t.id} closes at the end of this hand; then /newtable opens another."
+        f"This chat's table #{t.id} closes at the end of this hand, stacks back to balances; "
+        "then /newtable opens another."
     )
     assert sorted(s.user_id for s in t.seats.values()) == [ALICE.user_id, BOB.user_id]
 

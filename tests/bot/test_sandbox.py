@@ -1015,7 +1015,8 @@ async def test_newtable_after_a_closetable_during_a_hand_says_it_closes_after_th
         assert await box.handle("/newtable ofc")
         lines = out.getvalue().splitlines()
         said = lines.index(
-            "» This chat's table #1 closes at the end of this hand; then /newtable opens another."
+            "» This chat's table #1 closes at the end of this hand, stacks back to balances; "
+            "then /newtable opens another."
         )
         # the link to the table's message ("https://t.me/c/…") leads nowhere from a terminal
         assert lines[said + 1] == "  (the table's message is printed below)", lines[said:]
