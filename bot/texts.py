@@ -855,10 +855,10 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     # a tournament still registering (R8.7): the kicked player unregistered, the buy-in back
     "reply.kicked_unregistered": {
-        "en": "Admin withdrew {name} from the tournament; the buy-in, {amount} {label}, is "
-        "back on their balance.",
-        "ru": "Админ снял {name} с турнира: регистрация отменена, взнос возвращён на баланс: "
-        "{amount} {label}.",
+        "en": "{name}: an admin withdrew them from the tournament; the buy-in, {amount} "
+        "{label}, is back on their balance.",
+        "ru": "{name}: админ отменил регистрацию в турнире, взнос {amount} {label} возвращён "
+        "на баланс.",
     },
     "reply.already_leaving": {
         "en": "You are leaving this table: you stand up when this hand ends.",

@@ -30,7 +30,8 @@ async def test_a_kick_before_the_start_unregisters_the_player_buy_in_back() -> N
     reply = await service.kick(GROUP, ALICE, True, "bob")
     assert not reply.alert, reply.text
     assert reply.text == (
-        "Admin withdrew Bob from the tournament; the buy-in, 100 kush, is back on their balance."
+        "Bob: an admin withdrew them from the tournament; the buy-in, 100 kush, is back on "
+        "their balance."
     )
     assert t.seat_of(BOB.user_id) is None and bob.player_id not in tour.players
     assert await player_balance(store, BOB) == 1000 and tour.pool == 100
@@ -113,6 +114,6 @@ async def test_a_self_kick_of_someone_seated_nowhere_is_leaves_answer(env) -> No
 
 def test_the_unregistering_kick_in_both_languages() -> None:
     assert tr("ru", "reply.kicked_unregistered", name="Боб", amount=100, label="kush") == (
-        "Админ снял Боб с турнира: регистрация отменена, взнос возвращён на баланс: 100 кушей."
+        "Боб: админ отменил регистрацию в турнире, взнос 100 кушей возвращён на баланс."
     )
     assert tr("ru", "reply.kick_tournament").startswith("В начавшемся турнире место")
