@@ -11,6 +11,10 @@ same chats from another database: each would take about half of the updates.
   conflict began within :data:`CONFLICT_SECONDS` of its start, stops once the conflict has lasted
   that long (one line, exit status 2), as a second bot on one database is refused. The 409s of
   the first :data:`GHOST_SECONDS` of polling start no conflict (a dead process's long poll).
+  A stop also needs the conflict's 409s to have come in :data:`BURSTS` bursts (a 409 more than
+  :data:`GHOST_SECONDS` after the burst's first begins the next): a network blip makes one
+  (Telegram still holds a poll of this bot's and refuses the next ones for up to 10 s), so
+  two blips are no other poller; another poller ends this bot's polls at least every ~31 s.
 - A poller meeting a webhook another process set gets no update at all: it stops after
   :data:`CONFLICT_SECONDS` too, whenever it started (the webhook's process serves).
 - A bot in webhook mode, or the cluster's router (bot/cluster.py), looks at its webhook every
@@ -34,6 +38,7 @@ from telegram import Bot
 from telegram.error import Conflict, TelegramError
 
 __all__ = [
+    "BURSTS",
     "CONFLICT_SECONDS",
     "GHOST_SECONDS",
     "WEBHOOK_LOOK_SECONDS",
@@ -54,6 +59,10 @@ CONFLICT_QUIET_SECONDS = 45.0
 #: ``kill -9``, a restart) until its timeout (10 s, the adapter's), and ends it by refusing the
 #: new process's first polls; a real second poller goes on past it (brk54).
 GHOST_SECONDS = 15.0
+#: Bursts of 409s (each :data:`GHOST_SECONDS` long at most) a conflict must have had before a
+#: stop: two could be two network blips; another poller makes one at least every ~31 s (its
+#: 30 s wait after failed polls at most, then its poll), so three in the conflict's 60 s.
+BURSTS = 3
 #: Seconds between two looks of a bot in webhook mode at its webhook (``getWebhookInfo``).
 WEBHOOK_LOOK_SECONDS = 60.0
 
@@ -115,7 +124,8 @@ class TokenGuard:
     :param seconds: :data:`CONFLICT_SECONDS`.
     :param ghost: :data:`GHOST_SECONDS`: the 409s "terminated by other getUpdates request" of
         the first ``ghost`` seconds of polling are logged at DEBUG only and start no conflict
-        (a dead process's long poll Telegram still held).
+        (a dead process's long poll Telegram still held); and a burst's length: such a
+        conflict stops this bot only once its 409s came in :data:`BURSTS` bursts.
     """
 
     def __init__(
@@ -127,6 +137,8 @@ class TokenGuard:
         self.polling_since = time.monotonic()
         self._since: float | None = None  # when the conflict began (monotonic seconds)
         self._last = 0.0
+        self._burst = 0.0  # when the conflict's last burst of 409s began
+        self._bursts = 0
         self._gives_way = False
         self.stopped: str | None = None  # the line this bot stopped on
         logging.getLogger("telegram.ext.Updater").addFilter(_NO_CONFLICT_TRACE)  # (once)
@@ -143,7 +155,8 @@ class TokenGuard:
             log.debug("a 409 at the polling start (a dead process's long poll?): %s", exc)
             return
         if self._since is None or now - self._last > CONFLICT_QUIET_SECONDS:
-            self._since = now
+            self._since = self._burst = now
+            self._bursts = 1
             self._gives_way = webhook or now - self.polling_since < self.seconds
             then = (
                 f"this bot stops if it goes on for {self.seconds:g} s"
@@ -151,7 +164,12 @@ class TokenGuard:
                 else "this bot polled first and goes on"
             )
             log.error("%s; %s", WEBHOOK_SET if webhook else POLLING, then)
+        elif now - self._burst > self.ghost:
+            self._burst = now
+            self._bursts += 1
         self._last = now
+        if not webhook and self._bursts < BURSTS:  # (two could be two blips of a lone bot)
+            return
         if self._gives_way and self.stopped is None and now - self._since >= self.seconds:
             what = "a webhook stayed set" if webhook else "another process kept polling"
             self.stopped = (
