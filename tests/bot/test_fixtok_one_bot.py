@@ -6,6 +6,9 @@
   come in three bursts (409s more than ``GHOST_SECONDS`` after the burst's first start the
   next): two bursts can be two blips; another poller ends this bot's polls at least every ~31 s
   (python-telegram-bot waits 30 s at most after failed polls), three bursts in 60 s.
+- a long-running bot's single blip logged the error "another process is polling with this bot
+  token": a conflict's first 409 is now a warning that a 409 was seen; the error comes once
+  another process is known to poll (the same evidence a stop needs).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from pathlib import Path
 import pytest
 
 import bot.telegram.adapter as adapter_module
+import bot.telegram.one_bot as one_bot
 from bot.app import run
 from bot.telegram.fake_api import TERMINATED, FakeTelegram
 from tests.bot.test_brk54_one_bot import conflicts_at, guard_at
@@ -80,3 +84,39 @@ async def test_a_lone_newcomer_goes_on_after_two_blips(
     finally:
         await stopped([task], [stop])
         await fake.stop()
+
+
+def records(caplog: pytest.LogCaptureFixture) -> list[tuple[int, str]]:
+    return [(r.levelno, r.getMessage()) for r in caplog.records if r.name == one_bot.__name__]
+
+
+def test_a_blip_of_a_long_running_bot_is_one_warning_not_another_poller(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="bot")
+    guard, clock, stops = guard_at(monkeypatch)
+    clock.now += 3600.0  # polling for an hour
+    conflicts_at(guard, clock, BLIP, TERMINATED)
+    assert stops == []
+    said = records(caplog)
+    assert [level for level, _ in said] == [logging.WARNING]
+    assert "409 Conflict" in said[0][1] and "a network blip, or another process" in said[0][1]
+    assert not lines(caplog, "another process is polling")
+
+
+def test_a_long_running_bot_says_another_polls_once_it_has_the_evidence(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Refused every ~31 s (another poller's rhythm once settled): a warning at the first
+    409, the line that another process polls once the conflict has lasted 60 s in three
+    bursts (once); the bot that polled first goes on."""
+    caplog.set_level(logging.INFO, logger="bot")
+    guard, clock, stops = guard_at(monkeypatch)
+    clock.now += 3600.0
+    conflicts_at(guard, clock, [0.0, 31.0], TERMINATED)
+    assert not lines(caplog, "another process is polling")
+    conflicts_at(guard, clock, [31.0, 62.0], TERMINATED)  # 62 s and 93 s
+    assert [level for level, _ in records(caplog)] == [logging.WARNING, logging.ERROR]
+    said = lines(caplog, "another process is polling with this bot token")
+    assert len(said) == 1 and "this bot polled first and goes on" in said[0]
+    assert stops == []
