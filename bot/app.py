@@ -231,10 +231,11 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
 async def _serve(settings: Settings, stop: asyncio.Event) -> None:
     """:func:`run`'s start, run and stop, on PostgreSQL while the bot holds its lock
     (:func:`_hold_postgres`; watched: should another process take it after its connection
-    was lost, one line is logged and the bot stops).
+    was lost, one line is logged and the bot stops; after a SIGTERM/SIGINT, a plain stop).
 
     :raises _StoppedStarting: as its name says.
-    :raises DatabaseTaken: once stopped after its PostgreSQL lock was taken."""
+    :raises DatabaseTaken: once stopped after its PostgreSQL lock was taken (not when the
+        stop came first)."""
     if settings.database_url is None:
         await _serve_on(settings, stop)
         return
@@ -242,8 +243,12 @@ async def _serve(settings: Settings, stop: asyncio.Event) -> None:
     taken: list[str] = []
 
     def on_taken(what: str) -> None:
-        taken.append(_pg_busy(settings, what, running=True))
-        log.error("%s", taken[0])
+        line = _pg_busy(settings, what, running=True)
+        if stop.is_set():  # (SIGTERM/SIGINT came first: a plain stop, status 0, as _TokenTaken)
+            log.warning("%s", line)
+            return
+        taken.append(line)
+        log.error("%s", line)
         stop.set()
 
     lock.watch(on_taken)

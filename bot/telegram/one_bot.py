@@ -7,10 +7,16 @@ while a webhook is set is refused (409 "can't use getUpdates method while webhoo
 Another machine's process is not seen by the database locks (bot/dblock.py), and it serves the
 same chats from another database: each would take about half of the updates.
 
-- Two pollers: the one that polled alone first goes on (it logs one line); the other, whose
-  conflict began within :data:`CONFLICT_SECONDS` of its start, stops once the conflict has lasted
-  that long (one line, exit status 2), as a second bot on one database is refused. The 409s of
-  the first :data:`GHOST_SECONDS` of polling start no conflict (a dead process's long poll).
+- Two pollers: the one that polled alone first goes on; the other, whose conflict began within
+  :data:`CONFLICT_SECONDS` of its start, stops once the conflict has lasted that long (one line,
+  exit status 2), as a second bot on one database is refused. The first 409 of a conflict is
+  a warning (it may be a blip); another process polling is said (an error, once) when it is
+  known. The 409s of the first :data:`GHOST_SECONDS` of polling start no conflict (a dead
+  process's long poll). A stop also needs the conflict's 409s to have come in :data:`BURSTS`
+  bursts (a 409 more than :data:`GHOST_SECONDS` after the burst's first begins the next): a
+  network blip makes one (Telegram still holds a poll of this bot's and refuses the next ones
+  for up to 10 s), so two blips are no other poller; another poller ends this bot's polls at
+  least every ~31 s.
 - A poller meeting a webhook another process set gets no update at all: it stops after
   :data:`CONFLICT_SECONDS` too, whenever it started (the webhook's process serves).
 - A bot in webhook mode, or the cluster's router (bot/cluster.py), looks at its webhook every
@@ -19,7 +25,7 @@ same chats from another database: each would take about half of the updates.
 
 python-telegram-bot's polling loop retries a 409 after 1 s, then 1.5 times longer on each
 failure in a row, up to 30 s; its default error callback logs a traceback per failure, which
-:class:`TokenGuard` replaces with one line per conflict.
+:class:`TokenGuard` replaces with a line or two per conflict.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from telegram import Bot
 from telegram.error import Conflict, TelegramError
 
 __all__ = [
+    "BURSTS",
     "CONFLICT_SECONDS",
     "GHOST_SECONDS",
     "WEBHOOK_LOOK_SECONDS",
@@ -54,9 +61,17 @@ CONFLICT_QUIET_SECONDS = 45.0
 #: ``kill -9``, a restart) until its timeout (10 s, the adapter's), and ends it by refusing the
 #: new process's first polls; a real second poller goes on past it (brk54).
 GHOST_SECONDS = 15.0
+#: Bursts of 409s (each :data:`GHOST_SECONDS` long at most) a conflict must have had before a
+#: stop: two could be two network blips; another poller makes one at least every ~31 s (its
+#: 30 s wait after failed polls at most, then its poll), so three in the conflict's 60 s.
+BURSTS = 3
 #: Seconds between two looks of a bot in webhook mode at its webhook (``getWebhookInfo``).
 WEBHOOK_LOOK_SECONDS = 60.0
 
+CONFLICT_SEEN = (
+    "getUpdates was refused with 409 Conflict: another poll with this bot token ended this "
+    "bot's (a network blip, or another process polling with it)"
+)
 POLLING = (
     "another process is polling with this bot token: stop it (only one bot per token; it "
     "serves the same chats from its own database)"
@@ -115,7 +130,8 @@ class TokenGuard:
     :param seconds: :data:`CONFLICT_SECONDS`.
     :param ghost: :data:`GHOST_SECONDS`: the 409s "terminated by other getUpdates request" of
         the first ``ghost`` seconds of polling are logged at DEBUG only and start no conflict
-        (a dead process's long poll Telegram still held).
+        (a dead process's long poll Telegram still held); and a burst's length: such a
+        conflict stops this bot only once its 409s came in :data:`BURSTS` bursts.
     """
 
     def __init__(
@@ -127,13 +143,19 @@ class TokenGuard:
         self.polling_since = time.monotonic()
         self._since: float | None = None  # when the conflict began (monotonic seconds)
         self._last = 0.0
+        self._burst = 0.0  # when the conflict's last burst of 409s began
+        self._bursts = 0
         self._gives_way = False
+        self._said = False  # whether the conflict's "another process is polling" was logged
         self.stopped: str | None = None  # the line this bot stopped on
         logging.getLogger("telegram.ext.Updater").addFilter(_NO_CONFLICT_TRACE)  # (once)
 
     def polling_error(self, exc: TelegramError) -> None:
-        """A failed ``getUpdates``: a 409 is logged once per conflict (no traceback) and may
-        stop the bot; any other error is logged as python-telegram-bot does."""
+        """A failed ``getUpdates``: a 409 is logged once per conflict (no traceback): a
+        warning that one was seen (a blip, or another poller), an error once another process
+        is known to poll (the conflict lasted ``seconds`` in :data:`BURSTS` bursts: this bot
+        stops, or polled first and goes on) or set a webhook (at once); it may stop the bot.
+        Any other error is logged as python-telegram-bot does."""
         if not isinstance(exc, Conflict):
             log.error("polling for updates failed: %s", exc)
             return
@@ -143,16 +165,25 @@ class TokenGuard:
             log.debug("a 409 at the polling start (a dead process's long poll?): %s", exc)
             return
         if self._since is None or now - self._last > CONFLICT_QUIET_SECONDS:
-            self._since = now
+            self._since = self._burst = now
+            self._bursts = 1
             self._gives_way = webhook or now - self.polling_since < self.seconds
-            then = (
-                f"this bot stops if it goes on for {self.seconds:g} s"
-                if self._gives_way
-                else "this bot polled first and goes on"
-            )
-            log.error("%s; %s", WEBHOOK_SET if webhook else POLLING, then)
+            self._said = False
+            if webhook:  # (no blip: another process set it)
+                log.error("%s; this bot stops if it goes on for %g s", WEBHOOK_SET, self.seconds)
+            else:  # (a blip, or another poller: said once it is known, below)
+                then = f"; this bot stops if it goes on for {self.seconds:g} s"
+                log.warning("%s%s", CONFLICT_SEEN, then if self._gives_way else "")
+        elif now - self._burst > self.ghost:
+            self._burst = now
+            self._bursts += 1
         self._last = now
-        if self._gives_way and self.stopped is None and now - self._since >= self.seconds:
+        if now - self._since < self.seconds or (not webhook and self._bursts < BURSTS):
+            return  # (not yet known: two bursts could be two blips of a lone bot)
+        if not self._gives_way and not self._said:
+            self._said = True
+            log.error("%s; this bot polled first and goes on", POLLING)
+        if self._gives_way and self.stopped is None:
             what = "a webhook stayed set" if webhook else "another process kept polling"
             self.stopped = (
                 f"{what} with this bot token for {self.seconds:g} s: this bot stops (only one bot "

@@ -13,7 +13,7 @@ import asyncio
 import logging
 import signal
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import asyncpg
@@ -246,6 +246,38 @@ async def test_a_bot_whose_lock_another_took_meanwhile_stops_in_one_line(
     assert str(caught.value) == line
     errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
     assert errors == [line]
+
+
+async def test_a_lock_taken_after_sigterm_is_a_plain_stop(
+    pg_url: str,
+    telegram: FakeTelegram,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """fixtok: SIGTERM first, then the lock lost and taken by another process while the bot
+    shuts down: ``run`` returns (``python -m bot``: status 0), as a Telegram token taken after
+    SIGTERM does (``_TokenTaken``); it raised :class:`DatabaseTaken` (status 2)."""
+    import bot.telegram.adapter as adapter_module
+
+    watched: list[Callable[[str], None]] = []
+    plain_watch = PostgresLock.watch
+    plain_stop = adapter_module.TelegramAdapter.stop
+
+    def watch(self: PostgresLock, on_taken: Callable[[str], None]) -> None:
+        watched.append(on_taken)
+        plain_watch(self, on_taken)
+
+    async def stop_as_the_lock_is_taken(self: adapter_module.TelegramAdapter) -> None:
+        (on_taken,) = watched  # the watch's call once another holds the lock, in the shutdown
+        on_taken("database")
+        await plain_stop(self)
+
+    monkeypatch.setattr(PostgresLock, "watch", watch)
+    monkeypatch.setattr(adapter_module.TelegramAdapter, "stop", stop_as_the_lock_is_taken)
+    async with running(settings_for(telegram, pg_url)):
+        pass  # (running's end: stop set, as SIGTERM does, and run awaited: nothing raised)
+    assert watched
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 
 async def test_a_session_of_its_own_the_server_still_holds_is_ended_not_taken_for_another(
