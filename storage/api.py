@@ -63,7 +63,26 @@ class StorageError(Exception):
 
 
 class InsufficientFunds(StorageError):
-    """A debit would make a balance or a stack negative; nothing was changed."""
+    """A debit would make a balance or a stack negative; nothing was changed.
+
+    :ivar player_id: a buy-in's player whose balance was short (``None`` for the other
+        refusals: a stack, a grant that takes).
+    :ivar balance: that balance, in kush, as the refusing transaction read it (what a refusal
+        names: one read after it may have moved, a write landing meanwhile), or ``None``.
+    :ivar need: the kush the buy-in asked for, or ``None``."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        player_id: int | None = None,
+        balance: int | None = None,
+        need: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.player_id = player_id
+        self.balance = balance
+        self.need = need
 
 
 class StorageTimeout(StorageError):

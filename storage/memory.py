@@ -429,7 +429,12 @@ class MemoryStore:
         t = self._table(table_id, must_be_open=True)
         p = self._player_in(player_id, t.community_id)
         if p.balance < amount:
-            raise InsufficientFunds(f"player {player_id} has {p.balance} kush, needs {amount}")
+            raise InsufficientFunds(
+                f"player {player_id} has {p.balance} kush, needs {amount}",
+                player_id=player_id,
+                balance=p.balance,
+                need=amount,
+            )
         self._check_ledger_keys(key)
         now = time.time()
         self._set_balance(player_id, p.balance - amount)

@@ -642,7 +642,12 @@ async def _buy_in_tx(conn: Conn, table_id: int, player_id: int, amount: int, key
     community_id = await _lock_table(conn, table_id, must_be_open=True)
     balance = await _lock_balance(conn, player_id, community_id)
     if balance < amount:
-        raise InsufficientFunds(f"player {player_id} has {balance} kush, needs {amount}")
+        raise InsufficientFunds(
+            f"player {player_id} has {balance} kush, needs {amount}",
+            player_id=player_id,
+            balance=balance,
+            need=amount,
+        )
     now = time.time()
     await conn.execute("UPDATE players SET balance = balance - $1 WHERE id = $2", amount, player_id)
     stack = int(

@@ -1698,7 +1698,12 @@ def _buy_in_tx(conn: Conn, table_id: int, player_id: int, amount: int, key: str)
     community_id = _table_community(conn, table_id, must_be_open=True)
     balance = _balance(conn, player_id, community_id)
     if balance < amount:
-        raise InsufficientFunds(f"player {player_id} has {balance} kush, needs {amount}")
+        raise InsufficientFunds(
+            f"player {player_id} has {balance} kush, needs {amount}",
+            player_id=player_id,
+            balance=balance,
+            need=amount,
+        )
     now = time.time()
     conn.execute("UPDATE players SET balance = ? WHERE id = ?", (balance - amount, player_id))
     conn.execute(

@@ -545,8 +545,11 @@ async def top_up(
                 # nobody left to wait the top-up window for: the next hand in the usual time
                 t.next_hand_at = min(t.next_hand_at, rt.clock() + rt.next_hand_delay)
             maybe_start(rt, t, tx)
-    except InsufficientFunds:
-        have = await _balance(rt, seat.player_id)
+    except InsufficientFunds as exc:
+        # the balance the refusing transaction read: one read now may have moved since (a
+        # /grant landing meanwhile: "a top-up of 300: you have 600")
+        refused = _refused_at(exc, seat.player_id)
+        have = await _balance(rt, seat.player_id) if refused is None else refused
         return await _top_up_short(rt, t, community, seat, lang, value, have)
     text = tr(lang, "reply.topped_up", amount=value, label=t.label, stack=seat.stack)
     if t.busted(seat):  # still below one point: not dealt in yet (R8.2)
@@ -689,17 +692,17 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
                                             max=limit) + offer))  # fmt: skip
                 elif offer:
                     t.owe("post", Screen(offer.lstrip("\n")))
-        except InsufficientFunds:
-            have = await _step_balance(rt, seat.player_id)
+        except InsufficientFunds as exc:
+            # (the balance the refusing transaction read, as the notice names it: one read
+            # after it may have moved, "300 not made, the balance has 500")
+            have = await _refused_balance(rt, exc, seat.player_id)
             seat = t.seats[number]  # the table was rolled back
-            if (
-                0 < have < value
-                and not seat.bot
-                and await _top_up_balance(rt, t, seat, asked, have)
-            ):
-                continue
-            have = await _step_balance(rt, seat.player_id)
-            seat = t.seats[number]
+            if 0 < have < value and not seat.bot:
+                cut = await _top_up_balance(rt, t, seat, asked, have)
+                if cut is None:
+                    continue
+                have = await _refused_balance(rt, cut, seat.player_id)
+                seat = t.seats[number]
             async with rt.transition(t) as tx:
                 seat.top_up = 0
                 seat.top_up_buy_in = False
@@ -732,11 +735,12 @@ def _offer_if_busted(rt: Runtime, t: LiveTable, tx: Tx, seat: SeatState) -> str:
 
 async def _top_up_balance(
     rt: Runtime, t: LiveTable, seat: SeatState, asked: int, have: int
-) -> bool:
+) -> InsufficientFunds | None:
     """A queued top-up of ``asked`` the balance no longer covers when the hand ends is cut
     to the balance ``have`` (R8.2 caps a top-up only by the table's maximum and the balance;
     at least 1, the least ``/topup N`` takes), as one past ``max_buy_in`` is cut to fit;
-    the group is told. Whether it was made (the balance moved again meanwhile: not)."""
+    the group is told. ``None`` when it was made, else storage's refusal (the balance moved
+    again meanwhile)."""
     try:
         async with rt.transition(t) as tx:
             tx.moves.append(BuyIn(seat.player_id, have))
@@ -748,9 +752,16 @@ async def _top_up_balance(
                         added=have, label=t.label)  # fmt: skip
             t.owe("post", Screen(notice + _offer_if_busted(rt, t, tx, seat)))
             tx.group = True
-    except InsufficientFunds:  # (rolled back: the caller looks the seat up again)
-        return False
-    return True
+    except InsufficientFunds as exc:  # (rolled back: the caller looks the seat up again)
+        return exc
+    return None
+
+
+def _refused_at(exc: InsufficientFunds, player_id: int) -> int | None:
+    """The balance of ``player_id`` (kush) that the transaction refusing a buy-in for it read
+    (R8.2): what the refusal names, true of the step it refused whatever lands after it;
+    ``None`` when ``exc`` is another refusal (another player's, a stack's)."""
+    return exc.balance if exc.player_id == player_id else None
 
 
 async def _balance(rt: Runtime, player_id: int) -> int:
@@ -758,6 +769,15 @@ async def _balance(rt: Runtime, player_id: int) -> int:
     that names what they have."""
     player = await rt.store.get_player(player_id)
     return player.balance if player else 0
+
+
+async def _refused_balance(rt: Runtime, exc: InsufficientFunds, player_id: int) -> int:
+    """:func:`_refused_at` for a timer's step (:func:`add_top_ups`), or, when ``exc`` does
+    not say it, :func:`_step_balance`.
+
+    :raises TransitionFailed: as :func:`_step_balance`."""
+    have = _refused_at(exc, player_id)
+    return await _step_balance(rt, player_id) if have is None else have
 
 
 async def _step_balance(rt: Runtime, player_id: int) -> int:

@@ -1025,9 +1025,13 @@ class Runtime:
                 for s in sorted(tx.privates):
                     seat = t.seats.get(s) or tx.seated.get(s)
                     if seat is not None and not seat.bot:
-                        if by_ref and seat.private_ref is None:
+                        anew = seat.private_ref is None or seat.private_ref.startswith(
+                            HAND_VIEW_PREFIX  # ("My cards", a view only: nothing to write over)
+                        )
+                        if by_ref and anew:
                             # posted anew: under a ref committed first, as an open table's
-                            # step posts a hand (a restart posts under it again: one message)
+                            # step posts a hand (a restart posts under it again: one message;
+                            # under the view's ref it was posted with a random nonce)
                             seat.private_ref = tx._minted_hands[s] = pending_ref(PENDING_PREFIX)
                         t.owe_private(
                             seat.user_id, tx.privates[s], seat.private_ref, seat=s, by_ref=by_ref

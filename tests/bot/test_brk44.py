@@ -1,7 +1,8 @@
 """Break-it (brk44) on kush under concurrency (R8.2, R8.7): a buy-in refused for a balance
 that another step changes at that moment (a /grant, a buy-in at another table of the same
 Discord server) answers with the balance it was refused for, or buys in once the balance
-covers it; never "the buy-in is 200, you have 200"."""
+covers it; never "the buy-in is 200, you have 200". A top-up refused so names the balance its
+own transaction read (fixtopup)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
 from tests.bot.money import assert_conserved
 from tests.bot.test_brkpg_storage import LostReplyStore, new_service
-from tests.bot.test_service import ALICE, BOB, CAROL, GROUP
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm, seated
 from tests.bot.test_transitions import player_balance_in
 
 
@@ -150,6 +151,68 @@ async def test_r8_2a_newtable_while_the_chat_s_table_is_served_again_changes_not
         assert await store.stacks(t.id) == {alice.player_id: 200}
         community = await store.community(GROUP.platform, GROUP.community_id)
         assert [r.id for r in await store.open_tables(community.id)] == [t.id]
+        await assert_conserved(store)
+    finally:
+        await service.stop()
+
+
+async def test_r8_2_top_up_refused_between_two_writes_names_the_balance_it_was_refused_for() -> (
+    None
+):
+    """Alice (800 kush, 200 at the table) asks /topup 300 between hands: as its commit
+    starts, her buy-in at another table takes 700 (100 left), so the top-up is refused; then
+    an admin's /grant of 500 lands before the refusal is written. The refusal read the
+    balance after the grant: "Not enough kush for a top-up of 300: you have 600." It names
+    the 100 the step was refused for, read in the same transaction (fixtopup)."""
+    store = MeanwhileStore()
+    service = _service(store, FakePresenter())
+    try:
+        assert not (await service.new_table(GROUP, BOB)).alert
+        for a in (ALICE, BOB):
+            assert not (await service.join(GROUP, a)).alert
+        assert not (await service.ready(GROUP, ALICE)).alert  # (Bob not ready: no deal)
+        assert await player_balance_in(store, GROUP, ALICE) == 800
+        store.before = lambda: _grant(store, GROUP, ALICE, -700, "other table")
+        store.refused = lambda: _grant(store, GROUP, ALICE, 500, "give")
+        reply = await service.top_up(GROUP, ALICE, "300")
+        assert reply.alert
+        assert reply.text.split("\n")[0] == tr(
+            "en", "reply.topup_no_money", label="kush", need=300, have=100
+        )
+        t = service.table_in(GROUP)
+        assert t is not None
+        seat = t.seat_of(ALICE.user_id)
+        assert seat is not None and seat.stack == 200 and not seat.topped_up
+        assert await player_balance_in(store, GROUP, ALICE) == 600
+        assert (await store.stacks(t.id))[seat.player_id] == 200
+        await assert_conserved(store)
+    finally:
+        await service.stop()
+
+
+async def test_r8_2_queued_top_up_refused_between_two_writes_names_its_refused_balance() -> None:
+    """Alice queues /topup 300 during the hand (800 kush on her balance). As the hand ends and
+    the top-up's commit starts, her buy-in at another table takes all 800, so it is refused;
+    then an admin's /grant of 500 lands. The group was told "top-up of 300 not made, the
+    balance has 500" (read after the grant): it names the 0 the step was refused for."""
+    store, presenter = MeanwhileStore(), FakePresenter()
+    service = _service(store, presenter)
+    try:
+        t = await seated(service, ALICE, BOB)
+        assert t is not None and t.hand is not None
+        reply = await service.top_up(GROUP, ALICE, "300")
+        assert reply.text == tr("en", "reply.topup_queued", amount=300, label="kush")
+        while t.hand is not None and t.hand_no == 1:
+            to_act = t.seats[t.hand.to_act[0]]
+            await press_auto_and_confirm(service, presenter, ALICE if to_act is t.seats[0] else BOB)
+        assert t.seats[0].top_up == 300 and t.top_ups_due()
+        store.before = lambda: _grant(store, GROUP, ALICE, -800, "other table")
+        store.refused = lambda: _grant(store, GROUP, ALICE, 500, "give")
+        await service.run_due()
+        said = tr("en", "lobby.topup_failed", name="Alice", amount=300, label="kush", have=0)
+        assert [p for p in presenter.posts if "top-up" in p[1]] == [(GROUP.chat_id, said)]
+        assert t.seats[0].top_up == 0
+        assert await player_balance_in(store, GROUP, ALICE) == 500
         await assert_conserved(store)
     finally:
         await service.stop()

@@ -23,7 +23,7 @@ from bot.service import TableService, runtime
 from bot.service.runtime import waits_for_chat
 from bot.telegram.fake_api import FakeTelegram
 from bot.texts import tr
-from storage.api import StorageTimeout
+from storage.api import InsufficientFunds, StorageTimeout
 from storage.check import check_store
 from tests.bot.fakes import FakePresenter
 from tests.bot.test_fixstop_unsure import closing_notices
@@ -36,14 +36,27 @@ from tests.bot.tg_world import BOB as TG_BOB
 from tests.bot.tg_world import GROUP_ID, world
 
 
+class _UnsaidBalanceStore(SilentStore):
+    """A :class:`SilentStore` whose refusals of a buy-in do not name the balance they were
+    refused for (:attr:`InsufficientFunds.balance` ``None``): the step reads it."""
+
+    async def commit(self, *args: Any, **kwargs: Any) -> list[int]:  # type: ignore[override]
+        try:
+            return await super().commit(*args, **kwargs)
+        except InsufficientFunds as exc:
+            raise InsufficientFunds(str(exc)) from None
+
+
 async def test_r8_2_a_timer_step_reading_a_balance_gives_up_on_a_silent_database() -> None:
     """The timer's step after a hand adds the top-up queued during it (R8.2); the balance
     no longer covers it (spent meanwhile), so the step reads the balance to say what the
     player has: on a database that does not answer that read gives up after the bound, the
     step changes nothing more, the top-up stays queued and the table is free (it held the
     table, and every press there, for good); once the database answers, the step is made:
-    the group is told the top-up failed, and it is no longer queued."""
-    store = SilentStore()
+    the group is told the top-up failed, and it is no longer queued. (The balance is read
+    only when the refusal does not name the balance it was refused for, fixtopup: a store
+    whose refusal does not.)"""
+    store = _UnsaidBalanceStore()
     service = new_service(store)
     presenter = service.rt.presenters["telegram"]
     assert isinstance(presenter, FakePresenter)

@@ -457,8 +457,10 @@ async def test_buy_in_beyond_the_balance_changes_nothing(store: AnyStore) -> Non
     a = s.ids[0]
     await store.buy_in(s.table.id, a, 600, key="b1")
     before = list(await store.ledger(s.community.id))
-    with pytest.raises(InsufficientFunds):
+    with pytest.raises(InsufficientFunds) as refused:
         await store.buy_in(s.table.id, a, 401, key="b2")
+    # what the refusing transaction read, for the refusal to name (fixtopup)
+    assert (refused.value.player_id, refused.value.balance, refused.value.need) == (a, 400, 401)
     assert await balance(store, a) == 400
     assert await store.stacks(s.table.id) == {a: 600}
     assert list(await store.ledger(s.community.id)) == before

@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 
+from bot.discord.presenter import ephemeral_ref
 from bot.model import PENDING_PREFIX
 from storage.sqlite import SqliteStore
 from tests.bot.discord.dc_world import ALICE, BOB, world
@@ -279,5 +280,40 @@ async def test_a_close_while_a_hand_is_being_posted_writes_over_it_after_a_crash
         await _restarted_on(tmp_path, fake, crashed)
         assert [m["id"] for m in fake.dm_messages(BOB.id)] == [hand["id"]]  # no second
         assert fake.messages[int(hand["id"])]["content"] == closed
+    finally:
+        await fake.stop()
+
+
+async def test_a_closing_step_s_dm_to_a_seat_known_by_its_my_cards_view_is_posted_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As the test above, Alice's seat naming her "🂠 My cards" view (an ephemeral message,
+    :data:`~bot.model.HAND_VIEW_PREFIX`) as her hand message: nothing a DM can be written
+    over. The close owed her a DM under a pending ref it committed, but sent it under her
+    seat's ref, with a random nonce: the restart, sending under the committed ref, posted
+    her a second DM. It is sent under the committed ref, and Discord returns the first."""
+    fake = FakeDiscord(TOKEN)
+    await fake.start()
+    db, crashed = tmp_path / "ofc.sqlite3", tmp_path / "crashed.sqlite3"
+    try:
+        async with world(tmp_path, fake=fake, db=db) as w:
+            await joined(w)
+            t = w.table()
+            seat = t.seat_of(str(ALICE.id))
+            assert seat is not None and seat.private_ref is None and t.hand is None
+            seat.private_ref = ephemeral_ref(987654321)
+            seen = _crash_copy_at_dm_post(monkeypatch, fake, db, crashed, ALICE)
+            await fake.lock_channel(CHANNEL_ID)
+            await fake.wait_for(lambda: t.id not in w.service.tables)
+            await fake.wait_for(lambda: fake.dm_messages(ALICE.id))
+            await w.service.rt.settled(t)
+            await w.adapter.presenter.flush()
+        assert len(seen) == 1 and crashed.exists()
+        owed = _saved(crashed)["private_outbox"]
+        assert [str(i["ref"]).startswith(PENDING_PREFIX) for i in owed] == [True]
+        [told] = fake.dm_messages(ALICE.id)
+        monkeypatch.undo()
+        await _restarted_on(tmp_path, fake, crashed)
+        assert [m["id"] for m in fake.dm_messages(ALICE.id)] == [told["id"]]  # no second
     finally:
         await fake.stop()
