@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from tests.bot.discord.crash_copy import discord_and_crash_copy
 from tests.bot.discord.dc_world import ALICE, BOB, action_of, components, world
 from tests.bot.discord.test_discord_e2e import seat_everyone
 from tests.bot.discord.test_fixnonce_table_message import (
@@ -29,10 +30,7 @@ async def test_a_crash_after_the_table_message_posted_after_a_showdown_leaves_on
     the table message is posted anew: the commonest new table message. The bot dies after
     that post, before its id is saved. Restarted, the bot posted the table message again
     beside it (its nonce was random): two messages with the table's buttons."""
-    fake = FakeDiscord(TOKEN)
-    await fake.start()
-    db, crashed = tmp_path / "ofc.sqlite3", tmp_path / "crashed.sqlite3"
-    try:
+    async with discord_and_crash_copy(tmp_path) as (fake, db, crashed):
         seen = _crash_copy_at_post(monkeypatch, db, crashed, posts=2)
         async with world(tmp_path, fake=fake, db=db, rng_seed=7, next_hand_delay=30.0) as w:
             await seat_everyone(w, [ALICE, BOB])
@@ -53,8 +51,6 @@ async def test_a_crash_after_the_table_message_posted_after_a_showdown_leaves_on
             assert t.group_ref == before[0]
             joined = [action_of(c) for c in components(w.table_message())]
             assert "l" in joined
-    finally:
-        await fake.stop()
 
 
 async def test_a_new_table_s_post_done_its_answer_lost_then_a_restart_leaves_one(

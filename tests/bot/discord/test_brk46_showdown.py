@@ -13,12 +13,13 @@ from typing import Any
 
 import pytest
 
+from tests.bot.discord.crash_copy import discord_and_crash_copy
 from tests.bot.discord.dc_world import ALICE, BOB, components, world
 from tests.bot.discord.test_discord_e2e import seat_everyone
 from tests.bot.discord.test_fixnonce_table_message import (
     _crash_copy_at_table_post as _crash_copy_at_post,
 )
-from tests.fakes.discord_api import CHANNEL_ID, TOKEN, FakeDiscord
+from tests.fakes.discord_api import CHANNEL_ID, FakeDiscord
 
 
 def _showdowns(fake: FakeDiscord) -> list[dict[str, Any]]:
@@ -28,10 +29,7 @@ def _showdowns(fake: FakeDiscord) -> list[dict[str, Any]]:
 async def test_a_crash_after_the_showdown_posts_it_once_after_the_restart(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    fake = FakeDiscord(TOKEN)
-    await fake.start()
-    db, crashed = tmp_path / "ofc.sqlite3", tmp_path / "crashed.sqlite3"
-    try:
+    async with discord_and_crash_copy(tmp_path) as (fake, db, crashed):
         seen = _crash_copy_at_post(monkeypatch, db, crashed, posts=2)
         async with world(tmp_path, fake=fake, db=db, rng_seed=7, next_hand_delay=30.0) as w:
             await seat_everyone(w, [ALICE, BOB])
@@ -55,5 +53,3 @@ async def test_a_crash_after_the_showdown_posts_it_once_after_the_restart(
             await w.adapter.presenter.flush()
             assert fake.messages[int(record["id"])]["content"] == shown
             assert [m["id"] for m in _showdowns(fake)] == [record["id"]]
-    finally:
-        await fake.stop()
