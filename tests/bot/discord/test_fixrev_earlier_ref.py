@@ -29,6 +29,20 @@ def _pend_table_message(db: Path) -> None:
         )
 
 
+async def _table_of_alice(tmp_path: Path, fake: FakeDiscord, db: Path) -> tuple[str, str, int]:
+    """The bot on ``db`` (stopped at the end): Alice opens a table and joins it. Returns its
+    table message's id, that message's API path and how many edits of it the bot made (its
+    own, before any restart)."""
+    async with world(tmp_path, fake=fake, db=db) as w:
+        reply = await w.slash(ALICE, "new")
+        assert reply["content"].startswith("Table #")
+        assert w.notice(await w.press_lobby(ALICE, "j")) is not None
+        first: str = w.table_message()["id"]
+        await w.adapter.presenter.flush()
+    path = f"/channels/{CHANNEL_ID}/messages/{first}"
+    return first, path, len(fake.calls_to("PATCH", path))
+
+
 async def test_the_old_table_message_is_written_as_moved_once_not_at_each_restart(
     tmp_path: Path,
 ) -> None:
@@ -36,14 +50,7 @@ async def test_the_old_table_message_is_written_as_moved_once_not_at_each_restar
     await fake.start()
     db = tmp_path / "ofc.sqlite3"
     try:
-        async with world(tmp_path, fake=fake, db=db) as w:
-            reply = await w.slash(ALICE, "new")
-            assert reply["content"].startswith("Table #")
-            assert w.notice(await w.press_lobby(ALICE, "j")) is not None
-            first = w.table_message()["id"]
-            await w.adapter.presenter.flush()
-        path = f"/channels/{CHANNEL_ID}/messages/{first}"
-        edits = len(fake.calls_to("PATCH", path))  # (its own, before the restart)
+        first, path, edits = await _table_of_alice(tmp_path, fake, db)
         async with world(tmp_path, fake=fake, db=db) as w:  # posts it anew
             assert w.table_message()["id"] != first
             assert w.notice(await w.press_lobby(BOB, "j")) is not None  # (moved on)
@@ -85,14 +92,7 @@ async def test_the_old_table_message_forgotten_is_saved_before_the_next_step(
     db, crashed = tmp_path / "ofc.sqlite3", tmp_path / "crashed" / "ofc.sqlite3"
     crashed.parent.mkdir()
     try:
-        async with world(tmp_path, fake=fake, db=db) as w:
-            reply = await w.slash(ALICE, "new")
-            assert reply["content"].startswith("Table #")
-            assert w.notice(await w.press_lobby(ALICE, "j")) is not None
-            first = w.table_message()["id"]
-            await w.adapter.presenter.flush()
-        path = f"/channels/{CHANNEL_ID}/messages/{first}"
-        edits = len(fake.calls_to("PATCH", path))
+        first, path, edits = await _table_of_alice(tmp_path, fake, db)
         async with world(tmp_path, fake=fake, db=db) as w:  # posts it anew
             assert w.table_message()["id"] != first
             assert w.notice(await w.press_lobby(BOB, "j")) is not None  # (moved on)
