@@ -31,11 +31,12 @@ async def discord_and_crash_copy(tmp_path: Path) -> AsyncIterator[tuple[FakeDisc
 
 @asynccontextmanager
 async def restarted(
-    tmp_path: Path, fake: FakeDiscord, db: Path
+    tmp_path: Path, fake: FakeDiscord, db: Path, next_hand_delay: float = 0.0
 ) -> AsyncIterator[tuple[World, Any]]:
-    """``(w, t)``: the bot started again on ``db`` against ``fake``, its one table ``t``
-    settled and all it owed sent (the presenter flushed); stopped on exit."""
-    async with world(tmp_path, fake=fake, db=db) as w:
+    """``(w, t)``: the bot started again on ``db`` against ``fake`` (the next hand dealt
+    ``next_hand_delay`` seconds after a showdown), its one table ``t`` settled and all it owed
+    sent (the presenter flushed); stopped on exit."""
+    async with world(tmp_path, fake=fake, db=db, next_hand_delay=next_hand_delay) as w:
         t = w.table()
         await w.service.rt.settled(t)
         await w.adapter.presenter.flush()
