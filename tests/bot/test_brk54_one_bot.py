@@ -20,11 +20,9 @@ from telegram.error import Conflict
 
 import bot.telegram.adapter as adapter_module
 import bot.telegram.one_bot as one_bot
-from bot.app import run
-from bot.telegram.fake_api import TERMINATED, WEBHOOK_ACTIVE, FakeTelegram, too_many
+from bot.telegram.fake_api import TERMINATED, WEBHOOK_ACTIVE, too_many
 from bot.telegram.one_bot import TokenGuard, same_url
-from tests.bot.test_ops43_one_bot import answered, lines, settings, stopped
-from tests.bot.test_webhook import TOKEN, free_port, listening
+from tests.bot.test_ops43_one_bot import answered, bot, fake_telegram, lines, settings, webhook_bot
 
 
 class Clock:
@@ -123,24 +121,17 @@ async def test_a_bot_restarted_after_kill_9_and_a_blip_goes_on(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, logger="bot")
-    fake = FakeTelegram(TOKEN)
-    fake.conflicts = True
-    await fake.start()
-    fake.hold_first_polls = 1.2  # (the killed process's long poll, scaled: 10 s of the 15 s)
-    stop = asyncio.Event()
-    task = asyncio.create_task(run(settings(fake, tmp_path / "a.sqlite3"), stop))
-    try:
-        await fake.wait_for(lambda: fake.conflicted >= 2, timeout=10)
-        await asyncio.sleep(2.2 - 1.2)
-        await fake.hold_poll(0.6)  # a network blip: a poll issued again while one is held
-        await asyncio.sleep(2.5)
-        assert fake.conflicted >= 3  # (the blip's 409 came)
-        assert not task.done()
-        assert await answered(fake)
-        assert not lines(caplog, "this bot stops (only one bot per token")
-    finally:
-        await stopped([task], [stop])
-        await fake.stop()
+    async with fake_telegram() as fake:
+        fake.hold_first_polls = 1.2  # (the killed process's long poll, scaled: 10 s of the 15 s)
+        async with bot(settings(fake, tmp_path / "a.sqlite3")) as (task, _):
+            await fake.wait_for(lambda: fake.conflicted >= 2, timeout=10)
+            await asyncio.sleep(2.2 - 1.2)
+            await fake.hold_poll(0.6)  # a network blip: a poll issued again while one is held
+            await asyncio.sleep(2.5)
+            assert fake.conflicted >= 3  # (the blip's 409 came)
+            assert not task.done()
+            assert await answered(fake)
+            assert not lines(caplog, "this bot stops (only one bot per token")
 
 
 @pytest.mark.usefixtures("quick")
@@ -148,42 +139,30 @@ async def test_a_webhook_answered_in_another_normal_form_does_not_stop_the_bot(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, logger="bot")
-    fake = FakeTelegram(TOKEN)
-    fake.conflicts = True
-    await fake.start()
-    port = free_port()
-    looks: list[str] = []
+    async with fake_telegram() as fake:
+        looks: list[str] = []
 
-    async def info(p: dict[str, Any]) -> dict[str, Any]:
-        assert fake.webhook is not None
-        url = (
-            fake.webhook[0]
-            .replace("http://127.0.0.1", "HTTP://127.0.0.1")
-            .replace("/tg-hook", "/%74g-hook/")
-        )
-        looks.append(url)
-        return {"url": url, "has_custom_certificate": False, "pending_update_count": 0}
+        async def info(p: dict[str, Any]) -> dict[str, Any]:
+            assert fake.webhook is not None
+            url = (
+                fake.webhook[0]
+                .replace("http://127.0.0.1", "HTTP://127.0.0.1")
+                .replace("/tg-hook", "/%74g-hook/")
+            )
+            looks.append(url)
+            return {"url": url, "has_custom_certificate": False, "pending_update_count": 0}
 
-    fake._m_getWebhookInfo = info  # type: ignore[method-assign]
-    stop = asyncio.Event()
-    task = asyncio.create_task(run(settings(fake, tmp_path / "w.sqlite3", port), stop))
-    try:
-        await fake.wait_for(lambda: fake.webhook)
-        await listening(port)
-        await fake.wait_for(lambda: len(looks) >= 3, timeout=10)
-        assert not task.done()
-        assert await answered(fake)
-        assert not lines(caplog, "webhook of this bot token was")
-    finally:
-        await stopped([task], [stop])
-        await fake.stop()
+        fake._m_getWebhookInfo = info  # type: ignore[method-assign]
+        async with webhook_bot(fake, tmp_path / "w.sqlite3") as (task, _):
+            await fake.wait_for(lambda: len(looks) >= 3, timeout=10)
+            assert not task.done()
+            assert await answered(fake)
+            assert not lines(caplog, "webhook of this bot token was")
 
 
 async def test_sigterm_during_the_conflict_exits_0(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    fake = FakeTelegram(TOKEN)
-    await fake.start()
     plain_stop = adapter_module.TelegramAdapter.stop
 
     async def stop_as_the_60_s_end(self: adapter_module.TelegramAdapter) -> None:
@@ -192,15 +171,13 @@ async def test_sigterm_during_the_conflict_exits_0(
         await plain_stop(self)
 
     monkeypatch.setattr(adapter_module.TelegramAdapter, "stop", stop_as_the_60_s_end)
-    stop = asyncio.Event()
-    task = asyncio.create_task(run(settings(fake, tmp_path / "a.sqlite3"), stop))
-    try:
+    async with (
+        fake_telegram(conflicts=False) as fake,
+        bot(settings(fake, tmp_path / "a.sqlite3")) as (task, stop),
+    ):
         await fake.wait_for(lambda: fake.calls_of("getUpdates"))
         stop.set()  # SIGTERM
         await asyncio.wait_for(task, 30)  # returns: no TokenTaken, so `python -m bot` exits 0
-    finally:
-        await stopped([task], [stop])
-        await fake.stop()
 
 
 @pytest.mark.usefixtures("quick")
@@ -210,19 +187,11 @@ async def test_a_webhook_bot_whose_looks_fail_for_long_goes_on(
     """getWebhookInfo refused (502s, a 429 with retry_after, a reset connection) look after
     look: the bot goes on serving (a failed look is no deleted webhook)."""
     caplog.set_level(logging.INFO, logger="bot")
-    fake = FakeTelegram(TOKEN)
-    fake.conflicts = True
-    await fake.start()
-    port = free_port()
 
     def info(c: Any) -> bool:
         return bool(c.method == "getWebhookInfo")
 
-    stop = asyncio.Event()
-    task = asyncio.create_task(run(settings(fake, tmp_path / "w.sqlite3", port), stop))
-    try:
-        await fake.wait_for(lambda: fake.webhook)
-        await listening(port)
+    async with fake_telegram() as fake, webhook_bot(fake, tmp_path / "w.sqlite3") as (task, _):
         fake.fail_when(info, *too_many(1))
         fake.drop(info)
         fake.outage(info)
@@ -234,6 +203,3 @@ async def test_a_webhook_bot_whose_looks_fail_for_long_goes_on(
         await fake.wait_for(lambda: len(fake.calls_of("getWebhookInfo")) >= n + 2, timeout=10)
         assert not task.done()
         assert not lines(caplog, "webhook of this bot token was")
-    finally:
-        await stopped([task], [stop])
-        await fake.stop()

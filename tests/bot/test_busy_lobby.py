@@ -10,8 +10,9 @@ else is still refused "out of date"; forged versions stay forged."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from bot.model import LiveTable, Phase
+from bot.model import Actor, LiveTable, Phase
 from bot.presses import Join, Leave, Ready, Register, StartTournament, Unregister, encode
 from bot.screens import Payload
 from bot.service import TableService
@@ -22,7 +23,7 @@ from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, play_out
 from tests.bot.tg_world import ALICE as TG_ALICE
 from tests.bot.tg_world import BOB as TG_BOB
 from tests.bot.tg_world import CAROL as TG_CAROL
-from tests.bot.tg_world import GROUP_ID, world
+from tests.bot.tg_world import GROUP_ID, World, world
 
 #: "This button is out of date." in either language (Bob reads Russian)
 STALE = frozenset(tr(lang, "err.stale") for lang in ("en", "ru"))
@@ -36,6 +37,36 @@ def _table(service: TableService) -> LiveTable:
 
 def _v(t: LiveTable) -> str:
     return f"L{t.version}"
+
+
+async def _lobby(service: TableService, *joined: Actor) -> LiveTable:
+    """Alice's new cash table in ``GROUP`` (in its lobby), ``joined`` seated in that order
+    (each join asserted answered without an alert)."""
+    await service.new_table(GROUP, ALICE)
+    t = _table(service)
+    for a in joined:
+        assert not (await service.join(GROUP, a)).alert
+    return t
+
+
+async def _tournament(service: TableService, buy_in: str | None = None) -> LiveTable:
+    """Alice's new OFC tournament in ``GROUP`` (its buy-in set to ``buy_in`` first when
+    given), each step asserted answered without an alert."""
+    if buy_in is not None:
+        assert not (await service.settings(GROUP, ALICE, True, ["tournament_buy_in", buy_in])).alert
+    assert not (await service.new_tournament(GROUP, ALICE, "ofc")).alert
+    return _table(service)
+
+
+def _join_button(w: World) -> tuple[dict[str, Any], str]:
+    """The Telegram table message and its Join button's callback data."""
+    message = w.table_message()
+    join = next(
+        b["callback_data"]
+        for b in w.fake.buttons(message)
+        if (p := Payload.decode(b.get("callback_data"))) is not None and p.action == "j"
+    )
+    return message, join
 
 
 async def test_r8_2_two_joins_pressed_on_one_message_version_both_seat() -> None:
@@ -58,10 +89,7 @@ async def test_r8_2_two_joins_pressed_on_one_message_version_both_seat() -> None
 
 async def test_r8_2_a_double_tapped_ready_stays_ready_and_a_second_readys_counts() -> None:
     service, _presenter, store, _clock = service_env()
-    await service.new_table(GROUP, ALICE)
-    t = _table(service)
-    for a in (ALICE, BOB, CAROL):
-        assert not (await service.join(GROUP, a)).alert
+    t = await _lobby(service, ALICE, BOB, CAROL)
     shown = _v(t)
     # Alice taps Ready twice on one message: bought in once, ready (Ready is no toggle)
     assert not (await service.press(ALICE, encode(Ready(t.id, shown)), GROUP)).alert
@@ -80,8 +108,7 @@ async def test_r8_2_a_double_tapped_ready_stays_ready_and_a_second_readys_counts
 
 async def test_r8_2_leave_and_top_up_on_an_older_version_stay_out_of_date() -> None:
     service, _presenter, _store, _clock = service_env()
-    await service.new_table(GROUP, ALICE)
-    t = _table(service)
+    t = await _lobby(service)
     shown = _v(t)
     assert not (await service.press(ALICE, encode(Join(t.id, shown)), GROUP)).alert
     assert not (await service.press(BOB, encode(Join(t.id, shown)), GROUP)).alert
@@ -92,10 +119,7 @@ async def test_r8_2_leave_and_top_up_on_an_older_version_stay_out_of_date() -> N
 
 async def test_r8_2_a_join_on_a_message_from_before_the_hand_started_is_refused() -> None:
     service, presenter, store, _clock = service_env(next_hand_delay=600)
-    await service.new_table(GROUP, ALICE)
-    t = _table(service)
-    for a in (ALICE, BOB):
-        assert not (await service.join(GROUP, a)).alert
+    t = await _lobby(service, ALICE, BOB)
     before = _v(t)  # the lobby's message, before the deal
     assert not (await service.ready(GROUP, ALICE)).alert
     assert not (await service.ready(GROUP, BOB)).alert
@@ -121,9 +145,7 @@ async def test_r8_2_a_join_on_a_message_from_before_the_hand_started_is_refused(
 
 async def test_r8_7_two_registers_on_one_message_version_both_register() -> None:
     service, _presenter, store, _clock = service_env()
-    assert not (await service.settings(GROUP, ALICE, True, ["tournament_buy_in", "33"])).alert
-    assert not (await service.new_tournament(GROUP, ALICE, "ofc")).alert
-    t = _table(service)
+    t = await _tournament(service, buy_in="33")
     assert t.tournament is not None
     shown = _v(t)
     for a in (ALICE, BOB):
@@ -148,8 +170,7 @@ async def test_r8_7_two_registers_on_one_message_version_both_register() -> None
 
 async def test_forged_lobby_versions_stay_forged() -> None:
     service, _presenter, _store, _clock = service_env()
-    await service.new_table(GROUP, ALICE)
-    t = _table(service)
+    t = await _lobby(service)
     forged = frozenset(tr(lang, "err.forged") for lang in ("en", "ru"))
     for version in ("L-1", "Lx", "X1", "L", f"L{t.version}0"):
         data = f"{t.id}:{version}:j"
@@ -168,13 +189,7 @@ async def test_telegram_two_joins_pressed_at_once_both_seat(tmp_path: Path) -> N
     message (Alice's join moved its version on before Carol's press arrived): both sit."""
     async with world(tmp_path) as w:
         await w.say(TG_ALICE, "/newtable")
-        message = w.table_message()
-        join = next(
-            b["callback_data"]
-            for b in w.fake.buttons(message)
-            if Payload.decode(b.get("callback_data")) is not None
-            and Payload.decode(b["callback_data"]).action == "j"  # type: ignore[union-attr]
-        )
+        message, join = _join_button(w)
         for user in (TG_ALICE, TG_BOB, TG_CAROL):  # the same button of the same message
             answer = await w.press(user, GROUP_ID, message, join)
             assert not answer.get("show_alert"), answer

@@ -11,38 +11,22 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from bot.model import LiveTable
 from bot.presses import Join, Leave, Ready, Register, StartTournament, Unregister, encode
-from bot.screens import Payload
 from bot.service import TableService
-from bot.texts import tr
 from storage.check import check_store
 from tests.bot.conftest import service_env
 from tests.bot.fakes import FakePresenter
+from tests.bot.test_busy_lobby import STALE, _join_button, _lobby, _table, _tournament, _v
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP
 from tests.bot.tg_world import ALICE as TG_ALICE
 from tests.bot.tg_world import BOB as TG_BOB
 from tests.bot.tg_world import CAROL as TG_CAROL
 from tests.bot.tg_world import GROUP_ID, world
 
-#: "This button is out of date." in either language (Bob reads Russian)
-STALE = frozenset(tr(lang, "err.stale") for lang in ("en", "ru"))
-
-
-def _table(service: TableService) -> LiveTable:
-    t = service.table_in(GROUP)
-    assert t is not None
-    return t
-
-
-def _v(t: LiveTable) -> str:
-    return f"L{t.version}"
-
 
 async def test_r8_2_a_late_join_tap_after_leave_does_not_seat_again() -> None:
     service, _presenter, store, _clock = service_env()
-    await service.new_table(GROUP, ALICE)
-    t = _table(service)
+    t = await _lobby(service)
     shown = _v(t)
     assert not (await service.press(BOB, encode(Join(t.id, shown)), GROUP)).alert
     assert not (await service.press(BOB, encode(Leave(t.id, _v(t))), GROUP)).alert
@@ -72,9 +56,7 @@ async def test_r8_2_a_late_join_tap_after_leave_does_not_seat_again() -> None:
 
 async def test_r8_7_a_late_register_tap_after_unregister_takes_no_second_buy_in() -> None:
     service, _presenter, store, _clock = service_env()
-    assert not (await service.settings(GROUP, ALICE, True, ["tournament_buy_in", "33"])).alert
-    assert not (await service.new_tournament(GROUP, ALICE, "ofc")).alert
-    t = _table(service)
+    t = await _tournament(service, buy_in="33")
     tour = t.tournament
     assert tour is not None
     shown = _v(t)
@@ -90,10 +72,7 @@ async def test_r8_7_a_late_register_tap_after_unregister_takes_no_second_buy_in(
 
 async def test_r8_2_a_ready_from_before_the_buy_in_changed_is_out_of_date() -> None:
     service, _presenter, store, _clock = service_env()
-    await service.new_table(GROUP, ALICE)
-    t = _table(service)
-    for a in (ALICE, BOB, CAROL):
-        assert not (await service.join(GROUP, a)).alert
+    t = await _lobby(service, ALICE, BOB, CAROL)
     shown = _v(t)  # its Ready buys in at 200
     old = t.min_buy_in
     reply = await service.settings(GROUP, ALICE, True, ["min_buy_in", str(old * 2)])
@@ -112,10 +91,7 @@ async def test_r8_2_a_ready_from_before_the_buy_in_changed_is_out_of_date() -> N
 
 async def test_r8_6_a_late_ready_tap_does_not_bring_a_sat_out_player_back() -> None:
     service, _presenter, store, _clock = service_env()
-    await service.new_table(GROUP, ALICE)
-    t = _table(service)
-    for a in (ALICE, BOB, CAROL):
-        assert not (await service.join(GROUP, a)).alert
+    t = await _lobby(service, ALICE, BOB, CAROL)
     shown = _v(t)
     assert not (await service.press(BOB, encode(Ready(t.id, shown)), GROUP)).alert
     assert not (await service.sit_out(GROUP, BOB)).alert
@@ -129,8 +105,7 @@ async def test_r8_6_a_late_ready_tap_does_not_bring_a_sat_out_player_back() -> N
 
 async def test_r8_7_a_register_from_before_the_start_is_out_of_date() -> None:
     service, _presenter, store, _clock = service_env()
-    assert not (await service.new_tournament(GROUP, ALICE, "ofc")).alert
-    t = _table(service)
+    t = await _tournament(service)
     tour = t.tournament
     assert tour is not None
     shown = _v(t)
@@ -151,8 +126,7 @@ async def _admin() -> bool:
 
 async def test_only_the_current_version_counts_after_a_restart() -> None:
     service, _presenter, store, clock = service_env()
-    await service.new_table(GROUP, ALICE)
-    t = _table(service)
+    t = await _lobby(service)
     shown = _v(t)
     assert not (await service.press(ALICE, encode(Join(t.id, shown)), GROUP)).alert
     before = _v(t)  # the message as the bot stopped
@@ -177,8 +151,7 @@ async def test_only_the_current_version_counts_after_a_restart() -> None:
 
 async def test_a_join_delivered_again_counts_once() -> None:
     service, _presenter, _store, _clock = service_env()
-    await service.new_table(GROUP, ALICE)
-    t = _table(service)
+    t = await _lobby(service)
     shown = _v(t)
     assert not (await service.press(ALICE, encode(Join(t.id, shown)), GROUP)).alert
     reply = await service.press(BOB, encode(Join(t.id, shown)), GROUP, request="tg:1:7")
@@ -192,9 +165,7 @@ async def test_a_join_delivered_again_counts_once() -> None:
 
 async def test_r8_2_a_computer_player_seated_or_removed_between() -> None:
     service, _presenter, store, _clock = service_env()
-    await service.new_table(GROUP, ALICE)
-    t = _table(service)
-    assert not (await service.join(GROUP, ALICE)).alert
+    t = await _lobby(service, ALICE)
     shown = _v(t)  # a seat free for Carol
     while len(t.seats) < t.options.max_players:
         assert not (await service.add_bot(GROUP, ALICE, True)).alert
@@ -211,10 +182,7 @@ async def test_r8_2_a_computer_player_seated_or_removed_between() -> None:
 
 async def test_r8_2_a_ready_from_before_the_point_changed_is_out_of_date() -> None:
     service, _presenter, store, _clock = service_env()
-    await service.new_table(GROUP, ALICE)
-    t = _table(service)
-    for a in (ALICE, BOB, CAROL):
-        assert not (await service.join(GROUP, a)).alert
+    t = await _lobby(service, ALICE, BOB, CAROL)
     shown = _v(t)  # its Ready plays for 1 kush a point
     point = t.options.kush_per_point
     reply = await service.settings(GROUP, ALICE, True, ["kush_per_point", str(point * 2)])
@@ -232,12 +200,7 @@ async def test_telegram_a_late_join_tap_after_leave_does_not_seat_again(tmp_path
     tap of that same Join seats her."""
     async with world(tmp_path) as w:
         await w.say(TG_ALICE, "/newtable")
-        message = w.table_message()
-        join = next(
-            b["callback_data"]
-            for b in w.fake.buttons(message)
-            if (p := Payload.decode(b.get("callback_data"))) is not None and p.action == "j"
-        )
+        message, join = _join_button(w)
         assert not (await w.press(TG_BOB, GROUP_ID, message, join)).get("show_alert")
         t = next(iter(w.service.tables.values()))
         assert t.seat_of(str(TG_BOB.id)) is not None

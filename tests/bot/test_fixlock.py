@@ -69,6 +69,45 @@ async def running(settings: Settings) -> AsyncIterator[asyncio.Task[None]]:
         await asyncio.wait_for(task, 30)
 
 
+async def second_process_refused_then_killed_one_frees(
+    tmp_path: Path, env: dict[str, str], line: str
+) -> None:
+    """``python -m bot`` (environment ``env``, run in ``tmp_path``) started twice: asserts
+    the second prints ``error: {line}`` alone and exits 2; then the first is killed (SIGKILL:
+    no stop of its own) and asserts a third start runs and stops with status 0 (SIGTERM)."""
+
+    async def start() -> asyncio.subprocess.Process:
+        return await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "--env-file", str(tmp_path / "none.env"), env=env,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, cwd=tmp_path,
+        )  # fmt: skip
+
+    async def until_running(proc: asyncio.subprocess.Process) -> None:
+        assert proc.stderr is not None
+        while b"bot running" not in (got := await asyncio.wait_for(proc.stderr.readline(), 60)):
+            assert got, "the bot ended before it ran"
+
+    first = await start()
+    try:
+        await until_running(first)
+        second = await start()
+        out, err = await asyncio.wait_for(second.communicate(), 60)
+        assert (second.returncode, out, err.decode()) == (2, b"", f"error: {line}\n")
+        first.send_signal(signal.SIGKILL)
+        await asyncio.wait_for(first.wait(), 30)
+        third = await start()
+        try:
+            await until_running(third)
+        finally:
+            third.send_signal(signal.SIGTERM)
+            await asyncio.wait_for(third.communicate(), 60)
+        assert third.returncode == 0
+    finally:
+        if first.returncode is None:
+            first.kill()
+            await first.wait()
+
+
 @pytest.fixture
 async def telegram() -> AsyncIterator[FakeTelegram]:
     fake = FakeTelegram(TOKEN)
@@ -106,37 +145,7 @@ async def test_a_second_bot_process_exits_2_with_one_line_and_a_killed_one_frees
         "TELEGRAM_API_BASE_URL": telegram.base_url,
         "DATABASE_PATH": str(db),
     }
-
-    async def start() -> asyncio.subprocess.Process:
-        return await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", "--env-file", str(tmp_path / "none.env"), env=env,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, cwd=tmp_path,
-        )  # fmt: skip
-
-    async def until_running(proc: asyncio.subprocess.Process) -> None:
-        assert proc.stderr is not None
-        while b"bot running" not in (line := await asyncio.wait_for(proc.stderr.readline(), 60)):
-            assert line, "the bot ended before it ran"
-
-    first = await start()
-    try:
-        await until_running(first)
-        second = await start()
-        out, err = await asyncio.wait_for(second.communicate(), 60)
-        assert (second.returncode, out, err.decode()) == (2, b"", f"error: {busy(db)}\n")
-        first.send_signal(signal.SIGKILL)
-        await asyncio.wait_for(first.wait(), 30)
-        third = await start()
-        try:
-            await until_running(third)
-        finally:
-            third.send_signal(signal.SIGTERM)
-            await asyncio.wait_for(third.communicate(), 60)
-        assert third.returncode == 0
-    finally:
-        if first.returncode is None:
-            first.kill()
-            await first.wait()
+    await second_process_refused_then_killed_one_frees(tmp_path, env, busy(db))
 
 
 async def test_workers_share_the_file_but_not_with_a_bot_or_their_own_worker_id(

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import signal
-import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
@@ -27,7 +25,12 @@ from bot.dblock import PG_DATABASE_CLASS, PostgresBusy, PostgresLock, pg_key
 from bot.telegram.fake_api import FakeTelegram
 from tests.bot.cluster.harness import free_port
 from tests.bot.test_config import base_env
-from tests.bot.test_fixlock import TOKEN, running, telegram
+from tests.bot.test_fixlock import (
+    TOKEN,
+    running,
+    second_process_refused_then_killed_one_frees,
+    telegram,
+)
 from tests.pg import fresh_database
 
 __all__ = ["telegram"]  # (the fixture, imported)
@@ -160,36 +163,7 @@ async def test_a_second_bot_process_on_postgresql_exits_2_and_a_killed_one_lets_
         "DATABASE_PATH": str(tmp_path / "ofc.sqlite3"),
     }
 
-    async def start() -> asyncio.subprocess.Process:
-        return await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", "--env-file", str(tmp_path / "none.env"), env=env,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, cwd=tmp_path,
-        )  # fmt: skip
-
-    async def until_running(proc: asyncio.subprocess.Process) -> None:
-        assert proc.stderr is not None
-        while b"bot running" not in (line := await asyncio.wait_for(proc.stderr.readline(), 60)):
-            assert line, "the bot ended before it ran"
-
-    first = await start()
-    try:
-        await until_running(first)
-        second = await start()
-        out, err = await asyncio.wait_for(second.communicate(), 60)
-        assert (second.returncode, out, err.decode()) == (2, b"", f"error: {busy(settings)}\n")
-        first.send_signal(signal.SIGKILL)
-        await asyncio.wait_for(first.wait(), 30)
-        third = await start()
-        try:
-            await until_running(third)
-        finally:
-            third.send_signal(signal.SIGTERM)
-            await asyncio.wait_for(third.communicate(), 60)
-        assert third.returncode == 0
-    finally:
-        if first.returncode is None:
-            first.kill()
-            await first.wait()
+    await second_process_refused_then_killed_one_frees(tmp_path, env, busy(settings))
     assert not (tmp_path / "ofc.sqlite3").exists()
 
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Coroutine
+from collections.abc import AsyncIterator, Coroutine
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -87,25 +88,60 @@ async def stopped(tasks: list[asyncio.Task[None]], stops: list[asyncio.Event]) -
             await asyncio.wait_for(task, 30)
 
 
+@asynccontextmanager
+async def fake_telegram(conflicts: bool = True) -> AsyncIterator[FakeTelegram]:
+    """The fake Bot API for ``TOKEN`` (with :attr:`FakeTelegram.conflicts` as given), started;
+    stopped on exit."""
+    fake = FakeTelegram(TOKEN)
+    fake.conflicts = conflicts
+    await fake.start()
+    try:
+        yield fake
+    finally:
+        await fake.stop()
+
+
+@asynccontextmanager
+async def bot(settings: Settings) -> AsyncIterator[tuple[asyncio.Task[None], asyncio.Event]]:
+    """``(task, stop)``: :func:`bot.app.run` on ``settings`` started as a task; on exit
+    ``stop`` is set and the task waited for (:func:`stopped`: whatever it raised)."""
+    stop = asyncio.Event()
+    task = asyncio.create_task(run(settings, stop))
+    try:
+        yield task, stop
+    finally:
+        await stopped([task], [stop])
+
+
+@asynccontextmanager
+async def webhook_bot(
+    fake: FakeTelegram, db: Path
+) -> AsyncIterator[tuple[asyncio.Task[None], asyncio.Event]]:
+    """:func:`bot` in webhook mode on a free port: entered once its webhook is set at the
+    fake and its port listens."""
+    port = free_port()
+    async with bot(settings(fake, db, port)) as (task, stop):
+        await fake.wait_for(lambda: fake.webhook)
+        await listening(port)
+        yield task, stop
+
+
 @pytest.mark.usefixtures("quick")
 async def test_a_second_poller_stops_with_one_line_and_the_first_goes_on(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.DEBUG, logger="telegram")
     caplog.set_level(logging.INFO, logger="bot")
-    fake = FakeTelegram(TOKEN)
-    fake.conflicts = True
-    await fake.start()
-    stop_a, stop_b = asyncio.Event(), asyncio.Event()
-    a = asyncio.create_task(run(settings(fake, tmp_path / "a.sqlite3"), stop_a))
-    b: asyncio.Task[None] | None = None
-    try:
+    async with (
+        fake_telegram() as fake,
+        bot(settings(fake, tmp_path / "a.sqlite3")) as (a, stop_a),
+    ):
         await fake.wait_for(lambda: fake.calls_of("getUpdates"))
         await asyncio.sleep(2.5)  # (a polled alone longer than CONFLICT_SECONDS: it was first)
         assert not lines(caplog, "another process")
-        b = asyncio.create_task(run(settings(fake, tmp_path / "b.sqlite3"), stop_b))
-        with pytest.raises(TokenTaken, match="another process kept polling"):
-            await asyncio.wait_for(b, 30)
+        async with bot(settings(fake, tmp_path / "b.sqlite3")) as (b, _):
+            with pytest.raises(TokenTaken, match="another process kept polling"):
+                await asyncio.wait_for(b, 30)
         assert fake.conflicted >= 3  # (the two really ended each other's polls)
         assert not a.done()
         assert await answered(fake)  # the first one still serves
@@ -118,9 +154,6 @@ async def test_a_second_poller_stops_with_one_line_and_the_first_goes_on(
         assert len(lines(caplog, "this bot stops (only one bot per token")) == 1
         await stopped([a], [stop_a])
         assert not traced(caplog)  # no traceback per failed poll
-    finally:
-        await stopped([t for t in (a, b) if t is not None], [stop_a, stop_b])
-        await fake.stop()
 
 
 @pytest.mark.usefixtures("quick")
@@ -128,30 +161,18 @@ async def test_a_poller_deletes_a_webhook_left_set_and_the_webhook_bot_stops(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, logger="bot")
-    fake = FakeTelegram(TOKEN)
-    fake.conflicts = True
-    await fake.start()
-    port = free_port()
-    stop_w, stop_p = asyncio.Event(), asyncio.Event()
-    w = asyncio.create_task(run(settings(fake, tmp_path / "w.sqlite3", port), stop_w))
-    p: asyncio.Task[None] | None = None
-    try:
-        await fake.wait_for(lambda: fake.webhook)
-        await listening(port)
+    async with fake_telegram() as fake, webhook_bot(fake, tmp_path / "w.sqlite3") as (w, _):
         assert await answered(fake)  # the webhook bot serves
-        p = asyncio.create_task(run(settings(fake, tmp_path / "p.sqlite3"), stop_p))
-        with pytest.raises(TokenTaken, match="webhook of this bot token was deleted"):
-            await asyncio.wait_for(w, 30)
-        assert fake.webhook is None
-        assert not p.done()
-        assert await answered(fake)  # the poller serves
-        assert fake.conflicted == 0  # deleted before the first getUpdates
-        said = lines(caplog, "a webhook was set for this bot token (127.0.0.1:")
-        assert len(said) == 1 and "deleted it to poll" in said[0], said
-        assert "tg-hook" not in said[0]  # (a webhook's path may hold a secret)
-    finally:
-        await stopped([t for t in (w, p) if t is not None], [stop_w, stop_p])
-        await fake.stop()
+        async with bot(settings(fake, tmp_path / "p.sqlite3")) as (p, _):
+            with pytest.raises(TokenTaken, match="webhook of this bot token was deleted"):
+                await asyncio.wait_for(w, 30)
+            assert fake.webhook is None
+            assert not p.done()
+            assert await answered(fake)  # the poller serves
+            assert fake.conflicted == 0  # deleted before the first getUpdates
+            said = lines(caplog, "a webhook was set for this bot token (127.0.0.1:")
+            assert len(said) == 1 and "deleted it to poll" in said[0], said
+            assert "tg-hook" not in said[0]  # (a webhook's path may hold a secret)
 
 
 @pytest.mark.usefixtures("quick")
@@ -159,29 +180,23 @@ async def test_a_poller_meeting_another_process_webhook_stops(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, logger="bot")
-    fake = FakeTelegram(TOKEN)
-    fake.conflicts = True
-    await fake.start()
     port = free_port()
-    stop_w, stop_p = asyncio.Event(), asyncio.Event()
-    p = asyncio.create_task(run(settings(fake, tmp_path / "p.sqlite3"), stop_p))
-    w: asyncio.Task[None] | None = None
-    try:
+    async with (
+        fake_telegram() as fake,
+        bot(settings(fake, tmp_path / "p.sqlite3")) as (p, _),
+    ):
         await fake.wait_for(lambda: fake.calls_of("getUpdates"))
         await asyncio.sleep(2.5)  # (polling alone first does not keep it: it gets nothing)
-        w = asyncio.create_task(run(settings(fake, tmp_path / "w.sqlite3", port), stop_w))
-        with pytest.raises(TokenTaken, match="a webhook stayed set"):
-            await asyncio.wait_for(p, 30)
-        assert len(lines(caplog, "a webhook is set for this bot token")) == 1
-        assert fake.webhook is not None
-        await listening(port)
-        assert not w.done()
-        assert await answered(fake)  # the webhook bot serves
-        await stopped([w], [stop_w])
-        assert not traced(caplog)  # (the poller's last getUpdates at its stop was refused)
-    finally:
-        await stopped([t for t in (w, p) if t is not None], [stop_w, stop_p])
-        await fake.stop()
+        async with bot(settings(fake, tmp_path / "w.sqlite3", port)) as (w, stop_w):
+            with pytest.raises(TokenTaken, match="a webhook stayed set"):
+                await asyncio.wait_for(p, 30)
+            assert len(lines(caplog, "a webhook is set for this bot token")) == 1
+            assert fake.webhook is not None
+            await listening(port)
+            assert not w.done()
+            assert await answered(fake)  # the webhook bot serves
+            await stopped([w], [stop_w])
+            assert not traced(caplog)  # (the poller's last getUpdates at its stop was refused)
 
 
 def test_python_m_bot_exits_2_when_the_token_is_taken() -> None:

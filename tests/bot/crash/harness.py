@@ -938,6 +938,59 @@ class CrashRun:
                 return shown
             await asyncio.sleep(0.1)
 
+    # -- for the runs of one closing step (test_removal, test_tournament_payout) ---------------
+    def _open_tables(self) -> int:
+        """How many tables the SQLite file holds open (read-only, beside the bot)."""
+        with sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=5) as conn:
+            return int(conn.execute("SELECT COUNT(*) FROM tables WHERE open = 1").fetchone()[0])
+
+    async def _play_until_closed(self, players: Sequence[FakeUser], stuck: str) -> None:
+        """``players`` press what their private chats show until the bot process dies (the
+        kill point) or no table is open. :raises Stuck: (``stuck``) after ``RUN_TIMEOUT``."""
+        assert self.bot is not None
+        deadline = time.monotonic() + RUN_TIMEOUT
+        while self.bot.alive and self._open_tables() > 0:
+            if time.monotonic() > deadline:
+                raise Stuck(stuck)
+            acted = False
+            for u in players:
+                acted = await self._hand_step(u) or acted
+            if not acted:
+                await asyncio.sleep(0.02)
+
+    async def _kill_missed(self) -> str | None:
+        """``None`` once the first bot process died at its kill point (a kill at a request
+        waited for 10 s at most: what the step owed goes out after its commit), else the
+        problem to report."""
+        assert self.bot is not None
+        if self.kill.kind == "call":
+            bot = self.bot
+            with contextlib.suppress(Stuck):
+                await self._until(lambda: not bot.alive, 10.0, "")
+        if self.bot.alive:
+            return f"the kill point {self.kill.label()} was not reached"
+        return None
+
+    async def _third_start(self) -> int:
+        """Stop the (restarted) bot, start it a third time and wait until it is quiet
+        (1 s): the number of requests before this start (what it wrote comes after)."""
+        assert self.bot is not None
+        await self.fake.release_polls()
+        await self.bot.stop()
+        since = len(self.fake.calls)
+        await self._start_bot()
+        await self._quiet(still=1.0)
+        return since
+
+    async def _stop_all(self) -> None:
+        """The bot process killed and reaped, the fake Bot API stopped (its long poll
+        released first)."""
+        await self.fake.release_polls()  # the bot's long poll returns at once
+        if self.bot is not None:
+            self.bot.kill()  # the checks read the file; no need to wait for a clean stop
+            await self.bot.stop()
+        await self.fake.stop()
+
     async def execute(self) -> RunOutcome:
         """The whole run: play, restart, finish, stop the bot, check. Never raises for a
         problem found (see :attr:`RunOutcome.problems`), only for a broken harness."""
@@ -958,11 +1011,7 @@ class CrashRun:
                 shown = None
         finally:
             self._event("stopping the bot")
-            await self.fake.release_polls()  # the bot's long poll returns at once
-            if self.bot is not None:
-                self.bot.kill()  # the checks read the file; no need to wait for a clean stop
-                await self.bot.stop()
-            await self.fake.stop()
+            await self._stop_all()
             self._event("stopped")
         self.outcome.problems += await self.check(shown)
         self.outcome.seconds = time.monotonic() - began
@@ -1347,6 +1396,11 @@ async def run_once(
     """One run (see :class:`CrashRun`), on the SQLite file of ``workdir`` or, given
     ``database_url``, on that PostgreSQL database."""
     return await CrashRun(scenario, kill, workdir, database_url).execute()
+
+
+def kill_id(kill: KillPoint) -> str:
+    """``kill``'s label as a pytest id (letters, digits, ``_#-``)."""
+    return re.sub(r"[^A-Za-z0-9_#-]+", "-", kill.label()).strip("-")
 
 
 def sweep_points(calls: int, commits: int) -> list[KillPoint]:

@@ -16,12 +16,18 @@ while the harness stays this one.
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
 import pytest
 
-from tests.bot.crash.harness import SCENARIOS, KillPoint, RunOutcome, run_once, sweep_points
+from tests.bot.crash.harness import (
+    SCENARIOS,
+    KillPoint,
+    RunOutcome,
+    kill_id,
+    run_once,
+    sweep_points,
+)
 from tests.pg import fresh_database
 
 #: The default run's kill points: deterministic, spread over the scenarios and over the
@@ -45,8 +51,7 @@ SAMPLE: list[tuple[str, KillPoint]] = [
 
 
 def _id(case: tuple[str, KillPoint]) -> str:
-    label = re.sub(r"[^A-Za-z0-9_#-]+", "-", case[1].label()).strip("-")
-    return f"{case[0]}-{label}"
+    return f"{case[0]}-{kill_id(case[1])}"
 
 
 @pytest.mark.parametrize("case", SAMPLE, ids=[_id(c) for c in SAMPLE])

@@ -17,9 +17,7 @@ adds the kill right before that commit (the hand then ends again after the resta
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
-import re
 import sqlite3
 import time
 from pathlib import Path
@@ -37,6 +35,7 @@ from tests.bot.crash.harness import (
     CrashRun,
     KillPoint,
     Stuck,
+    kill_id,
 )
 
 #: what the first private notice's request contains (the group's messages never do)
@@ -64,20 +63,7 @@ class RemovalRun(CrashRun):
     async def _play_on(self) -> None:
         """Play hand 1 out (pressing what the private chats show) until the bot process dies
         (the kill point) or, restarted, the table is closed."""
-        assert self.bot is not None
-        deadline = time.monotonic() + RUN_TIMEOUT
-        while self.bot.alive and self._open_tables() > 0:
-            if time.monotonic() > deadline:
-                raise Stuck("the hand did not end")
-            acted = False
-            for u in (ALICE, BOB):
-                acted = await self._hand_step(u) or acted
-            if not acted:
-                await asyncio.sleep(0.02)
-
-    def _open_tables(self) -> int:
-        with sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=5) as conn:
-            return int(conn.execute("SELECT COUNT(*) FROM tables WHERE open = 1").fetchone()[0])
+        await self._play_until_closed((ALICE, BOB), "the hand did not end")
 
     def _notices(self, user_id: int) -> list[str]:
         notice = tr("en", "private.chat_gone", table=1)
@@ -105,13 +91,8 @@ class RemovalRun(CrashRun):
             await self._quiet()
             await self.fake.remove_bot(GROUP_ID, by=ALICE)
             await self._play_on()
-            assert self.bot is not None
-            if self.kill.kind == "call":  # (the notices go out after the commit)
-                bot = self.bot
-                with contextlib.suppress(Stuck):
-                    await self._until(lambda: not bot.alive, 10.0, "")
-            if self.bot.alive:
-                return [f"the kill point {self.kill.label()} was not reached"]
+            if missed := await self._kill_missed():  # (the notices go out after the commit)
+                return [missed]
             await self._restart()
             await self._play_on()  # (killed before the commit: the hand ends again)
             await self._quiet(still=1.5)
@@ -121,22 +102,13 @@ class RemovalRun(CrashRun):
                     problems.append(f"{u.first_name}: {len(notices)} private notices")
                 elif "🏁 Showdown · table #1 · hand 1" not in notices[0]:
                     problems.append(f"{u.first_name}'s notice has no showdown: {notices[0]!r}")
-            # a third start: nothing more is owed
-            await self.fake.release_polls()
-            await self.bot.stop()
-            since = len(self.fake.calls)
-            await self._start_bot()
-            await self._quiet(still=1.0)
+            since = await self._third_start()  # nothing more is owed
             if self._private_writes(since):
                 problems.append("the third start wrote private messages again")
         except Stuck as exc:
             problems.append(f"stuck: {exc}; {self._state()}")
         finally:
-            await self.fake.release_polls()
-            if self.bot is not None:
-                self.bot.kill()
-                await self.bot.stop()
-            await self.fake.stop()
+            await self._stop_all()
         problems += [f"storage check: {p}" for p in await check_database(self.db)]
         with sqlite3.connect(self.db) as conn:
             total = conn.execute(
@@ -154,11 +126,7 @@ def _points() -> list[KillPoint]:
     return SAMPLE + (ALL if os.environ.get("OFC_CRASH_ALL") == "1" else [])
 
 
-def _id(kill: KillPoint) -> str:
-    return re.sub(r"[^A-Za-z0-9_#-]+", "-", kill.label()).strip("-")
-
-
-@pytest.mark.parametrize("kill", _points(), ids=[_id(k) for k in _points()])
+@pytest.mark.parametrize("kill", _points(), ids=[kill_id(k) for k in _points()])
 async def test_a_kill_in_the_removal_s_close_still_tells_each_player_once(
     kill: KillPoint, tmp_path: Path
 ) -> None:

@@ -21,12 +21,8 @@ to the group. This held: no fix was needed (brk47)."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import os
-import re
 import sqlite3
-import time
 from pathlib import Path
 
 import pytest
@@ -42,6 +38,7 @@ from tests.bot.crash.harness import (
     KillPoint,
     Scenario,
     Stuck,
+    kill_id,
 )
 
 PLAYERS = (ALICE, BOB, CAROL)
@@ -77,23 +74,10 @@ class TournamentRun(CrashRun):
             reply = await self.say(u, "/join")
             assert reply is not None and reply.startswith("Registered"), reply
 
-    def _open_tables(self) -> int:
-        with sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=5) as conn:
-            return int(conn.execute("SELECT COUNT(*) FROM tables WHERE open = 1").fetchone()[0])
-
     async def _play_on(self) -> None:
         """Press what the private chats show until the bot process dies (the kill point) or
         the tournament's table is closed."""
-        assert self.bot is not None
-        deadline = time.monotonic() + RUN_TIMEOUT
-        while self.bot.alive and self._open_tables() > 0:
-            if time.monotonic() > deadline:
-                raise Stuck("the tournament did not end")
-            acted = False
-            for u in PLAYERS:
-                acted = await self._hand_step(u) or acted
-            if not acted:
-                await asyncio.sleep(0.02)
+        await self._play_until_closed(PLAYERS, "the tournament did not end")
 
     def _finals(self) -> set[int]:
         """The group messages that have shown the final standings (by message id)."""
@@ -119,13 +103,8 @@ class TournamentRun(CrashRun):
             await self._start_bot()
             await self._open()
             await self._play_on()
-            assert self.bot is not None
-            if self.kill.kind == "call":  # (the standings go out after the commit)
-                bot = self.bot
-                with contextlib.suppress(Stuck):
-                    await self._until(lambda: not bot.alive, 10.0, "")
-            if self.bot.alive:
-                return [f"the kill point {self.kill.label()} was not reached"]
+            if missed := await self._kill_missed():  # (the standings go out after the commit)
+                return [missed]
             await self._restart()
             await self._play_on()  # (killed before the commit: the last Confirm again)
             # (after the restart the last showdown's picture is drawn first: on a loaded machine
@@ -140,22 +119,13 @@ class TournamentRun(CrashRun):
             texts = {str(self.fake.messages[(GROUP_ID, mid)].get("text")) for mid in finals}
             if len(texts) > 1:
                 problems.append(f"final standings that differ: {sorted(texts)}")
-            # a third start: nothing more is owed
-            await self.fake.release_polls()
-            await self.bot.stop()
-            since = len(self.fake.calls)
-            await self._start_bot()
-            await self._quiet(still=1.0)
+            since = await self._third_start()  # nothing more is owed
             if self._group_writes_since(since):
                 problems.append("the third start wrote to the group again")
         except Stuck as exc:
             problems.append(f"stuck: {exc}; {self._state()}")
         finally:
-            await self.fake.release_polls()
-            if self.bot is not None:
-                self.bot.kill()
-                await self.bot.stop()
-            await self.fake.stop()
+            await self._stop_all()
         problems += [f"storage check: {p}" for p in await check_database(self.db)]
         with sqlite3.connect(self.db) as conn:
             ids = tuple(str(u.id) for u in PLAYERS)
@@ -179,11 +149,7 @@ class TournamentRun(CrashRun):
         return problems
 
 
-def _id(kill: KillPoint) -> str:
-    return re.sub(r"[^A-Za-z0-9_#-]+", "-", kill.label()).strip("-")
-
-
-@pytest.mark.parametrize("kill", POINTS, ids=[_id(k) for k in POINTS])
+@pytest.mark.parametrize("kill", POINTS, ids=[kill_id(k) for k in POINTS])
 async def test_r8_7_a_kill_in_the_tournament_s_payout_pays_the_pool_once(
     kill: KillPoint, tmp_path: Path
 ) -> None:

@@ -13,12 +13,10 @@ from typing import Any
 
 import pytest
 
-from tests.bot.discord.dc_world import ALICE, BOB, components, world
-from tests.bot.discord.test_discord_e2e import seat_everyone
-from tests.bot.discord.test_fixnonce_table_message import (
-    _crash_copy_at_table_post as _crash_copy_at_post,
-)
-from tests.fakes.discord_api import CHANNEL_ID, TOKEN, FakeDiscord
+from tests.bot.discord.crash_copy import discord_and_crash_copy, restarted
+from tests.bot.discord.dc_world import BOB, components
+from tests.bot.discord.test_brk45_nonce import _hand_played
+from tests.fakes.discord_api import CHANNEL_ID, FakeDiscord
 
 
 def _showdowns(fake: FakeDiscord) -> list[dict[str, Any]]:
@@ -28,25 +26,14 @@ def _showdowns(fake: FakeDiscord) -> list[dict[str, Any]]:
 async def test_a_crash_after_the_showdown_posts_it_once_after_the_restart(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    fake = FakeDiscord(TOKEN)
-    await fake.start()
-    db, crashed = tmp_path / "ofc.sqlite3", tmp_path / "crashed.sqlite3"
-    try:
-        seen = _crash_copy_at_post(monkeypatch, db, crashed, posts=2)
-        async with world(tmp_path, fake=fake, db=db, rng_seed=7, next_hand_delay=30.0) as w:
-            await seat_everyone(w, [ALICE, BOB])
-            t = w.table()
-            await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
-            await w.service.rt.settled(t)
-            await w.adapter.presenter.flush()
+    async with discord_and_crash_copy(tmp_path) as (fake, db, crashed):
+        async with _hand_played(monkeypatch, tmp_path, fake, db, crashed) as (seen, _):
+            pass  # (the hand played; the bot stops)
         assert len(seen) == 2 and crashed.exists()
         [record] = _showdowns(fake)
         shown = record["content"]
         monkeypatch.undo()
-        async with world(tmp_path, fake=fake, db=crashed, next_hand_delay=30.0) as w:
-            t = w.table()
-            await w.service.rt.settled(t)
-            await w.adapter.presenter.flush()
+        async with restarted(tmp_path, fake, crashed, next_hand_delay=30.0) as (w, t):
             assert [m["id"] for m in _showdowns(fake)] == [record["id"]]  # not a second one
             live = [m for m in fake.channel_messages(CHANNEL_ID) if components(m)]
             assert len(live) == 1 and live[0]["id"] != record["id"]
@@ -55,5 +42,3 @@ async def test_a_crash_after_the_showdown_posts_it_once_after_the_restart(
             await w.adapter.presenter.flush()
             assert fake.messages[int(record["id"])]["content"] == shown
             assert [m["id"] for m in _showdowns(fake)] == [record["id"]]
-    finally:
-        await fake.stop()

@@ -13,8 +13,7 @@ from pathlib import Path
 
 from tests.bot.discord.dc_world import BOB, world
 from tests.bot.discord.shard_world import until
-from tests.bot.discord.test_discord_delivery import dm_of
-from tests.bot.discord.test_fixrev_closed_pending import _pending_hand, _write_hand
+from tests.bot.discord.test_fixrev_closed_pending import _pending_hand_on_its_way, _write_hand
 
 
 async def test_a_pending_hand_on_its_way_keeps_its_ref_when_bob_is_found_unreachable(
@@ -22,12 +21,7 @@ async def test_a_pending_hand_on_its_way_keeps_its_ref_when_bob_is_found_unreach
 ) -> None:
     async with world(tmp_path) as w:
         presenter = w.adapter.presenter
-        presenter.edit_retries = (0.05, 0.8)
-        seat, pending = await _pending_hand(w)
-        w.fake.recover()
-        w.fake.hold(dm_of(w, BOB), 30)  # the next try posts it; its answer comes late
-        await until(lambda: len(w.fake.dm_messages(BOB.id)) == 1, 5, "posted")
-        assert presenter._pending[pending].trying
+        seat, pending = await _pending_hand_on_its_way(w)
         # another table's DM edit refused (403/50007): the presenter's background path
         presenter._close_dms_of_channel(w.fake.dm_channels[BOB.id])
         await until(lambda: not seat.reachable, 5, "told unreachable")

@@ -12,7 +12,6 @@ on that copy against the same fake Discord (it keeps the messages and the nonces
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -23,10 +22,11 @@ from bot.discord.presenter import DiscordPresenter
 from bot.model import PENDING_PREFIX, ChatRef
 from bot.service.runtime import TransitionFailed
 from storage.api import StorageError, lease_key
+from tests.bot.discord.crash_copy import discord_and_crash_copy, restarted, saved_ref
 from tests.bot.discord.dc_world import ALICE, BOB, World, world
 from tests.bot.discord.shard_world import guild_on_shard, two_workers, until
 from tests.bot.discord.test_discord_delivery import joined
-from tests.fakes.discord_api import CHANNEL_ID, TOKEN, FakeDiscord, FakeUser
+from tests.fakes.discord_api import CHANNEL_ID, FakeDiscord, FakeUser
 
 GUILD = guild_on_shard(1)
 CHAT = ChatRef("discord", str(GUILD), str(CHANNEL_ID), "")
@@ -90,13 +90,6 @@ async def _play_first_street(w: World) -> None:
     assert [hand.board_of(s.seat).count for s in t.seats.values()] == [5, 5]
 
 
-def _saved_ref(db: Path, user: FakeUser) -> str | None:
-    with sqlite3.connect(db) as conn:
-        (data,) = conn.execute("SELECT data FROM snapshots").fetchone()
-    seats = json.loads(data)["seats"]
-    return next(s["private_ref"] for s in seats if s["user_id"] == str(user.id))
-
-
 async def test_a_crash_between_a_new_dm_hand_and_its_save_leaves_one_hand(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -104,21 +97,15 @@ async def test_a_crash_between_a_new_dm_hand_and_its_save_leaves_one_hand(
     is saved. Restarted on that database, the bot posted Bob a second hand: two DM hand
     messages with buttons, the first answering "out of date". Now Bob has one, the first,
     and the hand is played on it."""
-    fake = FakeDiscord(TOKEN)
-    await fake.start()
-    db, crashed = tmp_path / "ofc.sqlite3", tmp_path / "crashed.sqlite3"
-    try:
+    async with discord_and_crash_copy(tmp_path) as (fake, db, crashed):
         async with world(tmp_path, fake=fake, db=db) as w:
             seen = _crash_copy_at_dm_post(monkeypatch, fake, db, crashed, BOB)
             await _dealt(w)
         assert len(seen) == 1 and crashed.exists()
         [first] = _hands(fake, BOB)
-        saved = _saved_ref(crashed, BOB)
+        saved = saved_ref(crashed, BOB)
         monkeypatch.undo()
-        async with world(tmp_path, fake=fake, db=crashed) as w:
-            t = w.table()
-            await w.service.rt.settled(t)
-            await w.adapter.presenter.flush()
+        async with restarted(tmp_path, fake, crashed) as (w, t):
             assert [m["id"] for m in _hands(fake, BOB)] == [first["id"]]  # no second hand
             seat = t.seat_of(str(BOB.id))
             assert seat is not None and seat.private_ref == (
@@ -129,8 +116,6 @@ async def test_a_crash_between_a_new_dm_hand_and_its_save_leaves_one_hand(
             assert [m["id"] for m in _hands(fake, BOB)] == [first["id"]]
         # the crash left the ref committed before the post (checked last: it is the fix)
         assert str(saved).startswith(PENDING_PREFIX)
-    finally:
-        await fake.stop()
 
 
 async def test_a_crash_between_a_restart_s_dm_hand_and_its_save_leaves_one_live_hand(
@@ -139,10 +124,7 @@ async def test_a_crash_between_a_restart_s_dm_hand_and_its_save_leaves_one_live_
     """A restart posts the hands anew (the old ones written as moved); it dies as Bob's
     is posted, before its id is saved. The next start posted Bob a third hand beside the
     second, both with buttons; now Discord returns the second, which Bob plays on."""
-    fake = FakeDiscord(TOKEN)
-    await fake.start()
-    db, crashed = tmp_path / "ofc.sqlite3", tmp_path / "crashed.sqlite3"
-    try:
+    async with discord_and_crash_copy(tmp_path) as (fake, db, crashed):
         async with world(tmp_path, fake=fake, db=db) as w:
             await _dealt(w)
         [old] = _hands(fake, BOB)
@@ -153,18 +135,13 @@ async def test_a_crash_between_a_restart_s_dm_hand_and_its_save_leaves_one_live_
         assert len(seen) == 1
         [new] = _hands(fake, BOB)  # (the old one written as moved, its buttons gone)
         assert new["id"] != old["id"]
-        saved = _saved_ref(crashed, BOB)
+        saved = saved_ref(crashed, BOB)
         monkeypatch.undo()
-        async with world(tmp_path, fake=fake, db=crashed) as w:
-            t = w.table()
-            await w.service.rt.settled(t)
-            await w.adapter.presenter.flush()
+        async with restarted(tmp_path, fake, crashed) as (w, _):
             assert [m["id"] for m in _hands(fake, BOB)] == [new["id"]]  # no third
             await _play_first_street(w)
             assert [m["id"] for m in _hands(fake, BOB)] == [new["id"]]
         assert str(saved).startswith(PENDING_PREFIX)
-    finally:
-        await fake.stop()
 
 
 async def test_a_refused_step_drops_the_hand_ref_it_committed_first(

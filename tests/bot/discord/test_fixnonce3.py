@@ -18,7 +18,6 @@ the same fake Discord, which keeps the messages and the nonces."""
 from __future__ import annotations
 
 import asyncio
-import json
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -28,6 +27,12 @@ import pytest
 from bot.discord.presenter import ephemeral_ref
 from bot.model import PENDING_PREFIX
 from storage.sqlite import SqliteStore
+from tests.bot.discord.crash_copy import (
+    discord_and_crash_copy,
+    restarted,
+    saved_ref,
+    saved_snapshot,
+)
 from tests.bot.discord.dc_world import ALICE, BOB, world
 from tests.bot.discord.test_discord_delivery import joined
 from tests.bot.discord.test_fixnonce2_dm_hand import _crash_copy_at_dm_post, _dealt, _hands
@@ -35,19 +40,7 @@ from tests.bot.discord.test_fixnonce_table_message import (
     _crash_copy_at_table_post,
     _with_buttons,
 )
-from tests.fakes.discord_api import CHANNEL_ID, TOKEN, ApiCall, FakeDiscord, FakeUser
-
-
-def _saved(db: Path) -> dict[str, Any]:
-    """The open table's snapshot in ``db``."""
-    with sqlite3.connect(db) as conn:
-        (data,) = conn.execute("SELECT data FROM snapshots").fetchone()
-    snap: dict[str, Any] = json.loads(data)
-    return snap
-
-
-def _saved_ref(db: Path, user: FakeUser) -> str | None:
-    return next(s["private_ref"] for s in _saved(db)["seats"] if s["user_id"] == str(user.id))
+from tests.fakes.discord_api import CHANNEL_ID, ApiCall, FakeDiscord
 
 
 async def _restarted_on(tmp_path: Path, fake: FakeDiscord, db: Path) -> None:
@@ -66,10 +59,7 @@ async def test_a_hand_posted_by_my_cards_and_cut_off_by_a_crash_is_posted_once(
     cards", which posts his DM hand anew outside any step. The bot dies as it goes out.
     Restarted, the bot posted him a second hand (the first one's nonce random, its ref never
     saved); now the ref is saved before the post and the restart gets the first one back."""
-    fake = FakeDiscord(TOKEN)
-    await fake.start()
-    db, crashed = tmp_path / "ofc.sqlite3", tmp_path / "crashed.sqlite3"
-    try:
+    async with discord_and_crash_copy(tmp_path) as (fake, db, crashed):
         async with world(tmp_path, fake=fake, db=db) as w:
             fake.closed_dms.add(BOB.id)
             await _dealt(w)
@@ -84,19 +74,14 @@ async def test_a_hand_posted_by_my_cards_and_cut_off_by_a_crash_is_posted_once(
             await w.adapter.presenter.flush()
         assert len(seen) == 1 and crashed.exists()
         [hand] = _hands(fake, BOB)
-        saved = _saved_ref(crashed, BOB)
+        saved = saved_ref(crashed, BOB)
         monkeypatch.undo()
-        async with world(tmp_path, fake=fake, db=crashed) as w:
-            t = w.table()
-            await w.service.rt.settled(t)
-            await w.adapter.presenter.flush()
+        async with restarted(tmp_path, fake, crashed) as (w, t):
             assert [m["id"] for m in _hands(fake, BOB)] == [hand["id"]]  # no second hand
             seat = t.seat_of(str(BOB.id))
             assert seat is not None
             assert seat.private_ref == f"{fake.dm_channels[BOB.id]}:{hand['id']}"
         assert str(saved).startswith(PENDING_PREFIX)
-    finally:
-        await fake.stop()
 
 
 async def test_a_hand_posted_again_after_a_delete_and_cut_off_by_a_crash_is_posted_once(
@@ -106,10 +91,7 @@ async def test_a_hand_posted_again_after_a_delete_and_cut_off_by_a_crash_is_post
     ``private_deleted``: the Discord adapter never calls it, Discord letting nobody delete
     the bot's DMs, but the service's path is the platforms'). The bot dies as it goes out;
     the restart posted a second one; now Discord returns the first."""
-    fake = FakeDiscord(TOKEN)
-    await fake.start()
-    db, crashed = tmp_path / "ofc.sqlite3", tmp_path / "crashed.sqlite3"
-    try:
+    async with discord_and_crash_copy(tmp_path) as (fake, db, crashed):
         async with world(tmp_path, fake=fake, db=db) as w:
             await _dealt(w)
             t = w.table()
@@ -122,16 +104,11 @@ async def test_a_hand_posted_again_after_a_delete_and_cut_off_by_a_crash_is_post
             await w.adapter.presenter.flush()
         assert len(seen) == 1 and crashed.exists()
         [hand] = _hands(fake, BOB)
-        saved = _saved_ref(crashed, BOB)
+        saved = saved_ref(crashed, BOB)
         monkeypatch.undo()
-        async with world(tmp_path, fake=fake, db=crashed) as w:
-            t = w.table()
-            await w.service.rt.settled(t)
-            await w.adapter.presenter.flush()
+        async with restarted(tmp_path, fake, crashed) as _:
             assert [m["id"] for m in _hands(fake, BOB)] == [hand["id"]]  # no second hand
         assert str(saved).startswith(PENDING_PREFIX)
-    finally:
-        await fake.stop()
 
 
 async def test_a_table_message_re_posted_after_a_delete_is_the_restart_s(
@@ -142,10 +119,7 @@ async def test_a_table_message_re_posted_after_a_delete_is_the_restart_s(
     message anew under a random nonce: two table messages with buttons, the re-post's
     answering "out of date" once the table moved on. Now the restart posts under a ref
     derived from the deleted message, whose nonce is the re-post's: Discord returns it."""
-    fake = FakeDiscord(TOKEN)
-    await fake.start()
-    db, crashed = tmp_path / "ofc.sqlite3", tmp_path / "crashed.sqlite3"
-    try:
+    async with discord_and_crash_copy(tmp_path) as (fake, db, crashed):
         async with world(tmp_path, fake=fake, db=db) as w:
             await w.slash(ALICE, "new")
             await w.press_lobby(ALICE, "j")
@@ -161,12 +135,9 @@ async def test_a_table_message_re_posted_after_a_delete_is_the_restart_s(
             await w.adapter.presenter.flush()
         assert len(seen) == 1 and crashed.exists()
         [reposted] = _with_buttons(fake)
-        assert _saved(crashed)["group_ref"] == deleted  # (the re-post's id never saved)
+        assert saved_snapshot(crashed)["group_ref"] == deleted  # (the re-post's id never saved)
         monkeypatch.undo()
-        async with world(tmp_path, fake=fake, db=crashed) as w:
-            t = w.table()
-            await w.service.rt.settled(t)
-            await w.adapter.presenter.flush()
+        async with restarted(tmp_path, fake, crashed) as (w, t):
             assert [m["id"] for m in _with_buttons(fake)] == [reposted["id"]]  # no second
             assert t.group_ref == str(reposted["id"])
             await w.press_lobby(BOB, "r")  # its buttons are the table's
@@ -174,8 +145,6 @@ async def test_a_table_message_re_posted_after_a_delete_is_the_restart_s(
             seat = t.seat_of(str(BOB.id))
             assert seat is not None and seat.ready
             assert [m["id"] for m in _with_buttons(fake)] == [reposted["id"]]
-    finally:
-        await fake.stop()
 
 
 async def test_a_closing_step_s_new_dm_cut_off_by_a_crash_is_posted_once(
@@ -186,10 +155,7 @@ async def test_a_closing_step_s_new_dm_cut_off_by_a_crash_is_posted_once(
     The restart sends what the closed table owes: it posted Alice a second DM (the close
     minted no ref, the nonce was random); now the close commits a pending ref for it, and
     Discord returns the first."""
-    fake = FakeDiscord(TOKEN)
-    await fake.start()
-    db, crashed = tmp_path / "ofc.sqlite3", tmp_path / "crashed.sqlite3"
-    try:
+    async with discord_and_crash_copy(tmp_path) as (fake, db, crashed):
         async with world(tmp_path, fake=fake, db=db) as w:
             await joined(w)
             t = w.table()
@@ -205,8 +171,6 @@ async def test_a_closing_step_s_new_dm_cut_off_by_a_crash_is_posted_once(
         monkeypatch.undo()
         await _restarted_on(tmp_path, fake, crashed)
         assert [m["id"] for m in fake.dm_messages(ALICE.id)] == [told["id"]]  # no second
-    finally:
-        await fake.stop()
 
 
 async def test_a_close_while_a_hand_is_being_posted_writes_over_it_after_a_crash(
@@ -219,10 +183,7 @@ async def test_a_close_while_a_hand_is_being_posted_writes_over_it_after_a_crash
     takes the hand. The restart's close had dropped the pending ref from what it owed Bob and
     posted him a new message below his hand; now it posts under that ref and Discord returns
     the hand: one message."""
-    fake = FakeDiscord(TOKEN)
-    await fake.start()
-    db, crashed = tmp_path / "ofc.sqlite3", tmp_path / "crashed.sqlite3"
-    try:
+    async with discord_and_crash_copy(tmp_path) as (fake, db, crashed):
         async with world(tmp_path, fake=fake, db=db, next_hand_delay=30.0) as w:
             presenter = w.adapter.presenter
             presenter.edit_retries = (0.2,)
@@ -280,8 +241,6 @@ async def test_a_close_while_a_hand_is_being_posted_writes_over_it_after_a_crash
         await _restarted_on(tmp_path, fake, crashed)
         assert [m["id"] for m in fake.dm_messages(BOB.id)] == [hand["id"]]  # no second
         assert fake.messages[int(hand["id"])]["content"] == closed
-    finally:
-        await fake.stop()
 
 
 async def test_a_closing_step_s_dm_to_a_seat_known_by_its_my_cards_view_is_posted_once(
@@ -292,10 +251,7 @@ async def test_a_closing_step_s_dm_to_a_seat_known_by_its_my_cards_view_is_poste
     over. The close owed her a DM under a pending ref it committed, but sent it under her
     seat's ref, with a random nonce: the restart, sending under the committed ref, posted
     her a second DM. It is sent under the committed ref, and Discord returns the first."""
-    fake = FakeDiscord(TOKEN)
-    await fake.start()
-    db, crashed = tmp_path / "ofc.sqlite3", tmp_path / "crashed.sqlite3"
-    try:
+    async with discord_and_crash_copy(tmp_path) as (fake, db, crashed):
         async with world(tmp_path, fake=fake, db=db) as w:
             await joined(w)
             t = w.table()
@@ -309,11 +265,9 @@ async def test_a_closing_step_s_dm_to_a_seat_known_by_its_my_cards_view_is_poste
             await w.service.rt.settled(t)
             await w.adapter.presenter.flush()
         assert len(seen) == 1 and crashed.exists()
-        owed = _saved(crashed)["private_outbox"]
+        owed = saved_snapshot(crashed)["private_outbox"]
         assert [str(i["ref"]).startswith(PENDING_PREFIX) for i in owed] == [True]
         [told] = fake.dm_messages(ALICE.id)
         monkeypatch.undo()
         await _restarted_on(tmp_path, fake, crashed)
         assert [m["id"] for m in fake.dm_messages(ALICE.id)] == [told["id"]]  # no second
-    finally:
-        await fake.stop()

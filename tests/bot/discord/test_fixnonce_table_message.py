@@ -14,7 +14,6 @@ the messages and the nonces, as Discord does for a few minutes)."""
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -23,8 +22,9 @@ import pytest
 
 from bot.discord.presenter import DiscordPresenter
 from bot.model import PENDING_PREFIX
+from tests.bot.discord.crash_copy import discord_and_crash_copy, restarted, saved_snapshot
 from tests.bot.discord.dc_world import ALICE, BOB, action_of, components, world
-from tests.fakes.discord_api import CHANNEL_ID, TOKEN, FakeDiscord
+from tests.fakes.discord_api import CHANNEL_ID, FakeDiscord
 
 
 def _with_buttons(fake: FakeDiscord) -> list[dict[str, Any]]:
@@ -65,10 +65,7 @@ async def test_a_crash_between_the_new_table_message_and_its_save_leaves_one_mes
     (the copy of the database at the post). Restarted on that database, the bot posted the
     table message a second time: the channel had two with buttons. Now it has one, the first,
     written as the table is now, and its buttons work."""
-    fake = FakeDiscord(TOKEN)
-    await fake.start()
-    db, crashed = tmp_path / "ofc.sqlite3", tmp_path / "crashed.sqlite3"
-    try:
+    async with discord_and_crash_copy(tmp_path) as (fake, db, crashed):
         seen = _crash_copy_at_table_post(monkeypatch, db, crashed, posts=1)
         async with world(tmp_path, fake=fake, db=db) as w:
             await w.slash(ALICE, "new")
@@ -77,10 +74,7 @@ async def test_a_crash_between_the_new_table_message_and_its_save_leaves_one_mes
         first = _with_buttons(fake)
         assert len(first) == 1
         monkeypatch.undo()
-        async with world(tmp_path, fake=fake, db=crashed) as w:
-            t = w.table()
-            await w.service.rt.settled(t)
-            await w.adapter.presenter.flush()
+        async with restarted(tmp_path, fake, crashed) as (w, t):
             shown = _with_buttons(fake)
             assert [m["id"] for m in shown] == [first[0]["id"]]  # no second table message
             assert t.group_ref == str(first[0]["id"])
@@ -89,8 +83,6 @@ async def test_a_crash_between_the_new_table_message_and_its_save_leaves_one_mes
             await w.adapter.presenter.flush()
             assert [s.user_id for s in t.seats.values()] == [str(BOB.id)]
             assert [m["id"] for m in _with_buttons(fake)] == [first[0]["id"]]
-    finally:
-        await fake.stop()
 
 
 async def test_a_crash_between_a_restart_s_table_message_and_its_save_leaves_one(
@@ -101,10 +93,7 @@ async def test_a_crash_between_a_restart_s_table_message_and_its_save_leaves_one
     message the second start posted, so no third table message is posted, and once the
     table moves on (Bob joins) the channel has one with buttons (the first start's is
     written as moved; before, the second start's stayed beside the third's, live)."""
-    fake = FakeDiscord(TOKEN)
-    await fake.start()
-    db, crashed = tmp_path / "ofc.sqlite3", tmp_path / "crashed.sqlite3"
-    try:
+    async with discord_and_crash_copy(tmp_path) as (fake, db, crashed):
         async with world(tmp_path, fake=fake, db=db) as w:
             await w.slash(ALICE, "new")
             await w.press_lobby(ALICE, "j")
@@ -116,13 +105,9 @@ async def test_a_crash_between_a_restart_s_table_message_and_its_save_leaves_one
         assert len(seen) == 1
         old, new = (str(m["id"]) for m in _with_buttons(fake))  # (the old one works on, R8.2)
         before = [str(m["id"]) for m in fake.channel_messages(CHANNEL_ID)]
-        with sqlite3.connect(crashed) as conn:
-            (data,) = conn.execute("SELECT data FROM snapshots").fetchone()
+        saved = saved_snapshot(crashed)
         monkeypatch.undo()
-        async with world(tmp_path, fake=fake, db=crashed) as w:
-            t = w.table()
-            await w.service.rt.settled(t)
-            await w.adapter.presenter.flush()
+        async with restarted(tmp_path, fake, crashed) as (w, t):
             assert [str(m["id"]) for m in fake.channel_messages(CHANNEL_ID)] == before
             assert t.group_ref == new  # the message the crashed start posted, no third
             await w.press_lobby(BOB, "j")
@@ -134,6 +119,4 @@ async def test_a_crash_between_a_restart_s_table_message_and_its_save_leaves_one
             assert [str(m["id"]) for m in _with_buttons(fake)] == [new]
             assert old != new
         # the crash left the ref committed before the post (checked last: it is the fix)
-        assert str(json.loads(data)["group_ref"]).startswith(PENDING_PREFIX)
-    finally:
-        await fake.stop()
+        assert str(saved["group_ref"]).startswith(PENDING_PREFIX)

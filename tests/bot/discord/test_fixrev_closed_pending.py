@@ -33,6 +33,20 @@ async def _pending_hand(w: World) -> tuple[SeatState, str]:
     return seat, pending
 
 
+async def _pending_hand_on_its_way(w: World) -> tuple[SeatState, str]:
+    """:func:`_pending_hand` (the presenter trying again after 0.05 s, then 0.8 s), then
+    Discord takes Bob's DMs again and the next try posts the hand, its answer held back
+    (30 s): the try is on its way, the seat still holds the pending ref."""
+    presenter = w.adapter.presenter
+    presenter.edit_retries = (0.05, 0.8)
+    seat, pending = await _pending_hand(w)
+    w.fake.recover()
+    w.fake.hold(dm_of(w, BOB), 30)  # the next try posts it; its answer comes late
+    await until(lambda: len(w.fake.dm_messages(BOB.id)) == 1, 5, "posted")
+    assert presenter._pending[pending].trying
+    return seat, pending
+
+
 async def _write_hand(w: World, seat: SeatState) -> None:
     t = w.table()
     rt = w.service.rt
@@ -69,12 +83,7 @@ async def test_a_pending_hand_on_its_way_keeps_its_ref_when_dms_are_closed(
 ) -> None:
     async with world(tmp_path) as w:
         presenter = w.adapter.presenter
-        presenter.edit_retries = (0.05, 0.8)
-        seat, pending = await _pending_hand(w)
-        w.fake.recover()
-        w.fake.hold(dm_of(w, BOB), 30)  # the next try posts it; its answer comes late
-        await until(lambda: len(w.fake.dm_messages(BOB.id)) == 1, 5, "posted")
-        assert presenter._pending[pending].trying
+        seat, pending = await _pending_hand_on_its_way(w)
         presenter._dms_closed(str(BOB.id))  # (another table's DM refused)
         await _write_hand(w, seat)
         assert seat.private_ref == pending  # kept: the try on its way may post it

@@ -10,10 +10,13 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from bot.model import PENDING_PREFIX
-from tests.bot.discord.dc_world import ALICE, BOB, CAROL, world
+from tests.bot.discord.dc_world import ALICE, BOB, CAROL, World, world
 from tests.fakes.discord_api import CHANNEL_ID, TOKEN, FakeDiscord
 
 
@@ -29,6 +32,36 @@ def _pend_table_message(db: Path) -> None:
         )
 
 
+async def _table_of_alice(tmp_path: Path, fake: FakeDiscord, db: Path) -> tuple[str, str, int]:
+    """The bot on ``db`` (stopped at the end): Alice opens a table and joins it. Returns its
+    table message's id, that message's API path and how many edits of it the bot made (its
+    own, before any restart)."""
+    async with world(tmp_path, fake=fake, db=db) as w:
+        reply = await w.slash(ALICE, "new")
+        assert reply["content"].startswith("Table #")
+        assert w.notice(await w.press_lobby(ALICE, "j")) is not None
+        first: str = w.table_message()["id"]
+        await w.adapter.presenter.flush()
+    path = f"/channels/{CHANNEL_ID}/messages/{first}"
+    return first, path, len(fake.calls_to("PATCH", path))
+
+
+@asynccontextmanager
+async def _moved_on(
+    tmp_path: Path, fake: FakeDiscord, db: Path, first: str
+) -> AsyncIterator[tuple[World, Any]]:
+    """``(w, t)``: the bot started again on ``db``, which posts the table message anew (not
+    ``first``); Bob joins (the table moves on), the table settled and all sent. Stopped on
+    exit."""
+    async with world(tmp_path, fake=fake, db=db) as w:  # posts it anew
+        assert w.table_message()["id"] != first
+        assert w.notice(await w.press_lobby(BOB, "j")) is not None  # (moved on)
+        t = w.table()
+        await w.service.rt.settled(t)
+        await w.adapter.presenter.flush()
+        yield w, t
+
+
 async def test_the_old_table_message_is_written_as_moved_once_not_at_each_restart(
     tmp_path: Path,
 ) -> None:
@@ -36,20 +69,8 @@ async def test_the_old_table_message_is_written_as_moved_once_not_at_each_restar
     await fake.start()
     db = tmp_path / "ofc.sqlite3"
     try:
-        async with world(tmp_path, fake=fake, db=db) as w:
-            reply = await w.slash(ALICE, "new")
-            assert reply["content"].startswith("Table #")
-            assert w.notice(await w.press_lobby(ALICE, "j")) is not None
-            first = w.table_message()["id"]
-            await w.adapter.presenter.flush()
-        path = f"/channels/{CHANNEL_ID}/messages/{first}"
-        edits = len(fake.calls_to("PATCH", path))  # (its own, before the restart)
-        async with world(tmp_path, fake=fake, db=db) as w:  # posts it anew
-            assert w.table_message()["id"] != first
-            assert w.notice(await w.press_lobby(BOB, "j")) is not None  # (moved on)
-            t = w.table()
-            await w.service.rt.settled(t)
-            await w.adapter.presenter.flush()
+        first, path, edits = await _table_of_alice(tmp_path, fake, db)
+        async with _moved_on(tmp_path, fake, db, first) as (w, t):
             moved = fake.calls_to("PATCH", path)[edits:]
             assert [c.status for c in moved] == [200]
             assert "goes on in the message below" in fake.messages[int(first)]["content"]
@@ -85,20 +106,8 @@ async def test_the_old_table_message_forgotten_is_saved_before_the_next_step(
     db, crashed = tmp_path / "ofc.sqlite3", tmp_path / "crashed" / "ofc.sqlite3"
     crashed.parent.mkdir()
     try:
-        async with world(tmp_path, fake=fake, db=db) as w:
-            reply = await w.slash(ALICE, "new")
-            assert reply["content"].startswith("Table #")
-            assert w.notice(await w.press_lobby(ALICE, "j")) is not None
-            first = w.table_message()["id"]
-            await w.adapter.presenter.flush()
-        path = f"/channels/{CHANNEL_ID}/messages/{first}"
-        edits = len(fake.calls_to("PATCH", path))
-        async with world(tmp_path, fake=fake, db=db) as w:  # posts it anew
-            assert w.table_message()["id"] != first
-            assert w.notice(await w.press_lobby(BOB, "j")) is not None  # (moved on)
-            t = w.table()
-            await w.service.rt.settled(t)
-            await w.adapter.presenter.flush()
+        first, path, edits = await _table_of_alice(tmp_path, fake, db)
+        async with _moved_on(tmp_path, fake, db, first) as (w, t):
             assert len(fake.calls_to("PATCH", path)) == edits + 1  # written as moved
             assert t.earlier_ref is None
             # saved in the background (snapshot_saved waits 2 × storage_wait at most, short
