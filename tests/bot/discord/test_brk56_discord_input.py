@@ -33,3 +33,41 @@ async def test_every_press_is_answered_a_custom_id_that_is_no_text(tmp_path: Pat
                 assert notice["content"] == tr(lang, "err.forged"), (forged, notice)
         assert (t.version, sorted(t.seats)) == before
         assert all(r.answered for r in w.fake.interactions.values())
+
+
+#: what a server command sent in a DM is answered: a table command, a wallet command
+IN_A_DM = {
+    ("table", "en"): "This command works in a server channel.",
+    ("table", "ru"): "Эта команда работает в канале сервера.",
+    ("wallet", "en"): "Each server keeps its own balances: use this command in the server "
+    "where you play.",
+    ("wallet", "ru"): "У каждого сервера свои балансы: отправьте эту команду на сервере, "
+    "где играете.",
+}
+
+
+async def test_a_command_from_a_dm_names_a_server_channel_not_a_group_chat(
+    tmp_path: Path,
+) -> None:
+    """Texts on Discord say server and channel where Telegram's say group (the guide's own
+    wording per platform, ``texts.on``): a server command delivered from a DM (an old form
+    of the command, or forged past Discord's guild-only check) was answered "This command
+    works in a group chat." and "Each group keeps its own balances: use this command in the
+    group where you play." (a Discord group chat is a group DM, where the bot cannot play).
+    Each names the server channel, in both languages, and changes nothing."""
+    async with world(tmp_path) as w:
+        dm = 77  # (not a channel of the guild: the fake sends it as a DM)
+        table_commands = ("new", "join", "stats", "settings", "close", "grant")
+        wallet_commands = ("balance", "daily", "history", "top")
+        for user, lang in ((ALICE, "en"), (BOB, "ru")):
+            for sub in (*table_commands, *wallet_commands):
+                options = {"user": BOB, "amount": 5} if sub == "grant" else None
+                reply = await w.slash(user, sub, options, channel_id=dm, admin=True)
+                text = reply["content"]
+                assert reply["flags"] & EPHEMERAL, (sub, reply)
+                kind = "table" if sub in table_commands else "wallet"
+                assert text == IN_A_DM[kind, lang], (sub, text)
+                assert "group" not in text and "групп" not in text, (sub, text)
+        assert not w.service.rt.tables
+        community = await w.store.community("discord", str(w.fake.guild_id))
+        assert await w.store.find_player(community.id, str(BOB.id)) is None
