@@ -50,8 +50,11 @@ class Payload:
 
     @classmethod
     def decode(cls, text: str | None) -> Payload | None:
-        """Parse a payload; ``None`` for anything malformed (a forged button)."""
-        if not text or len(text.encode()) > MAX_PAYLOAD:
+        """Parse a payload; ``None`` for anything malformed (a forged button), also one that
+        is no text (unpaired surrogates, from a JSON ``\\udXXX`` escape: measuring it in
+        UTF-8 raised, and the press went unanswered). A payload is ASCII, so its length in
+        characters is its length in bytes."""
+        if not text or not text.isascii() or len(text) > MAX_PAYLOAD:
             return None
         m = _PAYLOAD_RE.match(text)
         if m is None:

@@ -603,9 +603,17 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Each group keeps its own balances: use this command in the group where you play.",
         "ru": "У каждой группы свои балансы: отправьте эту команду в группе, где играете.",
     },
+    "reply.wallet_in_group.discord": {
+        "en": "Each server keeps its own balances: use this command in the server where you play.",
+        "ru": "У каждого сервера свои балансы: отправьте эту команду на сервере, где играете.",
+    },
     "reply.group_only": {
         "en": "This command works in a group chat.",
         "ru": "Эта команда работает в групповом чате.",
+    },
+    "reply.group_only.discord": {
+        "en": "This command works in a server channel.",
+        "ru": "Эта команда работает в канале сервера.",
     },
     "reply.group_only_tables": {
         "en": "This command works in a group chat: send it in your table's group.",

@@ -570,7 +570,7 @@ class TableService:
             link = self.rt.table_link(t)
             lines.append(line + (f"\n{link}" if link else ""))
         if not lines:
-            return Reply(tr(lang, "reply.group_only"), alert=True)
+            return Reply(tr(lang, on(actor.platform, "reply.group_only")), alert=True)
         text = tr(lang, on(actor.platform, "reply.group_only_tables"))
         return Reply(text + "\n" + "\n".join(lines), alert=True)
 
@@ -622,7 +622,7 @@ class TableService:
         except StorageTimeout:
             return Reply(tr(language_of(actor.language), "err.storage_slow"), alert=True)
         if chat.private:
-            return Reply(tr(lang, "reply.group_only"), alert=True)
+            return Reply(tr(lang, on(actor.platform, "reply.group_only")), alert=True)
         # the game first: "/newtable holdem" at an open table answered "already has an open
         # table", as if holdem could be opened once it closed
         games = tr(lang, "games.names")
@@ -887,7 +887,9 @@ class TableService:
     def _no_wallet_here(actor: Actor) -> Reply:
         """The answer to a wallet command in a private chat: kush belong to a group, and a
         private chat must not grow a wallet of its own (its balance would mean nothing)."""
-        return Reply(tr(language_of(actor.language), "reply.wallet_in_group"), alert=True)
+        return Reply(
+            tr(language_of(actor.language), on(actor.platform, "reply.wallet_in_group")), alert=True
+        )
 
     @_waits_for_storage
     async def stats(
@@ -904,7 +906,9 @@ class TableService:
         adapter replaced (a user id) → what the asker typed (``@username``), echoed if nobody
         matches. ``of``: the user id a reply to a message names (a name besides is refused)."""
         if chat.private:
-            return Reply(tr(language_of(actor.language), "reply.group_only"), alert=True)
+            return Reply(
+                tr(language_of(actor.language), on(actor.platform, "reply.group_only")), alert=True
+            )
         community = await self._community(chat)
         lang = await self._lang(community, actor)
         return await stats.stats(self.rt, community, actor, lang, list(args), shown or {}, of)
@@ -967,7 +971,7 @@ class TableService:
         community = await self._community(chat)
         lang = await self._lang(community, actor)
         if chat.private:
-            return Reply(tr(lang, "reply.group_only"), alert=True)
+            return Reply(tr(lang, on(actor.platform, "reply.group_only")), alert=True)
         if not is_admin:
             return _admins_only(lang, chat.platform)
         target, amount = clean_arg(target), clean_arg(amount)  # echoed in refusals
@@ -1054,7 +1058,7 @@ class TableService:
         community = await self._community(chat)
         lang = await self._lang(community, actor)
         if chat.private:
-            return Reply(tr(lang, "reply.group_only"), alert=True)
+            return Reply(tr(lang, on(actor.platform, "reply.group_only")), alert=True)
         if not is_admin:
             return _admins_only(lang, chat.platform)
         if not settings_mod.asks_list(args) and self._settings_again(community, request):

@@ -1514,7 +1514,7 @@ async def _change(
         readers = await readers_language(rt, community)
     try:
         community = await change_setting(
-            rt, community, spec.name, value, own, request, version, stored=seen
+            rt, community, spec.name, value, own, request, version, stored=seen, game=table_game
         )
     except SettingsStale:
         return Reply(tr(lang, "err.stale"), alert=True)
@@ -1960,6 +1960,23 @@ def _conflict_text(exc: OptionConflict, changed: str) -> Callable[[str], str]:
     return text
 
 
+def _already_played(
+    current: CommunitySettings, new: CommunitySettings, name: str, game: GameKind | None
+) -> bool:
+    """Whether ``name`` is a rule option never set in ``current`` that ``new`` gives the value
+    tables of ``game`` (the group's game for ``None``; the first game it applies to for an
+    option ``game`` has not, as :func:`_current` shows it) already play: its default there."""
+    spec = SETTINGS[name]
+    if spec.community or name in current.options:
+        return False
+    kind = RuleOptions.preset(game or current.game).game
+    if not spec.applies_to(kind):
+        kind = next(g for g in GameKind if g in spec.games)
+    return bool(
+        getattr(table_options(new, kind), name) == getattr(table_options(current, kind), name)
+    )
+
+
 async def change_setting(
     rt: Runtime,
     community: Community,
@@ -1969,6 +1986,7 @@ async def change_setting(
     request: str | None = None,
     version: str | None = None,
     stored: list[CommunitySettings] | None = None,
+    game: GameKind | None = None,
 ) -> Community:
     """Apply one setting and pass it on to the community's tables (``own``: the language of
     the admin who changed it, which a table with nobody seated takes under ``auto``).
@@ -1991,6 +2009,13 @@ async def change_setting(
     ``stored``: gets the settings as stored when the change was made on them (what it
     changed: ``community``'s may be older, another worker's change saved since).
 
+    ``game``: the game whose value the answer shows (the chat's open table's; ``None``: the
+    group's). A rule option never set, given the value tables of that game already play
+    (its default there), is not written: the answer is "Already so", and saved it would
+    have set it for every game, one whose default differs too (R5.3 ``scoring``, R6.4
+    ``stay_on_full_house_middle``: classic OFC's tables scored one_six after a Pineapple
+    group's admin was told their "one_six" changed nothing).
+
     :raises KeyError: for an unknown name.
     :raises SettingRefused: on a refused value (nothing is saved).
     :raises SettingsStale: when ``version`` is not the stored settings' (nothing is saved)."""
@@ -2005,6 +2030,8 @@ async def change_setting(
         # since ``community`` was read (Runtime.keep_table_requests)
         s = updated(current, name, value)  # (kush_label: kept as typed, 1–40 characters;
         # messages escape it when they show it, :meth:`Runtime.kush_label`)
+        if _already_played(current, s, name, game):
+            s = replace(s, options={k: v for k, v in s.options.items() if k != name})
         if request is not None:
             s = replace(s, requests=(*s.requests, request)[-REQUESTS_KEPT:])
         return s
