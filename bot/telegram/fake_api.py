@@ -13,8 +13,9 @@ to a group made read-only (its default permissions, which ``getChat`` shows); an
 demand (:meth:`FakeTelegram.fail_when`, e.g. a 429 with ``retry_after``: :func:`too_many`),
 answers late (:meth:`FakeTelegram.stall`) or resets the connection (:meth:`FakeTelegram.drop`).
 With :attr:`FakeTelegram.conflicts` on it answers 409 ``Conflict`` as Telegram does when two
-processes poll with one token (a pending ``getUpdates`` ended by a newer one) or when
-``getUpdates`` comes while a webhook is set.
+processes poll with one token (a pending ``getUpdates`` ended by a newer one, or by
+``setWebhook``: "terminated by setWebhook request") or when ``getUpdates`` comes while a
+webhook is set.
 ``sendPhoto`` takes a multipart upload: the file's bytes are kept with the call
 (:attr:`ApiCall.files`) and in :attr:`FakeTelegram.photos`.
 
@@ -57,12 +58,13 @@ CHANNEL_BOT = {
     "username": "Channel_Bot",
 }
 BOT_USERNAME = "ofc_test_bot"
-#: Telegram's 409 descriptions: two processes polling with one token, and getUpdates while a
-#: webhook is set
+#: Telegram's 409 descriptions: two processes polling with one token, a long poll ended by
+#: ``setWebhook``, and getUpdates while a webhook is set
 TERMINATED = (
     "Conflict: terminated by other getUpdates request; make sure that only one bot instance "
     "is running"
 )
+SET_WEBHOOK_ENDED = "Conflict: terminated by setWebhook request"
 WEBHOOK_ACTIVE = (
     "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to "
     "delete the webhook first"
@@ -204,6 +206,7 @@ class FakeTelegram:
         self.conflicted = 0  #: how many getUpdates were answered 409
         self._polls = itertools.count(1)
         self._last_poll = 0
+        self._ended_by = TERMINATED  # (the 409 a pending poll ended by another call gets)
         self._held_until = 0.0  # (monotonic: :meth:`hold_poll`)
         #: seconds: :meth:`hold_poll` from the next ``getUpdates`` on (a bot started right
         #: after a process with this token was killed: Telegram holds that one's long poll)
@@ -391,13 +394,14 @@ class FakeTelegram:
             self.conflicted += 1
             raise _ApiError(409, TERMINATED)
         poll = self._last_poll = next(self._polls)
+        self._ended_by = TERMINATED
         async with self._cond:
             self._cond.notify_all()  # (a pending poll of another process is ended)
             self._updates = [u for u in self._updates if u["update_id"] >= offset]
             while not self._updates and not self._closing:
                 if self.conflicts and self._last_poll != poll:
                     self.conflicted += 1
-                    raise _ApiError(409, TERMINATED)
+                    raise _ApiError(409, self._ended_by)
                 left = deadline - time.monotonic()
                 if left <= 0:
                     break
@@ -410,6 +414,11 @@ class FakeTelegram:
             self.allowed_updates = [str(kind) for kind in p["allowed_updates"]]
         secret = p.get("secret_token")
         self.webhook = (str(p["url"]), None if secret is None else str(secret))
+        if self.conflicts:  # (Telegram ends a pending long poll: 409 "terminated by setWebhook")
+            self._last_poll = next(self._polls)
+            self._ended_by = SET_WEBHOOK_ENDED
+            async with self._cond:
+                self._cond.notify_all()
         return True
 
     async def _m_deleteWebhook(self, p: dict[str, Any]) -> bool:
@@ -424,6 +433,7 @@ class FakeTelegram:
         issue again (brk54)."""
         self._held_until = time.monotonic() + seconds
         self._last_poll = next(self._polls)
+        self._ended_by = TERMINATED
         async with self._cond:
             self._cond.notify_all()
 

@@ -146,6 +146,7 @@ class TokenGuard:
         self._burst = 0.0  # when the conflict's last burst of 409s began
         self._bursts = 0
         self._gives_way = False
+        self._webhook = False  # whether the conflict is a webhook's (this bot gets nothing)
         self._said = False  # whether the conflict's "another process is polling" was logged
         self.stopped: str | None = None  # the line this bot stopped on
         logging.getLogger("telegram.ext.Updater").addFilter(_NO_CONFLICT_TRACE)  # (once)
@@ -160,12 +161,19 @@ class TokenGuard:
             log.error("polling for updates failed: %s", exc)
             return
         now = time.monotonic()
-        webhook = "webhook" in exc.message
+        # ("can't use getUpdates method while webhook is active", and the pending poll's
+        # "terminated by setWebhook request" when another process sets one)
+        webhook = "webhook" in exc.message.lower()
         if not webhook and self._since is None and now - self.polling_since < self.ghost:
             log.debug("a 409 at the polling start (a dead process's long poll?): %s", exc)
             return
-        if self._since is None or now - self._last > CONFLICT_QUIET_SECONDS:
+        if (
+            self._since is None
+            or now - self._last > CONFLICT_QUIET_SECONDS
+            or (webhook and not self._webhook)  # (a webhook set since: its own conflict)
+        ):
             self._since = self._burst = now
+            self._webhook = webhook
             self._bursts = 1
             self._gives_way = webhook or now - self.polling_since < self.seconds
             self._said = False
