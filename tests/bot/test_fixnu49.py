@@ -38,3 +38,21 @@ async def test_r7_5_the_claim_offer_shows_the_time_left_to_choose(env) -> None: 
     zoned = render.group_screen(t, "en", None, clock.now, zone=0).text.splitlines()
     assert zoned[-1].endswith(f"Continue the reveal. ⏱ until {render.clock_time(ends, 0)}")
     await service.stop()
+
+
+async def test_a_word_typed_in_the_sandbox_is_pointed_to_help() -> None:
+    """A newcomer's first word in the sandbox is often ``help`` (or ``помощь``): it was
+    answered "type a button number (…) or a /command" without saying which commands there
+    are. The hint names ``/help``, in both languages."""
+    import io
+
+    from bot.sandbox import Sandbox, SandboxOptions
+
+    for lang, typed, tail in (
+        ("en", "help", "or a /command (/help lists them)"),
+        ("ru", "помощь", "или /команду (список — /help)"),
+    ):
+        out = io.StringIO()
+        box = Sandbox(SandboxOptions(lang=lang), out)
+        assert await box.handle(typed)
+        assert out.getvalue().splitlines()[-1].endswith(tail), out.getvalue()
