@@ -56,3 +56,43 @@ async def test_a_word_typed_in_the_sandbox_is_pointed_to_help() -> None:
         box = Sandbox(SandboxOptions(lang=lang), out)
         assert await box.handle(typed)
         assert out.getvalue().splitlines()[-1].endswith(tail), out.getvalue()
+
+
+async def test_the_sandbox_prints_a_table_message_edited_to_look_the_same_once() -> None:
+    """The lobby after a showdown is written again under a new version (its buttons' data
+    change, the text and labels do not): the sandbox printed the whole lobby twice, one
+    copy under the other, as if something had changed. An edit that shows the same text
+    and labels is not printed again; one whose labels change is."""
+    import io
+
+    from bot.sandbox import GROUP_ID, Sandbox, SandboxOptions
+    from bot.telegram.fake_api import BOT_ID, ApiCall
+
+    out = io.StringIO()
+    box = Sandbox(SandboxOptions(), out)
+    bot = {"id": BOT_ID, "is_bot": True, "first_name": "OFC"}
+
+    def markup(data: str, label: str = "Join") -> dict[str, object]:
+        return {"inline_keyboard": [[{"text": label, "callback_data": data}]]}
+
+    def write(data: str, label: str = "Join", send: bool = False) -> None:
+        box.fake.messages[(GROUP_ID, 8)] = {
+            "message_id": 8, "text": "lobby", "from": bot, "reply_markup": markup(data, label),
+        }  # fmt: skip
+        params = {"chat_id": GROUP_ID, "text": "lobby", "reply_markup": markup(data, label)}
+        if send:
+            box._on_call(ApiCall("sendMessage", params, result={"message_id": 8}))
+        else:
+            box._on_call(ApiCall("editMessageText", {**params, "message_id": 8}))
+
+    write("v1", send=True)
+    await box.print_changes()
+    write("v2")
+    await box.print_changes()
+    assert [x for x in out.getvalue().splitlines() if not x.startswith("──")] == [
+        "lobby",
+        "  [g1] Join",
+    ]
+    write("v3", label="Ready")
+    await box.print_changes()
+    assert out.getvalue().splitlines()[-2:] == ["lobby", "  [g1] Ready"]
