@@ -326,7 +326,17 @@ def lobby_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
         lines.append(_next_hand(t.next_hand_at, lang, now))
     elif t.ready_deadline is not None:
         seconds = max(0, int(t.ready_deadline - now + 0.999))
-        lines.append(tr(lang, "lobby.ready_timer", seconds=seconds))
+        if any(s.ready and not s.sitting_out for s in people):
+            lines.append(tr(lang, "lobby.ready_timer", seconds=seconds))
+        else:  # only computer players are ready: no hand starts at the timer's end (they
+            # never play each other), the unready are stood up; "The hand starts in 60
+            # seconds" was not so (R8.2)
+            waited = {s.seat for s in t.seats.values() if t.ready_window_end(s) is not None}
+            lines.extend(
+                tr(lang, "lobby.ready_window", name=s.name, seconds=seconds)
+                for s in sorted(people, key=lambda s: s.seat)
+                if not s.ready and s.seat not in waited  # (sitting out too: stood up as well)
+            )
     elif t.top_up_deadline is not None:  # busted players hold up the deal (R8.2)
         seconds = max(0, int(t.top_up_deadline - now + 0.999))
         lines.append(tr(lang, "lobby.top_up_timer", seconds=seconds))

@@ -1,10 +1,16 @@
 """A new user's findings (nu49): Chinese Poker's Claim / Continue offer (R7.5) says how long
-the players at the target have to choose, as every turn on the table message does (R8.5)."""
+the players at the target have to choose, as every turn on the table message does (R8.5); the
+sandbox points a typed word to /help and prints a lobby written again unchanged once; a lobby
+where only computer players are ready says the person's seat is freed, not that a hand starts
+(R8.2)."""
 
 from __future__ import annotations
 
 from bot import render
 from bot.service.chinese import CLAIM_SECONDS
+from bot.texts import tr
+from storage.memory import MemoryStore
+from tests.bot.conftest import Clock
 from tests.bot.test_service_classic import ALICE, BOB, GROUP, configure, play_hand, start
 
 
@@ -96,3 +102,36 @@ async def test_the_sandbox_prints_a_table_message_edited_to_look_the_same_once()
     write("v3", label="Ready")
     await box.print_changes()
     assert out.getvalue().splitlines()[-2:] == ["lobby", "  [g1] Ready"]
+
+
+async def test_r8_2_a_ready_timer_beside_computer_players_only_says_the_seat_is_freed() -> None:
+    """R8.2: two computer players ready and Alice seated, not ready: the ready timer runs for
+    her, and the lobby said "⏳ The hand starts in 60 seconds; whoever is not Ready by then
+    stands up." No hand starts then (computer players never play each other): she is stood
+    up and the table waits. It says what happens, as for a player seated during the hands:
+    "⏳ Alice: press Ready to be dealt in; otherwise the seat is freed in 60 seconds." Once
+    a person is ready the hand does start at the timer's end, and the lobby says so."""
+    from tests.bot.test_bots import new_service
+    from tests.bot.test_service import ALICE, BOB, GROUP
+
+    store, clock = MemoryStore(), Clock()
+    service, presenter = new_service(store, clock)
+    await service.new_table(GROUP, ALICE, "ofc")  # (2-4 players: Bob sits down later)
+    await service.add_bot(GROUP, ALICE, True, "easy")
+    await service.add_bot(GROUP, ALICE, True, "easy")
+    await service.join(GROUP, ALICE)
+    lobby = presenter.tables[GROUP.chat_id][-1].text.splitlines()
+    assert lobby[-1] == (
+        "⏳ Alice: press Ready to be dealt in; otherwise the seat is freed in 60 seconds."
+    )
+    t = service.table_in(GROUP)
+    assert t is not None
+    ru = render.lobby_screen(t, "ru", None, clock.now + 20).text.splitlines()
+    assert ru[-1] == (
+        "⏳ Alice: нажмите «Готов», чтобы играть; иначе место освободится через 40 секунд."
+    )
+    await service.join(GROUP, BOB)
+    await service.ready(GROUP, BOB)  # a person ready: the hand starts at the timer's end
+    lobby = presenter.tables[GROUP.chat_id][-1].text.splitlines()
+    assert lobby[-1] == tr("en", "lobby.ready_timer", seconds=60)
+    await service.stop()
