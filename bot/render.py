@@ -326,7 +326,17 @@ def lobby_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
         lines.append(_next_hand(t.next_hand_at, lang, now))
     elif t.ready_deadline is not None:
         seconds = max(0, int(t.ready_deadline - now + 0.999))
-        lines.append(tr(lang, "lobby.ready_timer", seconds=seconds))
+        if any(s.ready and not s.sitting_out for s in people):
+            lines.append(tr(lang, "lobby.ready_timer", seconds=seconds))
+        else:  # only computer players are ready: no hand starts at the timer's end (they
+            # never play each other), the unready are stood up; "The hand starts in 60
+            # seconds" was not so (R8.2)
+            waited = {s.seat for s in t.seats.values() if t.ready_window_end(s) is not None}
+            lines.extend(
+                tr(lang, "lobby.ready_window", name=s.name, seconds=seconds)
+                for s in sorted(people, key=lambda s: s.seat)
+                if not s.ready and s.seat not in waited  # (sitting out too: stood up as well)
+            )
     elif t.top_up_deadline is not None:  # busted players hold up the deal (R8.2)
         seconds = max(0, int(t.top_up_deadline - now + 0.999))
         lines.append(tr(lang, "lobby.top_up_timer", seconds=seconds))
@@ -415,7 +425,7 @@ def group_screen(
     if hand is None:
         return lobby_screen(t, lang, link, now)
     if t.reveal is not None and hand.result is not None:
-        return reveal_screen(t, lang)
+        return reveal_screen(t, lang, now=now, zone=zone)
     view = hand.view(None)
     lines = [tr(lang, "board.title", game=_game_name(t, lang), table=t.id, hand=t.shown_no)]
     if t.tournament is not None:
@@ -760,10 +770,14 @@ def reveal_screen(
     lang: str,
     deltas: Mapping[int, int] | None = None,
     busted: Sequence[tuple[str, int]] = (),
+    now: float | None = None,
+    zone: float | None = None,
 ) -> Screen:
     """Chinese Poker after the arrangement: the boxes revealed so far, bottom first (R4.5), each
     with its hand name and points, every player's game total against the target (R7.1), the
-    Claim / Continue buttons when a player at the target may claim (R7.5), and at the end of a
+    Claim / Continue buttons when a player at the target may claim (R7.5), with the time left
+    to choose at ``now`` (seconds since the epoch; "⏱ 0:30", or "⏱ until 18:41" in the group's
+    time ``zone``, hours from UTC, as a turn's clock, :func:`_until_text`), and at the end of a
     game the kush settled (R7.6)."""
     hand, reveal, game = t.hand, t.reveal or {}, t.chinese
     assert hand is not None and hand.result is not None
@@ -805,7 +819,17 @@ def reveal_screen(
     if claim:
         names = ", ".join(t.board_label(s) for s in claim["seats"])
         lines.append("")
-        lines.append(tr(lang, "reveal.claim", names=names, target=target))
+        offer = tr(lang, "reveal.claim", names=names, target=target)
+        deadline = claim.get("deadline")
+        if now is not None and deadline is not None:  # (it goes on by itself after it)
+            left = max(0.0, float(deadline) - now)
+            when = (
+                mmss(left)
+                if zone is None
+                else tr(lang, "board.until", at=clock_time(float(deadline), zone))
+            )
+            offer += f" ⏱ {when}"
+        lines.append(offer)
         v = f"C{t.hand_no}.{shown}"
         buttons = ((
             Button(tr(lang, "btn.claim"), encode(P.Claim(t.id, v))),

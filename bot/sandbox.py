@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import re
@@ -732,7 +733,10 @@ class Sandbox:
         ready.sort(key=lambda write: write[0])
         last = {message_id: n for n, (message_id, _, _) in enumerate(ready)}
         for n, (message_id, text, params) in enumerate(ready):
-            key = (message_id, text, repr(params.get("reply_markup")))
+            # what the chat shows: the text and the buttons' labels; a write under a new
+            # version (the buttons' data alone changed: the lobby after a showdown) printed
+            # the same message twice, one copy under the other
+            key = (message_id, text, repr(_labels(params.get("reply_markup"))))
             if self._printed.get((GROUP_ID, message_id)) == key:
                 continue
             self._printed[(GROUP_ID, message_id)] = key
@@ -1299,6 +1303,18 @@ def _street_of(
         elif p.action == "d":
             cards.add(p.arg)
     return (message_id, version, frozenset(cards))
+
+
+def _labels(markup: Any) -> list[list[str]]:
+    """The labels of an inline keyboard's buttons (``reply_markup``, or none), row by row: what
+    a chat shows of them (a keyboard sent as a JSON string read as its object)."""
+    if isinstance(markup, str):
+        try:
+            markup = json.loads(markup)
+        except ValueError:
+            return [[markup]]
+    rows = markup.get("inline_keyboard", []) if isinstance(markup, dict) else []
+    return [[str(b.get("text", "")) for b in row if isinstance(b, dict)] for row in rows]
 
 
 def _buttons(message: dict[str, Any]) -> list[list[tuple[str, str]]]:

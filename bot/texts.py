@@ -1734,8 +1734,9 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "sandbox.number": {
         "en": "» type a button number (1, 2 … for your hand, r1 … for a replay, g1 … for the "
-        "group) or a /command",
-        "ru": "» наберите номер кнопки (1, 2 … вашей руки, r1 … повтора, g1 … группы) или /команду",
+        "group) or a /command (/help lists them)",
+        "ru": "» наберите номер кнопки (1, 2 … вашей руки, r1 … повтора, g1 … группы) или "
+        "/команду (список — /help)",
     },
     "bot.levels": {
         "en": "Levels: easy, normal, strong. Usage: /addbot [level]",

@@ -218,8 +218,9 @@ async def test_computer_players_never_play_a_hand_without_a_person() -> None:
     assert tr("en", "lobby.hint") not in lobby
     await service.join(GROUP, ALICE)
     lobby = presenter.tables[GROUP.chat_id][-1].text
-    # two players are ready: the ready timer runs for Alice (R8.2), as next to two people
-    assert lobby.endswith(tr("en", "lobby.ready_timer", seconds=60)), lobby
+    # two players are ready: the ready timer runs for Alice (R8.2), as next to two people;
+    # only computer players are ready, so no hand starts at its end: her seat is freed (nu49)
+    assert lobby.endswith(tr("en", "lobby.ready_window", name="Alice", seconds=60)), lobby
     await service.ready(GROUP, ALICE)
     assert t.hand is not None and len(t.hand.order) == 3
     await play_hand_with_bots(service, presenter, clock)
@@ -1018,7 +1019,8 @@ async def test_r8_2_a_person_who_never_presses_ready_by_two_computer_players_is_
     assert t is not None and t.phase is Phase.LOBBY
     assert t.ready_deadline == clock.now + t.options.ready_seconds
     lobby = presenter.tables[GROUP.chat_id][-1].text
-    assert tr("en", "lobby.ready_timer", seconds=60) in lobby
+    # (no hand starts at its end: the lobby says Bob's seat is freed then, nu49)
+    assert tr("en", "lobby.ready_window", name="Bob", seconds=60) in lobby
     balance = await player_balance(store, BOB)
     clock.now += t.options.ready_seconds - 1
     await service.run_due()
