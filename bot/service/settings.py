@@ -1041,9 +1041,11 @@ ALL_WORDS = frozenset({"all", "все", "всё"})
 
 def asks_list(args: Sequence[str]) -> bool:
     """Whether ``/settings`` typed with ``args`` asks for a list of the settings (none: those
-    that differ from their defaults; one of :data:`ALL_WORDS`, format characters a copy
-    brings aside: every one) rather than a setting, so it changes nothing."""
-    return not args or (len(args) == 1 and unformatted(args[0]).lower() in ALL_WORDS)
+    that differ from their defaults; first one of :data:`ALL_WORDS`, format characters a copy
+    brings aside: every one) rather than a setting, so it changes nothing. Words after
+    ``all`` are ignored: ``/settings all 5`` (Discord ``name:all value:5``) was "“all” is not
+    a setting", though the usage says ``/settings all`` lists them."""
+    return not args or unformatted(args[0]).lower() in ALL_WORDS
 
 
 def table_options(s: CommunitySettings, game: GameKind | str | None = None) -> RuleOptions:
