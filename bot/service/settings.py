@@ -1433,6 +1433,12 @@ async def settings(
     if spec is None:
         typed = rt.typed_text(community.platform, clean_arg(name, 32))
         return Reply(unknown_setting_text(typed, name, lang), alert=True)
+    if len(args) > 1 and not value.strip():
+        # a value typed that is nothing once cleaned (NUL or other control characters alone,
+        # which Discord's option passes on): it was answered with the help, as if no value
+        # had been typed; refused with the range, nothing changed
+        error = SettingRefused(spec.range_text, spec).says(lang, rt.kush_label(community))
+        return Reply(refusal_text(lang, error), alert=True)
     if not value.strip():
         s = community.settings
         label = rt.kush_label(community)

@@ -24,3 +24,29 @@ async def test_settings_all_with_a_value_lists_every_setting() -> None:
     reply = await say(service, "all", "5", actor=BORIS)
     assert reply.screen is not None and "hand_seconds" in reply.screen.text
     assert await stored(store) == before
+
+
+async def test_a_value_of_control_characters_alone_is_refused_not_explained() -> None:
+    """A ``kush_label`` made only of NUL (or other control characters: what Discord's
+    ``value`` option passes on; cleaned, nothing is left) was answered with the setting's
+    help, as if no value had been typed: it is refused with the label's range (1 to 12
+    characters, at least one visible), in either language, and nothing is saved; so is such
+    a value of another setting (a list's would have been saved as its default)."""
+    service, store = new_service()
+    before = await stored(store)
+    help_text = (await say(service, "kush_label")).text
+    for value in ("\x00", "\x00\x00\x01", "\x07 \x1b", "\x7f"):
+        reply = await say(service, "kush_label", value)
+        assert reply.alert, reply.text
+        assert reply.text != help_text
+        assert reply.text == tr(
+            "en", "reply.setting_refused", error=tr(
+                "en", "settings.range.text", name="kush_label", low=1, high=12
+            ) + "."
+        ), reply.text
+        reply = await say(service, "kush_label", value, actor=BORIS)
+        assert reply.alert and "kush_label" in reply.text and "1 до 12" in reply.text, reply.text
+    for name in ("payouts", "hand_seconds"):
+        reply = await say(service, name, "\x00")
+        assert reply.alert and reply.text.startswith("Cannot set that"), reply.text
+    assert await stored(store) == before
