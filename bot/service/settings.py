@@ -202,6 +202,11 @@ class SettingsStale(Exception):
     press or change was saved since). Nothing was saved."""
 
 
+#: The least number a time typed with its unit is too big to be told in the setting's unit
+#: (:meth:`SettingRefused._unit_hint`): past it the range alone answers.
+_UNIT_HINT_LIMIT = 10**9
+
+
 class SettingRefused(ValueError):
     """A value a setting does not take; :meth:`text` says why in the reader's language
     (naming the allowed range). Nothing was saved."""
@@ -243,7 +248,8 @@ class SettingRefused(ValueError):
         if self.fraction:
             return f"{said}\n{self._whole_hint(lang)}"
         if self.in_unit is not None and self.setting is not None:
-            return f"{said}\n{self._unit_hint(lang)}"
+            unit_hint = self._unit_hint(lang)
+            return f"{said}\n{unit_hint}" if unit_hint else said
         if self.thousands:
             mark = next(ch for ch in self.thousands if ch in ",.")
             whole = "".join(ch for ch in self.thousands if ch not in ",.")
@@ -254,9 +260,14 @@ class SettingRefused(ValueError):
     def _unit_hint(self, lang: str) -> str:
         """What a time typed with its unit is told ("2m" for hand_seconds, told the digits
         0–9 "without separators", beside the point): the number it is in the setting's unit
-        ("“2m” is 120 seconds: type 120."); beyond the range, only the number."""
+        ("“2m” is 120 seconds: type 120."); beyond the range, only the number, and nothing
+        for a number of :data:`_UNIT_HINT_LIMIT` or more (the range says enough: the float
+        had lost its digits, "“99999999999999999999999s” is 99999999999999991611392
+        seconds")."""
         assert self.in_unit is not None and self.setting is not None
         typed, value = self.in_unit
+        if abs(value) >= _UNIT_HINT_LIMIT:
+            return ""
         number = str(int(value)) if float(value).is_integer() else _fraction(value, lang)
         unit = self.setting.unit.value
         inside = self.setting.low <= value <= self.setting.high

@@ -3,8 +3,11 @@ platforms' adapters call it."""
 
 from __future__ import annotations
 
+import pytest
+
+from bot.service.settings import SETTINGS, refusal_text
 from bot.texts import tr
-from tests.bot.test_settings import BORIS, new_service, say, stored
+from tests.bot.test_settings import ALICE, BORIS, new_service, say, stored
 
 
 async def test_settings_all_with_a_value_lists_every_setting() -> None:
@@ -50,3 +53,31 @@ async def test_a_value_of_control_characters_alone_is_refused_not_explained() ->
         reply = await say(service, name, "\x00")
         assert reply.alert and reply.text.startswith("Cannot set that"), reply.text
     assert await stored(store) == before
+
+
+@pytest.mark.parametrize(
+    ("name", "typed"),
+    [
+        ("hand_seconds", "99999999999999999999999s"),
+        ("hand_seconds", "9999999999999999m"),
+        ("level_minutes", "99999999999999999999h"),
+        ("utc_offset", "99999999999999999999999999h"),
+    ],
+)
+async def test_a_huge_time_with_its_unit_is_refused_with_the_range_alone(
+    name: str, typed: str
+) -> None:
+    """``/settings hand_seconds 99999999999999999999999s`` said it "is
+    99999999999999991611392 seconds" (the float had lost the digits): a time typed with its
+    unit too big to be told is refused with the range alone, in either language; nothing
+    is saved. A smaller one is still told in the setting's unit."""
+    service, store = new_service()
+    before = await stored(store)
+    spec = SETTINGS[name]
+    for actor, lang in ((ALICE, "en"), (BORIS, "ru")):
+        reply = await say(service, name, typed, actor=actor)
+        assert reply.alert
+        assert reply.text == refusal_text(lang, spec.range_text(lang) + "."), reply.text
+    assert await stored(store) == before
+    reply = await say(service, "hand_seconds", "100000h")
+    assert reply.text.endswith("\n“100000h” is 360000000 seconds."), reply.text
