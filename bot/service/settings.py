@@ -42,6 +42,7 @@ from bot.screens import Button, Screen
 from bot.service.dealing import apply_pending, maybe_start
 from bot.service.numbers import (
     ambiguous_comma,
+    ascii_sign,
     comma_hint,
     digits_hint,
     read_fraction,
@@ -220,6 +221,7 @@ class SettingRefused(ValueError):
         fraction: str = "",
         thousands: str = "",
         in_unit: tuple[str, float] | None = None,
+        zone: bool = False,
     ) -> None:
         super().__init__(text("en"))
         self.text = text
@@ -232,6 +234,8 @@ class SettingRefused(ValueError):
         self.thousands = thousands  # "1,500" for a whole number: the number without the comma
         # a time typed with its unit ("2m" for hand_seconds): as typed, and in the setting's unit
         self.in_unit = in_unit
+        # a time zone off the quarter hours ("5.7", "5:40"): how to write one ("5.75 or 5:45")
+        self.zone = zone
 
     def says(self, lang: str, label: str = DEFAULT_KUSH_LABEL) -> str:
         """Why, in ``lang``, ending with a period whatever the reason ("abc" ended with one,
@@ -243,6 +247,8 @@ class SettingRefused(ValueError):
         hint = digits_hint(lang, written) if self.digits else ""
         said = self.setting.range_text(lang, label) if self.setting is not None else self.text(lang)
         said = said if said.endswith((".", "!", "?")) else said + "."
+        if self.zone:
+            return f"{said}\n{tr(lang, 'settings.zone_quarters')}"
         if self.comma:
             return f"{said}\n{comma_hint(self.comma, lang)}"
         if self.fraction:
@@ -407,12 +413,17 @@ class Setting(BaseModel):
                 raise SettingRefused(self.range_text, self, in_unit=(text, timed))
             else:
                 raise SettingRefused(self.range_text, self, digits=text or True)
+        elif isinstance(raw, str) and self.name == "utc_offset" and ":" in text:
+            text = self._hours_minutes(text)  # "5:45": 5.75
         elif isinstance(raw, str) and self.kind is Kind.NUMBER:
             if ambiguous_comma(text):  # "1,500": fifteen hundred, or one and a half?
                 raise SettingRefused(self.range_text, self, comma=text)
             number = read_fraction(text)  # "7,5" as Russian writes 7.5
             if number is None and (timed := self.in_own_unit(text)) is not None:
-                raise SettingRefused(self.range_text, self, in_unit=(text, timed))  # "90s"
+                # ("20m" for utc_offset: a third of an hour, no zone's; told how to write one)
+                zone = self.name == "utc_offset" and not (timed * 4).is_integer()
+                in_unit = None if zone else (text, timed)
+                raise SettingRefused(self.range_text, self, in_unit=in_unit, zone=zone)  # "90s"
             if number is None:  # its range says how to write 7.5; "١٢٠", "1_800" or
                 # "6 000" are told the digits 0–9 too, as a whole-number setting's are (told
                 # only the range, "1 to 3,600", for a value written inside it)
@@ -424,7 +435,24 @@ class Setting(BaseModel):
             raise SettingRefused(self.range_text, self) from None
         if self.kind is Kind.CHOICE and value not in self.choices:
             raise SettingRefused(self.range_text, self)
+        if self.name == "utc_offset" and not (float(value) * 4).is_integer():
+            # every time zone is whole quarter hours from UTC (5.75 is Nepal's): 0.0000001
+            # was saved, 5.7 is no zone
+            raise SettingRefused(self.range_text, self, zone=True)
         return value
+
+    def _hours_minutes(self, text: str) -> str:
+        """A time zone written in hours and minutes, ``H:MM`` with a sign or none ("5:45",
+        "-3:30", "+5:30", minutes 0–59), as hours for :meth:`parse` to check ("5.75").
+
+        :raises SettingRefused: for anything else with a colon ("5:75", "5:4"), with how to
+            write one."""
+        m = re.fullmatch(r"([+-]?)([0-9]{1,2}):([0-9]{2})", ascii_sign(text))
+        if m is None or int(m.group(3)) > 59:
+            raise SettingRefused(self.range_text, self, zone=True)
+        sign, hours, minutes = m.group(1), int(m.group(2)), int(m.group(3))
+        value = (hours * 60 + minutes) / 60
+        return _plain_digits(-value if sign == "-" else value)
 
     def in_own_unit(self, text: str) -> float | None:
         """The time ``text`` written with a unit ("2m", "90 sec", "1,5 мин", "3ч") is in this
@@ -639,23 +667,27 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         low=-12,
         high=14,
         step=1,
-        en="the group's time zone, hours from UTC (3 is Moscow): it sets when the day turns "
+        en="the group's time zone, hours from UTC in quarter hours (3 is Moscow, 5:30 or 5.5 is "
+        "India): it sets when the day turns "
         "for /daily, the dates on charts and, once set, the time a turn ends on the table message. "
         "Until set, or set to auto: 0 (UTC) in a group "
         "set to English (language en), or with language auto where more of its players read "
         "English than Russian; else 3.",
-        ru="часовой пояс группы, часы от UTC (3 — Москва): по нему начинается новый день для "
+        ru="часовой пояс группы, часы от UTC четвертями часа (3 — Москва, 5:30 или 5,5 — "
+        "Индия): по нему начинается новый день для "
         "/daily, ставятся даты на графиках и, если задан, время конца хода в сообщении стола. "
         "Пока не "
         "задан или задан как «авто»: 0 (UTC) в группе с языком en или с языком «авто», где "
         "по-английски читает больше игроков, чем по-русски; иначе 3.",
-        discord_en="the server's time zone, hours from UTC (3 is Moscow): it sets when the day "
+        discord_en="the server's time zone, hours from UTC in quarter hours (3 is Moscow, 5:30 "
+        "or 5.5 is India): it sets when the day "
         "turns for /daily, the dates on charts and, once set, the time a turn ends on the table "
         "message. "
         "Until set, or set to auto: 0 (UTC) on a "
         "server set to English (language en), or with language auto where more of its players "
         "read English than Russian; else 3.",
-        discord_ru="часовой пояс сервера, часы от UTC (3 — Москва): по нему начинается новый "
+        discord_ru="часовой пояс сервера, часы от UTC четвертями часа (3 — Москва, 5:30 или "
+        "5,5 — Индия): по нему начинается новый "
         "день для /daily, ставятся даты на графиках и, если задан, время конца хода в "
         "сообщении стола. "
         "Пока не задан или задан как «авто»: 0 "

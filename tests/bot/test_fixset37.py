@@ -43,9 +43,9 @@ async def test_a_value_of_control_characters_alone_is_refused_not_explained() ->
         assert reply.alert, reply.text
         assert reply.text != help_text
         assert reply.text == tr(
-            "en", "reply.setting_refused", error=tr(
-                "en", "settings.range.text", name="kush_label", low=1, high=12
-            ) + "."
+            "en",
+            "reply.setting_refused",
+            error=tr("en", "settings.range.text", name="kush_label", low=1, high=12) + ".",
         ), reply.text
         reply = await say(service, "kush_label", value, actor=BORIS)
         assert reply.alert and "kush_label" in reply.text and "1 до 12" in reply.text, reply.text
@@ -81,3 +81,37 @@ async def test_a_huge_time_with_its_unit_is_refused_with_the_range_alone(
     assert await stored(store) == before
     reply = await say(service, "hand_seconds", "100000h")
     assert reply.text.endswith("\n“100000h” is 360000000 seconds."), reply.text
+
+
+@pytest.mark.parametrize(
+    ("typed", "saved"),
+    [("5:45", 5.75), ("-5:45", -5.75), ("+5:30", 5.5), ("−3:30", -3.5), ("-0:45", -0.75),
+     ("14:00", 14.0), ("-12:00", -12.0), ("5.75", 5.75), ("5,25", 5.25)],
+)  # fmt: skip
+async def test_a_time_zone_is_taken_in_hours_and_minutes(typed: str, saved: float) -> None:
+    """``/settings utc_offset 5:45`` (Nepal) was refused with no word of 5.75: a zone
+    is taken as ``H:MM`` with a sign or none (minutes 0–59), as hours too."""
+    service, store = new_service()
+    reply = await say(service, "utc_offset", typed)
+    assert not reply.alert, reply.text
+    assert (await stored(store)).utc_offset == saved
+
+
+@pytest.mark.parametrize(
+    "typed", ["5:40", "5:75", "5:4", "1:2:3", "0.0000001", "-0.0000001", "5.7", "7.1", "20m"]
+)
+async def test_a_time_zone_off_the_quarter_hours_is_refused_with_an_example(typed: str) -> None:
+    """``utc_offset`` 0.0000001 or 5.7 was saved, no zone's offset (every real one is whole
+    quarter hours, -12 to 14), and "5:75" was told only the range: each is refused with the
+    range and how to write a zone ("5.75 or 5:45"), in either language, nothing saved."""
+    service, store = new_service()
+    before = await stored(store)
+    spec = SETTINGS["utc_offset"]
+    for actor, lang in ((ALICE, "en"), (BORIS, "ru")):
+        reply = await say(service, "utc_offset", typed, actor=actor)
+        assert reply.alert
+        said = spec.range_text(lang) + ".\n" + tr(lang, "settings.zone_quarters")
+        assert reply.text == refusal_text(lang, said), reply.text
+    assert await stored(store) == before
+    reply = await say(service, "utc_offset", "14:15")  # (a quarter hour beyond the range)
+    assert reply.text == refusal_text("en", spec.range_text("en") + "."), reply.text
