@@ -2318,6 +2318,9 @@ async def settings_press(
         # (rounded: 1.0000001 − 1 is 1.0000000005838672e-07 in floating point, which was
         # saved and shown as 0.0000001000000001)
         number = round(min(max(number, spec.low), spec.high), 9)
+        if spec.name == "utc_offset":  # (a zone saved off the quarter hours before they were
+            # required, 0.0000001: its step would be refused, "Time zones go by quarter hours")
+            number = round(number * 4) / 4
         if (
             spec.name == "max_buy_in"
             and p.op == "-"

@@ -3,11 +3,14 @@ platforms' adapters call it."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from bot.presses import SettingStep, decode
 from bot.service.settings import SETTINGS, refusal_text
 from bot.texts import tr
-from tests.bot.test_settings import ALICE, BORIS, new_service, say, stored
+from tests.bot.test_settings import ALICE, BORIS, GROUP, new_service, say, stored
 
 
 async def test_settings_all_with_a_value_lists_every_setting() -> None:
@@ -115,3 +118,27 @@ async def test_a_time_zone_off_the_quarter_hours_is_refused_with_an_example(type
     assert await stored(store) == before
     reply = await say(service, "utc_offset", "14:15")  # (a quarter hour beyond the range)
     assert reply.text == refusal_text("en", spec.range_text("en") + "."), reply.text
+
+
+async def test_a_step_from_a_zone_saved_off_the_quarter_hours_goes_to_a_quarter_hour() -> None:
+    """A ``utc_offset`` saved before quarter hours were required (1.0000001): the settings
+    message's − and + moved it by 1 to 0.0000001 / 2.0000001, which a change now refuses;
+    each lands on the nearest quarter hour and is saved."""
+    service, store = new_service()
+    community = await store.community("telegram", "-100")
+    await store.change_settings(community.id, lambda s: replace(s, utc_offset=1.0000001))
+
+    async def yes() -> bool:
+        return True
+
+    for op, saved in (("-", 0.0), ("+", 1.0)):
+        screen = (await say(service, "all")).screen
+        assert screen is not None
+        data = next(
+            b.data
+            for b in screen.all_buttons()
+            if isinstance(p := decode(b.data), SettingStep) and p.code == "tz" and p.op == op
+        )
+        reply = await service.press(ALICE, data, GROUP, yes)
+        assert not reply.alert, reply.text
+        assert (await stored(store)).utc_offset == saved
