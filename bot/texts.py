@@ -2590,6 +2590,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "“{typed}” is {value:hour|hours}.",
         "ru": "«{typed}» — это {value:час|часа|часов}.",
     },
+    # a time zone off the quarter hours ("5.7", "5:40", "0.0000001"): every zone is whole
+    # quarter hours from UTC
+    "settings.zone_quarters": {
+        "en": "Time zones go by quarter hours: 5.75 or 5:45 is 5 h 45 min.",
+        "ru": "Пояса идут четвертями часа: 5,75 или 5:45 — это 5 ч 45 мин.",
+    },
     "settings.unit.seconds": {"en": " of seconds", "ru": " секунд"},
     "settings.unit.kush": {"en": " of {label}", "ru": " {label}"},
     "settings.unit.points": {"en": " of points", "ru": " очков"},

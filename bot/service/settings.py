@@ -42,6 +42,7 @@ from bot.screens import Button, Screen
 from bot.service.dealing import apply_pending, maybe_start
 from bot.service.numbers import (
     ambiguous_comma,
+    ascii_sign,
     comma_hint,
     digits_hint,
     read_fraction,
@@ -202,6 +203,11 @@ class SettingsStale(Exception):
     press or change was saved since). Nothing was saved."""
 
 
+#: The least number a time typed with its unit is too big to be told in the setting's unit
+#: (:meth:`SettingRefused._unit_hint`): past it the range alone answers.
+_UNIT_HINT_LIMIT = 10**9
+
+
 class SettingRefused(ValueError):
     """A value a setting does not take; :meth:`text` says why in the reader's language
     (naming the allowed range). Nothing was saved."""
@@ -215,6 +221,7 @@ class SettingRefused(ValueError):
         fraction: str = "",
         thousands: str = "",
         in_unit: tuple[str, float] | None = None,
+        zone: bool = False,
     ) -> None:
         super().__init__(text("en"))
         self.text = text
@@ -227,6 +234,8 @@ class SettingRefused(ValueError):
         self.thousands = thousands  # "1,500" for a whole number: the number without the comma
         # a time typed with its unit ("2m" for hand_seconds): as typed, and in the setting's unit
         self.in_unit = in_unit
+        # a time zone off the quarter hours ("5.7", "5:40"): how to write one ("5.75 or 5:45")
+        self.zone = zone
 
     def says(self, lang: str, label: str = DEFAULT_KUSH_LABEL) -> str:
         """Why, in ``lang``, ending with a period whatever the reason ("abc" ended with one,
@@ -238,12 +247,15 @@ class SettingRefused(ValueError):
         hint = digits_hint(lang, written) if self.digits else ""
         said = self.setting.range_text(lang, label) if self.setting is not None else self.text(lang)
         said = said if said.endswith((".", "!", "?")) else said + "."
+        if self.zone:
+            return f"{said}\n{tr(lang, 'settings.zone_quarters')}"
         if self.comma:
             return f"{said}\n{comma_hint(self.comma, lang)}"
         if self.fraction:
             return f"{said}\n{self._whole_hint(lang)}"
         if self.in_unit is not None and self.setting is not None:
-            return f"{said}\n{self._unit_hint(lang)}"
+            unit_hint = self._unit_hint(lang)
+            return f"{said}\n{unit_hint}" if unit_hint else said
         if self.thousands:
             mark = next(ch for ch in self.thousands if ch in ",.")
             whole = "".join(ch for ch in self.thousands if ch not in ",.")
@@ -254,9 +266,14 @@ class SettingRefused(ValueError):
     def _unit_hint(self, lang: str) -> str:
         """What a time typed with its unit is told ("2m" for hand_seconds, told the digits
         0–9 "without separators", beside the point): the number it is in the setting's unit
-        ("“2m” is 120 seconds: type 120."); beyond the range, only the number."""
+        ("“2m” is 120 seconds: type 120."); beyond the range, only the number, and nothing
+        for a number of :data:`_UNIT_HINT_LIMIT` or more (the range says enough: the float
+        had lost its digits, "“99999999999999999999999s” is 99999999999999991611392
+        seconds")."""
         assert self.in_unit is not None and self.setting is not None
         typed, value = self.in_unit
+        if abs(value) >= _UNIT_HINT_LIMIT:
+            return ""
         number = str(int(value)) if float(value).is_integer() else _fraction(value, lang)
         unit = self.setting.unit.value
         inside = self.setting.low <= value <= self.setting.high
@@ -396,12 +413,17 @@ class Setting(BaseModel):
                 raise SettingRefused(self.range_text, self, in_unit=(text, timed))
             else:
                 raise SettingRefused(self.range_text, self, digits=text or True)
+        elif isinstance(raw, str) and self.name == "utc_offset" and ":" in text:
+            text = self._hours_minutes(text)  # "5:45": 5.75
         elif isinstance(raw, str) and self.kind is Kind.NUMBER:
             if ambiguous_comma(text):  # "1,500": fifteen hundred, or one and a half?
                 raise SettingRefused(self.range_text, self, comma=text)
             number = read_fraction(text)  # "7,5" as Russian writes 7.5
             if number is None and (timed := self.in_own_unit(text)) is not None:
-                raise SettingRefused(self.range_text, self, in_unit=(text, timed))  # "90s"
+                # ("20m" for utc_offset: a third of an hour, no zone's; told how to write one)
+                zone = self.name == "utc_offset" and not (timed * 4).is_integer()
+                in_unit = None if zone else (text, timed)
+                raise SettingRefused(self.range_text, self, in_unit=in_unit, zone=zone)  # "90s"
             if number is None:  # its range says how to write 7.5; "١٢٠", "1_800" or
                 # "6 000" are told the digits 0–9 too, as a whole-number setting's are (told
                 # only the range, "1 to 3,600", for a value written inside it)
@@ -413,7 +435,24 @@ class Setting(BaseModel):
             raise SettingRefused(self.range_text, self) from None
         if self.kind is Kind.CHOICE and value not in self.choices:
             raise SettingRefused(self.range_text, self)
+        if self.name == "utc_offset" and not (float(value) * 4).is_integer():
+            # every time zone is whole quarter hours from UTC (5.75 is Nepal's): 0.0000001
+            # was saved, 5.7 is no zone
+            raise SettingRefused(self.range_text, self, zone=True)
         return value
+
+    def _hours_minutes(self, text: str) -> str:
+        """A time zone written in hours and minutes, ``H:MM`` with a sign or none ("5:45",
+        "-3:30", "+5:30", minutes 0–59), as hours for :meth:`parse` to check ("5.75").
+
+        :raises SettingRefused: for anything else with a colon ("5:75", "5:4"), with how to
+            write one."""
+        m = re.fullmatch(r"([+-]?)([0-9]{1,2}):([0-9]{2})", ascii_sign(text))
+        if m is None or int(m.group(3)) > 59:
+            raise SettingRefused(self.range_text, self, zone=True)
+        sign, hours, minutes = m.group(1), int(m.group(2)), int(m.group(3))
+        value = (hours * 60 + minutes) / 60
+        return _plain_digits(-value if sign == "-" else value)
 
     def in_own_unit(self, text: str) -> float | None:
         """The time ``text`` written with a unit ("2m", "90 sec", "1,5 мин", "3ч") is in this
@@ -628,23 +667,27 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         low=-12,
         high=14,
         step=1,
-        en="the group's time zone, hours from UTC (3 is Moscow): it sets when the day turns "
+        en="the group's time zone, hours from UTC in quarter hours (3 is Moscow, 5:30 or 5.5 is "
+        "India): it sets when the day turns "
         "for /daily, the dates on charts and, once set, the time a turn ends on the table message. "
         "Until set, or set to auto: 0 (UTC) in a group "
         "set to English (language en), or with language auto where more of its players read "
         "English than Russian; else 3.",
-        ru="часовой пояс группы, часы от UTC (3 — Москва): по нему начинается новый день для "
+        ru="часовой пояс группы, часы от UTC четвертями часа (3 — Москва, 5:30 или 5,5 — "
+        "Индия): по нему начинается новый день для "
         "/daily, ставятся даты на графиках и, если задан, время конца хода в сообщении стола. "
         "Пока не "
         "задан или задан как «авто»: 0 (UTC) в группе с языком en или с языком «авто», где "
         "по-английски читает больше игроков, чем по-русски; иначе 3.",
-        discord_en="the server's time zone, hours from UTC (3 is Moscow): it sets when the day "
+        discord_en="the server's time zone, hours from UTC in quarter hours (3 is Moscow, 5:30 "
+        "or 5.5 is India): it sets when the day "
         "turns for /daily, the dates on charts and, once set, the time a turn ends on the table "
         "message. "
         "Until set, or set to auto: 0 (UTC) on a "
         "server set to English (language en), or with language auto where more of its players "
         "read English than Russian; else 3.",
-        discord_ru="часовой пояс сервера, часы от UTC (3 — Москва): по нему начинается новый "
+        discord_ru="часовой пояс сервера, часы от UTC четвертями часа (3 — Москва, 5:30 или "
+        "5,5 — Индия): по нему начинается новый "
         "день для /daily, ставятся даты на графиках и, если задан, время конца хода в "
         "сообщении стола. "
         "Пока не задан или задан как «авто»: 0 "
@@ -1041,9 +1084,11 @@ ALL_WORDS = frozenset({"all", "все", "всё"})
 
 def asks_list(args: Sequence[str]) -> bool:
     """Whether ``/settings`` typed with ``args`` asks for a list of the settings (none: those
-    that differ from their defaults; one of :data:`ALL_WORDS`, format characters a copy
-    brings aside: every one) rather than a setting, so it changes nothing."""
-    return not args or (len(args) == 1 and unformatted(args[0]).lower() in ALL_WORDS)
+    that differ from their defaults; first one of :data:`ALL_WORDS`, format characters a copy
+    brings aside: every one) rather than a setting, so it changes nothing. Words after
+    ``all`` are ignored: ``/settings all 5`` (Discord ``name:all value:5``) was "“all” is not
+    a setting", though the usage says ``/settings all`` lists them."""
+    return not args or unformatted(args[0]).lower() in ALL_WORDS
 
 
 def table_options(s: CommunitySettings, game: GameKind | str | None = None) -> RuleOptions:
@@ -1431,6 +1476,12 @@ async def settings(
     if spec is None:
         typed = rt.typed_text(community.platform, clean_arg(name, 32))
         return Reply(unknown_setting_text(typed, name, lang), alert=True)
+    if len(args) > 1 and not value.strip():
+        # a value typed that is nothing once cleaned (NUL or other control characters alone,
+        # which Discord's option passes on): it was answered with the help, as if no value
+        # had been typed; refused with the range, nothing changed
+        error = SettingRefused(spec.range_text, spec).says(lang, rt.kush_label(community))
+        return Reply(refusal_text(lang, error), alert=True)
     if not value.strip():
         s = community.settings
         label = rt.kush_label(community)
@@ -2267,6 +2318,9 @@ async def settings_press(
         # (rounded: 1.0000001 − 1 is 1.0000000005838672e-07 in floating point, which was
         # saved and shown as 0.0000001000000001)
         number = round(min(max(number, spec.low), spec.high), 9)
+        if spec.name == "utc_offset":  # (a zone saved off the quarter hours before they were
+            # required, 0.0000001: its step would be refused, "Time zones go by quarter hours")
+            number = round(number * 4) / 4
         if (
             spec.name == "max_buy_in"
             and p.op == "-"

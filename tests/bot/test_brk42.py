@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.presses import SettingStep, decode
-from bot.service.settings import SETTINGS
+from bot.service.settings import SETTINGS, table_options
 from tests.bot.test_settings import ALICE, GROUP, new_service, payloads, say, stored
 
 
@@ -14,24 +14,32 @@ async def test_a_tiny_fraction_is_shown_as_typed_and_reads_back() -> None:
     """``/settings utc_offset 0.0000001`` (within -12 to 14) was saved and answered
     "utc_offset = 1e-07", and the setting's help said "Now: 1e-07": an exponent no reader
     writes, and refused when typed back ("1e-07" is not a number an admin writes). A number
-    is shown in plain digits, and what is shown reads back as the same value."""
+    is shown in plain digits, and what is shown reads back as the same value. (A time zone
+    now takes quarter hours alone, fixset37: shown with ``reveal_pause_seconds``, a pause
+    of any fraction of a second.)"""
     service, store = new_service()
-    reply = await say(service, "utc_offset", "0.0000001")
-    assert (await stored(store)).utc_offset == 1e-07
-    assert reply.text.startswith("Saved: utc_offset = 0.0000001 (was auto — 3)."), reply.text
-    assert "e-" not in (await say(service, "utc_offset")).text
-    reply = await say(service, "utc_offset", "-0.0000001")
-    assert reply.text.startswith("Saved: utc_offset = -0.0000001 (was 0.0000001)."), reply.text
-    assert SETTINGS["utc_offset"].parse("-0.0000001") == (await stored(store)).utc_offset
+    await say(service, "game", "chinese")
+    reply = await say(service, "reveal_pause_seconds", "0.0000001")
+    assert table_options(await stored(store)).reveal_pause_seconds == 1e-07
+    assert reply.text.startswith("Saved: reveal_pause_seconds = 0.0000001 (was 3)."), reply.text
+    assert "e-" not in (await say(service, "reveal_pause_seconds")).text
+    reply = await say(service, "reveal_pause_seconds", "0.0000002")
+    saved = "Saved: reveal_pause_seconds = 0.0000002 (was 0.0000001)."
+    assert reply.text.startswith(saved), reply.text
+    assert SETTINGS["reveal_pause_seconds"].parse("0.0000002") == (
+        table_options(await stored(store)).reveal_pause_seconds
+    )
 
 
 async def test_a_minus_press_to_a_tiny_fraction_is_saved_not_refused() -> None:
     """The settings message's − on ``utc_offset`` 1.0000001 moves it by its step, 1, to
     about 0.0000001, inside -12 to 14: the press was refused "takes a number of hours from
     -12 to 14", since the value passed on was written "1e-07", which no admin types. It is
-    saved, and the answer shows it in plain digits."""
+    saved, and the answer shows it in plain digits. (Shown with ``reveal_pause_seconds``,
+    whose step is 1 too: a time zone now takes quarter hours alone, fixset37.)"""
     service, store = new_service()
-    await say(service, "utc_offset", "1.0000001")
+    await say(service, "game", "chinese")
+    await say(service, "reveal_pause_seconds", "1.0000001")
 
     async def yes() -> bool:
         return True
@@ -40,12 +48,12 @@ async def test_a_minus_press_to_a_tiny_fraction_is_saved_not_refused() -> None:
     data = next(
         d
         for d in payloads(screen).values()
-        if isinstance(p := decode(d), SettingStep) and p.code == "tz" and p.op == "-"
+        if isinstance(p := decode(d), SettingStep) and p.code == "rp" and p.op == "-"
     )
     reply = await service.press(ALICE, data, GROUP, yes)
     assert not reply.alert, reply.text
-    assert "utc_offset = 0.0000001" in reply.text, reply.text
-    assert (await stored(store)).utc_offset == 1e-07
+    assert "reveal_pause_seconds = 0.0000001" in reply.text, reply.text
+    assert table_options(await stored(store)).reveal_pause_seconds == 1e-07
 
 
 async def test_a_plus_press_never_lowers_an_automatic_max_stack_above_the_range() -> None:

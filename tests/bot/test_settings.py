@@ -851,7 +851,7 @@ async def test_kush_ranges_name_the_groups_own_label() -> None:
     ("name", "value", "saved"),
     [("utc_offset", "5,5", 5.5), ("level_minutes", "1,5", 1.5), ("level_minutes", "37,5", 37.5),
      ("utc_offset", "-0,0", 0.0), ("level_minutes", "+90,25", 90.25),
-     ("utc_offset", "0,125", 0.125), ("utc_offset", "0,500", 0.5),
+     ("utc_offset", "0,750", 0.75), ("utc_offset", "0,500", 0.5),
      ("utc_offset", "-0,500", -0.5), ("utc_offset", "00,250", 0.25)],
 )  # fmt: skip
 async def test_a_fractional_setting_takes_a_decimal_comma(
