@@ -2015,16 +2015,19 @@ def _already_played(
     current: CommunitySettings, new: CommunitySettings, name: str, game: GameKind | None
 ) -> bool:
     """Whether ``name`` is a rule option never set in ``current`` that ``new`` gives the value
-    tables of ``game`` (the group's game for ``None``; the first game it applies to for an
-    option ``game`` has not, as :func:`_current` shows it) already play: its default there."""
+    tables of ``game`` (the group's game for ``None``) already play: its default there; for
+    an option ``game`` has not, the value every game it applies to plays (the answer names
+    them all, "it applies to Pineapple OFC, Classic OFC": a Chinese Poker group's
+    ``scoring one_six``, Pineapple's default, was not saved, and Classic OFC's tables went
+    on scoring two_per_row)."""
     spec = SETTINGS[name]
     if spec.community or name in current.options:
         return False
     kind = RuleOptions.preset(game or current.game).game
-    if not spec.applies_to(kind):
-        kind = next(g for g in GameKind if g in spec.games)
-    return bool(
-        getattr(table_options(new, kind), name) == getattr(table_options(current, kind), name)
+    kinds = [kind] if spec.applies_to(kind) else [g for g in GameKind if g in spec.games]
+    return all(
+        getattr(table_options(new, k), name) == getattr(table_options(current, k), name)
+        for k in kinds
     )
 
 
@@ -2062,7 +2065,8 @@ async def change_setting(
 
     ``game``: the game whose value the answer shows (the chat's open table's; ``None``: the
     group's). A rule option never set, given the value tables of that game already play
-    (its default there), is not written: the answer is "Already so", and saved it would
+    (its default there; for an option that game has not, every game it applies to), is not
+    written: the answer is "Already so", and saved it would
     have set it for every game, one whose default differs too (R5.3 ``scoring``, R6.4
     ``stay_on_full_house_middle``: classic OFC's tables scored one_six after a Pineapple
     group's admin was told their "one_six" changed nothing).

@@ -1,0 +1,42 @@
+"""brk58: break-it round on fixset37 / brk56's settings changes (``utc_offset`` in H:MM and
+quarter hours, "Already so" that pins no rule option for other games), through the service
+as both platforms' adapters call it."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.service.settings import table_options
+from game.options import GameKind, Scoring
+from tests.bot.test_settings import ALICE, BORIS, new_service, say, stored
+
+
+@pytest.mark.parametrize(
+    ("name", "typed", "game", "played"),
+    [
+        ("scoring", "one_six", GameKind.OFC, Scoring.ONE_SIX),
+        ("stay_on_full_house_middle", "off", GameKind.OFC, False),
+    ],
+)
+async def test_an_option_a_chinese_group_lacks_set_for_the_games_it_applies_to(
+    name: str, typed: str, game: GameKind, played: object
+) -> None:
+    """R5.3, R6.4: a Chinese Poker group (no ``scoring`` nor ``stay_on_full_house_middle``
+    at its tables) sets ``scoring one_six``: the answer says it applies to Pineapple OFC and
+    Classic OFC and that it is so ("Already so: scoring = one_six (it applies to Pineapple
+    OFC, Classic OFC; …)"), but it was not saved, since Pineapple's default is one_six: once
+    the group played Classic OFC its tables scored two_per_row (brk56's fix compared only
+    the first game the option applies to). The value is so for every game it applies to,
+    whatever the answer's wording; the group's own game keeps its rules."""
+    service, store = new_service()
+    assert not (await say(service, "game", "chinese")).alert
+    for actor in (ALICE, BORIS):
+        reply = await say(service, name, typed, actor=actor)
+        assert not reply.alert, reply.text
+        s = await stored(store)
+        for kind in (GameKind.PINEAPPLE, game):
+            assert getattr(table_options(s, kind), name) == played, (kind, reply.text)
+    assert (await say(service, "game", "ofc")).text.startswith("Saved: game = ofc")
+    assert getattr(table_options(await stored(store)), name) == played
+    reply = await say(service, name, typed)
+    assert reply.text.startswith(f"Already so: {name} = {typed}."), reply.text
