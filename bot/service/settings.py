@@ -420,8 +420,14 @@ class Setting(BaseModel):
                 raise SettingRefused(self.range_text, self, comma=text)
             number = read_fraction(text)  # "7,5" as Russian writes 7.5
             if number is None and (timed := self.in_own_unit(text)) is not None:
-                # ("20m" for utc_offset: a third of an hour, no zone's; told how to write one)
-                zone = self.name == "utc_offset" and not (timed * 4).is_integer()
+                # ("20m" for utc_offset: a third of an hour, no zone's; told how to write one;
+                # beyond the range told as other times, "1210m" the hours it is, a huge one
+                # the range alone: 99999999999m was told of quarter hours)
+                zone = (
+                    self.name == "utc_offset"
+                    and self.low <= timed <= self.high
+                    and not (timed * 4).is_integer()
+                )
                 in_unit = None if zone else (text, timed)
                 raise SettingRefused(self.range_text, self, in_unit=in_unit, zone=zone)  # "90s"
             if number is None:  # its range says how to write 7.5; "١٢٠", "1_800" or
