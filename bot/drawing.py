@@ -49,6 +49,7 @@ class Drawer(ProcessWorker):
 
     async def close(self, grace: float | None = None) -> None:
         """Shut the drawing process down, waiting ``grace`` seconds at most (default
-        :data:`CLOSE_SECONDS`) for a drawing under way, then killing it (its caller gets
+        :data:`CLOSE_SECONDS`) for a start under way (then given up) and as long for a
+        drawing under way, then killing it (its caller gets
         :class:`~bot.workers.TaskHung`); see :meth:`ProcessWorker.close`."""
         await super().close(CLOSE_SECONDS if grace is None else grace)
