@@ -89,3 +89,23 @@ async def test_the_service_stop_ends_while_the_drawing_process_never_starts(
         assert not service.rt.drawer.running
     finally:
         release.set()
+
+
+async def test_a_drawing_whose_worker_never_starts_is_given_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A showdown's picture is drawn in the table's sender, which every press at the table
+    and the service's stop wait for (``Runtime.settled``): a drawing process whose start
+    never finished held them all for good, before the stop ever reached ``close``. A drawing
+    now fails with ``TimeoutError`` after ``DRAW_SECONDS`` (the picture is skipped, logged)."""
+    release = threading.Event()
+    _stuck_start(monkeypatch, release, [])
+    monkeypatch.setattr(drawing, "DRAW_SECONDS", 0.2)
+    drawer = drawing.Drawer()
+    try:
+        task = asyncio.ensure_future(drawer.draw(int))
+        await asyncio.wait([task], timeout=5)  # (waited for good before)
+        assert task.done() and isinstance(task.exception(), TimeoutError)
+        await asyncio.wait_for(drawer.close(0.2), 5)
+    finally:
+        release.set()
