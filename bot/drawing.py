@@ -13,12 +13,13 @@ a picture never waits for a decision there, nor a decision for pictures.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import TypeVar
 
 from bot.workers import ProcessWorker
 
-__all__ = ["CLOSE_SECONDS", "Drawer"]
+__all__ = ["CLOSE_SECONDS", "DRAW_SECONDS", "Drawer"]
 
 T = TypeVar("T")
 
@@ -29,6 +30,15 @@ T = TypeVar("T")
 #: waited for (a drawing hung there held the stop, and the bot's shutdown, for good). As the
 #: decision process's (:data:`bot.thinking.CLOSE_SECONDS`), so the stop stays within 5 s.
 CLOSE_SECONDS = 3.0
+
+
+#: The longest a drawing is waited for (:meth:`Drawer.draw`), the worker's start included
+#: (the forkserver's first start takes a second or two on a busy machine). A table's
+#: showdown picture is drawn in its sender, which every press at the table and the
+#: service's stop wait for (:meth:`~bot.service.runtime.Runtime.settled`): a worker whose
+#: start never finished, or one hung on a drawing, held them all for good. Past it the
+#: picture is skipped (logged: the text showdown is the record).
+DRAW_SECONDS = 20.0
 
 
 class Drawer(ProcessWorker):
@@ -44,11 +54,14 @@ class Drawer(ProcessWorker):
 
         :raises Exception: what ``fn`` raised (re-raised here), or
             :class:`~concurrent.futures.process.BrokenProcessPool` if the worker died (the
-            next drawing starts a new one)."""
-        return await self.run(fn, *args)
+            next drawing starts a new one).
+        :raises TimeoutError: no picture within :data:`DRAW_SECONDS` (the worker not
+            started, or hung: the drawing is dropped, cancelled if still queued)."""
+        return await asyncio.wait_for(self.run(fn, *args), DRAW_SECONDS)
 
     async def close(self, grace: float | None = None) -> None:
         """Shut the drawing process down, waiting ``grace`` seconds at most (default
-        :data:`CLOSE_SECONDS`) for a drawing under way, then killing it (its caller gets
+        :data:`CLOSE_SECONDS`) for a start under way (then given up) and as long for a
+        drawing under way, then killing it (its caller gets
         :class:`~bot.workers.TaskHung`); see :meth:`ProcessWorker.close`."""
         await super().close(CLOSE_SECONDS if grace is None else grace)

@@ -221,6 +221,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Tournament #{table} is cancelled: the bot can no longer write where it was played. {amount} {label} from its pool went to your balance.",
         "ru": "Турнир #{table} отменён: бот больше не может писать туда, где он шёл. Из его фонда вам на баланс: {amount} {label}.",
     },
+    # the same for a seated player knocked out, whose place the pool pays nothing (R8.7: a
+    # cancel refunds the buy-ins only while nobody is out)
+    "private.chat_gone_tour_none": {
+        "en": "Tournament #{table} is cancelled: the bot can no longer write where it was played. You were out in place {place}, with no prize: your buy-in is not refunded.",
+        "ru": "Турнир #{table} отменён: бот больше не может писать туда, где он шёл. Вы выбыли на {place} месте без приза: ваш взнос не возвращается.",
+    },
     "private.chat_gone_out": {
         "en": "Tournament #{table} is cancelled: the bot can no longer write where it was played. For your place {place}, {amount} {label} from its pool went to your balance.",
         "ru": "Турнир #{table} отменён: бот больше не может писать туда, где он шёл. За ваше {place} место из его фонда вам на баланс: {amount} {label}.",
@@ -276,6 +282,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "private.pool_paid_none": {
         "en": "Your place {place} takes nothing from its pool.",
         "ru": "За ваше {place} место из его фонда вам ничего не причитается.",
+    },
+    # the same after a cancel (R8.7: the buy-ins come back only while nobody is out)
+    "private.pool_paid_none_cancel": {
+        "en": "You were knocked out in place {place}, which has no prize: your buy-in is not refunded (a cancel refunds buy-ins only while nobody is out).",
+        "ru": "Вы выбыли на {place} месте, за которое приза нет: ваш взнос не возвращается (отмена возвращает взносы, только пока никто не выбыл).",
     },
     "private.over.discord": {
         "en": "🃏 Table #{table} · hand {hand} is over. Result in the channel.",

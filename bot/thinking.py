@@ -399,9 +399,11 @@ class Thinker:
 
     async def close(self) -> None:
         """Shut the worker down (the service's stop), waiting :data:`CLOSE_SECONDS` at most
-        for the decision it is making (then it is killed: one hung there held the stop for
-        good); a later decision starts a new one (and new pools of threads: the old ones are
-        left to their threads, never joined, :class:`_Threads`). Decisions under way in
+        for a start under way (then given up: one that never finished held the stop for
+        good), and as long for the decision it is making (then it is killed: one hung
+        there held the stop for good); a later decision starts a new one (and new pools
+        of threads: the old ones are left to their threads, never joined,
+        :class:`_Threads`). Decisions under way in
         threads are given up at once (:class:`GivenUp`: a press under way is answered "too
         late", after the tables were saved, changing nothing), their threads left to run."""
         if self._watching is not None:

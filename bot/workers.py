@@ -31,11 +31,12 @@ import threading
 import time
 import weakref
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor
+from concurrent.futures import wait as wait_futures
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-__all__ = ["ProcessWorker", "TaskHung"]
+__all__ = ["ProcessWorker", "StartGivenUp", "TaskHung"]
 
 T = TypeVar("T")
 
@@ -74,19 +75,98 @@ def _exit_with_bot() -> None:
     threading.Thread(target=watch, name="watch-bot", daemon=True).start()
 
 
-def _started_pool() -> ProcessPoolExecutor:
+class StartGivenUp(RuntimeError):
+    """The worker's start was given up by :meth:`ProcessWorker.close` (it had not finished
+    within the close's ``grace``): a task waiting for that start gets this; the next one
+    starts a new worker."""
+
+
+def _kill(pool: ProcessPoolExecutor) -> None:
+    """End a pool at once: its worker process (if it has one yet) is killed, the pool shut
+    down without waiting."""
+    for process in list((pool._processes or {}).values()):
+        process.kill()
+    pool.shutdown(wait=False)
+
+
+def _started_pool(given_up: Future[None] | None = None) -> ProcessPoolExecutor:
     """A pool whose worker runs (blocks: call it in a thread). Starting the worker waits for
     the forkserver (started and preloaded at the first time, up to a second or two on a busy
-    machine), which must not happen on the event loop."""
+    machine), which must not happen on the event loop.
+
+    :param given_up: done when the start is given up (:meth:`ProcessWorker.close`): then
+        the pool made so far is killed and :class:`StartGivenUp` raised, instead of waiting
+        on for a worker that may never answer.
+    :raises StartGivenUp: so given up.
+    :raises Exception: the start failed (``BrokenProcessPool``: the worker died starting)."""
     pool = ProcessPoolExecutor(1, mp_context=_CONTEXT, initializer=_exit_with_bot)
-    pool.submit(int).result()
+    try:
+        first = pool.submit(int)
+        waited: list[Future[Any]] = [first] if given_up is None else [first, given_up]
+        wait_futures(waited, return_when=FIRST_COMPLETED)
+        if given_up is not None and given_up.done():
+            raise StartGivenUp("the worker's start was given up")
+        first.result()
+    except BaseException:
+        _kill(pool)
+        raise
     return pool
 
 
-def _logged(task: asyncio.Task[ProcessPoolExecutor]) -> None:
-    """A background start's failure is logged (and marked seen)."""
-    if not task.cancelled() and task.exception() is not None:
-        log.warning("a worker process could not be started: %r", task.exception())
+class _Start:
+    """One start of a worker's pool, under way in a daemon thread of its own (not the event
+    loop's default pool: a thread that never comes back would hold the loop's and the
+    interpreter's exit, which join those threads). :attr:`pool` is the pool it made, or the
+    start's failure; :meth:`give_up` ends the wait for it at once."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        #: the started pool (or the failure, :class:`StartGivenUp` once given up)
+        self.pool: asyncio.Future[ProcessPoolExecutor] = loop.create_future()
+        self.pool.add_done_callback(_logged)
+        self._given_up: Future[None] = Future()
+        threading.Thread(target=self._run, name="start-worker", daemon=True).start()
+
+    def _run(self) -> None:
+        pool: ProcessPoolExecutor | None = None
+        failure: BaseException | None = None
+        try:
+            pool = _started_pool(self._given_up)
+        except BaseException as exc:  # (delivered to the loop, raised to the start's callers)
+            failure = exc
+        try:
+            self._loop.call_soon_threadsafe(self._finish, pool, failure)
+        except RuntimeError:  # the loop is closed: nobody will take the pool
+            if pool is not None:
+                _kill(pool)
+
+    def _finish(self, pool: ProcessPoolExecutor | None, failure: BaseException | None) -> None:
+        if self.pool.done():  # given up meanwhile: the pool, made too late, is ended
+            if pool is not None:
+                _kill(pool)
+        elif pool is not None:
+            self.pool.set_result(pool)
+        else:
+            self.pool.set_exception(failure or StartGivenUp("the worker's start failed"))
+
+    def give_up(self) -> None:
+        """Stop waiting for the start (on the loop): :attr:`pool` fails with
+        :class:`StartGivenUp` now, and the pool, if it is ever made, is killed (by the
+        start's thread, or here on the loop when it comes back too late)."""
+        if not self._given_up.done():
+            self._given_up.set_result(None)
+        if not self.pool.done():
+            self.pool.set_exception(StartGivenUp("the worker's start was given up"))
+
+
+def _logged(started: asyncio.Future[ProcessPoolExecutor]) -> None:
+    """A start's failure is logged (and marked seen); one given up is not (the close that
+    gave it up logged it)."""
+    if started.cancelled():
+        return
+    exc = started.exception()
+    if exc is not None and not isinstance(exc, StartGivenUp):
+        log.warning("a worker process could not be started: %r", exc)
 
 
 class _Tasks:
@@ -132,7 +212,7 @@ class ProcessWorker:
 
     def __init__(self) -> None:
         self._pool: ProcessPoolExecutor | None = None
-        self._starting: asyncio.Task[ProcessPoolExecutor] | None = None
+        self._starting: _Start | None = None  # (a start under way)
         self._tasks = _Tasks()  # (the running pool's)
         #: tasks a worker was killed on as hung (:meth:`replace`): their callers get
         #: :class:`TaskHung`
@@ -146,29 +226,35 @@ class ProcessWorker:
     async def _up(self) -> ProcessPoolExecutor:
         """The running pool; started (in a thread) when there is none. Callers that ask
         together share one start, and a caller that stops waiting (a timeout, a cancelled
-        task) leaves the start going: the pool it makes is kept, never lost unclosed."""
+        task) leaves the start going: the pool it makes is kept, never lost unclosed.
+
+        :raises StartGivenUp: :meth:`close` gave the start up meanwhile."""
         if self._pool is not None:
             return self._pool
-        if self._starting is None:
-            self._starting = asyncio.get_running_loop().create_task(self._start())
-        return await asyncio.shield(self._starting)
+        return await asyncio.shield(self._start().pool)
 
     def start_soon(self) -> None:
         """Start the worker in the background (in a thread), unless it runs or is starting:
         the first task then finds it up. A start that fails is logged; the next task tries
         again. Call with a running event loop."""
-        if self._pool is not None or self._starting is not None:
-            return
-        self._starting = asyncio.get_running_loop().create_task(self._start())
-        self._starting.add_done_callback(_logged)
+        if self._pool is None:
+            self._start()
 
-    async def _start(self) -> ProcessPoolExecutor:
-        try:
-            pool = await asyncio.to_thread(_started_pool)
-        finally:
-            self._starting = None
-        self._pool, self._tasks = pool, _Tasks()
-        return pool
+    def _start(self) -> _Start:
+        """The start under way, or a new one; the pool it makes becomes the running one."""
+        if self._starting is not None:
+            return self._starting
+        start = self._starting = _Start(asyncio.get_running_loop())
+
+        def started(done: asyncio.Future[ProcessPoolExecutor]) -> None:
+            if self._starting is start:
+                self._starting = None
+            if not done.cancelled() and done.exception() is None:
+                self._pool, self._tasks = done.result(), _Tasks()
+
+        # (before any caller's wait: the pool is the running one when they are woken)
+        start.pool.add_done_callback(started)
+        return start
 
     def busy_for(self) -> float:
         """Seconds the worker has been on the task it runs now (the time since it was given
@@ -235,13 +321,24 @@ class ProcessWorker:
         (off the loop) until the worker has exited. A start under way is waited for and its
         pool shut down too. A later :meth:`run` starts a new pool.
 
-        :param grace: seconds to wait for the task being run at most (``None``: however
-            long it takes); then the worker is killed (a task hung there, an endless loop,
+        :param grace: seconds to wait at most for a start under way, and then as many for
+            the task being run (``None``: however long it takes). A start not finished by
+            then is given up (:class:`StartGivenUp` to the tasks waiting for it; its
+            worker, if it ever comes up, is killed: a start that never finished, the
+            forkserver or the worker not answering, held the stop for good); a task still
+            running is ended by killing the worker (a task hung there, an endless loop,
             held the stop for good)."""
         starting = self._starting
         if starting is not None:
-            with contextlib.suppress(Exception):  # (nothing started: nothing to shut down)
-                await asyncio.shield(starting)
+            # (asyncio.wait: the start's own failure, or its cancellation, is not this close's)
+            await asyncio.wait([starting.pool], timeout=grace)
+            if not starting.pool.done():
+                log.warning(
+                    "a worker process still starting %.1f s into the stop was given up", grace
+                )
+                starting.give_up()
+            if self._starting is starting:
+                self._starting = None
         pool, self._pool = self._pool, None
         if pool is None:
             return

@@ -69,6 +69,7 @@ from bot.presses import (
     CARD_PRESSES,
     DiscardCard,
     Join,
+    Leave,
     PlaceCard,
     Ready,
     Register,
@@ -1423,7 +1424,7 @@ class DiscordAdapter:
         :func:`_on_message` is false). A card's button gone that way (a fast second tap on
         the hand, the first one's update already shown) goes to the service as any press: it
         counts as one of the current screen when it is of the street being played (R3.4).
-        So does a lobby's Join, Ready, Register or Unregister gone from the table message (a
+        So does a lobby's Join, Ready, Leave, Register or Unregister gone from the table message (a
         busy lobby: two members pressed it at once, the first press edited the message): it
         counts when its meaning for its presser cannot have changed, else it is "out of
         date" without the table message being written again (``shown`` false: it already
@@ -1842,7 +1843,7 @@ def message_ref(interaction: Interaction) -> str | None:
 
 #: The table message's buttons that may count pressed on an older version of it (a busy
 #: lobby, :meth:`DiscordAdapter.on_unrouted`; the service decides whether one does)
-_LOBBY_PRESSES = (Join, Ready, Register, Unregister)
+_LOBBY_PRESSES = (Join, Ready, Leave, Register, Unregister)
 
 
 def _on_message(message: discord.Message | None, custom_id: str, component_type: object) -> bool:

@@ -1809,12 +1809,24 @@ def _still_meant(
       (stood up, unregistered) since that version was shown (:meth:`LiveTable.left_since`:
       a Join double-tapped, Leave pressed between and the second tap late seated them again).
 
-    Leave, Top up, Start and "My cards" never count (their meaning depends on more than
-    the presser's own state); nor a press delivered again (``again``: it applied once)."""
-    if again or not isinstance(press, Join | Ready | Register | Unregister):
+    Leave counts only as a first tap, from any older version (a running tournament's Leave
+    asks first and writes the table message anew: another player's Leave pressed meanwhile
+    was told "out of date"): when the current message offers Leave and a Leave of the
+    presser's now would only ask (:func:`.lobby.leave_asks`: seated, not asked within
+    :data:`~bot.model.LEAVE_CONFIRM_SECONDS`, R8.5, R8.7); it never confirms a leave (a
+    double tap's second press stays out of date).
+
+    Top up, Start and "My cards" never count (their meaning depends on more than the
+    presser's own state); nor a press delivered again (``again``: it applied once)."""
+    if again or not isinstance(press, Join | Ready | Leave | Register | Unregister):
         return False
     if message_ref is not None and not _same_message(message_ref, t.group_ref):
         return False
+    if isinstance(press, Leave):
+        seat = t.seat_of(actor.user_id)
+        if seat is None or not lobby.leave_asks(rt, t, seat):
+            return False
+        return rt.offers(t, encode(Leave(t.id, f"L{t.version}")))
     if not t.same_lobby(press.version) or t.left_since(actor.user_id, press.version):
         return False
     seat = t.seat_of(actor.user_id)

@@ -695,7 +695,9 @@ def tell_chat_gone(t: LiveTable, tx: Tx, result: Mapping[str, Screen] | None = N
     a hand message) is told in private, on their hand message, the one chat still
     delivered: the table is closed and what they had at it is back in their balance (a
     tournament: what its cancel pays them, R8.7: the buy-in, or after a knock-out their share
-    of the pool, :meth:`~game.tournament.Tournament.cancel_shares`; one just won: its prize),
+    of the pool, :meth:`~game.tournament.Tournament.cancel_shares`; one just won: its prize;
+    a seated player knocked out whose place takes nothing: so, ``private.chat_gone_tour_none``,
+    not "0 kush went to your balance"),
     with ``result``, the last hand's showdown (public once shown: no hidden card) by
     language, each player's own (the table's when it has none in theirs). Call in
     the closing step, after :func:`close_now` (a Chinese Poker tournament's game it settles
@@ -720,12 +722,22 @@ def tell_chat_gone(t: LiveTable, tx: Tx, result: Mapping[str, Screen] | None = N
         # untrue after a knock-out, when the pool goes to those still in)
         tour = t.tournament
         shares = {tour.players[s]: v for s, v in tour.cancel_shares().items()}
+    places = (
+        {t.tournament.players[s]: p for s, p in t.tournament.places.items()}
+        if t.tournament is not None
+        else {}
+    )
     seated = {**tx.seated, **t.seats}.values()
     for seat in seated:
         if seat.bot is not None or not (seat.ready or seat.private_ref is not None):
             continue
-        amount = shares.get(seat.player_id, 0)
-        text = tr(seat.lang, key, table=t.id, amount=amount, label=t.label)
+        amount, place = shares.get(seat.player_id, 0), places.get(seat.player_id)
+        if key == "private.chat_gone_tour" and amount <= 0 and place is not None:
+            # knocked out, paid nothing by the cancel: said plainly (it read "0 kush from its
+            # pool went to your balance")
+            text = tr(seat.lang, "private.chat_gone_tour_none", table=t.id, place=place)
+        else:
+            text = tr(seat.lang, key, table=t.id, amount=amount, label=t.label)
         if result is not None:
             shown = result.get(seat.lang) or result[t.lang]
             text += "\n\n" + shown.text
@@ -755,7 +767,9 @@ def tell_tournament_closed(t: LiveTable, tx: Tx, why: str | None = None) -> None
     a private message of their own what its pool paid them (a player knocked out earlier
     too, who may no longer read the group, when their place's prize reaches their balance
     only now: one the pool pays nothing is not written to, as :func:`tell_chat_gone`; a
-    seated player knocked out by the close itself is told their place takes nothing).
+    seated player knocked out, by the close itself or during the hand it waited for, whose
+    place takes nothing is told so plainly, ``private.pool_paid_none_cancel``: knocked out,
+    no prize, the buy-in not refunded, R8.7).
     Cancelled: ``private.admin_cancel`` (the buy-in back, or the pool's share,
     :meth:`~game.tournament.Tournament.cancel_shares`); won in the cancel (a Chinese Poker
     game it settles knocks out all but one): ``private.admin_over`` with the prize. Closed
@@ -791,6 +805,8 @@ def tell_tournament_closed(t: LiveTable, tx: Tx, why: str | None = None) -> None
             paid = tr(lang, "private.pool_paid", amount=amount, label=t.label)
         elif amount > 0:
             paid = tr(lang, "private.pool_paid_place", place=place, amount=amount, label=t.label)
+        elif tour.finished is None:  # (R8.7: no buy-in back once someone is out)
+            paid = tr(lang, "private.pool_paid_none_cancel", place=place)
         else:
             paid = tr(lang, "private.pool_paid_none", place=place)
         t.owe_private(user_id, Screen(tr(lang, lead, table=t.id) + " " + paid, table=t.id))

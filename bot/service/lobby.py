@@ -797,6 +797,32 @@ async def _step_balance(rt: Runtime, player_id: int) -> int:
         raise TransitionFailed(f"the balance of player {player_id} not read: {exc!r}") from exc
 
 
+def _placed_all(t: LiveTable, seat: SeatState) -> bool:
+    """Every card of the seat's is placed and confirmed in the hand it plays now (the last
+    street, a Chinese Poker arrangement): leaving places nothing for them, nothing to ask."""
+    hand = t.hand
+    return (
+        hand is not None
+        and t.plays_now(seat)
+        and all(hand.board_of(b).is_complete for b in t.boards_of(seat))
+    )
+
+
+def leave_asks(rt: Runtime, t: LiveTable, seat: SeatState) -> bool:
+    """Whether Leave pressed (or /leave typed) by ``seat``'s player now only asks first,
+    changing nothing but the question (:func:`leave`): at a running tournament they can
+    still leave (R8.7), or at a cash table while they play the hand on with cards left to
+    place (R8.5), and they were not asked within :data:`LEAVE_CONFIRM_SECONDS` (a second
+    press then leaves). A Leave on an older version of the table message counts only so,
+    as a first tap (:func:`bot.service._still_meant`): it never confirms."""
+    if 0 <= rt.clock() - seat.leave_asked <= LEAVE_CONFIRM_SECONDS:
+        return False
+    tour = t.tournament
+    if tour is not None:
+        return tour.phase is not TournamentPhase.REGISTERING and tour.can_leave(seat.seat)
+    return not seat.leaving and t.plays_now(seat) and not _placed_all(t, seat)
+
+
 async def leave(
     rt: Runtime,
     t: LiveTable,
@@ -842,21 +868,8 @@ async def leave(
             return Reply(tr(lang, "reply.kick_leaving", name=kicked), alert=True)
         return Reply(tr(lang, "reply.already_leaving"), alert=True)
     now = rt.clock()
-    # every card of theirs placed and confirmed (the last street, a Chinese Poker arrangement):
-    # nothing is placed for them, nothing to ask about
-    hand = t.hand
-    done = (
-        hand is not None
-        and t.plays_now(seat)
-        and all(hand.board_of(b).is_complete for b in t.boards_of(seat))
-    )
-    if (
-        not left_group
-        and kicked is None
-        and t.plays_now(seat)
-        and not done
-        and not 0 <= now - seat.leave_asked <= LEAVE_CONFIRM_SECONDS
-    ):
+    done = _placed_all(t, seat)
+    if not left_group and kicked is None and leave_asks(rt, t, seat):
         # during the hand one tap on the group's message, or one /leave typed, asks first, as
         # a tournament's Leave does: the rest of the hand is placed for them (R8.5) and may
         # foul. A second Leave or /leave within LEAVE_CONFIRM_SECONDS leaves.
@@ -1055,8 +1068,8 @@ async def _leave_tournament(
     if not tour.can_leave(seat.seat):  # over, or this player is out already (R8.7)
         out = tour.finished is None
         return Reply(tr(lang, "tour.already_out" if out else "err.tournament_over"), alert=True)
-    now = rt.clock()
-    if not left_group and not 0 <= now - seat.leave_asked <= LEAVE_CONFIRM_SECONDS:
+    if not left_group and leave_asks(rt, t, seat):
+        now = rt.clock()
         async with rt.transition(t) as tx:
             seat.leave_asked = now
             # the table message anew, its buttons at a new version: the same press delivered

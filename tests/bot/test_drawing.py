@@ -11,7 +11,7 @@ import signal
 import sys
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 import pytest
@@ -185,9 +185,9 @@ async def test_the_worker_is_started_in_a_thread_not_on_the_event_loop(
     started_on: list[str] = []
     real = workers._started_pool
 
-    def spy() -> ProcessPoolExecutor:
+    def spy(given_up: Future[None] | None = None) -> ProcessPoolExecutor:
         started_on.append(threading.current_thread().name)
-        return real()
+        return real(given_up)
 
     monkeypatch.setattr(workers, "_started_pool", spy)
     drawer = Drawer()

@@ -2,7 +2,7 @@
 members press Join on the same version of the table message. The first press edits the
 message (its buttons get a new version); the second arrives with the message as it is now,
 its ``custom_id`` no longer on it, and discord.py drops it (no dynamic item matches). The
-adapter passes such a Join / Ready / Register / Unregister on to the service
+adapter passes such a Join / Ready / Leave / Register / Unregister on to the service
 (:meth:`~bot.discord.adapter.DiscordAdapter.on_unrouted`), which counts it when its meaning
 for the presser cannot have changed (tests/bot/test_busy_lobby.py), and otherwise answers
 "out of date" without writing the table message again."""
@@ -51,7 +51,8 @@ async def test_two_members_press_the_same_join_both_seat(tmp_path: Path) -> None
         assert (w.notice(again) or {}).get("content") == "This button is out of date."
         assert [m for m in writes if int(m.message["id"]) == int(table["id"])] == []
         assert len(t.seats) == 2
-        # a Leave of an older version stays the adapter's "out of date", nothing pressed
+        # a Leave of an older version in the lobby (it would leave, not ask): "out of date",
+        # nothing pressed
         leave = _cid(table, "l")
         record = await w.settle(await w.fake.press(BOB, now, leave, gone=True))
         assert (w.notice(record) or {}).get("content") == "Эта кнопка устарела."  # (Bob's)
