@@ -1117,6 +1117,12 @@ class Runtime:
                 self.closing[t.id] = t
                 tx.final = data
         else:
+            if data.get("earlier_ref") is not None and t.earlier_ref is None and self.open_here(t):
+                # forgotten while the step was written (:meth:`_forget_earlier`, the sender's):
+                # its snapshot kept the old table message and the background one taken then
+                # was the table before the step (an older number: not kept), so a crash before
+                # the next step had it written as moved again; the table as committed, saved
+                self._save_taken(t, self.snapshot(t))
             await self.arm(t)
 
     @property
@@ -1760,7 +1766,8 @@ class Runtime:
         message posted for certain) and save it so (:meth:`save_soon`): a crash before the
         table's next step no longer has the restart write it as moved once more. A step
         under way meanwhile (the sender runs without the table's lock) is told too: a
-        snapshot taken during it, and its rollback, keep it forgotten (fixsmall36)."""
+        snapshot taken during it, and its rollback, keep it forgotten (fixsmall36), and its
+        commit, whose own snapshot may have been taken before, saves it again (flk37)."""
         t.earlier_ref = None
         step = self._stepping.get(t.id)
         if step is not None and step.table is t:
@@ -2197,9 +2204,15 @@ class Runtime:
         # (its commit refused: the table served on from them after a restart), or the step's
         # own snapshot replaced, the same number without its token (read back as another
         # worker's, "the table changed meanwhile", :meth:`_read_back`)
-        self._pending[t.id] = (
-            dict(step.before) if step is not None and step.table is t else self.snapshot(t)
+        self._save_taken(
+            t, dict(step.before) if step is not None and step.table is t else self.snapshot(t)
         )
+
+    def _save_taken(self, t: LiveTable, data: dict[str, Any]) -> None:
+        """Have the table's background writer (:meth:`_write_snapshots`) write snapshot
+        ``data`` of open table ``t``, taken now (the newest: one taken before and not yet
+        written is not)."""
+        self._pending[t.id] = data
         writer = self._savers.get(t.id)
         if writer is None or writer.done():
             self._savers[t.id] = asyncio.create_task(self._write_snapshots(t.id))

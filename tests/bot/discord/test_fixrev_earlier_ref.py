@@ -15,6 +15,8 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.model import PENDING_PREFIX
 from tests.bot.discord.dc_world import ALICE, BOB, CAROL, World, world
 from tests.fakes.discord_api import CHANNEL_ID, TOKEN, FakeDiscord
@@ -110,22 +112,80 @@ async def test_the_old_table_message_forgotten_is_saved_before_the_next_step(
         async with _moved_on(tmp_path, fake, db, first) as (w, t):
             assert len(fake.calls_to("PATCH", path)) == edits + 1  # written as moved
             assert t.earlier_ref is None
-            # saved in the background (snapshot_saved waits 2 × storage_wait at most, short
-            # of a loaded machine's write): waited for in storage, 20 s at most; without the
-            # fix it is never saved before a step
-            deadline = asyncio.get_running_loop().time() + 20
-            while _earlier_ref(db) is not None:
-                assert asyncio.get_running_loop().time() < deadline, "never saved"
-                await w.service.rt.snapshot_saved(t)
-                await asyncio.sleep(0.05)
+            await _saved_forgotten(w, t, db)  # without the fix: never (before a step)
             with sqlite3.connect(db) as live, sqlite3.connect(crashed) as copy:
                 live.backup(copy)  # (the database as a crash now leaves it)
-        assert _earlier_ref(crashed) is None
-        _pend_table_message(crashed)
-        async with world(tmp_path / "crashed", fake=fake, db=crashed) as w:
-            assert w.notice(await w.press_lobby(CAROL, "j")) is not None
-            await w.service.rt.settled(w.table())
+        await _restarted_writes_nothing_moved(tmp_path, fake, crashed, path, edits)
+    finally:
+        await fake.stop()
+
+
+async def _saved_forgotten(w: World, t: Any, db: Path) -> None:
+    """Wait until ``db`` holds ``t`` with no earlier table message (saved in the background:
+    :meth:`~bot.service.runtime.Runtime.snapshot_saved` waits 2 × storage_wait at most, short
+    of a loaded machine's write), 20 s at most; fails if it is not by then."""
+    deadline = asyncio.get_running_loop().time() + 20
+    while _earlier_ref(db) is not None:
+        assert asyncio.get_running_loop().time() < deadline, "never saved"
+        await w.service.rt.snapshot_saved(t)
+        await asyncio.sleep(0.05)
+
+
+async def _restarted_writes_nothing_moved(
+    tmp_path: Path, fake: FakeDiscord, crashed: Path, path: str, edits: int
+) -> None:
+    """``crashed`` (a copy of the database as a crash left it) holds no earlier table message,
+    and a restart from it, its table message pending (as in the first test), does not write
+    the old message (``path``, edited ``edits`` times and written as moved once) again."""
+    assert _earlier_ref(crashed) is None
+    _pend_table_message(crashed)
+    async with world(crashed.parent, fake=fake, db=crashed) as w:
+        assert w.notice(await w.press_lobby(CAROL, "j")) is not None
+        await w.service.rt.settled(w.table())
+        await w.adapter.presenter.flush()
+    assert len(fake.calls_to("PATCH", path)) == edits + 1  # not written as moved again
+
+
+async def test_the_old_table_message_forgotten_during_a_step_is_saved_after_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """flk37: the sender forgets the old table message (written as moved) while the step that
+    moved the table on is being written (a slow write: a loaded machine). That step's own
+    snapshot, taken before, kept the old message, and the one saved at the forgetting was the
+    table before the step (an older number, not kept over it): the database held the old
+    message until the table's next step, and a crash meanwhile had it written as moved again.
+    Now the step, once written, saves the table as committed, forgotten."""
+    fake = FakeDiscord(TOKEN)
+    await fake.start()
+    db, crashed = tmp_path / "ofc.sqlite3", tmp_path / "crashed" / "ofc.sqlite3"
+    crashed.parent.mkdir()
+    try:
+        first, path, edits = await _table_of_alice(tmp_path, fake, db)
+        async with world(tmp_path, fake=fake, db=db) as w:  # posts it anew
+            t = w.table()
+            assert t.earlier_ref == first
+            store, commit = w.store, w.store.commit
+
+            async def after_the_forgetting(*args: Any, **kwargs: Any) -> None:
+                # (the old message is written as moved as Bob's step is written: the step's
+                # write is done once the sender forgot it, as a slow write is)
+                for _ in range(300):
+                    if t.earlier_ref is None:
+                        break
+                    await asyncio.sleep(0.01)
+                assert t.earlier_ref is None, "not forgotten during the step"
+                await commit(*args, **kwargs)
+
+            monkeypatch.setattr(store, "commit", after_the_forgetting)
+            assert w.notice(await w.press_lobby(BOB, "j")) is not None  # (moved on)
+            monkeypatch.undo()
+            await w.service.rt.settled(t)
             await w.adapter.presenter.flush()
-        assert len(fake.calls_to("PATCH", path)) == edits + 1  # not written as moved again
+            assert len(fake.calls_to("PATCH", path)) == edits + 1  # written as moved
+            assert t.earlier_ref is None
+            await _saved_forgotten(w, t, db)  # without the fix: never (before a step)
+            with sqlite3.connect(db) as live, sqlite3.connect(crashed) as copy:
+                live.backup(copy)  # (the database as a crash now leaves it)
+        await _restarted_writes_nothing_moved(tmp_path, fake, crashed, path, edits)
     finally:
         await fake.stop()
