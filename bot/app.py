@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TypeVar
 from urllib.parse import urlsplit
 
-from telegram.error import InvalidToken, NetworkError
+from telegram.error import BadRequest, InvalidToken, NetworkError
 
 from bot.config import ConfigError, Settings, pg_servers, split_listen
 from bot.dblock import (
@@ -123,12 +123,43 @@ async def _take_updates(telegram: TelegramAdapter, settings: Settings) -> None:
     host, port = split_listen(settings.telegram_webhook_listen)
     secret = settings.telegram_webhook_secret.get_secret_value()
     try:
-        await telegram.start_webhook(settings.telegram_webhook_url, secret, host, port)
+        with _webhook_refused(settings.telegram_webhook_url):
+            await telegram.start_webhook(settings.telegram_webhook_url, secret, host, port)
     except OSError as exc:
         raise ConfigError(
             f"cannot listen on TELEGRAM_WEBHOOK_LISTEN={settings.telegram_webhook_listen}: "
             f"{exc.strerror or exc}"
         ) from None
+
+
+class _NoRefusedWebhookTrace(logging.Filter):
+    """Drops python-telegram-bot's traceback of a refused ``setWebhook`` (its bootstrap's
+    "Failed run number 0 of 0. Aborting."): :func:`_webhook_refused` says it in one line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.exc_info and isinstance(record.exc_info[1], BadRequest))
+
+
+@contextlib.contextmanager
+def _webhook_refused(url: str) -> Iterator[None]:
+    """Telegram refusing ``setWebhook`` (400 "bad webhook: An HTTPS URL must be provided",
+    a port it does not post to, a host it cannot resolve) as the one line of a
+    :class:`ConfigError` naming ``TELEGRAM_WEBHOOK_URL``: a single process stopped with a
+    traceback (exit status 1), the router said "cannot reach the Telegram Bot API" (a
+    ``BadRequest`` is a ``NetworkError``). Telegram posts only to https on ports 443, 80, 88
+    and 8443 (core.telegram.org/bots/api#setwebhook)."""
+    ptb = logging.getLogger("telegram.ext")  # (its network loop's logger)
+    quiet = _NoRefusedWebhookTrace()
+    ptb.addFilter(quiet)
+    try:
+        yield
+    except BadRequest as exc:
+        raise ConfigError(
+            f"Telegram refused TELEGRAM_WEBHOOK_URL={url} ({exc.message}): set a public "
+            "https:// URL on port 443, 80, 88 or 8443"
+        ) from None
+    finally:
+        ptb.removeFilter(quiet)
 
 
 @contextlib.contextmanager
@@ -567,7 +598,8 @@ async def run_router(settings: Settings, stop: asyncio.Event | None = None) -> N
     )
     host, port = split_listen(settings.telegram_webhook_listen)
     try:
-        with _bot_api_errors():  # a traceback of 105 lines ended in NetworkError
+        # (a traceback of 105 lines ended in NetworkError; a refused URL said "cannot reach")
+        with _bot_api_errors(), _webhook_refused(settings.telegram_webhook_url):
             start = router.start(
                 settings.telegram_webhook_url,
                 settings.telegram_webhook_secret.get_secret_value(),
