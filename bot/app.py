@@ -162,13 +162,36 @@ def _webhook_refused(url: str) -> Iterator[None]:
         ptb.removeFilter(quiet)
 
 
+class _NoJsonTrace(logging.Filter):
+    """Drops python-telegram-bot's traceback of an answer that is no JSON ("Can not load
+    invalid JSON data"): :func:`_bot_api_errors` says it in one line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("Can not load invalid JSON data")
+
+
 @contextlib.contextmanager
-def _bot_api_errors() -> Iterator[None]:
+def _bot_api_errors(base_url: str | None = None) -> Iterator[None]:
     """The Bot API refusing the token or out of reach, as the one line of a
-    :class:`ConfigError` (no traceback, no token): the bot's start and the router's."""
+    :class:`ConfigError` (no traceback, no token): the bot's start and the router's.
+
+    ``base_url`` (``TELEGRAM_API_BASE_URL``) answering a 404 or 401 that is no JSON is no
+    Bot API server (a wrong path, another service's port): python-telegram-bot takes every
+    404 for a refused token, and the line sent the operator to a token that was fine."""
+    ptb = logging.getLogger("telegram.request.BaseRequest")  # (its JSON parsing's logger)
+    quiet = _NoJsonTrace()
+    ptb.addFilter(quiet)
     try:
         yield
-    except InvalidToken:
+    except InvalidToken as exc:
+        # (Bot.initialize raises its own "The token … was rejected" from the request's)
+        answer = exc.__cause__ if isinstance(exc.__cause__, InvalidToken) else exc
+        if base_url is not None and answer.__cause__ is not None:  # (the answer was no JSON)
+            raise ConfigError(
+                f"TELEGRAM_API_BASE_URL={base_url} answered {answer.message.split('.')[0]}, not "
+                "as a Bot API server: set its URL (e.g. http://127.0.0.1:8081/bot), or leave "
+                "it empty for Telegram's"
+            ) from None
         raise ConfigError(
             "Telegram refused TELEGRAM_BOT_TOKEN: set a valid token from @BotFather in .env"
         ) from None
@@ -177,6 +200,8 @@ def _bot_api_errors() -> Iterator[None]:
             f"cannot reach the Telegram Bot API ({exc.message.split(':')[0]}): check the "
             "network, or TELEGRAM_API_BASE_URL in .env"
         ) from None
+    finally:
+        ptb.removeFilter(quiet)
 
 
 def settle_heap() -> None:
@@ -404,7 +429,7 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
             telegram.on_token_taken = token_taken
             if worker is not None:
                 worker.attach_telegram(telegram)  # fed the updates the router forwards
-            with _bot_api_errors():  # updates once the tables are restored
+            with _bot_api_errors(settings.telegram_api_base_url):  # updates: after restore
                 await _unless_stopped(telegram.start(polling=False), stop)
             mode = "webhook" if settings.telegram_webhook_url else "polling"
             if settings.worker_id is not None:
@@ -599,7 +624,10 @@ async def run_router(settings: Settings, stop: asyncio.Event | None = None) -> N
     host, port = split_listen(settings.telegram_webhook_listen)
     try:
         # (a traceback of 105 lines ended in NetworkError; a refused URL said "cannot reach")
-        with _bot_api_errors(), _webhook_refused(settings.telegram_webhook_url):
+        with (
+            _bot_api_errors(settings.telegram_api_base_url),
+            _webhook_refused(settings.telegram_webhook_url),
+        ):
             start = router.start(
                 settings.telegram_webhook_url,
                 settings.telegram_webhook_secret.get_secret_value(),
