@@ -244,7 +244,8 @@ async def open_store(settings: Settings) -> Store:
         except StorageError as exc:
             raise ConfigError(
                 f"cannot open the SQLite database {settings.database_path} "
-                f"({str(exc).removeprefix('SQLite error: ')}): check DATABASE_PATH in .env"
+                f"({str(exc).removeprefix('SQLite error: ')}): "
+                f"{_advice(exc, 'check DATABASE_PATH in .env')}"
             ) from None
     from storage.postgres import PostgresStore
 
@@ -258,7 +259,15 @@ def _postgres_refused(settings: Settings, exc: StorageError) -> ConfigError:
     """A PostgreSQL server out of reach or refusing, as one line without the URL."""
     assert settings.database_url is not None
     reason = str(exc).replace(settings.database_url.get_secret_value(), "DATABASE_URL")
-    return ConfigError(f"{reason.splitlines()[0]}: check DATABASE_URL in .env")
+    return ConfigError(f"{reason.splitlines()[0]}: {_advice(exc, 'check DATABASE_URL in .env')}")
+
+
+def _advice(exc: StorageError, otherwise: str) -> str:
+    """What to do about a database the start could not open: for one newer than the code
+    (code rolled back after an upgrade) not the setting, which is right, but the code."""
+    if "newer than this code" in str(exc):
+        return "run the code that upgraded it, or restore the backup taken before the upgrade"
+    return otherwise
 
 
 async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
