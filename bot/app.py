@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TypeVar
 from urllib.parse import urlsplit
 
-from telegram.error import InvalidToken, NetworkError
+from telegram.error import BadRequest, InvalidToken, NetworkError
 
 from bot.config import ConfigError, Settings, pg_servers, split_listen
 from bot.dblock import (
@@ -123,7 +123,8 @@ async def _take_updates(telegram: TelegramAdapter, settings: Settings) -> None:
     host, port = split_listen(settings.telegram_webhook_listen)
     secret = settings.telegram_webhook_secret.get_secret_value()
     try:
-        await telegram.start_webhook(settings.telegram_webhook_url, secret, host, port)
+        with _webhook_refused(settings.telegram_webhook_url):
+            await telegram.start_webhook(settings.telegram_webhook_url, secret, host, port)
     except OSError as exc:
         raise ConfigError(
             f"cannot listen on TELEGRAM_WEBHOOK_LISTEN={settings.telegram_webhook_listen}: "
@@ -131,13 +132,66 @@ async def _take_updates(telegram: TelegramAdapter, settings: Settings) -> None:
         ) from None
 
 
+class _NoRefusedWebhookTrace(logging.Filter):
+    """Drops python-telegram-bot's traceback of a refused ``setWebhook`` (its bootstrap's
+    "Failed run number 0 of 0. Aborting."): :func:`_webhook_refused` says it in one line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.exc_info and isinstance(record.exc_info[1], BadRequest))
+
+
 @contextlib.contextmanager
-def _bot_api_errors() -> Iterator[None]:
-    """The Bot API refusing the token or out of reach, as the one line of a
-    :class:`ConfigError` (no traceback, no token): the bot's start and the router's."""
+def _webhook_refused(url: str) -> Iterator[None]:
+    """Telegram refusing ``setWebhook`` (400 "bad webhook: An HTTPS URL must be provided",
+    a port it does not post to, a host it cannot resolve) as the one line of a
+    :class:`ConfigError` naming ``TELEGRAM_WEBHOOK_URL``: a single process stopped with a
+    traceback (exit status 1), the router said "cannot reach the Telegram Bot API" (a
+    ``BadRequest`` is a ``NetworkError``). Telegram posts only to https on ports 443, 80, 88
+    and 8443 (core.telegram.org/bots/api#setwebhook)."""
+    ptb = logging.getLogger("telegram.ext")  # (its network loop's logger)
+    quiet = _NoRefusedWebhookTrace()
+    ptb.addFilter(quiet)
     try:
         yield
-    except InvalidToken:
+    except BadRequest as exc:
+        raise ConfigError(
+            f"Telegram refused TELEGRAM_WEBHOOK_URL={url} ({exc.message}): set a public "
+            "https:// URL on port 443, 80, 88 or 8443"
+        ) from None
+    finally:
+        ptb.removeFilter(quiet)
+
+
+class _NoJsonTrace(logging.Filter):
+    """Drops python-telegram-bot's traceback of an answer that is no JSON ("Can not load
+    invalid JSON data"): :func:`_bot_api_errors` says it in one line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("Can not load invalid JSON data")
+
+
+@contextlib.contextmanager
+def _bot_api_errors(base_url: str | None = None) -> Iterator[None]:
+    """The Bot API refusing the token or out of reach, as the one line of a
+    :class:`ConfigError` (no traceback, no token): the bot's start and the router's.
+
+    ``base_url`` (``TELEGRAM_API_BASE_URL``) answering a 404 or 401 that is no JSON is no
+    Bot API server (a wrong path, another service's port): python-telegram-bot takes every
+    404 for a refused token, and the line sent the operator to a token that was fine."""
+    ptb = logging.getLogger("telegram.request.BaseRequest")  # (its JSON parsing's logger)
+    quiet = _NoJsonTrace()
+    ptb.addFilter(quiet)
+    try:
+        yield
+    except InvalidToken as exc:
+        # (Bot.initialize raises its own "The token … was rejected" from the request's)
+        answer = exc.__cause__ if isinstance(exc.__cause__, InvalidToken) else exc
+        if base_url is not None and answer.__cause__ is not None:  # (the answer was no JSON)
+            raise ConfigError(
+                f"TELEGRAM_API_BASE_URL={base_url} answered {answer.message.split('.')[0]}, not "
+                "as a Bot API server: set its URL (e.g. http://127.0.0.1:8081/bot), or leave "
+                "it empty for Telegram's"
+            ) from None
         raise ConfigError(
             "Telegram refused TELEGRAM_BOT_TOKEN: set a valid token from @BotFather in .env"
         ) from None
@@ -146,6 +200,8 @@ def _bot_api_errors() -> Iterator[None]:
             f"cannot reach the Telegram Bot API ({exc.message.split(':')[0]}): check the "
             "network, or TELEGRAM_API_BASE_URL in .env"
         ) from None
+    finally:
+        ptb.removeFilter(quiet)
 
 
 def settle_heap() -> None:
@@ -188,7 +244,8 @@ async def open_store(settings: Settings) -> Store:
         except StorageError as exc:
             raise ConfigError(
                 f"cannot open the SQLite database {settings.database_path} "
-                f"({str(exc).removeprefix('SQLite error: ')}): check DATABASE_PATH in .env"
+                f"({str(exc).removeprefix('SQLite error: ')}): "
+                f"{_advice(exc, 'check DATABASE_PATH in .env')}"
             ) from None
     from storage.postgres import PostgresStore
 
@@ -202,7 +259,15 @@ def _postgres_refused(settings: Settings, exc: StorageError) -> ConfigError:
     """A PostgreSQL server out of reach or refusing, as one line without the URL."""
     assert settings.database_url is not None
     reason = str(exc).replace(settings.database_url.get_secret_value(), "DATABASE_URL")
-    return ConfigError(f"{reason.splitlines()[0]}: check DATABASE_URL in .env")
+    return ConfigError(f"{reason.splitlines()[0]}: {_advice(exc, 'check DATABASE_URL in .env')}")
+
+
+def _advice(exc: StorageError, otherwise: str) -> str:
+    """What to do about a database the start could not open: for one newer than the code
+    (code rolled back after an upgrade) not the setting, which is right, but the code."""
+    if "newer than this code" in str(exc):
+        return "run the code that upgraded it, or restore the backup taken before the upgrade"
+    return otherwise
 
 
 async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
@@ -373,7 +438,7 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
             telegram.on_token_taken = token_taken
             if worker is not None:
                 worker.attach_telegram(telegram)  # fed the updates the router forwards
-            with _bot_api_errors():  # updates once the tables are restored
+            with _bot_api_errors(settings.telegram_api_base_url):  # updates: after restore
                 await _unless_stopped(telegram.start(polling=False), stop)
             mode = "webhook" if settings.telegram_webhook_url else "polling"
             if settings.worker_id is not None:
@@ -567,7 +632,11 @@ async def run_router(settings: Settings, stop: asyncio.Event | None = None) -> N
     )
     host, port = split_listen(settings.telegram_webhook_listen)
     try:
-        with _bot_api_errors():  # a traceback of 105 lines ended in NetworkError
+        # (a traceback of 105 lines ended in NetworkError; a refused URL said "cannot reach")
+        with (
+            _bot_api_errors(settings.telegram_api_base_url),
+            _webhook_refused(settings.telegram_webhook_url),
+        ):
             start = router.start(
                 settings.telegram_webhook_url,
                 settings.telegram_webhook_secret.get_secret_value(),

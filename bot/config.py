@@ -10,7 +10,13 @@ import os
 import re
 from urllib.parse import parse_qs, urlsplit
 
-from pydantic import SecretStr, ValidationError, field_validator, model_validator
+from pydantic import (
+    SecretStr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 __all__ = ["ConfigError", "Settings", "load_settings", "parse_shards", "split_listen"]
@@ -154,6 +160,33 @@ class Settings(BaseSettings):
                 "Portal, Bot tab)"
             )
         return value
+
+    @field_validator("telegram_api_base_url", "telegram_webhook_url")
+    @classmethod
+    def _http_url(cls, value: str | None, info: ValidationInfo) -> str | None:
+        """An ``http://`` or ``https://`` URL with a host (a URL without its scheme,
+        ``127.0.0.1:8081/bot``, stopped the start with "cannot reach the Telegram Bot API
+        (aiohttp.NonHttpUrlClientError)"; a webhook's, ``bot.example.com/telegram``, was
+        served on that path and registered as is). A webhook may be ``http://`` for a
+        self-hosted Bot API server; Telegram's own refuses it (the start says so)."""
+        if value is None:
+            return value
+        try:
+            parts = urlsplit(value)
+            good = parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
+        except ValueError:  # ("http://[::1": no "]")
+            good = False
+        if good:
+            return value
+        if info.field_name == "telegram_api_base_url":
+            raise ValueError(
+                "TELEGRAM_API_BASE_URL must be an http:// or https:// URL of a Bot API server "
+                "(e.g. http://127.0.0.1:8081/bot), or empty for Telegram's"
+            )
+        raise ValueError(
+            "TELEGRAM_WEBHOOK_URL must be the public https:// URL Telegram posts updates to "
+            "(e.g. https://bot.example.com/telegram), or empty to poll"
+        )
 
     @field_validator("telegram_webhook_secret")
     @classmethod

@@ -233,8 +233,7 @@ class PostgresLock:
         :raises storage.api.StorageError: as :meth:`take` says."""
         import asyncpg
 
-        from storage.api import StorageError
-        from storage.postgres import keepalives, malformed_url
+        from storage.postgres import keepalives, malformed_url, unreachable
 
         try:
             conn = await asyncpg.connect(
@@ -242,7 +241,7 @@ class PostgresLock:
                 server_settings={**keepalives(self._url), "application_name": self._name},
             )
         except (asyncpg.PostgresError, OSError, asyncpg.exceptions.InterfaceError) as e:
-            raise StorageError(f"cannot connect to PostgreSQL: {e}") from e
+            raise unreachable(e) from e
         except ValueError as e:
             raise malformed_url(self._url, e) from e
         try:

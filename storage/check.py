@@ -313,12 +313,12 @@ async def read_database(path: str | Path) -> AuditData:
 async def _read_postgres(url: str) -> AuditData:
     import asyncpg
 
-    from storage.postgres import malformed_url, read_audit_rows
+    from storage.postgres import malformed_url, read_audit_rows, unreachable
 
     try:
         conn = await asyncpg.connect(url)
     except (OSError, asyncpg.PostgresError, asyncpg.exceptions.InterfaceError) as e:
-        raise StorageError(f"cannot connect to PostgreSQL: {e}") from e
+        raise unreachable(e) from e
     except ValueError as e:  # (a port that is no number: it was a traceback)
         raise malformed_url(url, e) from e
     try:

@@ -128,6 +128,7 @@ __all__ = [
     "keepalives",
     "malformed_url",
     "migrations",
+    "unreachable",
 ]
 
 T = TypeVar("T")
@@ -189,6 +190,20 @@ def keepalives(url: str) -> dict[str, str]:
     URL's own stays: asyncpg's ``server_settings`` argument would override it)."""
     given = parse_qs(urlsplit(url).query)
     return {name: value for name, value in KEEPALIVES.items() if name not in given}
+
+
+def unreachable(error: BaseException) -> StorageError:
+    """The :class:`StorageError` of a connection to PostgreSQL that failed:
+    "cannot connect to PostgreSQL: <why>". asyncpg's ``TimeoutError`` (a server that accepts
+    the connection and never answers, after its 60 s) has no text: the line ended in
+    "PostgreSQL: " and said nothing."""
+    why = str(error) or (
+        "the server did not answer in time (a silent network or firewall, a server that "
+        "hangs, or another service on that port)"
+        if isinstance(error, TimeoutError)
+        else type(error).__name__
+    )
+    return StorageError(f"cannot connect to PostgreSQL: {why}")
 
 
 def malformed_url(url: str, error: ValueError) -> StorageError:
@@ -973,7 +988,7 @@ class PostgresStore:
                 server_settings=keepalives(url),
             )
         except (asyncpg.PostgresError, OSError, asyncpg.exceptions.InterfaceError) as e:
-            raise StorageError(f"cannot connect to PostgreSQL: {e}") from e
+            raise unreachable(e) from e
         except ValueError as e:  # (a port that is no number: it was a traceback)
             raise malformed_url(url, e) from e
         store = cls(pool, url)
