@@ -1608,6 +1608,7 @@ async def _change(
         head = f"{spec.name} = {label}" if what.startswith(f"{spec.name} = {label}") else what
     changed = head + tr(lang, "settings.was", value=was) + what[len(head) :]
     game = opts.game
+    plain, elsewhere = what, ""
     if not spec.applies_to(game):
         elsewhere = tr(
             lang,
@@ -1634,6 +1635,15 @@ async def _change(
         if same
         else tr(lang, "reply.settings_saved", what=changed)
     )
+    if resets(value):  # (nothing stored any more: said as its default, each game's own)
+        each = _each_default(spec, lang, label)
+        if community.settings == before:
+            what = f"{spec.name} — {each}" if each else plain + elsewhere
+            text = tr(lang, "reply.settings_already_default", what=what)
+        else:
+            was_text = tr(lang, "settings.was", value=was)
+            what = f"{spec.name}{was_text} — {each}" if each else plain + was_text + elsewhere
+            text = tr(lang, "reply.settings_reset", what=what)
     if spec.name == "game" and table_game is not None and s.game != table_game.value:
         # the open table keeps its game: saying only "Saved: game = ofc" left the admin
         # waiting for the table to change; a tournament's is not closed for it (an admin's
@@ -1689,6 +1699,22 @@ async def _change(
         return Reply(text + "\n" + tr(lang, "settings.list_hint"))
     screen = settings_screen(community, lang, table_game, label=label, full=full, readers=readers)
     return Reply(text, screen=screen)
+
+
+def _each_default(spec: Setting, lang: str, label: str) -> str:
+    """A rule option's default in each game it applies to, when they differ, as the answer
+    to ``/settings <name> default`` names them ("Pineapple OFC: one_six, Classic OFC:
+    two_per_row", R5.3); ``""`` for a group setting or one default for every game."""
+    if spec.community:
+        return ""
+    fresh = CommunitySettings()
+    kinds = [g for g in GameKind if spec.applies_to(g)]
+    shown = [_display(fresh, table_options(fresh, g), spec, lang, label, False) for g in kinds]
+    if len(set(shown)) <= 1:
+        return ""
+    return ", ".join(
+        f"{tr(lang, f'game.{g.value}')}: {v}" for g, v in zip(kinds, shown, strict=True)
+    )
 
 
 #: The settings a tournament opens with (:func:`tournament_config`).
@@ -1810,7 +1836,18 @@ def _numbers(text: str, what: str) -> tuple[int, ...] | None:
 
 #: What sets ``payouts`` or ``chips_schedule`` back to its default (stored empty, which no
 #: command can write: ``/settings payouts`` alone explains the setting).
-DEFAULT_WORDS = frozenset({"default", "по умолчанию", "умолчание"})
+DEFAULT_WORDS = frozenset({"default", "по умолчанию", "умолчание", "сброс", "reset"})
+
+#: the default of each group setting, a new group's (:class:`CommunitySettings`)
+_FIELD_DEFAULTS: Mapping[str, Any] = {
+    f.name: f.default for f in fields(CommunitySettings) if f.name in SETTINGS
+}
+
+
+def resets(raw: Value) -> bool:
+    """Whether ``raw``, typed as a setting's value, asks for its default back
+    (:data:`DEFAULT_WORDS`, any case and spacing: ``/settings scoring по  умолчанию``)."""
+    return isinstance(raw, str) and " ".join(unformatted(raw).lower().split()) in DEFAULT_WORDS
 
 
 #: what a refused list setting is shown as an example of
@@ -1901,10 +1938,15 @@ def updated(s: CommunitySettings, name: str, raw: str) -> CommunitySettings:
     :raises SettingRefused: for a value that is refused (the text names the allowed range).
     """
     spec = SETTINGS[name]
-    if name == "kush_label" and " ".join(str(raw).lower().split()) in DEFAULT_WORDS:
-        # "default" («по умолчанию») as /settings payouts default reads it: the default
-        # label (it was saved as the unit: "500 default")
-        raw = DEFAULT_KUSH_LABEL
+    if resets(raw):
+        # "default" («по умолчанию», «сброс»): what was stored is dropped, the setting follows
+        # its default again; a rule option each game's own (R5.3 scoring, R6.4: setting it
+        # back to one game's default pinned that value for the other games too)
+        if spec.community:
+            s = replace(s, **{name: _FIELD_DEFAULTS[name]})
+        else:
+            s = replace(s, options={k: v for k, v in s.options.items() if k != name})
+        return _checked(s, name)
     if name == "kush_label" and _not_a_unit(str(raw)):  # (R8.1: a label; one already
         # stored still reads as it was saved: only a change is refused; told before its
         # length, "1 kush = 10 ₽" is too long and no unit either)
@@ -1929,6 +1971,14 @@ def updated(s: CommunitySettings, name: str, raw: str) -> CommunitySettings:
     else:
         changes: dict[str, Any] = {name: value}
         s = replace(s, **changes)
+    return _checked(s, name)
+
+
+def _checked(s: CommunitySettings, name: str) -> CommunitySettings:
+    """``s`` just changed in setting ``name`` (:func:`updated`), checked as a whole and with
+    the stored options an older version saved that no longer pass dropped.
+
+    :raises SettingRefused: for a combination that is refused."""
     options: dict[str, Value] = {}
     for key, stored in s.options.items():  # an older version's value that no longer passes
         other = SETTINGS.get(key)  # its description is dropped (its default applies), but a
