@@ -2622,6 +2622,15 @@ TEXTS: dict[str, dict[str, str]] = {
     "settings.choice.en": {"en": "English", "ru": "английский"},
     "settings.choice.ru": {"en": "Russian", "ru": "русский"},
     "settings.is_default": {"en": "{value} (default)", "ru": "{value} (по умолчанию)"},
+    # a rule option stored at this game's default: every game it applies to plays it
+    "settings.pinned_each": {
+        "en": "{value} (saved for every game; defaults: {each})",
+        "ru": "{value} (сохранено для всех игр; по умолчанию: {each})",
+    },
+    "settings.pinned": {
+        "en": "{value} (saved; the default)",
+        "ru": "{value} (сохранено; как по умолчанию)",
+    },
     "settings.with_default": {
         "en": "{value} (default {default})",
         "ru": "{value} (по умолчанию {default})",

@@ -1191,6 +1191,14 @@ def _is_default(
     return bool(now == _current(default, table_options(default, game), spec, readers))
 
 
+def _pinned(s: CommunitySettings, spec: Setting) -> bool:
+    """Whether ``spec`` is a rule option stored in ``s``: one value for every game it
+    applies to, even where it is that game's default (R5.3 ``scoring``: a Pineapple group's
+    one_six stored is what its Classic OFC tables score too, not their two_per_row), until
+    ``/settings <name> default`` drops it."""
+    return not spec.community and spec.name in s.options
+
+
 def _defaults(s: CommunitySettings, spec: Setting) -> CommunitySettings:
     """The settings of a group that never set ``spec``, against which its value under ``s``
     is the default or not: ``utc_offset``'s default follows the group's language (kept);
@@ -1215,6 +1223,11 @@ def _with_default(
     if spec.name in ("payouts", "chips_schedule"):  # (its default is a long text of its own)
         return shown
     if _is_default(s, spec, game, readers):
+        if _pinned(s, spec):  # (stored: every game it applies to plays it, R5.3, R6.4)
+            each = _each_default(spec, lang, label, named=True)
+            if each:
+                return tr(lang, "settings.pinned_each", value=shown, each=each)
+            return tr(lang, "settings.pinned", value=shown)
         return tr(lang, "settings.is_default", value=shown)
     if spec.name == "max_buy_in":
         was = tr(lang, "settings.auto")
@@ -1304,7 +1317,9 @@ def settings_screen(
         name = _title(spec, lang)
         if full:
             value = _display(s, opts, spec, lang, label, readers=readers)
-        elif _is_default(s, spec, opts.game, readers):
+        elif _is_default(s, spec, opts.game, readers) and not _pinned(s, spec):
+            # (a rule option stored at this game's default is listed: another game's
+            # tables play it, not their own default)
             others += 1
             continue
         else:
@@ -1701,15 +1716,16 @@ async def _change(
     return Reply(text, screen=screen)
 
 
-def _each_default(spec: Setting, lang: str, label: str) -> str:
+def _each_default(spec: Setting, lang: str, label: str, named: bool = False) -> str:
     """A rule option's default in each game it applies to, when they differ, as the answer
     to ``/settings <name> default`` names them ("Pineapple OFC: one_six, Classic OFC:
-    two_per_row", R5.3); ``""`` for a group setting or one default for every game."""
+    two_per_row", R5.3); ``named``: each as the list names it ("1 a box, scoop 6",
+    :func:`_display`); ``""`` for a group setting or one default for every game."""
     if spec.community:
         return ""
     fresh = CommunitySettings()
     kinds = [g for g in GameKind if spec.applies_to(g)]
-    shown = [_display(fresh, table_options(fresh, g), spec, lang, label, False) for g in kinds]
+    shown = [_display(fresh, table_options(fresh, g), spec, lang, label, named) for g in kinds]
     if len(set(shown)) <= 1:
         return ""
     return ", ".join(

@@ -7,9 +7,18 @@ from __future__ import annotations
 
 import pytest
 
+from bot.model import Actor
+from bot.service import TableService
 from bot.service.settings import table_options
 from game.options import GameKind, Scoring
 from tests.bot.test_settings import ALICE, BORIS, GROUP, new_service, say, stored
+
+
+async def shown(service: TableService, actor: Actor = ALICE) -> str:
+    """The short settings list (``/settings`` alone) as ``actor`` reads it."""
+    screen = (await say(service, actor=actor)).screen
+    assert screen is not None
+    return screen.text
 
 
 @pytest.mark.parametrize("typed", [["default"], ["по", "умолчанию"], ["сброс"], ["DEFAULT"]])
@@ -80,3 +89,29 @@ async def test_r6_6_a_reset_during_a_hand_reaches_the_table_as_a_change_does() -
     # the note of when it applies, as a change's
     assert reply.text.split("\n")[1] == changed.text.split("\n")[1], (reply.text, changed.text)
     assert "scoring" not in (await stored(store)).options
+
+
+async def test_r5_3_the_short_list_shows_an_option_pinned_at_this_games_default() -> None:
+    """R5.3: a Pineapple group's ``scoring two_per_row`` then ``scoring one_six`` stores
+    one_six for every game (Classic OFC's tables score one_six, not their two_per_row), but
+    the short list (``/settings``: what differs from the defaults) hid it, as Pineapple's
+    default, and ``/settings scoring`` said "1 a box, scoop 6 (default)": the admin could not
+    see what was pinned. Shown while it is stored, with each game's default; gone once reset."""
+    service, store = new_service()
+    for value in ("two_per_row", "one_six"):
+        assert not (await say(service, "scoring", value)).alert
+    s = await stored(store)
+    assert s.options == {"scoring": "one_six"}
+    assert table_options(s, GameKind.OFC).scoring is Scoring.ONE_SIX
+    line = (
+        "Scoring (scoring): 1 a box, scoop 6 (saved for every game; defaults: Pineapple OFC:"
+        " 1 a box, scoop 6, Classic OFC: 2 a box)"
+    )
+    listed = await shown(service)
+    assert line in listed.split("\n"), listed
+    about = (await say(service, "scoring")).text
+    assert about.endswith(line.split(": ", 1)[1] + "."), about
+    ru = await shown(service, BORIS)
+    assert "сохранено для всех игр; по умолчанию: Ананас (OFC): " in ru, ru
+    assert not (await say(service, "scoring", "default")).alert
+    assert "(scoring)" not in await shown(service)
