@@ -1621,6 +1621,14 @@ async def _change(
         # English see "kush")"), and the old one as this reader saw it
         was = kush_word(old_label, lang)
         head = f"{spec.name} = {label}" if what.startswith(f"{spec.name} = {label}") else what
+    # a rule option whose shown value stays, saved for another game it applies to (a Chinese
+    # Poker group's scoring one_six: Classic OFC's tables scored two_per_row, R5.3): "Already
+    # so" hid the change; it is saved, and what each game had is said
+    others_moved = _games_moved(before, s, spec) and was == _display(
+        s, opts, spec, lang, label, False, readers
+    )
+    if others_moved:
+        was = _each_default(spec, lang, label, s=before) or was
     changed = head + tr(lang, "settings.was", value=was) + what[len(head) :]
     game = opts.game
     plain, elsewhere = what, ""
@@ -1643,6 +1651,7 @@ async def _change(
     )
     same = community.settings == before or (
         spec.name != "kush_label"
+        and not others_moved
         and shown_before == _display(s, opts, spec, lang, label, readers=readers)
     )
     text = (
@@ -1716,14 +1725,33 @@ async def _change(
     return Reply(text, screen=screen)
 
 
-def _each_default(spec: Setting, lang: str, label: str, named: bool = False) -> str:
+def _games_moved(before: CommunitySettings, after: CommunitySettings, spec: Setting) -> bool:
+    """Whether rule option ``spec`` is played differently under ``after`` than ``before`` by
+    the tables of some game it applies to (``False`` for a group setting)."""
+    if spec.community:
+        return False
+    return any(
+        getattr(table_options(before, g), spec.name) != getattr(table_options(after, g), spec.name)
+        for g in GameKind
+        if spec.applies_to(g)
+    )
+
+
+def _each_default(
+    spec: Setting,
+    lang: str,
+    label: str,
+    named: bool = False,
+    s: CommunitySettings | None = None,
+) -> str:
     """A rule option's default in each game it applies to, when they differ, as the answer
     to ``/settings <name> default`` names them ("Pineapple OFC: one_six, Classic OFC:
     two_per_row", R5.3); ``named``: each as the list names it ("1 a box, scoop 6",
-    :func:`_display`); ``""`` for a group setting or one default for every game."""
+    :func:`_display`); ``s``: the values of each game under these settings instead of the
+    defaults; ``""`` for a group setting or one value for every game."""
     if spec.community:
         return ""
-    fresh = CommunitySettings()
+    fresh = s or CommunitySettings()
     kinds = [g for g in GameKind if spec.applies_to(g)]
     shown = [_display(fresh, table_options(fresh, g), spec, lang, label, named) for g in kinds]
     if len(set(shown)) <= 1:

@@ -9,7 +9,7 @@ import pytest
 
 from bot.model import Actor
 from bot.service import TableService
-from bot.service.settings import table_options
+from bot.service.settings import SETTINGS, table_options
 from game.options import GameKind, Scoring
 from tests.bot.test_settings import ALICE, BORIS, GROUP, new_service, say, stored
 
@@ -115,3 +115,26 @@ async def test_r5_3_the_short_list_shows_an_option_pinned_at_this_games_default(
     assert "сохранено для всех игр; по умолчанию: Ананас (OFC): " in ru, ru
     assert not (await say(service, "scoring", "default")).alert
     assert "(scoring)" not in await shown(service)
+
+
+@pytest.mark.parametrize(
+    ("name", "typed", "was"),
+    [
+        ("scoring", "one_six", "Pineapple OFC: one_six, Classic OFC: two_per_row"),
+        ("stay_on_full_house_middle", "off", "Pineapple OFC: off, Classic OFC: on"),
+    ],
+)
+async def test_r5_3_a_chinese_groups_option_saved_for_one_game_says_so(
+    name: str, typed: str, was: str
+) -> None:
+    """R5.3, R6.4: a Chinese Poker group's ``scoring one_six`` is saved (brk58: Classic OFC's
+    tables score one_six from now on, Pineapple's already did), but the answer was "Already
+    so: scoring = one_six …", as if nothing had changed. It says it was saved and what each
+    game had; said again, it is "Already so"."""
+    service, store = new_service()
+    assert not (await say(service, "game", "chinese")).alert
+    reply = await say(service, name, typed)
+    assert (await stored(store)).options == {name: SETTINGS[name].parse(typed)}
+    assert reply.text.startswith(f"Saved: {name} = {typed} (was {was}) (it applies to"), reply.text
+    again = await say(service, name, typed)
+    assert again.text.startswith(f"Already so: {name} = {typed} (it applies to"), again.text
