@@ -1332,6 +1332,15 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.settings_saved": {"en": "Saved: {what}.", "ru": "Сохранено: {what}."},
     "reply.settings_same": {"en": "Already so: {what}.", "ru": "Уже так: {what}."},
+    # /settings <name> default: nothing stored any more, the setting follows its default
+    "reply.settings_reset": {
+        "en": "Back to default: {what}.",
+        "ru": "Снова по умолчанию: {what}.",
+    },
+    "reply.settings_already_default": {
+        "en": "Already default: {what}.",
+        "ru": "Уже по умолчанию: {what}.",
+    },
     # after a saved value: the one it replaced ("Saved: min_buy_in = 500 (was 200).")
     "settings.was": {"en": " (was {value})", "ru": " (было {value})"},
     # a kush label of digits alone ("10 000"): every amount read as two numbers (R8.1)
@@ -1386,8 +1395,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "По одной настройке за раз: {first}, затем {second}. Ничего не изменено.",
     },
     "reply.settings_usage_short": {
-        "en": "Usage: /settings <name> <value>; /settings <name> explains one, /settings all lists them all.",
-        "ru": "Формат: /settings <имя> <значение>; /settings <имя> — описание настройки, /settings all — все настройки.",
+        "en": "Usage: /settings <name> <value> (value default: back to its default); /settings <name> explains one, /settings all lists them all.",
+        "ru": "Формат: /settings <имя> <значение> (значение «по умолчанию» — вернуть значение по умолчанию); /settings <имя> — описание настройки, /settings all — все настройки.",
     },
     "reply.private_linked": {
         "en": "Your cards for table #{table} are above.",
@@ -2539,8 +2548,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Игра новых столов (game): {value}. Этот стол играет в «{table}», пока не закрыт.",
     },
     "settings.footer": {
-        "en": "Shown: what applies to {game}. /settings <name> explains a setting; /settings <name> <value> sets any.",
-        "ru": "Показано то, что действует в игре «{game}». /settings <имя> объясняет настройку; /settings <имя> <значение> меняет любую.",
+        "en": "Shown: what applies to {game}. /settings <name> explains a setting; /settings <name> <value> sets any, /settings <name> default gives its default back.",
+        "ru": "Показано то, что действует в игре «{game}». /settings <имя> объясняет настройку; /settings <имя> <значение> меняет любую, /settings <имя> по умолчанию возвращает значение по умолчанию.",
     },
     "settings.help": {
         "en": "{name}: {about}\n{range}.\nGames: {games}. Now: {value}.",
@@ -2624,6 +2633,15 @@ TEXTS: dict[str, dict[str, str]] = {
     "settings.choice.en": {"en": "English", "ru": "английский"},
     "settings.choice.ru": {"en": "Russian", "ru": "русский"},
     "settings.is_default": {"en": "{value} (default)", "ru": "{value} (по умолчанию)"},
+    # a rule option stored at this game's default: every game it applies to plays it
+    "settings.pinned_each": {
+        "en": "{value} (saved for every game; defaults: {each})",
+        "ru": "{value} (сохранено для всех игр; по умолчанию: {each})",
+    },
+    "settings.pinned": {
+        "en": "{value} (saved; the default)",
+        "ru": "{value} (сохранено; как по умолчанию)",
+    },
     "settings.with_default": {
         "en": "{value} (default {default})",
         "ru": "{value} (по умолчанию {default})",

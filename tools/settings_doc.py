@@ -17,12 +17,14 @@ __all__ = ["reference"]
 _HEAD = """# Settings (`/settings`, Discord `/ofcadmin settings`)
 
 Admins change these with `/settings <name> <value>` (or the buttons of the settings list);
-`/settings <name>` shows one with its current value. `/settings` alone lists the settings that
-differ from their defaults, with their buttons and an "All settings" button; `/settings all`
-(Discord `name:all`) lists every one, each with its buttons. A rule option changed during a
-match applies when the match ends (R6.6); a buy-in between hands (R8.2). Each table takes the
-options its game has: an option of one game (`dummy_box`, Classic OFC) may be set whatever the
-group's game, and that game's tables play it. This file is written by
+`/settings <name>` shows one with its current value; `/settings <name> default` (`по умолчанию`,
+`сброс`) drops the saved value: it follows its default again, a rule option each game's own.
+`/settings` alone lists the settings that differ from their defaults, with their buttons and
+an "All settings" button; `/settings all` (Discord `name:all`) lists every one, each with its
+buttons. A rule option changed during a match applies when the match ends (R6.6); a buy-in
+between hands (R8.2). Each table takes the options its game has: an option of one game
+(`dummy_box`, Classic OFC) may be set whatever the group's game, and that game's tables play
+it. This file is written by
 `python tools/settings_doc.py > docs/settings.md` from the settings' own descriptions.
 
 | setting | what it is | takes | default | games |

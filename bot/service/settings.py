@@ -1191,6 +1191,14 @@ def _is_default(
     return bool(now == _current(default, table_options(default, game), spec, readers))
 
 
+def _pinned(s: CommunitySettings, spec: Setting) -> bool:
+    """Whether ``spec`` is a rule option stored in ``s``: one value for every game it
+    applies to, even where it is that game's default (R5.3 ``scoring``: a Pineapple group's
+    one_six stored is what its Classic OFC tables score too, not their two_per_row), until
+    ``/settings <name> default`` drops it."""
+    return not spec.community and spec.name in s.options
+
+
 def _defaults(s: CommunitySettings, spec: Setting) -> CommunitySettings:
     """The settings of a group that never set ``spec``, against which its value under ``s``
     is the default or not: ``utc_offset``'s default follows the group's language (kept);
@@ -1215,6 +1223,11 @@ def _with_default(
     if spec.name in ("payouts", "chips_schedule"):  # (its default is a long text of its own)
         return shown
     if _is_default(s, spec, game, readers):
+        if _pinned(s, spec):  # (stored: every game it applies to plays it, R5.3, R6.4)
+            each = _each_default(spec, lang, label, named=True)
+            if each:
+                return tr(lang, "settings.pinned_each", value=shown, each=each)
+            return tr(lang, "settings.pinned", value=shown)
         return tr(lang, "settings.is_default", value=shown)
     if spec.name == "max_buy_in":
         was = tr(lang, "settings.auto")
@@ -1304,7 +1317,9 @@ def settings_screen(
         name = _title(spec, lang)
         if full:
             value = _display(s, opts, spec, lang, label, readers=readers)
-        elif _is_default(s, spec, opts.game, readers):
+        elif _is_default(s, spec, opts.game, readers) and not _pinned(s, spec):
+            # (a rule option stored at this game's default is listed: another game's
+            # tables play it, not their own default)
             others += 1
             continue
         else:
@@ -1606,8 +1621,17 @@ async def _change(
         # English see "kush")"), and the old one as this reader saw it
         was = kush_word(old_label, lang)
         head = f"{spec.name} = {label}" if what.startswith(f"{spec.name} = {label}") else what
+    # a rule option whose shown value stays, saved for another game it applies to (a Chinese
+    # Poker group's scoring one_six: Classic OFC's tables scored two_per_row, R5.3): "Already
+    # so" hid the change; it is saved, and what each game had is said
+    others_moved = _games_moved(before, s, spec) and was == _display(
+        s, opts, spec, lang, label, False, readers
+    )
+    if others_moved:
+        was = _each_default(spec, lang, label, s=before) or was
     changed = head + tr(lang, "settings.was", value=was) + what[len(head) :]
     game = opts.game
+    plain, elsewhere = what, ""
     if not spec.applies_to(game):
         elsewhere = tr(
             lang,
@@ -1627,6 +1651,7 @@ async def _change(
     )
     same = community.settings == before or (
         spec.name != "kush_label"
+        and not others_moved
         and shown_before == _display(s, opts, spec, lang, label, readers=readers)
     )
     text = (
@@ -1634,6 +1659,15 @@ async def _change(
         if same
         else tr(lang, "reply.settings_saved", what=changed)
     )
+    if resets(value):  # (nothing stored any more: said as its default, each game's own)
+        each = _each_default(spec, lang, label)
+        if community.settings == before:
+            what = f"{spec.name} — {each}" if each else plain + elsewhere
+            text = tr(lang, "reply.settings_already_default", what=what)
+        else:
+            was_text = tr(lang, "settings.was", value=was)
+            what = f"{spec.name}{was_text} — {each}" if each else plain + was_text + elsewhere
+            text = tr(lang, "reply.settings_reset", what=what)
     if spec.name == "game" and table_game is not None and s.game != table_game.value:
         # the open table keeps its game: saying only "Saved: game = ofc" left the admin
         # waiting for the table to change; a tournament's is not closed for it (an admin's
@@ -1689,6 +1723,42 @@ async def _change(
         return Reply(text + "\n" + tr(lang, "settings.list_hint"))
     screen = settings_screen(community, lang, table_game, label=label, full=full, readers=readers)
     return Reply(text, screen=screen)
+
+
+def _games_moved(before: CommunitySettings, after: CommunitySettings, spec: Setting) -> bool:
+    """Whether rule option ``spec`` is played differently under ``after`` than ``before`` by
+    the tables of some game it applies to (``False`` for a group setting)."""
+    if spec.community:
+        return False
+    return any(
+        getattr(table_options(before, g), spec.name) != getattr(table_options(after, g), spec.name)
+        for g in GameKind
+        if spec.applies_to(g)
+    )
+
+
+def _each_default(
+    spec: Setting,
+    lang: str,
+    label: str,
+    named: bool = False,
+    s: CommunitySettings | None = None,
+) -> str:
+    """A rule option's default in each game it applies to, when they differ, as the answer
+    to ``/settings <name> default`` names them ("Pineapple OFC: one_six, Classic OFC:
+    two_per_row", R5.3); ``named``: each as the list names it ("1 a box, scoop 6",
+    :func:`_display`); ``s``: the values of each game under these settings instead of the
+    defaults; ``""`` for a group setting or one value for every game."""
+    if spec.community:
+        return ""
+    fresh = s or CommunitySettings()
+    kinds = [g for g in GameKind if spec.applies_to(g)]
+    shown = [_display(fresh, table_options(fresh, g), spec, lang, label, named) for g in kinds]
+    if len(set(shown)) <= 1:
+        return ""
+    return ", ".join(
+        f"{tr(lang, f'game.{g.value}')}: {v}" for g, v in zip(kinds, shown, strict=True)
+    )
 
 
 #: The settings a tournament opens with (:func:`tournament_config`).
@@ -1810,7 +1880,18 @@ def _numbers(text: str, what: str) -> tuple[int, ...] | None:
 
 #: What sets ``payouts`` or ``chips_schedule`` back to its default (stored empty, which no
 #: command can write: ``/settings payouts`` alone explains the setting).
-DEFAULT_WORDS = frozenset({"default", "по умолчанию", "умолчание"})
+DEFAULT_WORDS = frozenset({"default", "по умолчанию", "умолчание", "сброс", "reset"})
+
+#: the default of each group setting, a new group's (:class:`CommunitySettings`)
+_FIELD_DEFAULTS: Mapping[str, Any] = {
+    f.name: f.default for f in fields(CommunitySettings) if f.name in SETTINGS
+}
+
+
+def resets(raw: Value) -> bool:
+    """Whether ``raw``, typed as a setting's value, asks for its default back
+    (:data:`DEFAULT_WORDS`, any case and spacing: ``/settings scoring по  умолчанию``)."""
+    return isinstance(raw, str) and " ".join(unformatted(raw).lower().split()) in DEFAULT_WORDS
 
 
 #: what a refused list setting is shown as an example of
@@ -1901,10 +1982,15 @@ def updated(s: CommunitySettings, name: str, raw: str) -> CommunitySettings:
     :raises SettingRefused: for a value that is refused (the text names the allowed range).
     """
     spec = SETTINGS[name]
-    if name == "kush_label" and " ".join(str(raw).lower().split()) in DEFAULT_WORDS:
-        # "default" («по умолчанию») as /settings payouts default reads it: the default
-        # label (it was saved as the unit: "500 default")
-        raw = DEFAULT_KUSH_LABEL
+    if resets(raw):
+        # "default" («по умолчанию», «сброс»): what was stored is dropped, the setting follows
+        # its default again; a rule option each game's own (R5.3 scoring, R6.4: setting it
+        # back to one game's default pinned that value for the other games too)
+        if spec.community:
+            s = replace(s, **{name: _FIELD_DEFAULTS[name]})
+        else:
+            s = replace(s, options={k: v for k, v in s.options.items() if k != name})
+        return _checked(s, name)
     if name == "kush_label" and _not_a_unit(str(raw)):  # (R8.1: a label; one already
         # stored still reads as it was saved: only a change is refused; told before its
         # length, "1 kush = 10 ₽" is too long and no unit either)
@@ -1929,6 +2015,14 @@ def updated(s: CommunitySettings, name: str, raw: str) -> CommunitySettings:
     else:
         changes: dict[str, Any] = {name: value}
         s = replace(s, **changes)
+    return _checked(s, name)
+
+
+def _checked(s: CommunitySettings, name: str) -> CommunitySettings:
+    """``s`` just changed in setting ``name`` (:func:`updated`), checked as a whole and with
+    the stored options an older version saved that no longer pass dropped.
+
+    :raises SettingRefused: for a combination that is refused."""
     options: dict[str, Value] = {}
     for key, stored in s.options.items():  # an older version's value that no longer passes
         other = SETTINGS.get(key)  # its description is dropped (its default applies), but a

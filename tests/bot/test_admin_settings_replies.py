@@ -40,7 +40,7 @@ async def test_payouts_and_the_schedule_go_back_to_their_default() -> None:
     assert reply.text.startswith(
         tr(
             "en",
-            "reply.settings_saved",
+            "reply.settings_reset",  # (fixdef37: said as the default it is again)
             what=f"payouts = {tr('en', 'settings.default_payouts')} (was 70,30)",
         )
     ), reply.text

@@ -127,7 +127,8 @@ async def test_a_kush_label_set_to_default_is_the_default_label(typed: tuple[str
     await say(service, "kush_label", "coins")
     reply = await say(service, "kush_label", *typed)
     assert not reply.alert, reply.text
-    assert reply.text.startswith("Saved: kush_label = kush (was coins)."), reply.text
+    # (fixdef37: said as the default it is again)
+    assert reply.text.startswith("Back to default: kush_label = kush (was coins)."), reply.text
     assert (await stored(store)).kush_label == "kush"
     reply = await say(service, "kush_label", *typed)
-    assert reply.text.startswith("Already so: kush_label = kush"), reply.text
+    assert reply.text.startswith("Already default: kush_label = kush"), reply.text

@@ -21,7 +21,8 @@ from tests.fakes.discord_api import EPHEMERAL
 
 NO_NAME_EN = (
     "Name the setting to change.\n"
-    "Usage: /settings <name> <value>; /settings <name> explains one, /settings all lists "
+    "Usage: /settings <name> <value> (value default: back to its default); /settings <name> "
+    "explains one, /settings all lists "
     "them all."
 )
 
