@@ -132,6 +132,18 @@ async def _take_updates(telegram: TelegramAdapter, settings: Settings) -> None:
         ) from None
 
 
+@contextlib.contextmanager
+def _filtered(logger: str, drop: logging.Filter) -> Iterator[None]:
+    """The filter ``drop`` on the logger named ``logger`` while the block runs (removed
+    after it, whatever it raised)."""
+    target = logging.getLogger(logger)
+    target.addFilter(drop)
+    try:
+        yield
+    finally:
+        target.removeFilter(drop)
+
+
 class _NoRefusedWebhookTrace(logging.Filter):
     """Drops python-telegram-bot's traceback of a refused ``setWebhook`` (its bootstrap's
     "Failed run number 0 of 0. Aborting."): :func:`_webhook_refused` says it in one line."""
@@ -148,18 +160,14 @@ def _webhook_refused(url: str) -> Iterator[None]:
     traceback (exit status 1), the router said "cannot reach the Telegram Bot API" (a
     ``BadRequest`` is a ``NetworkError``). Telegram posts only to https on ports 443, 80, 88
     and 8443 (core.telegram.org/bots/api#setwebhook)."""
-    ptb = logging.getLogger("telegram.ext")  # (its network loop's logger)
-    quiet = _NoRefusedWebhookTrace()
-    ptb.addFilter(quiet)
-    try:
-        yield
-    except BadRequest as exc:
-        raise ConfigError(
-            f"Telegram refused TELEGRAM_WEBHOOK_URL={url} ({exc.message}): set a public "
-            "https:// URL on port 443, 80, 88 or 8443"
-        ) from None
-    finally:
-        ptb.removeFilter(quiet)
+    with _filtered("telegram.ext", _NoRefusedWebhookTrace()):  # (its network loop's logger)
+        try:
+            yield
+        except BadRequest as exc:
+            raise ConfigError(
+                f"Telegram refused TELEGRAM_WEBHOOK_URL={url} ({exc.message}): set a public "
+                "https:// URL on port 443, 80, 88 or 8443"
+            ) from None
 
 
 class _NoJsonTrace(logging.Filter):
@@ -178,30 +186,27 @@ def _bot_api_errors(base_url: str | None = None) -> Iterator[None]:
     ``base_url`` (``TELEGRAM_API_BASE_URL``) answering a 404 or 401 that is no JSON is no
     Bot API server (a wrong path, another service's port): python-telegram-bot takes every
     404 for a refused token, and the line sent the operator to a token that was fine."""
-    ptb = logging.getLogger("telegram.request.BaseRequest")  # (its JSON parsing's logger)
-    quiet = _NoJsonTrace()
-    ptb.addFilter(quiet)
-    try:
-        yield
-    except InvalidToken as exc:
-        # (Bot.initialize raises its own "The token … was rejected" from the request's)
-        answer = exc.__cause__ if isinstance(exc.__cause__, InvalidToken) else exc
-        if base_url is not None and answer.__cause__ is not None:  # (the answer was no JSON)
+    # (the filter on its JSON parsing's logger)
+    with _filtered("telegram.request.BaseRequest", _NoJsonTrace()):
+        try:
+            yield
+        except InvalidToken as exc:
+            # (Bot.initialize raises its own "The token … was rejected" from the request's)
+            answer = exc.__cause__ if isinstance(exc.__cause__, InvalidToken) else exc
+            if base_url is not None and answer.__cause__ is not None:  # (the answer: no JSON)
+                raise ConfigError(
+                    f"TELEGRAM_API_BASE_URL={base_url} answered {answer.message.split('.')[0]}, "
+                    "not as a Bot API server: set its URL (e.g. http://127.0.0.1:8081/bot), or "
+                    "leave it empty for Telegram's"
+                ) from None
             raise ConfigError(
-                f"TELEGRAM_API_BASE_URL={base_url} answered {answer.message.split('.')[0]}, not "
-                "as a Bot API server: set its URL (e.g. http://127.0.0.1:8081/bot), or leave "
-                "it empty for Telegram's"
+                "Telegram refused TELEGRAM_BOT_TOKEN: set a valid token from @BotFather in .env"
             ) from None
-        raise ConfigError(
-            "Telegram refused TELEGRAM_BOT_TOKEN: set a valid token from @BotFather in .env"
-        ) from None
-    except NetworkError as exc:
-        raise ConfigError(
-            f"cannot reach the Telegram Bot API ({exc.message.split(':')[0]}): check the "
-            "network, or TELEGRAM_API_BASE_URL in .env"
-        ) from None
-    finally:
-        ptb.removeFilter(quiet)
+        except NetworkError as exc:
+            raise ConfigError(
+                f"cannot reach the Telegram Bot API ({exc.message.split(':')[0]}): check the "
+                "network, or TELEGRAM_API_BASE_URL in .env"
+            ) from None
 
 
 def settle_heap() -> None:

@@ -28,11 +28,13 @@ async def hand_picture(rt: Runtime, chat: ChatRef, actor: Actor) -> Reply:
     ``chat`` keeps the channel's id), else the one where it is their move, else the first
     (lowest-numbered) with a hand running. With several workers (issue 14) a private chat's
     message reaches the worker of the player's first table only: their tables served by
-    other workers are seen in their last committed state (storage's snapshot)."""
+    other workers are seen in their last committed state (storage's snapshot). A picture
+    that cannot be drawn (:meth:`bot.drawing.Drawer.draw` failed, or gave none within
+    :data:`bot.drawing.DRAW_SECONDS`) is logged and left out: the text answers alone."""
     lang = language_of(actor.language)
     if not chat.private:
         return Reply(tr(lang, "reply.hand_private"))
-    picture = None
+    picture, table_id = None, 0
     best = 0  # 1: a hand running, 2: the player's move there, 3: the table of this chat
     for t in list(rt.tables.values()):
         if t.platform != chat.platform or t.seat_of(actor.user_id) is None:
@@ -40,19 +42,23 @@ async def hand_picture(rt: Runtime, chat: ChatRef, actor: Actor) -> Reply:
         async with t.lock:
             found, rank = _ranked(t, chat, actor)
         if rank > best:
-            picture, best = found, rank
+            picture, best, table_id = found, rank, t.id
         if best == 3:
             break
     if best < 3:
         for t in await tables_elsewhere(rt, chat.platform, actor.user_id):
             found, rank = _ranked(t, chat, actor)
             if rank > best:
-                picture, best = found, rank
+                picture, best, table_id = found, rank, t.id
     if picture is None:  # no table's hand: this private chat is no table
         return Reply(tr(lang, "private.no_hand"))
     data = pictures.with_plain_text(picture.to_json(), lambda s: rt.plain_text(chat.platform, s))
-    png = await rt.drawer.draw(pictures.draw_json, data)
     text = picture.title + ("\n" + "\n".join(picture.notes) if picture.notes else "")
+    try:
+        png = await rt.drawer.draw(pictures.draw_json, data)
+    except Exception:  # (died twice, none within DRAW_SECONDS, given up at the stop)
+        log.exception("the /hand picture of table %s could not be drawn", table_id)
+        return Reply(text)  # (the text needs no picture: the table, the hand)
     return Reply(text, picture=png)
 
 

@@ -16,17 +16,14 @@ import bot.telegram.one_bot as one_bot
 from bot.app import TokenTaken, run_router
 from bot.config import Settings
 from bot.telegram.fake_api import FakeTelegram
-from storage.sqlite import SqliteStore
+from tests.bot.test_ops42_listen import workers_database
 from tests.bot.test_webhook import SECRET, TOKEN, free_port, listening
 
 URL = "https://Bot.Example.invalid:443/hook"  # (getWebhookInfo may answer it in another form)
 
 
 async def router_settings(tmp_path: Path, fake: FakeTelegram, port: int) -> Settings:
-    db = tmp_path / "ofc.sqlite3"
-    store = await SqliteStore.open(db)  # the workers' database: one has run on it
-    await store.heartbeat("w1", "http://127.0.0.1:9", 5.0)
-    await store.close()
+    db = await workers_database(tmp_path / "ofc.sqlite3")
     return Settings(
         telegram_bot_token=SecretStr(TOKEN),
         telegram_api_base_url=fake.base_url,

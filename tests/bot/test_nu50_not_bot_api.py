@@ -18,7 +18,7 @@ from pydantic import SecretStr
 from bot.app import run, run_router
 from bot.config import ConfigError, Settings
 from bot.telegram.fake_api import FakeTelegram
-from storage.sqlite import SqliteStore
+from tests.bot.test_ops42_listen import workers_database
 
 TOKEN = "123456:" + "N" * 35
 
@@ -55,10 +55,7 @@ async def test_a_base_url_that_is_no_bot_api_is_one_line_naming_it(
 
 
 async def test_the_router_says_the_same(tmp_path: Path) -> None:
-    db = tmp_path / "ofc.sqlite3"
-    store = await SqliteStore.open(db)  # the workers' database: one has run on it
-    await store.heartbeat("w1", "http://127.0.0.1:9", 5.0)
-    await store.close()
+    db = await workers_database(tmp_path / "ofc.sqlite3")
     telegram = FakeTelegram(TOKEN)
     await telegram.start()
     wrong = f"http://127.0.0.1:{telegram.port}/api"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import socket
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -19,7 +19,8 @@ from pydantic import SecretStr
 from bot.app import run, run_router
 from bot.config import ConfigError, Settings
 from bot.telegram.fake_api import FakeTelegram
-from storage.sqlite import SqliteStore
+from tests.bot.test_ops42_listen import workers_database
+from tests.bot.test_webhook import free_port
 
 TOKEN = "123456:" + "W" * 35
 URL = "http://bot.example.invalid/hook"
@@ -34,56 +35,47 @@ LINE = (
 )
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def _settings(telegram: FakeTelegram, db: Path) -> Settings:
     return Settings(
         telegram_bot_token=SecretStr(TOKEN),
         telegram_api_base_url=telegram.base_url,
         telegram_webhook_url=URL,
         telegram_webhook_secret=SecretStr("s3cret"),
-        telegram_webhook_listen=f"127.0.0.1:{_free_port()}",
+        telegram_webhook_listen=f"127.0.0.1:{free_port()}",
         database_path=str(db),
         _env_file=None,  # type: ignore[call-arg]
     )
 
 
-async def test_a_refused_webhook_url_stops_a_single_process_in_one_line(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
+async def _refused(
+    serve: Callable[[Settings, asyncio.Event], Awaitable[None]],
+    db: Path,
+    caplog: pytest.LogCaptureFixture,
+) -> FakeTelegram:
+    """``serve`` (:func:`run` or :func:`run_router`) started on ``db`` against a fake Bot API
+    refusing ``setWebhook`` as Telegram does an http:// URL: it stops with :data:`LINE` and no
+    traceback logged. Returns the fake, stopped."""
     telegram = FakeTelegram(TOKEN)
     await telegram.start()
     telegram.fail_when(lambda c: c.method == "setWebhook", 400, REFUSAL)
     try:
         with caplog.at_level(logging.INFO), pytest.raises(ConfigError) as caught:
-            await asyncio.wait_for(
-                run(_settings(telegram, tmp_path / "ofc.sqlite3"), asyncio.Event()), 60
-            )
+            await asyncio.wait_for(serve(_settings(telegram, db), asyncio.Event()), 60)
     finally:
         await telegram.stop()
     assert str(caught.value) == LINE
     assert [r.getMessage() for r in caplog.records if r.exc_info] == []
+    return telegram
+
+
+async def test_a_refused_webhook_url_stops_a_single_process_in_one_line(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    telegram = await _refused(run, tmp_path / "ofc.sqlite3", caplog)
     assert telegram.webhook is None  # nothing registered
 
 
 async def test_a_refused_webhook_url_stops_the_router_in_one_line(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    db = tmp_path / "ofc.sqlite3"
-    store = await SqliteStore.open(db)  # the workers' database: one has run on it
-    await store.heartbeat("w1", "http://127.0.0.1:9", 5.0)
-    await store.close()
-    telegram = FakeTelegram(TOKEN)
-    await telegram.start()
-    telegram.fail_when(lambda c: c.method == "setWebhook", 400, REFUSAL)
-    try:
-        with caplog.at_level(logging.INFO), pytest.raises(ConfigError) as caught:
-            await asyncio.wait_for(run_router(_settings(telegram, db), asyncio.Event()), 60)
-    finally:
-        await telegram.stop()
-    assert str(caught.value) == LINE
-    assert [r.getMessage() for r in caplog.records if r.exc_info] == []
+    await _refused(run_router, await workers_database(tmp_path / "ofc.sqlite3"), caplog)

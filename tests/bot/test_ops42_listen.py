@@ -22,6 +22,15 @@ from storage.sqlite import SqliteStore
 TOKEN = "123456:" + "L" * 35
 
 
+async def workers_database(db: Path) -> Path:
+    """The SQLite file ``db`` as the workers' database a router starts on: one worker (w1)
+    has run on it (a router with none refuses to start)."""
+    store = await SqliteStore.open(db)
+    await store.heartbeat("w1", "http://127.0.0.1:9", 5.0)
+    await store.close()
+    return db
+
+
 @pytest.fixture
 def taken() -> Iterator[int]:
     """A port of 127.0.0.1 another process listens on."""
@@ -54,10 +63,7 @@ async def test_a_worker_whose_listen_port_is_taken_is_one_line(tmp_path: Path, t
 
 
 async def test_a_router_whose_webhook_port_is_taken_is_one_line(tmp_path: Path, taken: int) -> None:
-    db = tmp_path / "ofc.sqlite3"
-    store = await SqliteStore.open(db)  # the workers' database: one has run on it
-    await store.heartbeat("w1", "http://127.0.0.1:9", 5.0)
-    await store.close()
+    db = await workers_database(tmp_path / "ofc.sqlite3")
     telegram = FakeTelegram(TOKEN)
     await telegram.start()
     settings = Settings(
