@@ -132,7 +132,8 @@ class _Start:
     start's failure; :meth:`give_up` ends the wait for it at once."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self._loop = loop
+        #: the event loop the start reports to (:attr:`pool` is its future)
+        self.loop = loop
         #: the started pool (or the failure, :class:`StartGivenUp` once given up)
         self.pool: asyncio.Future[ProcessPoolExecutor] = loop.create_future()
         self.pool.add_done_callback(_logged)
@@ -151,7 +152,7 @@ class _Start:
             except BaseException as exc:  # (delivered to the loop, raised to its callers)
                 failure = exc
             try:
-                self._loop.call_soon_threadsafe(self._finish, pool, failure)
+                self.loop.call_soon_threadsafe(self._finish, pool, failure)
             except RuntimeError:  # the loop is closed: nobody will take the pool
                 if pool is not None:
                     _kill(pool, wait=True)
@@ -286,10 +287,15 @@ class ProcessWorker:
             self._start()
 
     def _start(self) -> _Start:
-        """The start under way, or a new one; the pool it makes becomes the running one."""
+        """The start under way, or a new one; the pool it makes becomes the running one. A
+        start under way on another event loop (one that ended meanwhile: its asyncio.run
+        returned) is given up, never waited for: its pool would never reach this loop."""
+        loop = asyncio.get_running_loop()
         if self._starting is not None:
-            return self._starting
-        start = self._starting = _Start(asyncio.get_running_loop())
+            if self._starting.loop is loop:
+                return self._starting
+            self._starting.stop_waiting()  # (its thread kills the pool it made)
+        start = self._starting = _Start(loop)
 
         def started(done: asyncio.Future[ProcessPoolExecutor]) -> None:
             if self._starting is start:
@@ -374,6 +380,9 @@ class ProcessWorker:
             running is ended by killing the worker (a task hung there, an endless loop,
             held the stop for good)."""
         starting = self._starting
+        if starting is not None and starting.loop is not asyncio.get_running_loop():
+            starting.stop_waiting()  # (of an event loop that ended: never waited for)
+            self._starting = starting = None
         if starting is not None:
             # (asyncio.wait: the start's own failure, or its cancellation, is not this close's)
             await asyncio.wait([starting.pool], timeout=grace)
