@@ -22,6 +22,7 @@ method but ``fork``, a script that runs the bot must guard its entry point with
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import logging
 import multiprocessing
@@ -31,7 +32,7 @@ import threading
 import time
 import weakref
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, InvalidStateError, ProcessPoolExecutor
 from concurrent.futures import wait as wait_futures
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
@@ -81,12 +82,14 @@ class StartGivenUp(RuntimeError):
     starts a new worker."""
 
 
-def _kill(pool: ProcessPoolExecutor) -> None:
+def _kill(pool: ProcessPoolExecutor, wait: bool = False) -> None:
     """End a pool at once: its worker process (if it has one yet) is killed, the pool shut
-    down without waiting."""
+    down without waiting (``wait``: waiting for its thread to be done with the killed
+    worker, a moment: off the event loop only; at the interpreter's exit that thread, left
+    running, raised under the exit's clean-up)."""
     for process in list((pool._processes or {}).values()):
         process.kill()
-    pool.shutdown(wait=False)
+    pool.shutdown(wait=wait)
 
 
 def _started_pool(given_up: Future[None] | None = None) -> ProcessPoolExecutor:
@@ -108,9 +111,18 @@ def _started_pool(given_up: Future[None] | None = None) -> ProcessPoolExecutor:
             raise StartGivenUp("the worker's start was given up")
         first.result()
     except BaseException:
-        _kill(pool)
+        _kill(pool, wait=True)
         raise
     return pool
+
+
+#: The longest the interpreter's exit waits for the worker starts under way (given up at
+#: once, :func:`_end_starts`) to end their pools, in seconds.
+EXIT_SECONDS = 5.0
+
+#: the starts under way (their threads running), for the interpreter's exit
+_under_way: set[_Start] = set()
+_under_way_lock = threading.Lock()
 
 
 class _Start:
@@ -120,25 +132,39 @@ class _Start:
     start's failure; :meth:`give_up` ends the wait for it at once."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self._loop = loop
+        #: the event loop the start reports to (:attr:`pool` is its future)
+        self.loop = loop
         #: the started pool (or the failure, :class:`StartGivenUp` once given up)
         self.pool: asyncio.Future[ProcessPoolExecutor] = loop.create_future()
         self.pool.add_done_callback(_logged)
         self._given_up: Future[None] = Future()
-        threading.Thread(target=self._run, name="start-worker", daemon=True).start()
+        self.thread = threading.Thread(target=self._run, name="start-worker", daemon=True)
+        with _under_way_lock:
+            _under_way.add(self)
+        self.thread.start()
 
     def _run(self) -> None:
         pool: ProcessPoolExecutor | None = None
         failure: BaseException | None = None
         try:
-            pool = _started_pool(self._given_up)
-        except BaseException as exc:  # (delivered to the loop, raised to the start's callers)
-            failure = exc
-        try:
-            self._loop.call_soon_threadsafe(self._finish, pool, failure)
-        except RuntimeError:  # the loop is closed: nobody will take the pool
-            if pool is not None:
-                _kill(pool)
+            try:
+                pool = _started_pool(self._given_up)
+            except BaseException as exc:  # (delivered to the loop, raised to its callers)
+                failure = exc
+            try:
+                self.loop.call_soon_threadsafe(self._finish, pool, failure)
+            except RuntimeError:  # the loop is closed: nobody will take the pool
+                if pool is not None:
+                    _kill(pool, wait=True)
+        finally:
+            with _under_way_lock:
+                _under_way.discard(self)
+
+    def stop_waiting(self) -> None:
+        """End the start's own wait for its worker (from any thread): the pool made so far
+        is killed by the start's thread."""
+        with contextlib.suppress(InvalidStateError):
+            self._given_up.set_result(None)
 
     def _finish(self, pool: ProcessPoolExecutor | None, failure: BaseException | None) -> None:
         if self.pool.done():  # given up meanwhile: the pool, made too late, is ended
@@ -153,10 +179,30 @@ class _Start:
         """Stop waiting for the start (on the loop): :attr:`pool` fails with
         :class:`StartGivenUp` now, and the pool, if it is ever made, is killed (by the
         start's thread, or here on the loop when it comes back too late)."""
-        if not self._given_up.done():
-            self._given_up.set_result(None)
+        self.stop_waiting()
         if not self.pool.done():
             self.pool.set_exception(StartGivenUp("the worker's start was given up"))
+
+
+def _end_starts() -> None:
+    """At the interpreter's exit: the worker starts under way are given up and their threads
+    waited for, :data:`EXIT_SECONDS` at most, so that each kills the worker it was making.
+    Left to run (daemon threads), a start's worker came up after the bot had unlinked its
+    pool's semaphores at exit (multiprocessing's own exit handler, which runs after this
+    one) or closed its end of the pipe: the worker printed a ``FileNotFoundError`` (or
+    ``EOFError``) traceback under the bot's exit (a stop within a second or two of the
+    start, or one whose close gave a slow start up)."""
+    with _under_way_lock:
+        starts = list(_under_way)
+    for start in starts:
+        start.stop_waiting()
+    end = time.monotonic() + EXIT_SECONDS
+    for start in starts:
+        start.thread.join(max(0.0, end - time.monotonic()))
+
+
+# (registered after multiprocessing.util's exit handler, imported above: run before it)
+atexit.register(_end_starts)
 
 
 def _logged(started: asyncio.Future[ProcessPoolExecutor]) -> None:
@@ -241,10 +287,15 @@ class ProcessWorker:
             self._start()
 
     def _start(self) -> _Start:
-        """The start under way, or a new one; the pool it makes becomes the running one."""
+        """The start under way, or a new one; the pool it makes becomes the running one. A
+        start under way on another event loop (one that ended meanwhile: its asyncio.run
+        returned) is given up, never waited for: its pool would never reach this loop."""
+        loop = asyncio.get_running_loop()
         if self._starting is not None:
-            return self._starting
-        start = self._starting = _Start(asyncio.get_running_loop())
+            if self._starting.loop is loop:
+                return self._starting
+            self._starting.stop_waiting()  # (its thread kills the pool it made)
+        start = self._starting = _Start(loop)
 
         def started(done: asyncio.Future[ProcessPoolExecutor]) -> None:
             if self._starting is start:
@@ -329,6 +380,9 @@ class ProcessWorker:
             running is ended by killing the worker (a task hung there, an endless loop,
             held the stop for good)."""
         starting = self._starting
+        if starting is not None and starting.loop is not asyncio.get_running_loop():
+            starting.stop_waiting()  # (of an event loop that ended: never waited for)
+            self._starting = starting = None
         if starting is not None:
             # (asyncio.wait: the start's own failure, or its cancellation, is not this close's)
             await asyncio.wait([starting.pool], timeout=grace)
