@@ -90,6 +90,25 @@ class Drawer(ProcessWorker):
             self._replace_if_hung()
             raise
 
+    async def draw_or_none(self, what: str, fn: Callable[..., T], *args: object) -> T | None:
+        """``fn(*args)`` drawn (:meth:`draw`), or ``None`` when no picture can be had, logged
+        (with its traceback) as "``what`` could not be drawn". Every picture's caller uses
+        it (the showdown's, ``/hand``'s, ``/stats``' chart): a picture is never the whole
+        answer, the text beside it is, and a drawing's failure that reached a command's
+        caller (``/stats`` caught three kinds of it) left the command unanswered.
+
+        Every :class:`Exception` is such a failure: none within :data:`DRAW_SECONDS`
+        (``TimeoutError``), the worker killed as hung on it (:class:`~bot.workers.TaskHung`),
+        its start given up by the service's stop (:class:`~bot.workers.StartGivenUp`), the
+        worker dead (``BrokenProcessPool``) or shut down (``RuntimeError``), the arguments
+        not picklable, and whatever ``fn`` raised (a bug drawing some input). A cancellation
+        is not caught."""
+        try:
+            return await self.draw(fn, *args)
+        except Exception:
+            log.exception("%s could not be drawn", what)
+            return None
+
     def _replace_if_hung(self) -> None:
         """Replace the worker if it has been on one drawing longer than :func:`_hung_after`
         (:meth:`draw`)."""
