@@ -6,14 +6,16 @@ the GIL: in ``bench/bench_discord.py`` the press that ends a hand, whose showdow
 starts drawing while its answer is on its way, took p50 21 ms instead of 7 ms, and those
 presses (one in 44) were the p99. A :class:`Drawer` draws in one worker process instead
 (:class:`bot.workers.ProcessWorker`: forked from the bot's ``forkserver``, started off the
-loop at the first drawing, replaced when it died, gone with the bot), a process of its own
-beside the one that makes the computer players' decisions (:class:`bot.thinking.Thinker`):
-a picture never waits for a decision there, nor a decision for pictures.
+loop at the first drawing, replaced when it died or hung on a drawing, gone with the bot), a
+process of its own beside the one that makes the computer players' decisions
+(:class:`bot.thinking.Thinker`): a picture never waits for a decision there, nor a decision
+for pictures.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -22,6 +24,8 @@ from bot.workers import ProcessWorker
 __all__ = ["CLOSE_SECONDS", "DRAW_SECONDS", "Drawer"]
 
 T = TypeVar("T")
+
+log = logging.getLogger(__name__)
 
 
 #: The longest the service's stop waits for a picture the drawing process is drawing
@@ -41,6 +45,16 @@ CLOSE_SECONDS = 3.0
 DRAW_SECONDS = 20.0
 
 
+def _hung_after() -> float:
+    """Seconds the drawing process may be on one drawing before it is taken for hung (none
+    takes a second): half of :data:`DRAW_SECONDS` (read when asked: tests shorten it). Not
+    all of them: the drawing whose wait ran out had them all from its ask, the worker's
+    start and its queue included, so its own time in the worker is a little less; yet a
+    drawing that ran out of them queued behind others that were only slow finds the one
+    the worker is on newer than that, and the worker is kept."""
+    return DRAW_SECONDS / 2
+
+
 class Drawer(ProcessWorker):
     """Runs picklable drawing functions (``bot.pictures.draw_json``, ``bot.charts.draw_kush``)
     in one worker process: drawings queue for it, one at a time on one core, however many
@@ -56,8 +70,52 @@ class Drawer(ProcessWorker):
             :class:`~concurrent.futures.process.BrokenProcessPool` if the worker died (the
             next drawing starts a new one).
         :raises TimeoutError: no picture within :data:`DRAW_SECONDS` (the worker not
-            started, or hung: the drawing is dropped, cancelled if still queued)."""
-        return await asyncio.wait_for(self.run(fn, *args), DRAW_SECONDS)
+            started, or hung: the drawing is dropped, cancelled if still queued).
+        :raises ~bot.workers.TaskHung: the worker was killed as hung on this drawing
+            (:meth:`close`, or a worker left on it asked to be replaced as below).
+
+        A worker that has been on one drawing longer than half of :data:`DRAW_SECONDS`
+        (:meth:`~bot.workers.ProcessWorker.busy_for`) is taken for hung and replaced
+        (:meth:`~bot.workers.ProcessWorker.replace`: killed, a new one started in the
+        background), checked when a drawing is asked and when one times out: a worker left
+        hung made every later picture queue behind the hung one, wait
+        :data:`DRAW_SECONDS` and be skipped, until the bot restarted. A drawing that timed
+        out queued behind others that were only slow (the worker on one of them for less
+        than that) leaves the worker alone: killing it would fail the drawing it is on and
+        every one queued behind."""
+        self._replace_if_hung()
+        try:
+            return await asyncio.wait_for(self.run(fn, *args), DRAW_SECONDS)
+        except TimeoutError:
+            self._replace_if_hung()
+            raise
+
+    async def draw_or_none(self, what: str, fn: Callable[..., T], *args: object) -> T | None:
+        """``fn(*args)`` drawn (:meth:`draw`), or ``None`` when no picture can be had, logged
+        (with its traceback) as "``what`` could not be drawn". Every picture's caller uses
+        it (the showdown's, ``/hand``'s, ``/stats``' chart): a picture is never the whole
+        answer, the text beside it is, and a drawing's failure that reached a command's
+        caller (``/stats`` caught three kinds of it) left the command unanswered.
+
+        Every :class:`Exception` is such a failure: none within :data:`DRAW_SECONDS`
+        (``TimeoutError``), the worker killed as hung on it (:class:`~bot.workers.TaskHung`),
+        its start given up by the service's stop (:class:`~bot.workers.StartGivenUp`), the
+        worker dead (``BrokenProcessPool``) or shut down (``RuntimeError``), the arguments
+        not picklable, and whatever ``fn`` raised (a bug drawing some input). A cancellation
+        is not caught."""
+        try:
+            return await self.draw(fn, *args)
+        except Exception:
+            log.exception("%s could not be drawn", what)
+            return None
+
+    def _replace_if_hung(self) -> None:
+        """Replace the worker if it has been on one drawing longer than :func:`_hung_after`
+        (:meth:`draw`)."""
+        busy = self.busy_for()
+        if busy > _hung_after():
+            log.warning("the drawing process has been on one drawing for %.1f s: hung", busy)
+            self.replace()
 
     async def close(self, grace: float | None = None) -> None:
         """Shut the drawing process down, waiting ``grace`` seconds at most (default

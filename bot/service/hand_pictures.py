@@ -29,8 +29,8 @@ async def hand_picture(rt: Runtime, chat: ChatRef, actor: Actor) -> Reply:
     (lowest-numbered) with a hand running. With several workers (issue 14) a private chat's
     message reaches the worker of the player's first table only: their tables served by
     other workers are seen in their last committed state (storage's snapshot). A picture
-    that cannot be drawn (:meth:`bot.drawing.Drawer.draw` failed, or gave none within
-    :data:`bot.drawing.DRAW_SECONDS`) is logged and left out: the text answers alone."""
+    that cannot be drawn (:meth:`bot.drawing.Drawer.draw_or_none`: it failed, or gave none
+    within :data:`bot.drawing.DRAW_SECONDS`) is logged and left out: the text answers alone."""
     lang = language_of(actor.language)
     if not chat.private:
         return Reply(tr(lang, "reply.hand_private"))
@@ -54,10 +54,10 @@ async def hand_picture(rt: Runtime, chat: ChatRef, actor: Actor) -> Reply:
         return Reply(tr(lang, "private.no_hand"))
     data = pictures.with_plain_text(picture.to_json(), lambda s: rt.plain_text(chat.platform, s))
     text = picture.title + ("\n" + "\n".join(picture.notes) if picture.notes else "")
-    try:
-        png = await rt.drawer.draw(pictures.draw_json, data)
-    except Exception:  # (died twice, none within DRAW_SECONDS, given up at the stop)
-        log.exception("the /hand picture of table %s could not be drawn", table_id)
+    png = await rt.drawer.draw_or_none(
+        f"the /hand picture of table {table_id}", pictures.draw_json, data
+    )
+    if png is None:
         return Reply(text)  # (the text needs no picture: the table, the hand)
     return Reply(text, picture=png)
 

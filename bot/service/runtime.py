@@ -2139,14 +2139,19 @@ class Runtime:
         hand is being answered meanwhile) and send it with its caption (issue 12), under the
         item's pending ref (:meth:`LiveTable.owe_picture`). Returns the ref when the platform
         posts it later in the background (``later``: at once so), else ``None``.
-        A picture that cannot be drawn is logged and skipped: the text showdown is the
-        record. One posted ``later`` whose table was let go while it was drawn
-        (:meth:`serves`) is not handed to the platform: its ref is returned, still owed."""
+        A picture that cannot be drawn is logged and skipped
+        (:meth:`~bot.drawing.Drawer.draw_or_none`): the text showdown is the record. One
+        posted ``later`` whose table was let go while it was drawn (:meth:`serves`) is not
+        handed to the platform: its ref is returned, still owed."""
         try:
             data = pictures.with_plain_text(item["picture"], p.plain_text)
-            png = await self.drawer.draw(pictures.draw_json, data)
-        except Exception:
-            log.exception("table %s: the showdown picture could not be drawn", t.id)
+        except (KeyError, TypeError):  # (a malformed outbox record: never drawn)
+            log.exception("table %s: the showdown picture's record is malformed", t.id)
+            return None
+        png = await self.drawer.draw_or_none(
+            f"the showdown picture of table {t.id}", pictures.draw_json, data
+        )
+        if png is None:
             return None
         ref = item.get("ref")
         if later and not self.serves(t):  # let go while drawn (its lease lost, issue 14):

@@ -26,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Mapping, Sequence
-from concurrent.futures import BrokenExecutor
 from typing import Any
 
 from bot import charts, render
@@ -428,7 +427,8 @@ async def _with_chart(
     (:meth:`Store.kush_series`, at most 200 points), drawn in the drawing process (a few
     milliseconds of CPU, never on the event loop nor holding its GIL:
     :class:`bot.drawing.Drawer`), sent after the text with a short caption. A chart that
-    cannot be drawn is logged and left out: the text is the answer."""
+    cannot be drawn (:meth:`~bot.drawing.Drawer.draw_or_none`: whatever the drawing raised)
+    is logged and left out: the text is the answer."""
     if s.hands < CHART_MIN_HANDS:
         return Reply(text)
     series = await rt.store.kush_series(p.id, since)
@@ -438,10 +438,8 @@ async def _with_chart(
     plain = community.settings.kush_label  # (the label as typed: stored so, drawn so)
     zone = await day_zone(rt, community)  # (never set: by the language most players read)
     chart = charts.chart_of(name, lang, plain, when, series, zone)
-    try:
-        png = await rt.drawer.draw(charts.draw_kush, chart)
-    except (OSError, ValueError, BrokenExecutor):  # the drawing process died: no chart
-        log.exception("the kush chart of player %s could not be drawn", p.id)
+    png = await rt.drawer.draw_or_none(f"the kush chart of player {p.id}", charts.draw_kush, chart)
+    if png is None:
         return Reply(text)
     caption = tr(lang, "chart.caption", name=p.name, when=when, kush=chart.net, label=label)
     return Reply(text, picture=png, caption=caption, picture_name="kush.png")

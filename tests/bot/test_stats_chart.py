@@ -6,17 +6,22 @@ in the asker's language; on an in-memory store seeded with settlements at known 
 from __future__ import annotations
 
 import io
+import logging
 import os
 import random
 import time
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
 import pytest
 from PIL import Image
 
 from bot import charts
 from bot.charts import HEIGHT, WIDTH, KushChart, date_labels, draw_kush, kush_ticks
+from bot.drawing import Drawer
 from bot.model import Actor, ChatRef, Reply
 from bot.service import TableService
+from bot.workers import StartGivenUp, TaskHung
 from storage.api import BuyIn, Settlement
 from storage.memory import MemoryStore
 from tests.bot.fakes import record_drawings
@@ -212,3 +217,43 @@ def test_the_axis_unit_stands_clear_of_the_top_amount_and_the_period() -> None:
         assert unit_rows, "the unit is drawn"
         gap = min(abs(u - o) for u in unit_rows for o in others)
         assert gap >= 6, (lang, gap, sorted(unit_rows), sorted(others))
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [
+        TimeoutError(),  # no chart within DRAW_SECONDS (the process hung, or never started)
+        TaskHung("killed as hung on draw_kush"),
+        StartGivenUp("the worker's start was given up"),  # (the service stopping)
+        BrokenProcessPool("died twice"),
+        RuntimeError("cannot schedule new futures after shutdown"),
+        OSError("no font"),
+        KeyError("a drawing's own bug"),
+    ],
+    ids=lambda e: type(e).__name__,
+)
+async def test_a_chart_that_cannot_be_drawn_leaves_the_text_to_answer(
+    service: TableService,
+    failure: Exception,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """fixdraw37: /stats caught only ``(OSError, ValueError, BrokenExecutor)`` from the
+    drawer: a chart given up after ``DRAW_SECONDS`` (``TimeoutError``), killed as hung
+    (``TaskHung``) or whose process start was given up (``StartGivenUp``) raised up to the
+    platform adapter, and /stats got no answer. Every failure of a drawing now leaves the
+    chart out (logged), as the showdown picture and /hand's do."""
+
+    async def no_picture(self: Drawer, *args: Any) -> bytes:
+        raise failure
+
+    drawn = await service.stats(GROUP, CAROL, ["@alice"])  # (the drawer as it is: a chart)
+    assert drawn.picture is not None
+    monkeypatch.setattr(Drawer, "draw", no_picture)
+    with caplog.at_level(logging.ERROR):
+        reply = await service.stats(GROUP, CAROL, ["@alice"])
+    assert reply.text == drawn.text and reply.text.splitlines()[-1] == "Net: +13 kush"
+    assert reply.picture is None and reply.caption is None
+    (logged,) = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert logged.getMessage().startswith("the kush chart of player ")
+    assert logged.exc_info is not None and logged.exc_info[1] is failure
