@@ -1620,6 +1620,9 @@ async def _change(
     if spec.name == "kush_label":  # the label as typed, before its note ("(readers of
         # English see "kush")"), and the old one as this reader saw it
         was = kush_word(old_label, lang)
+        if was == label != old_label:  # (a label English readers see as "kush", «монеты»,
+            # given back to "kush": "kush (was kush)" named no change, R8.1)
+            was = old_label
         head = f"{spec.name} = {label}" if what.startswith(f"{spec.name} = {label}") else what
     # a rule option whose shown value stays, saved for another game it applies to (a Chinese
     # Poker group's scoring one_six: Classic OFC's tables scored two_per_row, R5.3): "Already
