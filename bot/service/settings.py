@@ -1195,8 +1195,14 @@ def _pinned(s: CommunitySettings, spec: Setting) -> bool:
     """Whether ``spec`` is a rule option stored in ``s``: one value for every game it
     applies to, even where it is that game's default (R5.3 ``scoring``: a Pineapple group's
     one_six stored is what its Classic OFC tables score too, not their two_per_row), until
-    ``/settings <name> default`` drops it."""
-    return not spec.community and spec.name in s.options
+    ``/settings <name> default`` drops it. Not one whose default is the same in every game
+    (``hand_seconds`` 120 stored: "120 (saved; the default)" only added a line: it plays as
+    the default does everywhere)."""
+    if spec.community or spec.name not in s.options:
+        return False
+    fresh = CommunitySettings()
+    kinds = [g for g in GameKind if spec.applies_to(g)]
+    return len({getattr(table_options(fresh, g), spec.name) for g in kinds}) > 1
 
 
 def _defaults(s: CommunitySettings, spec: Setting) -> CommunitySettings:

@@ -117,6 +117,19 @@ async def test_r5_3_the_short_list_shows_an_option_pinned_at_this_games_default(
     assert "(scoring)" not in await shown(service)
 
 
+async def test_an_option_stored_at_a_default_every_game_shares_is_not_listed() -> None:
+    """brk60: ``hand_seconds 150`` then ``120`` stores 120, every game's default: the short
+    list said "120 (saved; the default)", a line for a value that plays as the default does
+    everywhere. Only an option whose defaults differ by game (R5.3 ``scoring``) is pinned."""
+    service, store = new_service()
+    before = await shown(service)
+    for value in ("150", "120"):
+        assert not (await say(service, "hand_seconds", value)).alert
+    assert (await stored(store)).options == {"hand_seconds": 120}
+    assert await shown(service) == before
+    assert "(hand_seconds)" not in before
+
+
 @pytest.mark.parametrize(
     ("name", "typed", "was"),
     [
