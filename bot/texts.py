@@ -822,35 +822,36 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.kicked": {
         "en": "Admin stood {name} up; {amount} {label} back to their balance.",
-        "ru": "Админ поднял {name} из-за стола; возвращено на баланс: {amount} {label}.",
+        "ru": "{name}: админ поднял игрока из-за стола; возвращено на баланс: {amount} {label}.",
     },
     "reply.kicked_nothing": {
         "en": "Admin stood {name} up.",
-        "ru": "Админ поднял {name} из-за стола.",
+        "ru": "{name}: админ поднял игрока из-за стола.",
     },
     "reply.kicked_after_hand": {
         "en": "Admin stood {name} up: they leave after this hand (their cards are placed "
         "for them as on timeout), their stack back to their balance then.",
-        "ru": "Админ поднял {name} из-за стола: игрок встанет после этой раздачи (его карты "
-        "разложатся как по таймауту), стек вернётся на баланс.",
+        "ru": "{name}: админ поднял игрока из-за стола — он встанет после этой раздачи (его "
+        "карты разложатся как по таймауту), стек вернётся на баланс.",
     },
     "reply.kicked_when_hand_ends": {
         "en": "Admin stood {name} up: they leave when this hand ends, their stack back to "
         "their balance then.",
-        "ru": "Админ поднял {name} из-за стола: игрок встанет, когда закончится эта раздача, "
-        "стек вернётся на баланс.",
+        "ru": "{name}: админ поднял игрока из-за стола — он встанет, когда закончится эта "
+        "раздача, стек вернётся на баланс.",
     },
     # Chinese Poker (R7.7, R7.6): the kicked player's hand is dead, the game ends for everyone
     "reply.kicked_after_hand_chinese": {
         "en": "Admin stood {name} up after this hand: their hand is dead, and the game to "
         "{target} ends with it, settled for everyone; their stack back then.",
-        "ru": "Админ поднял {name} из-за стола после этой раздачи: его рука мёртвая, а игра "
-        "до {target:очка|очков|очков} закончится ею с расчётом для всех; стек вернётся.",
+        "ru": "{name}: админ поднял игрока из-за стола после этой раздачи — его рука мёртвая, "
+        "а игра до {target:очка|очков|очков} закончится ею с расчётом для всех; стек "
+        "вернётся.",
     },
     "reply.kicked_game_ends_chinese": {
         "en": "Admin stood {name} up: they leave when this hand ends; the game to {target} "
         "ends then, settled for everyone, their stack back to their balance.",
-        "ru": "Админ поднял {name} из-за стола: игрок встанет, когда закончится эта раздача; "
+        "ru": "{name}: админ поднял игрока из-за стола — он встанет в конце этой раздачи; "
         "тогда же закончится игра до {target:очка|очков|очков} с расчётом для всех, стек "
         "вернётся на баланс.",
     },
@@ -1305,7 +1306,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{name}'s balance went over {limit} {label} (two grants at once). Of this grant "
         "of {amount}, {taken} is taken back; {kept} was spent meanwhile and stays. Balance "
         "{balance}.",
-        "ru": "Баланс {name} превысил {limit} {label:acc} (две выдачи сразу). Из этой выдачи "
+        "ru": "Баланс игрока {name} превысил {limit} {label:acc} (две выдачи сразу). Из этой выдачи "
         "({amount}) забрано {taken}; {kept} уже потрачено и остаётся. Баланс {balance}.",
     },
     "reply.unknown_player": {
@@ -1489,7 +1490,7 @@ TEXTS: dict[str, dict[str, str]] = {
     # never expected (the house grants in the buy-in's own transaction): its kush is minted
     "bot.house_short": {
         "en": "The house could not stake {name}'s buy-in of {amount} {label}; nobody sat down.",
-        "ru": "Заведение не смогло оплатить взнос за {name} ({amount} {label}), никто не сел.",
+        "ru": "{name}: заведение не смогло оплатить взнос ({amount} {label}), никто не сел.",
     },
     "bot.last_seat": {
         "en": "The last seat stays free for a person: computer players do not play each other.",
@@ -2035,7 +2036,7 @@ TEXTS: dict[str, dict[str, str]] = {
     # a /grant storage neither confirmed nor refused, tried twice (a lost connection)
     "err.grant_unsure": {
         "en": "Could not tell whether the grant was saved: check {name}'s balance before granting again.",
-        "ru": "Не удалось проверить, сохранена ли выдача: посмотрите баланс {name}, прежде чем выдавать снова.",
+        "ru": "Не удалось проверить, сохранена ли выдача: посмотрите баланс игрока {name}, прежде чем выдавать снова.",
     },
     # a /grant that went in over the limit (another grant at the same moment), its
     # take-back neither saved nor refused by storage, tried several times
@@ -2043,7 +2044,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{name}'s balance went over {limit} {label} (two grants at once); taking this "
         "grant of {amount} back could not be saved. Check the balance: if over, grant "
         "−{amount}.",
-        "ru": "Баланс {name} превысил {limit} {label:acc} (две выдачи сразу); возврат этой "
+        "ru": "Баланс игрока {name} превысил {limit} {label:acc} (две выдачи сразу); возврат этой "
         "выдачи ({amount}) не удалось сохранить. Проверьте баланс: если больше, выдайте "
         "−{amount}.",
     },

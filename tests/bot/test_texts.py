@@ -345,6 +345,31 @@ def test_russian_texts_ask_with_one_polite_imperative() -> None:
     assert tr("ru", "lobby.empty") == "Пока никого. Нажмите «Сесть»."
 
 
+#: the words a player's name may follow in a Russian text: a name is never declined
+#: («Боб», «🤖 Anna»), so it stands where the nominative reads right: after «игрока» (its
+#: genitive apposition: «баланс игрока Боб»), as a subject («может Боб», «… и Боб»)
+NAME_MAY_FOLLOW = {"игрока", "может", "и"}
+
+
+def test_russian_texts_never_decline_a_players_name() -> None:
+    """A name placed where Russian declines it read «Админ поднял Боб из-за стола»,
+    «Баланс Боб превысил …», «взнос за 🤖 Anna»: such texts start with the name
+    («Боб: админ поднял игрока …») or name it after «игрока»."""
+    declined = [
+        (key, m.group(0))
+        for key, entry in TEXTS.items()
+        if key != "reply.setting_refused_named"  # (the name of a setting: a Latin word)
+        for m in re.finditer(r"([а-яё]+) \{(?:name|names|who)\}", entry["ru"], re.IGNORECASE)
+        if m.group(1).lower() not in NAME_MAY_FOLLOW
+    ]
+    assert declined == []
+    assert tr("ru", "reply.kicked_nothing", name="Боб") == "Боб: админ поднял игрока из-за стола."
+    assert tr("ru", "err.grant_unsure", name="Боб") == (
+        "Не удалось проверить, сохранена ли выдача: посмотрите баланс игрока Боб, прежде чем "
+        "выдавать снова."
+    )
+
+
 def test_tournament_chips_on_a_picture_agree_with_their_amount() -> None:
     """A tournament's showdown picture (R8.7) writes its chips with the agreeing form, from
     ``texts.py`` like every word players read: +1 фишка, −2 фишки, +5 фишек, 11 фишек."""
