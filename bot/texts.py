@@ -1397,7 +1397,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.settings_usage_short": {
         "en": "Usage: /settings <name> <value> (value default: back to its default); /settings <name> explains one, /settings all lists them all.",
-        "ru": "Формат: /settings <имя> <значение> (значение «по умолчанию» — вернуть значение по умолчанию); /settings <имя> — описание настройки, /settings all — все настройки.",
+        "ru": "Формат: /settings <имя> <значение> («по умолчанию» — вернуть значение по умолчанию); /settings <имя> — описание настройки, /settings all — все настройки.",
     },
     "reply.private_linked": {
         "en": "Your cards for table #{table} are above.",
@@ -2550,7 +2550,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "settings.footer": {
         "en": "Shown: what applies to {game}. /settings <name> explains a setting; /settings <name> <value> sets any, /settings <name> default gives its default back.",
-        "ru": "Показано то, что действует в игре «{game}». /settings <имя> объясняет настройку; /settings <имя> <значение> меняет любую, /settings <имя> по умолчанию возвращает значение по умолчанию.",
+        "ru": "Показано то, что действует в игре «{game}». /settings <имя> объясняет настройку, /settings <имя> <значение> меняет её, /settings <имя> по умолчанию сбрасывает.",
     },
     "settings.help": {
         "en": "{name}: {about}\n{range}.\nGames: {games}. Now: {value}.",
