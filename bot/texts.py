@@ -818,7 +818,7 @@ TEXTS: dict[str, dict[str, str]] = {
     # answer is the group's one notice
     "reply.kick_usage": {
         "en": "Usage: /kick @user (or their name): stands a seated player up.",
-        "ru": "Использование: /kick @игрок (или имя): поднять игрока из-за стола.",
+        "ru": "Формат: /kick @игрок (или имя) — поднять игрока из-за стола.",
     },
     "reply.kicked": {
         "en": "Admin stood {name} up; {amount} {label} back to their balance.",
@@ -1153,7 +1153,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "replay.no_private": {
         "en": "I cannot write to you privately: open a chat with me, press Start, then try again.",
-        "ru": "Не могу написать вам в личку: откройте чат со мной, нажмите «Запустить» (Start) и повторите.",
+        "ru": "Не могу написать вам в личный чат: откройте чат со мной, нажмите «Запустить» (Start) и повторите.",
     },
     # "table #1 · hand 2", as the table message and the reveal name them
     "replay.title": {
@@ -1188,7 +1188,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "dealt: {cards}; set while the others played their streets",
         "ru": "сдано: {cards}; раскладка одновременно с улицами остальных",
     },
-    "replay.bonus": {"en": "bonus {n} included", "ru": "в т. ч. призовых {n}"},
+    "replay.bonus": {"en": "bonus {n} included", "ru": "в т. ч. бонус {n}"},
     "replay.discards": {"en": "Your discards: {cards}", "ru": "Ваш сброс: {cards}"},
     "reply.daily": {
         "en": "Daily bonus: +{amount} {label}. Balance {balance}.",
@@ -1675,7 +1675,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "» --fantasyland: your next Pineapple hand starts {cards}; the Queens on top, the "
         "board not fouled, earn Fantasyland (🪄 Arrange for me plays it so)",
         "ru": "» --fantasyland: ваша следующая раздача «Ананаса» начнётся с {cards}; дамы наверху "
-        "без фола дают Фантазию (🪄 Разложить так и сыграет)",
+        "(если рука не мёртвая) дают Фантазию (🪄 Разложить так и сыграет)",
     },
     "sandbox.timers_replaced": {
         "en": "» --hand-seconds {value} replaced the group's timers: {settings}",
@@ -2028,7 +2028,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "раздаче — после неё)\n"
             "/ofcadmin close — закрыть стол между раздачами (стеки вернутся на балансы), например "
             "чтобы открыть другую игру\n"
-            "Ваши карты: кнопка «🂠 Мои карты» на сообщении стола (и в личке, если она открыта); "
+            "Ваши карты: кнопка «🂠 Мои карты» на сообщении стола (и в личном чате, если он открыт); "
             "/ofc hand покажет вашу доску картинкой, видной только вам.\n"
             "⌛ авто: карты игрока разложены за него (время вышло или он ушёл)."
         ),
