@@ -1347,7 +1347,7 @@ TEXTS: dict[str, dict[str, str]] = {
     # a kush label of digits alone ("10 000"): every amount read as two numbers (R8.1)
     "settings.label_chips": {
         "en": "“{unit}” would read as a tournament's chips: choose another unit, e.g. “coins” or “₽”",
-        "ru": "«{unit}» спутаются с турнирными фишками: выберите другую единицу, например «монеты» или «₽»",
+        "ru": "«{unit}» легко спутать с турнирными фишками: выберите другую единицу, например «монеты» или «₽»",
     },
     "settings.label_digits": {
         "en": "the label is shown after every amount (“500 coins”): a short unit with no digits or “=”, e.g. “coins” or “₽”",
@@ -1583,7 +1583,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "sandbox.db_error": {
         "en": "error: cannot open the sandbox's database {path} ({reason}): --sandbox-db takes "
         "an SQLite file (or a new file's name) in a folder that exists",
-        "ru": "ошибка: не открыть базу песочницы {path} ({reason}): --sandbox-db — файл SQLite "
+        "ru": "ошибка: не удалось открыть базу песочницы {path} ({reason}): --sandbox-db — файл SQLite "
         "(или имя нового файла) в существующей папке",
     },
     # a second sandbox on the file another one (or a bot) runs on: it would play the same
@@ -2159,7 +2159,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "tour.ready": {
         "en": "In a tournament, registering is all it takes.",
-        "ru": "В турнире достаточно регистрации.",
+        "ru": "В турнире достаточно зарегистрироваться.",
     },
     "tour.title": {
         "en": "🏆 Tournament #{table} · {game}\nBuy-in {buy_in} {label} · pool {pool} {label} · {chips} chips each\nLevels of {minutes} min · chips per point {schedule}…\nPrizes: {payouts}",
