@@ -71,6 +71,29 @@ def test_english_texts_have_no_russian_and_russian_quotes_are_guillemets() -> No
         assert not re.search('["“”„]', entry["ru"]), key
 
 
+def _russian_texts() -> list[tuple[str, str]]:
+    """Every Russian text a player or an admin reads: the texts, the settings' descriptions
+    (``/settings <name>``, Discord's own too) and the Discord command descriptions."""
+    described = [(f"{n} ru", s.ru) for n, s in SETTINGS.items()]
+    described += [(f"{n} discord_ru", s.discord_ru) for n, s in SETTINGS.items() if s.discord_ru]
+    return (
+        [(key, entry["ru"]) for key, entry in TEXTS.items()]
+        + described
+        + [(en, ru) for en, ru in DISCORD_DESCRIPTIONS_RU.items()]
+    )
+
+
+def test_russian_typography_guillemets_dashes_and_ellipses() -> None:
+    """Russian typography everywhere a Russian reader looks: «» quotes, a dash (—) between
+    spaced words, not a hyphen or an en dash (– stays for ranges: 1–20), … not three dots."""
+    wrong = [
+        (where, text)
+        for where, text in _russian_texts()
+        if re.search(r'["“”„]| [-–] |\.\.\.', text)
+    ]
+    assert wrong == []
+
+
 def test_no_text_cites_a_rule_number_to_players() -> None:
     """Rule numbers (R8.6 …) are for code and tests; a player reads the rule, not its number
     (one settings answer ended "(R8.6)")."""
