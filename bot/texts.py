@@ -818,39 +818,40 @@ TEXTS: dict[str, dict[str, str]] = {
     # answer is the group's one notice
     "reply.kick_usage": {
         "en": "Usage: /kick @user (or their name): stands a seated player up.",
-        "ru": "Использование: /kick @игрок (или имя): поднять игрока из-за стола.",
+        "ru": "Формат: /kick @игрок (или имя) — поднять игрока из-за стола.",
     },
     "reply.kicked": {
         "en": "Admin stood {name} up; {amount} {label} back to their balance.",
-        "ru": "Админ поднял {name} из-за стола; возвращено на баланс: {amount} {label}.",
+        "ru": "{name}: админ поднял игрока из-за стола; возвращено на баланс: {amount} {label}.",
     },
     "reply.kicked_nothing": {
         "en": "Admin stood {name} up.",
-        "ru": "Админ поднял {name} из-за стола.",
+        "ru": "{name}: админ поднял игрока из-за стола.",
     },
     "reply.kicked_after_hand": {
         "en": "Admin stood {name} up: they leave after this hand (their cards are placed "
         "for them as on timeout), their stack back to their balance then.",
-        "ru": "Админ поднял {name} из-за стола: игрок встанет после этой раздачи (его карты "
-        "разложатся как по таймауту), стек вернётся на баланс.",
+        "ru": "{name}: админ поднял игрока из-за стола — он встанет после этой раздачи (его "
+        "карты разложатся как по таймауту), стек вернётся на баланс.",
     },
     "reply.kicked_when_hand_ends": {
         "en": "Admin stood {name} up: they leave when this hand ends, their stack back to "
         "their balance then.",
-        "ru": "Админ поднял {name} из-за стола: игрок встанет, когда закончится эта раздача, "
-        "стек вернётся на баланс.",
+        "ru": "{name}: админ поднял игрока из-за стола — он встанет, когда закончится эта "
+        "раздача, стек вернётся на баланс.",
     },
     # Chinese Poker (R7.7, R7.6): the kicked player's hand is dead, the game ends for everyone
     "reply.kicked_after_hand_chinese": {
         "en": "Admin stood {name} up after this hand: their hand is dead, and the game to "
         "{target} ends with it, settled for everyone; their stack back then.",
-        "ru": "Админ поднял {name} из-за стола после этой раздачи: его рука мёртвая, а игра "
-        "до {target:очка|очков|очков} закончится ею с расчётом для всех; стек вернётся.",
+        "ru": "{name}: админ поднял игрока из-за стола после этой раздачи — его рука мёртвая, "
+        "а игра до {target:очка|очков|очков} закончится ею с расчётом для всех; стек "
+        "вернётся.",
     },
     "reply.kicked_game_ends_chinese": {
         "en": "Admin stood {name} up: they leave when this hand ends; the game to {target} "
         "ends then, settled for everyone, their stack back to their balance.",
-        "ru": "Админ поднял {name} из-за стола: игрок встанет, когда закончится эта раздача; "
+        "ru": "{name}: админ поднял игрока из-за стола — он встанет в конце этой раздачи; "
         "тогда же закончится игра до {target:очка|очков|очков} с расчётом для всех, стек "
         "вернётся на баланс.",
     },
@@ -1152,7 +1153,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "replay.no_private": {
         "en": "I cannot write to you privately: open a chat with me, press Start, then try again.",
-        "ru": "Не могу написать вам в личку: откройте чат со мной, нажмите «Запустить» (Start) и повторите.",
+        "ru": "Не могу написать вам в личный чат: откройте чат со мной, нажмите «Запустить» (Start) и повторите.",
     },
     # "table #1 · hand 2", as the table message and the reveal name them
     "replay.title": {
@@ -1187,7 +1188,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "dealt: {cards}; set while the others played their streets",
         "ru": "сдано: {cards}; раскладка одновременно с улицами остальных",
     },
-    "replay.bonus": {"en": "bonus {n} included", "ru": "в т. ч. призовых {n}"},
+    "replay.bonus": {"en": "bonus {n} included", "ru": "в т. ч. бонус {n}"},
     "replay.discards": {"en": "Your discards: {cards}", "ru": "Ваш сброс: {cards}"},
     "reply.daily": {
         "en": "Daily bonus: +{amount} {label}. Balance {balance}.",
@@ -1305,7 +1306,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{name}'s balance went over {limit} {label} (two grants at once). Of this grant "
         "of {amount}, {taken} is taken back; {kept} was spent meanwhile and stays. Balance "
         "{balance}.",
-        "ru": "Баланс {name} превысил {limit} {label:acc} (две выдачи сразу). Из этой выдачи "
+        "ru": "Баланс игрока {name} превысил {limit} {label:acc} (две выдачи сразу). Из этой выдачи "
         "({amount}) забрано {taken}; {kept} уже потрачено и остаётся. Баланс {balance}.",
     },
     "reply.unknown_player": {
@@ -1346,7 +1347,7 @@ TEXTS: dict[str, dict[str, str]] = {
     # a kush label of digits alone ("10 000"): every amount read as two numbers (R8.1)
     "settings.label_chips": {
         "en": "“{unit}” would read as a tournament's chips: choose another unit, e.g. “coins” or “₽”",
-        "ru": "«{unit}» спутаются с турнирными фишками: выберите другую единицу, например «монеты» или «₽»",
+        "ru": "«{unit}» легко спутать с турнирными фишками: выберите другую единицу, например «монеты» или «₽»",
     },
     "settings.label_digits": {
         "en": "the label is shown after every amount (“500 coins”): a short unit with no digits or “=”, e.g. “coins” or “₽”",
@@ -1489,7 +1490,7 @@ TEXTS: dict[str, dict[str, str]] = {
     # never expected (the house grants in the buy-in's own transaction): its kush is minted
     "bot.house_short": {
         "en": "The house could not stake {name}'s buy-in of {amount} {label}; nobody sat down.",
-        "ru": "Заведение не смогло оплатить взнос за {name} ({amount} {label}), никто не сел.",
+        "ru": "{name}: заведение не смогло оплатить взнос ({amount} {label}), никто не сел.",
     },
     "bot.last_seat": {
         "en": "The last seat stays free for a person: computer players do not play each other.",
@@ -1582,7 +1583,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "sandbox.db_error": {
         "en": "error: cannot open the sandbox's database {path} ({reason}): --sandbox-db takes "
         "an SQLite file (or a new file's name) in a folder that exists",
-        "ru": "ошибка: не открыть базу песочницы {path} ({reason}): --sandbox-db — файл SQLite "
+        "ru": "ошибка: не удалось открыть базу песочницы {path} ({reason}): --sandbox-db — файл SQLite "
         "(или имя нового файла) в существующей папке",
     },
     # a second sandbox on the file another one (or a bot) runs on: it would play the same
@@ -1674,7 +1675,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "» --fantasyland: your next Pineapple hand starts {cards}; the Queens on top, the "
         "board not fouled, earn Fantasyland (🪄 Arrange for me plays it so)",
         "ru": "» --fantasyland: ваша следующая раздача «Ананаса» начнётся с {cards}; дамы наверху "
-        "без фола дают Фантазию (🪄 Разложить так и сыграет)",
+        "(если рука не мёртвая) дают Фантазию (🪄 Разложить так и сыграет)",
     },
     "sandbox.timers_replaced": {
         "en": "» --hand-seconds {value} replaced the group's timers: {settings}",
@@ -2027,7 +2028,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "раздаче — после неё)\n"
             "/ofcadmin close — закрыть стол между раздачами (стеки вернутся на балансы), например "
             "чтобы открыть другую игру\n"
-            "Ваши карты: кнопка «🂠 Мои карты» на сообщении стола (и в личке, если она открыта); "
+            "Ваши карты: кнопка «🂠 Мои карты» на сообщении стола (и в личном чате, если он открыт); "
             "/ofc hand покажет вашу доску картинкой, видной только вам.\n"
             "⌛ авто: карты игрока разложены за него (время вышло или он ушёл)."
         ),
@@ -2035,7 +2036,7 @@ TEXTS: dict[str, dict[str, str]] = {
     # a /grant storage neither confirmed nor refused, tried twice (a lost connection)
     "err.grant_unsure": {
         "en": "Could not tell whether the grant was saved: check {name}'s balance before granting again.",
-        "ru": "Не удалось проверить, сохранена ли выдача: посмотрите баланс {name}, прежде чем выдавать снова.",
+        "ru": "Не удалось проверить, сохранена ли выдача: посмотрите баланс игрока {name}, прежде чем выдавать снова.",
     },
     # a /grant that went in over the limit (another grant at the same moment), its
     # take-back neither saved nor refused by storage, tried several times
@@ -2043,7 +2044,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{name}'s balance went over {limit} {label} (two grants at once); taking this "
         "grant of {amount} back could not be saved. Check the balance: if over, grant "
         "−{amount}.",
-        "ru": "Баланс {name} превысил {limit} {label:acc} (две выдачи сразу); возврат этой "
+        "ru": "Баланс игрока {name} превысил {limit} {label:acc} (две выдачи сразу); возврат этой "
         "выдачи ({amount}) не удалось сохранить. Проверьте баланс: если больше, выдайте "
         "−{amount}.",
     },
@@ -2158,7 +2159,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "tour.ready": {
         "en": "In a tournament, registering is all it takes.",
-        "ru": "В турнире достаточно регистрации.",
+        "ru": "В турнире достаточно зарегистрироваться.",
     },
     "tour.title": {
         "en": "🏆 Tournament #{table} · {game}\nBuy-in {buy_in} {label} · pool {pool} {label} · {chips} chips each\nLevels of {minutes} min · chips per point {schedule}…\nPrizes: {payouts}",
@@ -2549,7 +2550,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "settings.footer": {
         "en": "Shown: what applies to {game}. /settings <name> explains a setting; /settings <name> <value> sets any, /settings <name> default gives its default back.",
-        "ru": "Показано то, что действует в игре «{game}». /settings <имя> объясняет настройку; /settings <имя> <значение> меняет, /settings <имя> по умолчанию сбрасывает.",
+        "ru": "Показано то, что действует в игре «{game}». /settings <имя> объясняет настройку, /settings <имя> <значение> меняет её, /settings <имя> по умолчанию сбрасывает.",
     },
     "settings.help": {
         "en": "{name}: {about}\n{range}.\nGames: {games}. Now: {value}.",

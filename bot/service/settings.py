@@ -826,7 +826,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         "st",
         _OPEN_FACE,
         en="a full house or better in the middle also keeps Fantasyland.",
-        ru="фулл-хаус и старше в середине тоже оставляет в Фантазии.",
+        ru="фулл-хаус и выше в середине тоже оставляет в Фантазии.",
     ),
     _switch(
         "button_moves_in_fantasyland",

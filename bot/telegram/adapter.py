@@ -124,7 +124,7 @@ COMMANDS = (
     ("balance", "your balance", "ваш баланс"),
     ("top", "leaderboard", "рейтинг"),
     ("history", "your last hands", "ваши последние раздачи"),
-    ("hand", "your board as a picture (private chat)", "ваша доска картинкой (в личке)"),
+    ("hand", "your board as a picture (private chat)", "ваша доска картинкой (в личном чате)"),
     ("stats", "statistics", "статистика"),
     ("replay", "replay a hand", "повтор раздачи"),
     ("daily", "daily bonus", "ежедневный бонус"),

@@ -160,7 +160,7 @@ async def test_r7_2_a_chinese_replay_counts_the_bonus_in_the_points() -> None:
     notes = text.splitlines()[you + 4]
     assert notes.startswith("  +22 pts · game 22/200 ·"), notes
     assert notes.endswith(" · bonus 15 included") and "royalties" not in text
-    assert tr("ru", "replay.bonus", n=15) == "в т. ч. призовых 15"
+    assert tr("ru", "replay.bonus", n=15) == "в т. ч. бонус 15"
 
 
 async def test_r4_2_history_sums_a_players_two_boards_not_a_seat_number() -> None:

@@ -96,7 +96,7 @@ async def test_r8_7_a_kush_label_of_chips_is_refused(label: str, lang: str) -> N
     said = {
         "en": f"Cannot set that — “{word}” would read as a tournament's chips: choose another "
         "unit, e.g. “coins” or “₽”.",
-        "ru": f"Не удалось изменить настройку — «{word}» спутаются с турнирными фишками: "
+        "ru": f"Не удалось изменить настройку — «{word}» легко спутать с турнирными фишками: "
         "выберите другую единицу, например «монеты» или «₽».",
     }
     assert reply.text == said[lang]

@@ -737,7 +737,7 @@ async def test_a_sandbox_db_that_cannot_be_opened_is_refused_in_one_line(tmp_pat
         # (after the line naming the file it was to play on)
         assert out[1].startswith(tr(lang, "sandbox.db", path=path).rstrip(".")), out
         assert (status, out[2:]) == (2, [line]), out
-    assert line.startswith("ошибка: не открыть базу песочницы ")
+    assert line.startswith("ошибка: не удалось открыть базу песочницы ")
     assert not (tmp_path / "missing").exists()
 
 

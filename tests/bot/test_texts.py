@@ -71,6 +71,29 @@ def test_english_texts_have_no_russian_and_russian_quotes_are_guillemets() -> No
         assert not re.search('["“”„]', entry["ru"]), key
 
 
+def _russian_texts() -> list[tuple[str, str]]:
+    """Every Russian text a player or an admin reads: the texts, the settings' descriptions
+    (``/settings <name>``, Discord's own too) and the Discord command descriptions."""
+    described = [(f"{n} ru", s.ru) for n, s in SETTINGS.items()]
+    described += [(f"{n} discord_ru", s.discord_ru) for n, s in SETTINGS.items() if s.discord_ru]
+    return (
+        [(key, entry["ru"]) for key, entry in TEXTS.items()]
+        + described
+        + [(en, ru) for en, ru in DISCORD_DESCRIPTIONS_RU.items()]
+    )
+
+
+def test_russian_typography_guillemets_dashes_and_ellipses() -> None:
+    """Russian typography everywhere a Russian reader looks: «» quotes, a dash (—) between
+    spaced words, not a hyphen or an en dash (– stays for ranges: 1–20), … not three dots."""
+    wrong = [
+        (where, text)
+        for where, text in _russian_texts()
+        if re.search(r'["“”„]| [-–] |\.\.\.', text)
+    ]
+    assert wrong == []
+
+
 def test_no_text_cites_a_rule_number_to_players() -> None:
     """Rule numbers (R8.6 …) are for code and tests; a player reads the rule, not its number
     (one settings answer ended "(R8.6)")."""
@@ -343,6 +366,31 @@ def test_russian_texts_ask_with_one_polite_imperative() -> None:
     assert claim.startswith("🏆 Вася: цель в 3 очка достигнута."), claim
     assert "«Закончить игру»" in claim and "«Продолжить»" in claim
     assert tr("ru", "lobby.empty") == "Пока никого. Нажмите «Сесть»."
+
+
+#: the words a player's name may follow in a Russian text: a name is never declined
+#: («Боб», «🤖 Anna»), so it stands where the nominative reads right: after «игрока» (its
+#: genitive apposition: «баланс игрока Боб»), as a subject («может Боб», «… и Боб»)
+NAME_MAY_FOLLOW = {"игрока", "может", "и"}
+
+
+def test_russian_texts_never_decline_a_players_name() -> None:
+    """A name placed where Russian declines it read «Админ поднял Боб из-за стола»,
+    «Баланс Боб превысил …», «взнос за 🤖 Anna»: such texts start with the name
+    («Боб: админ поднял игрока …») or name it after «игрока»."""
+    declined = [
+        (key, m.group(0))
+        for key, entry in TEXTS.items()
+        if key != "reply.setting_refused_named"  # (the name of a setting: a Latin word)
+        for m in re.finditer(r"([а-яё]+) \{(?:name|names|who)\}", entry["ru"], re.IGNORECASE)
+        if m.group(1).lower() not in NAME_MAY_FOLLOW
+    ]
+    assert declined == []
+    assert tr("ru", "reply.kicked_nothing", name="Боб") == "Боб: админ поднял игрока из-за стола."
+    assert tr("ru", "err.grant_unsure", name="Боб") == (
+        "Не удалось проверить, сохранена ли выдача: посмотрите баланс игрока Боб, прежде чем "
+        "выдавать снова."
+    )
 
 
 def test_tournament_chips_on_a_picture_agree_with_their_amount() -> None:

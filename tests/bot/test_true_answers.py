@@ -53,7 +53,7 @@ async def test_addbot_whose_buy_in_is_short_is_refused_as_the_houses_nothing_cha
 
 def test_the_houses_refusal_reads_in_russian() -> None:
     text = tr("ru", "bot.house_short", name="🤖 Anna", amount=200, label="kush")
-    assert text == "Заведение не смогло оплатить взнос за 🤖 Anna (200 кушей), никто не сел."
+    assert text == "🤖 Anna: заведение не смогло оплатить взнос (200 кушей), никто не сел."
 
 
 # -- a failure after a committed step, and one before it --------------------------------------

@@ -44,7 +44,7 @@ async def test_r8_7_kush_label_chips_is_refused_on_discord(tmp_path: Path) -> No
         ), reply
         reply = await w.slash(BOB, "settings", {"name": "kush_label", "value": "фишки"}, admin=True)
         assert reply["content"].splitlines()[0] == (
-            "Не удалось изменить настройку — «фишки» спутаются с турнирными фишками: "
+            "Не удалось изменить настройку — «фишки» легко спутать с турнирными фишками: "
             "выберите другую единицу, например «монеты» или «₽»."
         ), reply
         reply = await w.slash(
