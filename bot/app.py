@@ -116,9 +116,11 @@ async def _unless_stopped(start: Awaitable[T], stop: asyncio.Event) -> T:
 
 
 async def _take_updates(telegram: TelegramAdapter, settings: Settings) -> None:
-    """Polling (the default) or, with ``TELEGRAM_WEBHOOK_URL``, the webhook (issue 14)."""
+    """Polling (the default) or, with ``TELEGRAM_WEBHOOK_URL``, the webhook (issue 14);
+    "Telegram: polling as @bot" (or webhook) logged once it runs (``setWebhook`` succeeded)."""
     if settings.telegram_webhook_url is None or settings.telegram_webhook_secret is None:
         await telegram.start_polling()
+        log.info("Telegram: polling as @%s", telegram.presenter.username)
         return
     host, port = split_listen(settings.telegram_webhook_listen)
     secret = settings.telegram_webhook_secret.get_secret_value()
@@ -130,6 +132,7 @@ async def _take_updates(telegram: TelegramAdapter, settings: Settings) -> None:
             f"cannot listen on TELEGRAM_WEBHOOK_LISTEN={settings.telegram_webhook_listen}: "
             f"{exc.strerror or exc}"
         ) from None
+    log.info("Telegram: webhook as @%s", telegram.presenter.username)
 
 
 @contextlib.contextmanager
@@ -445,10 +448,10 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
                 worker.attach_telegram(telegram)  # fed the updates the router forwards
             with _bot_api_errors(settings.telegram_api_base_url):  # updates: after restore
                 await _unless_stopped(telegram.start(polling=False), stop)
-            mode = "webhook" if settings.telegram_webhook_url else "polling"
-            if settings.worker_id is not None:
+            if settings.worker_id is not None:  # (polling's and the webhook's line: once
+                # they run, _take_updates; "webhook" came before setWebhook, refused or not)
                 mode = f"worker {settings.worker_id} (updates forwarded by the router)"
-            log.info("Telegram: %s as @%s", mode, telegram.presenter.username)
+                log.info("Telegram: %s as @%s", mode, telegram.presenter.username)
         if settings.discord_bot_token is not None:
             from bot.discord import DiscordAdapter, LoginFailure, PrivilegedIntentsRequired
             from bot.discord.adapter import default_intents
