@@ -385,6 +385,21 @@ def _pg_busy(settings: Settings, what: str, *, running: bool) -> str:
     )
 
 
+async def _not_the_sandboxs(store: Store, path: str) -> None:
+    """Refuse the SQLite database ``path`` when it holds the sandbox's open table
+    (``DATABASE_PATH`` naming the sandbox's file, ``sandbox.sqlite3``): the bot restored
+    it and wrote to the sandbox's made-up group, its computer players among the real ones.
+
+    :raises ConfigError: one line naming the file."""
+    from bot.sandbox import GROUP_ID
+
+    if await store.chat_table("telegram", str(GROUP_ID)) is not None:
+        raise ConfigError(
+            f"DATABASE_PATH={path} is the sandbox's database (it holds the sandbox's table): "
+            "give the bot its own file (python -m bot --sandbox plays on its own, --sandbox-db)"
+        )
+
+
 async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
     """:func:`_serve` once any PostgreSQL lock is held. :raises _StoppedStarting: as its
     name says."""
@@ -410,6 +425,8 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
     discord_adapter = None
     worker: Worker | None = None
     try:
+        if settings.database_url is None:
+            await _not_the_sandboxs(store, settings.database_path)
         service = TableService(
             store,
             decisions_in_process=settings.decisions_in_process,

@@ -6,13 +6,16 @@ in ``--lang``, exit status 2, and nothing is written to it."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
 
 import bot.sandbox
 from bot.__main__ import main
+from bot.config import ConfigError
 from bot.sandbox import SandboxOptions
+from tests.bot.test_fixlock import TOKEN
 
 
 @pytest.mark.parametrize(
@@ -56,3 +59,40 @@ def test_the_bots_database_is_refused_as_the_sandboxs(
         f"ошибка: {sandbox_db} — база бота (DATABASE_PATH): песочница никогда не играет на "
         "ней; дайте --sandbox-db свой файл (по умолчанию sandbox.sqlite3)\n"
     )
+
+
+async def test_the_bot_refuses_a_database_holding_the_sandboxs_table(tmp_path: Path) -> None:
+    """The other way round: ``DATABASE_PATH=sandbox.sqlite3`` (the sandbox's file) restored
+    the sandbox's table in the real bot, which wrote to its made-up group. A bot whose SQLite
+    database holds the sandbox's open table stops in one line naming the file; nothing in it
+    is changed."""
+    from bot.app import run
+    from bot.sandbox import GROUP_ID
+    from bot.telegram.fake_api import FakeTelegram
+    from storage.sqlite import SqliteStore
+    from tests.bot.test_fixlock import settings_for
+
+    db = tmp_path / "sandbox.sqlite3"
+    store = await SqliteStore.open(db)
+    try:
+        community = await store.community("telegram", str(GROUP_ID))
+        table = await store.create_table(community.id, str(GROUP_ID), {}, 100)
+    finally:
+        await store.close()
+    telegram = FakeTelegram(TOKEN)
+    await telegram.start()
+    try:
+        with pytest.raises(ConfigError) as caught:
+            await asyncio.wait_for(run(settings_for(telegram, db), asyncio.Event()), 30)
+    finally:
+        await telegram.stop()
+    assert str(caught.value) == (
+        f"DATABASE_PATH={db} is the sandbox's database (it holds the sandbox's table): give "
+        "the bot its own file (python -m bot --sandbox plays on its own, --sandbox-db)"
+    )
+    assert not telegram.calls_of("getUpdates")  # it took no update
+    store = await SqliteStore.open(db)
+    try:
+        assert await store.chat_table("telegram", str(GROUP_ID)) == table.id  # still open
+    finally:
+        await store.close()
