@@ -86,6 +86,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return _run(run_router(settings))
     if args.sandbox or not settings.has_token:
+        if _is_bots_database(args.sandbox_db, settings):
+            print(
+                tr(args.lang or "en", "sandbox.db_is_bots", path=args.sandbox_db), file=sys.stderr
+            )
+            return 2
         if not args.sandbox:
             # the file actually read: a mistyped --env-file is read as none, and said so
             key = "sandbox.no_token" if Path(args.env_file).is_file() else "sandbox.no_token_file"
@@ -121,6 +126,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     from bot.app import run
 
     return _run(run(settings))
+
+
+def _is_bots_database(sandbox_db: str, settings: Settings) -> bool:
+    """Whether ``--sandbox-db`` (``sandbox_db``) is the bot's SQLite database: the same file
+    as ``DATABASE_PATH`` once both are resolved, ``DATABASE_URL`` not set (then the bot's
+    database is PostgreSQL). The sandbox played its group, computer players and kush among
+    the real groups' there (the bot stopped: nothing held the file), its start line calling
+    it "the sandbox's own file"."""
+    if settings.database_url is not None:
+        return False
+    return Path(sandbox_db).resolve() == Path(settings.database_path).resolve()
 
 
 def _sandbox_db_line(lang: str, path: str, settings: Settings) -> str:

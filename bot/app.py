@@ -116,9 +116,11 @@ async def _unless_stopped(start: Awaitable[T], stop: asyncio.Event) -> T:
 
 
 async def _take_updates(telegram: TelegramAdapter, settings: Settings) -> None:
-    """Polling (the default) or, with ``TELEGRAM_WEBHOOK_URL``, the webhook (issue 14)."""
+    """Polling (the default) or, with ``TELEGRAM_WEBHOOK_URL``, the webhook (issue 14);
+    "Telegram: polling as @bot" (or webhook) logged once it runs (``setWebhook`` succeeded)."""
     if settings.telegram_webhook_url is None or settings.telegram_webhook_secret is None:
         await telegram.start_polling()
+        log.info("Telegram: polling as @%s", telegram.presenter.username)
         return
     host, port = split_listen(settings.telegram_webhook_listen)
     secret = settings.telegram_webhook_secret.get_secret_value()
@@ -130,6 +132,7 @@ async def _take_updates(telegram: TelegramAdapter, settings: Settings) -> None:
             f"cannot listen on TELEGRAM_WEBHOOK_LISTEN={settings.telegram_webhook_listen}: "
             f"{exc.strerror or exc}"
         ) from None
+    log.info("Telegram: webhook as @%s", telegram.presenter.username)
 
 
 @contextlib.contextmanager
@@ -382,6 +385,21 @@ def _pg_busy(settings: Settings, what: str, *, running: bool) -> str:
     )
 
 
+async def _not_the_sandboxs(store: Store, path: str) -> None:
+    """Refuse the SQLite database ``path`` when it holds the sandbox's open table
+    (``DATABASE_PATH`` naming the sandbox's file, ``sandbox.sqlite3``): the bot restored
+    it and wrote to the sandbox's made-up group, its computer players among the real ones.
+
+    :raises ConfigError: one line naming the file."""
+    from bot.sandbox import GROUP_ID
+
+    if await store.chat_table("telegram", str(GROUP_ID)) is not None:
+        raise ConfigError(
+            f"DATABASE_PATH={path} is the sandbox's database (it holds the sandbox's table): "
+            "give the bot its own file (python -m bot --sandbox plays on its own, --sandbox-db)"
+        )
+
+
 async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
     """:func:`_serve` once any PostgreSQL lock is held. :raises _StoppedStarting: as its
     name says."""
@@ -407,6 +425,8 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
     discord_adapter = None
     worker: Worker | None = None
     try:
+        if settings.database_url is None:
+            await _not_the_sandboxs(store, settings.database_path)
         service = TableService(
             store,
             decisions_in_process=settings.decisions_in_process,
@@ -445,10 +465,10 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
                 worker.attach_telegram(telegram)  # fed the updates the router forwards
             with _bot_api_errors(settings.telegram_api_base_url):  # updates: after restore
                 await _unless_stopped(telegram.start(polling=False), stop)
-            mode = "webhook" if settings.telegram_webhook_url else "polling"
-            if settings.worker_id is not None:
+            if settings.worker_id is not None:  # (polling's and the webhook's line: once
+                # they run, _take_updates; "webhook" came before setWebhook, refused or not)
                 mode = f"worker {settings.worker_id} (updates forwarded by the router)"
-            log.info("Telegram: %s as @%s", mode, telegram.presenter.username)
+                log.info("Telegram: %s as @%s", mode, telegram.presenter.username)
         if settings.discord_bot_token is not None:
             from bot.discord import DiscordAdapter, LoginFailure, PrivilegedIntentsRequired
             from bot.discord.adapter import default_intents

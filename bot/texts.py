@@ -1575,6 +1575,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "База данных: {path} (свой файл песочницы, --sandbox-db); {name} — база бота, "
         "она не используется: песочница никогда не пишет в балансы настоящих групп.",
     },
+    # --sandbox-db names the bot's own database (DATABASE_PATH, the same file): refused
+    "sandbox.db_is_bots": {
+        "en": "error: {path} is the bot's database (DATABASE_PATH): the sandbox never plays on "
+        "it; give --sandbox-db a file of its own (default sandbox.sqlite3)",
+        "ru": "ошибка: {path} — база бота (DATABASE_PATH): песочница никогда не играет на ней; "
+        "дайте --sandbox-db свой файл (по умолчанию sandbox.sqlite3)",
+    },
     "sandbox.bye": {
         "en": "» Bye (the table is saved; the next start resumes it)",
         "ru": "» Пока (стол сохранён; следующий запуск продолжит его)",

@@ -9,7 +9,8 @@ backed up with ``pg_dump``.
 
 Without ``--db`` both read the database the bot uses: ``DATABASE_URL``, else
 ``DATABASE_PATH`` (default ``ofc.sqlite3``), from the environment or ``--env-file``
-(default ``.env``)."""
+(default ``.env`` when there is one; a file named with ``--env-file`` that is not there is
+refused, exit status 2)."""
 
 from __future__ import annotations
 
@@ -61,11 +62,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             "--db", help=f"{what}; default: DATABASE_URL, else DATABASE_PATH, as the bot reads them"
         )
         command.add_argument(
-            "--env-file", default=".env", help="the bot's settings file read without --db"
+            "--env-file",
+            help="the bot's settings file read without --db (default .env, if there is one; "
+            "a file given here must exist)",
         )
     backup.add_argument("dest", help="the new file to write (never overwritten)")
     args = parser.parse_args(argv)
-
+    if args.db is None and args.env_file is not None and not Path(args.env_file).is_file():
+        # (read as none, a typo checked the default ofc.sqlite3 without a word)
+        print(
+            f"error: there is no {args.env_file} (--env-file names the bot's settings file)",
+            file=sys.stderr,
+        )
+        return 2
+    args.env_file = args.env_file or ".env"
     try:
         db = args.db or _bot_database(args.env_file)
     except (UnicodeDecodeError, OSError) as e:  # (a traceback: a .env in UTF-16)

@@ -2185,6 +2185,9 @@ class TelegramAdapter:
         # name (a name of several words is one), the rest the amount, judged whole by the
         # service ("/grant @bob 1 000" is refused with the usage, never a grant to "@bob 1")
         first = next((i for i in range(1, len(args)) if _numeric(args[i])), len(args))
+        if first == len(args) > 1:  # /grant @bob abc: no number, the last word the amount,
+            # refused as /topup's ("That is not a number"; it was the usage alone)
+            first -= 1
         named = first < len(args) and not _numeric(args[0])
         if mentioned is not None:  # /grant <a member picked from the list> 100
             user, shown, rest = mentioned

@@ -81,7 +81,8 @@ def test_without_db_the_bots_database_is_read(
     assert capsys.readouterr().out.startswith("bot.sqlite3: 1 community, 3 players")
     assert main(["backup", "saved.sqlite3"]) == 0
     assert capsys.readouterr().out.startswith("saved.sqlite3: backup of bot.sqlite3 written")
-    assert main(["check", "--env-file", "none.env"]) == 2  # the default file, ofc.sqlite3
+    (tmp_path / ".env").unlink()
+    assert main(["check"]) == 2  # no .env: the default file, ofc.sqlite3
     assert "no database file at ofc.sqlite3" in capsys.readouterr().err
 
 
