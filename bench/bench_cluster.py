@@ -167,9 +167,11 @@ class Bench:
             TELEGRAM_WEBHOOK_LISTEN=f"127.0.0.1:{hook_port}",
             TELEGRAM_WEBHOOK_SECRET=SECRET,
         )
+        empty = self.workdir / "empty.env"  # (not the checkout's .env; a missing one is refused)
+        empty.write_text("")
         self._spawn(
             "router",
-            [sys.executable, "-m", "bot", "--router", "--env-file", "/nonexistent"],
+            [sys.executable, "-m", "bot", "--router", "--env-file", str(empty)],
             router_env,
         )
         deadline = time.monotonic() + 60

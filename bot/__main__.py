@@ -27,9 +27,13 @@ def _prog() -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point; returns the exit status (2 for bad configuration)."""
+    """Entry point; returns the exit status (2 for bad configuration, an ``--env-file``
+    that is not there included: without the flag ``.env`` is read if there is one)."""
     parser = argparse.ArgumentParser(prog=_prog(), description="Run the OFC bot.")
-    parser.add_argument("--env-file", default=".env", help="settings file (default: .env)")
+    parser.add_argument(
+        "--env-file",
+        help="settings file (default: .env, if there is one; a file given here must exist)",
+    )
     parser.add_argument(
         "--sandbox", action="store_true", help="play locally in the terminal, even with tokens set"
     )
@@ -74,6 +78,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         "forwarded to the worker serving its chat (needs TELEGRAM_WEBHOOK_URL/SECRET)",
     )  # fmt: skip
     args = parser.parse_args(argv)
+    if args.env_file is not None and not Path(args.env_file).is_file():
+        # (read as none, a typo started the sandbox, or the bot with the environment's tokens)
+        print(
+            f"error: there is no {args.env_file} (--env-file names the bot's settings file)",
+            file=sys.stderr,
+        )
+        return 2
+    args.env_file = args.env_file or ".env"
     try:
         settings = load_settings(args.env_file, tokens=not args.sandbox)
     except ConfigError as exc:
@@ -92,7 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             return 2
         if not args.sandbox:
-            # the file actually read: a mistyped --env-file is read as none, and said so
+            # the file actually read: the default .env may be missing (a given one may not)
             key = "sandbox.no_token" if Path(args.env_file).is_file() else "sandbox.no_token_file"
             print(tr(args.lang or "en", key, file=args.env_file), flush=True)
         print(_sandbox_db_line(args.lang or "en", args.sandbox_db, settings), flush=True)

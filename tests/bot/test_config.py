@@ -26,7 +26,7 @@ def run_bot(
     clean.update(env)
     clean["DATABASE_PATH"] = str(tmp / "ofc.sqlite3")
     return subprocess.run(
-        [sys.executable, "-m", "bot", "--env-file", str(tmp / "none.env")],
+        [sys.executable, "-m", "bot"],  # (no .env in tmp)
         env=clean, capture_output=True, text=True, timeout=timeout, cwd=tmp,
     )  # fmt: skip
 
@@ -54,7 +54,7 @@ async def test_token_refused_by_the_server_is_one_line(tmp_path: Path) -> None:
         import asyncio
 
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", "--env-file", str(tmp_path / "none.env"),
+            sys.executable, "-m", "bot",  # (no .env in tmp_path)
             env={
                 **base_env(),
                 "TELEGRAM_BOT_TOKEN": "123456:" + "A" * 35,

@@ -106,7 +106,8 @@ def test_the_sandbox_is_given_storage_wait_seconds(
     monkeypatch.setattr(entry, "configure_logging", lambda *args, **kwargs: None)
     monkeypatch.setattr(logging.getLogger(), "level", logging.getLogger().level)
     monkeypatch.setenv("STORAGE_WAIT_SECONDS", "2.5")
-    env = tmp_path / "none.env"
+    env = tmp_path / "empty.env"
+    env.write_text("")
     db = tmp_path / "s.sqlite3"
     assert entry.main(["--sandbox", "--env-file", str(env), "--sandbox-db", str(db)]) == 0
     assert [opts.storage_wait for opts in given] == [2.5]

@@ -78,7 +78,7 @@ async def second_process_refused_then_killed_one_frees(
 
     async def start() -> asyncio.subprocess.Process:
         return await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", "--env-file", str(tmp_path / "none.env"), env=env,
+            sys.executable, "-m", "bot", env=env,  # (no .env in tmp_path)
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, cwd=tmp_path,
         )  # fmt: skip
 

@@ -235,7 +235,7 @@ async def _piped(tmp_path: Path, text: str) -> tuple[int, list[str]]:
     env["USER"] = "tester"
     env["PYTHONPATH"] = os.pathsep.join(filter(None, (str(ROOT), env.get("PYTHONPATH"))))
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", "--env-file", str(tmp_path / "none.env"), "--sandbox",
+        sys.executable, "-m", "bot", "--sandbox",  # (no .env in tmp_path)
         "--sandbox-db", str(tmp_path / "sandbox.sqlite3"),
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT, cwd=tmp_path, env=env,

@@ -45,7 +45,7 @@ def test_the_bots_database_is_refused_as_the_sandboxs(
     else:
         path = str(tmp_path / "data/bot.sqlite3") if database_path == "ABS" else database_path
         monkeypatch.setenv("DATABASE_PATH", path)
-    args = ["--env-file", str(tmp_path / "none.env"), "--sandbox", "--sandbox-db", sandbox_db]
+    args = ["--sandbox", "--sandbox-db", sandbox_db]  # (no .env in tmp_path, the cwd)
     assert main(args) == 2
     out, err = capsys.readouterr()
     assert out == ""  # no start line (it called this file "the sandbox's own file")

@@ -345,5 +345,6 @@ def test_python_m_bot_exits_2_without_a_second_line_when_its_database_was_taken(
     monkeypatch.setattr("bot.__main__.configure_logging", lambda *args: None)  # (the root's)
     monkeypatch.setenv("TELEGRAM_BOT_TOKEN", TOKEN)
     monkeypatch.setenv("DATABASE_PATH", str(tmp_path / "ofc.sqlite3"))
-    assert main(["--env-file", str(tmp_path / "none.env")]) == 2
+    (tmp_path / "empty.env").write_text("")
+    assert main(["--env-file", str(tmp_path / "empty.env")]) == 2
     assert capsys.readouterr().err == ""

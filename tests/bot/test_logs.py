@@ -75,8 +75,9 @@ def test_the_real_configuration_hides_the_token_python_telegram_bot_logs(
         LOG_LEVEL="DEBUG",
         DATABASE_PATH=str(tmp_path / "ofc.sqlite3"),
     )
+    (tmp_path / "empty.env").write_text("")  # (not the checkout's .env, if it has one)
     run = subprocess.run(
-        [sys.executable, "-m", "bot", "--env-file", str(tmp_path / "none.env")],
+        [sys.executable, "-m", "bot", "--env-file", str(tmp_path / "empty.env")],
         cwd=ROOT,
         env=env,
         capture_output=True,

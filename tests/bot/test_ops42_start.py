@@ -63,7 +63,7 @@ async def test_a_stop_while_the_bot_api_does_not_answer_ends_the_start(tmp_path:
 async def test_sigterm_during_the_start_exits_0_without_an_error(tmp_path: Path) -> None:
     async with SilentServer() as api:
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", "--env-file", str(tmp_path / "none.env"),
+            sys.executable, "-m", "bot",  # (no .env in tmp_path)
             env={
                 **base_env(),
                 "TELEGRAM_BOT_TOKEN": TOKEN,

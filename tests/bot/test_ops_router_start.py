@@ -34,7 +34,7 @@ def _router(env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
         **env,
     )
     return subprocess.run(
-        [sys.executable, "-m", "bot", "--router", "--env-file", str(cwd / "none.env")],
+        [sys.executable, "-m", "bot", "--router"],  # (no .env in cwd)
         env=clean, capture_output=True, text=True, timeout=60, cwd=cwd,
     )  # fmt: skip
 

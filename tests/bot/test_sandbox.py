@@ -181,7 +181,7 @@ async def sandbox(
         else:
             clean[key] = value
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", "--env-file", str(tmp_path / "none.env"),
+        sys.executable, "-m", "bot",  # (no .env in tmp_path, the cwd)
         "--sandbox-db", str(tmp_path / "sandbox.sqlite3"), "--fast", *flags,
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT, cwd=tmp_path, env=clean,
@@ -230,13 +230,13 @@ async def test_sandbox_plays_a_whole_hand_through_a_pipe(tmp_path: Path) -> None
 
 async def test_the_no_token_line_names_the_settings_file_read(tmp_path: Path) -> None:
     """The line saying why the sandbox starts names the settings file ``--env-file`` gave (it
-    said ".env" whatever the flag said), and that it does not exist when it does not: a
-    mistyped ``--env-file`` starts the sandbox as a missing ``.env`` does, and now says so."""
-    missing = tmp_path / "none.env"
+    said ".env" whatever the flag said), and that it does not exist when it does not: the
+    default ``.env`` is optional (a mistyped ``--env-file`` is refused:
+    tests/bot/test_fixsmall37b_env_file.py)."""
     async with sandbox(tmp_path) as term:
         first = await term.read_until("sandbox")
         assert first == (
-            f"No bot token set (TELEGRAM_BOT_TOKEN / DISCORD_BOT_TOKEN; there is no {missing}): "
+            "No bot token set (TELEGRAM_BOT_TOKEN / DISCORD_BOT_TOKEN; there is no .env): "
             "starting the local sandbox."
         )
         await term.read_until(r"^Sandbox: ")
