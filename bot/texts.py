@@ -2564,6 +2564,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "{name}: {about}\n{range}.\nИгры: {games}. Сейчас: {value}.",
     },
     # a setting of the whole group (its language, time zone, kush label, ...), not of games
+    # /settings <name> for a setting with a value stored: how to drop it
+    "settings.reset_hint": {
+        "en": "/settings {name} default gives it back its default.",
+        "ru": "/settings {name} по умолчанию — вернуть значение по умолчанию.",
+    },
     "settings.help_group": {
         "en": "{name}: {about}\n{range}.\nNow: {value}.",
         "ru": "{name}: {about}\n{range}.\nСейчас: {value}.",

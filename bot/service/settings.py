@@ -1205,6 +1205,20 @@ def _pinned(s: CommunitySettings, spec: Setting) -> bool:
     return len({getattr(table_options(fresh, g), spec.name) for g in kinds}) > 1
 
 
+def _droppable(
+    s: CommunitySettings, spec: Setting, game: GameKind | str, readers: str | None = None
+) -> bool:
+    """Whether ``spec`` has a value stored in ``s`` that ``/settings <name> default`` drops:
+    a group setting other than its field's default, a rule option stored other than its
+    default for tables of ``game`` (``readers`` as for :func:`_current`) or pinned for every
+    game (:func:`_pinned`)."""
+    if spec.community:
+        return bool(getattr(s, spec.name) != _FIELD_DEFAULTS[spec.name])
+    if spec.name not in s.options:
+        return False
+    return not _is_default(s, spec, game, readers) or _pinned(s, spec)
+
+
 def _defaults(s: CommunitySettings, spec: Setting) -> CommunitySettings:
     """The settings of a group that never set ``spec``, against which its value under ``s``
     is the default or not: ``utc_offset``'s default follows the group's language (kept);
@@ -1514,7 +1528,10 @@ async def settings(
         label = rt.kush_label(community)
         readers = await readers_language(rt, community)
         shown = _with_default(s, spec, lang, label, game or s.game, readers)
-        return Reply(spec.help_text(lang, shown, label, community.platform))
+        text = spec.help_text(lang, shown, label, community.platform)
+        if _droppable(s, spec, game or s.game, readers):  # (the way back was not said)
+            text += "\n" + tr(lang, "settings.reset_hint", name=spec.name)
+        return Reply(text)
     if (more := _second_setting(spec, args)) is not None:
         # "/settings min_buy_in 100 max_buy_in 500" was refused as min_buy_in's value ("takes
         # a whole number from 1 to …": 100 is one) with how to write digits

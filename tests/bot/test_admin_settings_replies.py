@@ -21,7 +21,7 @@ async def _now(service: TableService, name: str, lang: str = "en") -> str:
     """The value ``/settings <name>`` shows as the setting's current one."""
     reply = await service.settings(GROUP, ALICE, True, [name])
     marker = "Now: " if lang == "en" else "Сейчас: "
-    now = reply.text.rsplit(marker, 1)[1].removesuffix(".")
+    now = reply.text.rsplit(marker, 1)[1].split("\n", 1)[0].removesuffix(".")
     return now.split(" (default", 1)[0].split(" (по умолчанию", 1)[0]
 
 

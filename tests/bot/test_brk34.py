@@ -100,10 +100,15 @@ async def test_r8_1_a_language_set_reads_with_its_default_auto() -> None:
     assert (await say(service, "language")).text.endswith("Now: auto (default).")
     assert not (await say(service, "language", "en")).alert
     reply = await say(service, "language")
-    assert reply.text.endswith("Now: English (default auto)."), reply.text
+    assert reply.text.endswith(
+        "Now: English (default auto)." + "\n/settings language default gives it back its default."
+    ), reply.text
     assert (await say(service, "utc_offset")).text.endswith("Now: auto — 0 (default).")
     assert not (await say(service, "language", "ru")).alert
     reply = await say(service, "language")
-    assert reply.text.endswith("Сейчас: русский (по умолчанию авто)."), reply.text
+    assert reply.text.endswith(
+        "Сейчас: русский (по умолчанию авто)."
+        + "\n/settings language по умолчанию — вернуть значение по умолчанию."
+    ), reply.text
     assert (await say(service, "utc_offset")).text.endswith("Сейчас: авто — 3 (по умолчанию).")
     assert (await stored(store)).utc_offset is None

@@ -110,7 +110,9 @@ async def test_r5_3_the_short_list_shows_an_option_pinned_at_this_games_default(
     listed = await shown(service)
     assert line in listed.split("\n"), listed
     about = (await say(service, "scoring")).text
-    assert about.endswith(line.split(": ", 1)[1] + "."), about
+    assert about.endswith(
+        line.split(": ", 1)[1] + "." + "\n/settings scoring default gives it back its default."
+    ), about
     ru = await shown(service, BORIS)
     assert "сохранено для всех игр; по умолчанию: Ананас (OFC): " in ru, ru
     assert not (await say(service, "scoring", "default")).alert

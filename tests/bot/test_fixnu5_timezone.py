@@ -48,7 +48,9 @@ async def test_an_english_group_counts_its_days_in_utc_and_a_russian_one_in_mosc
     assert not (await say(service, "language", "en")).alert
     assert (await stored(store)).day_zone() == 5
     reply = await say(service, "utc_offset")
-    assert reply.text.endswith("Now: 5 (default 0)."), reply.text
+    assert reply.text.endswith(
+        "Now: 5 (default 0)." + "\n/settings utc_offset default gives it back its default."
+    ), reply.text
 
 
 async def test_a_stored_group_keeps_its_time_zone(tmp_path) -> None:  # type: ignore[no-untyped-def]

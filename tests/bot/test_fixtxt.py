@@ -70,7 +70,9 @@ async def test_r8_1_a_time_zone_set_shows_its_number_and_the_default() -> None:
     assert not (await say(service, "language", "en")).alert
     saved = await say(service, "utc_offset", "3")
     assert saved.text.startswith("Saved: utc_offset = 3 (was auto — 0)."), saved.text
-    assert (await say(service, "utc_offset")).text.endswith("Now: 3 (default 0).")
+    assert (await say(service, "utc_offset")).text.endswith(
+        "Now: 3 (default 0)." + "\n/settings utc_offset default gives it back its default."
+    )
 
 
 # -- refusals ------------------------------------------------------------------------------------

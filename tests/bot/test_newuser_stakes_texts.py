@@ -127,13 +127,20 @@ async def test_settings_list_names_choices_and_the_detail_says_the_default() -> 
     assert not (await say(service, "target_points", "1")).alert
     assert (await say(service, "target_points", actor=BORIS)).text.endswith(
         "Сейчас: 1 (по умолчанию 51)."
+        + "\n/settings target_points по умолчанию — вернуть значение по умолчанию."
     )
-    assert (await say(service, "target_points")).text.endswith("Now: 1 (default 51).")
+    assert (await say(service, "target_points")).text.endswith(
+        "Now: 1 (default 51)." + "\n/settings target_points default gives it back its default."
+    )
     assert not (await say(service, "scoring", "two_per_row")).alert
-    assert (await say(service, "scoring")).text.endswith("Now: 2 a box (default 1 a box, scoop 6).")
+    assert (await say(service, "scoring")).text.endswith(
+        "Now: 2 a box (default 1 a box, scoop 6)."
+        + "\n/settings scoring default gives it back its default."
+    )
     assert not (await say(service, "game", "chinese")).alert
     assert (await say(service, "game", actor=BORIS)).text.endswith(
         "Сейчас: Китайский покер (по умолчанию Ананас (OFC))."
+        + "\n/settings game по умолчанию — вернуть значение по умолчанию."
     )
     assert (await say(service, "max_buy_in")).text.endswith(
         "Now: auto — 5 × buy-in = 1000 (default)."
@@ -141,6 +148,7 @@ async def test_settings_list_names_choices_and_the_detail_says_the_default() -> 
     assert not (await say(service, "max_buy_in", "3000")).alert
     assert (await say(service, "max_buy_in", actor=BORIS)).text.endswith(
         "Сейчас: 3000 (по умолчанию авто)."
+        + "\n/settings max_buy_in по умолчанию — вернуть значение по умолчанию."
     )
     # a change is still answered with the value as /settings takes it
     reply = await say(service, "scoring", "one_six")
