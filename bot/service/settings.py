@@ -1904,9 +1904,12 @@ def _numbers(text: str, what: str) -> tuple[int, ...] | None:
     return tuple(int(p) for p in parts)
 
 
-#: What sets ``payouts`` or ``chips_schedule`` back to its default (stored empty, which no
-#: command can write: ``/settings payouts`` alone explains the setting).
-DEFAULT_WORDS = frozenset({"default", "по умолчанию", "умолчание", "сброс", "reset"})
+#: What sets a setting back to its default (:func:`resets`; ``payouts`` or
+#: ``chips_schedule`` stored empty, which no command can write: ``/settings payouts`` alone
+#: explains the setting). «умолчанию» alone and "defaults" were refused as no value.
+DEFAULT_WORDS = frozenset(
+    {"default", "defaults", "по умолчанию", "умолчанию", "умолчание", "сброс", "reset"}
+)
 
 #: the default of each group setting, a new group's (:class:`CommunitySettings`)
 _FIELD_DEFAULTS: Mapping[str, Any] = {

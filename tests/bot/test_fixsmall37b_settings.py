@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
-from tests.bot.test_settings import new_service, say
+from bot.service.settings import resets, updated
+from storage.api import CommunitySettings
+from tests.bot.test_settings import new_service, say, stored
 
 
 async def test_the_help_of_a_stored_setting_says_how_to_give_its_default_back() -> None:
@@ -30,3 +32,20 @@ async def test_the_help_of_a_stored_setting_says_how_to_give_its_default_back() 
     assert reply.text is not None and "/settings scoring по умолчанию" not in reply.text
     reply = await say(service, "hand_seconds")  # never stored
     assert reply.text is not None and "по умолчанию —" not in reply.text
+
+
+async def test_umolchaniyu_and_defaults_give_a_setting_its_default_back() -> None:
+    """``/settings scoring умолчанию`` (the second word of «по умолчанию» alone) and
+    ``defaults`` were refused as no choice of scoring's; they drop the stored value as
+    ``default`` does."""
+    for word in ("умолчанию", "defaults", "Умолчанию", "DEFAULTS"):
+        service, store = new_service()
+        await say(service, "scoring", "two_per_row")
+        assert "scoring" in (await stored(store)).options
+        reply = await say(service, "scoring", word)
+        assert not reply.alert, (word, reply.text)
+        assert "scoring" not in (await stored(store)).options, word
+        assert resets(word)
+    s = CommunitySettings(options={"hand_seconds": 60})
+    assert updated(s, "hand_seconds", "умолчанию").options == {}
+    assert not resets("умолч") and not resets("defaultss")
