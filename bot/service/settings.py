@@ -1191,6 +1191,12 @@ def _is_default(
     return bool(now == _current(default, table_options(default, game), spec, readers))
 
 
+def _played(s: CommunitySettings, spec: Setting) -> dict[GameKind, object]:
+    """Rule option ``spec``'s value as the tables of each game it applies to play it under
+    ``s`` (R5.3, R6.4: one stored value, else each game's own default)."""
+    return {g: getattr(table_options(s, g), spec.name) for g in GameKind if spec.applies_to(g)}
+
+
 def _pinned(s: CommunitySettings, spec: Setting) -> bool:
     """Whether ``spec`` is a rule option stored in ``s``: one value for every game it
     applies to, even where it is that game's default (R5.3 ``scoring``: a Pineapple group's
@@ -1200,9 +1206,7 @@ def _pinned(s: CommunitySettings, spec: Setting) -> bool:
     the default does everywhere)."""
     if spec.community or spec.name not in s.options:
         return False
-    fresh = CommunitySettings()
-    kinds = [g for g in GameKind if spec.applies_to(g)]
-    return len({getattr(table_options(fresh, g), spec.name) for g in kinds}) > 1
+    return len(set(_played(CommunitySettings(), spec).values())) > 1
 
 
 def _droppable(
@@ -1754,13 +1758,7 @@ async def _change(
 def _games_moved(before: CommunitySettings, after: CommunitySettings, spec: Setting) -> bool:
     """Whether rule option ``spec`` is played differently under ``after`` than ``before`` by
     the tables of some game it applies to (``False`` for a group setting)."""
-    if spec.community:
-        return False
-    return any(
-        getattr(table_options(before, g), spec.name) != getattr(table_options(after, g), spec.name)
-        for g in GameKind
-        if spec.applies_to(g)
-    )
+    return not spec.community and _played(before, spec) != _played(after, spec)
 
 
 def _each_default(
