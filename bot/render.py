@@ -49,6 +49,14 @@ def mmss(seconds: float) -> str:
     return f"{secs // 60}:{secs % 60:02d}"
 
 
+def _decimal(value: float, lang: str) -> str:
+    """A number that may have a fraction (a tournament's ``level_minutes``, R8.7) as readers
+    of ``lang`` write it: ``7.5``, in Russian ``7,5`` (as ``/settings`` echoes it and reads
+    it back); a whole one without a fraction (``5``)."""
+    text = f"{value:g}"
+    return text.replace(".", ",") if lang == "ru" else text
+
+
 def _clock_text(t: LiveTable, seat: int, now: float, lang: str, short: bool = False) -> str:
     """``1:52 + bank 1:00`` while the budget runs (``1:52 + bank 0:00`` once an earlier
     timeout spent the bank; no bank at a table without one), ``bank 0:45`` once it is spent (R8.5);
@@ -187,7 +195,7 @@ def tournament_lobby(t: LiveTable, lang: str, now: float) -> Screen:
     lines = [
         tr(lang, "tour.title", table=t.id, game=_game_name(t, lang), buy_in=cfg.buy_in,
            label=t.label, pool=tour.pool, chips=cfg.starting_chips,
-           minutes=f"{cfg.level_minutes:g}",
+           minutes=_decimal(cfg.level_minutes, lang),
            schedule=", ".join(str(cfg.chips_per_point(n)) for n in range(1, 5)),
            payouts=payouts)
     ]  # fmt: skip
