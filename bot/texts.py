@@ -1757,8 +1757,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "» неизвестная команда {command}; список — /help",
     },
     "sandbox.no_tournament": {
-        "en": "» A tournament cannot be played in the sandbox: it needs two members, and computer players sit at ordinary tables only; /newtable opens a table.",
-        "ru": "» В песочнице турнир не сыграть: нужны два участника, а компьютерные игроки садятся только за обычные столы; /newtable открывает стол.",
+        "en": "» A tournament cannot be played in the sandbox: it needs two members, and computer players sit at ordinary tables only; /newtable opens a table. One is played through in a terminal by python -m game tournament (README).",
+        "ru": "» В песочнице турнир не сыграть: нужны два участника, а компьютерные игроки садятся только за обычные столы; /newtable открывает стол. Турнир целиком проигрывает в терминале python -m game tournament (README).",
     },
     "sandbox.number": {
         "en": "» type a button number (1, 2 … for your hand, r1 … for a replay, g1 … for the "
