@@ -262,10 +262,13 @@ def _next_hand(at: float, lang: str, now: float) -> str:
     return tr(lang, "lobby.next_hand", seconds=int(left + 0.999))
 
 
-def tournament_status(t: LiveTable, lang: str, now: float) -> str:
+def tournament_status(t: LiveTable, lang: str, now: float, zone: float | None = None) -> str:
     """Level, chips per point, time to the next level and every player's chips (R8.7).
     During a hand, the level it is played at: a level reached meanwhile applies from the
-    next hand, and the status says so."""
+    next hand, and the status says so. With the group's time ``zone`` known (hours from UTC,
+    ``utc_offset`` set), the next level's start as a clock time there, "next level at 18:45",
+    as the turn's end (:func:`_until_text`): the group's message is written about once a
+    move, so "next level in 4:59" stood still until the next one."""
     tour = t.tournament
     assert tour is not None
     level = tour.level_at(now)
@@ -273,6 +276,9 @@ def tournament_status(t: LiveTable, lang: str, now: float) -> str:
     if t.hand is not None and tour.level < level:  # the hand finishes at its level
         status = tr(lang, "tour.status_pending", level=tour.level, cpp=tour.chips_per_point,
                     next_level=level)  # fmt: skip
+    elif zone is not None and nxt is not None:
+        status = tr(lang, "tour.status_at", level=level, cpp=tour.config.chips_per_point(level),
+                    at=clock_time(nxt, zone))  # fmt: skip
     else:
         status = tr(lang, "tour.status", level=level, cpp=tour.config.chips_per_point(level),
                     next=mmss(max(0.0, nxt - now)) if nxt is not None else "–")  # fmt: skip
@@ -437,7 +443,7 @@ def group_screen(
     view = hand.view(None)
     lines = [tr(lang, "board.title", game=_game_name(t, lang), table=t.id, hand=t.shown_no)]
     if t.tournament is not None:
-        lines.append(tournament_status(t, lang, now))
+        lines.append(tournament_status(t, lang, now, zone))
     lines.extend(game_score(t, lang))
     lines.extend(settle_note(t, lang))
     if t.options.game is not GameKind.CHINESE:  # everyone arranges at once (R4.5): a button

@@ -1757,8 +1757,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "» неизвестная команда {command}; список — /help",
     },
     "sandbox.no_tournament": {
-        "en": "» A tournament cannot be played in the sandbox: it needs two members, and computer players sit at ordinary tables only; /newtable opens a table. One is played through in a terminal by python -m game tournament (README).",
-        "ru": "» В песочнице турнир не сыграть: нужны два участника, а компьютерные игроки садятся только за обычные столы; /newtable открывает стол. Турнир целиком проигрывает в терминале python -m game tournament (README).",
+        "en": "» No tournament in the sandbox: it needs two members (computer players sit at ordinary tables). /newtable opens a table; python -m game tournament plays one.",
+        "ru": "» В песочнице турнир не сыграть: нужны два участника, а компьютерные игроки — только за обычными столами. /newtable — стол; python -m game tournament — турнир.",
     },
     "sandbox.number": {
         "en": "» type a button number (1, 2 … for your hand, r1 … for a replay, g1 … for the "
@@ -2200,6 +2200,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "tour.status": {
         "en": "🏆 Level {level} · {cpp:chip|chips} a point · next level in {next}",
         "ru": "🏆 Уровень {level} · {cpp:фишка|фишки|фишек} за очко · следующий через {next}",
+    },
+    # the next level's start as a clock time in the group's zone (utc_offset set)
+    "tour.status_at": {
+        "en": "🏆 Level {level} · {cpp:chip|chips} a point · next level at {at}",
+        "ru": "🏆 Уровень {level} · {cpp:фишка|фишки|фишек} за очко · следующий в {at}",
     },
     "tour.status_pending": {
         "en": "🏆 Level {level} · {cpp:chip|chips} a point · level {next_level} from the next hand",

@@ -1135,9 +1135,8 @@ async def test_tournament_is_refused_in_the_sandbox_with_the_reason(tmp_path: Pa
         start = len(box.fake.calls)
         assert await box.handle("/tournament")
         assert out.getvalue().splitlines()[-1] == (
-            "» A tournament cannot be played in the sandbox: it needs two members, and computer"
-            " players sit at ordinary tables only; /newtable opens a table. One is played through"
-            " in a terminal by python -m game tournament (README)."
+            "» No tournament in the sandbox: it needs two members (computer players sit at"
+            " ordinary tables). /newtable opens a table; python -m game tournament plays one."
         )
         assert box.service.table_in(SANDBOX_GROUP) is None  # nothing opened
         assert not [c for c in box.fake.calls[start:] if c.method == "sendMessage"]
@@ -1145,10 +1144,8 @@ async def test_tournament_is_refused_in_the_sandbox_with_the_reason(tmp_path: Pa
         assert await box.handle("/tournament ofc")
         assert out.getvalue().splitlines()[-1].startswith("» В песочнице турнир не сыграть")
         # (nu51: it named no way to see one; README's command plays one in the terminal)
-        assert out.getvalue().splitlines()[-1].endswith(
-            "/newtable открывает стол. Турнир целиком проигрывает в терминале"
-            " python -m game tournament (README)."
-        )
+        said = out.getvalue().splitlines()[-1]
+        assert said.endswith("/newtable — стол; python -m game tournament — турнир."), said
         assert box.service.table_in(SANDBOX_GROUP) is None
     finally:
         await box.stop()
