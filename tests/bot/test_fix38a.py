@@ -1,0 +1,156 @@
+"""fix38a: leftovers of the kush and tournament review. A Ready or a tournament's Register
+refused for a short balance names the balance the refusing transaction read (R8.2, R8.7), as
+a top-up's refusal does, not one read after it (a /grant landing meanwhile)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+
+from bot.model import Actor, ChatRef
+from bot.service import TableService
+from bot.texts import tr
+from storage.api import InsufficientFunds
+from storage.memory import MemoryStore
+from tests.bot.conftest import Clock
+from tests.bot.fakes import FakePresenter
+from tests.bot.money import assert_conserved
+from tests.bot.test_transitions import player_balance_in
+
+Hook = Callable[[], Awaitable[Any]]
+
+TG = ChatRef("telegram", "-100", "-100", "Friends")
+DC = ChatRef("discord", "guild", "c1", "one")
+
+
+class MeanwhileStore(MemoryStore):
+    """A memory store that runs the next of ``before`` as each table step's commit starts,
+    and the next of ``refused`` right after a commit is refused for a short balance: other
+    steps' writes landing at those moments (the first Ready or Register refused, its try
+    again refused too)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.before: list[Hook] = []
+        self.refused: list[Hook] = []
+
+    async def commit(self, *args: Any, **kwargs: Any) -> list[int]:  # type: ignore[override]
+        if self.before:
+            await self.before.pop(0)()
+        try:
+            return await super().commit(*args, **kwargs)
+        except InsufficientFunds:
+            if self.refused:
+                await self.refused.pop(0)()
+            raise
+
+
+def _service(store: MemoryStore, platform: str) -> TableService:
+    service = TableService(
+        store, clock=Clock(), rng=random.Random(5), next_hand_delay=0, timers=False
+    )
+    service.register(FakePresenter(platform, None) if platform == "discord" else FakePresenter())
+    return service
+
+
+def _grant(store: MemoryStore, chat: ChatRef, who: Actor, amount: int, key: str) -> Hook:
+    async def grant() -> None:
+        community = await store.community(chat.platform, chat.community_id)
+        player = await store.find_player(community.id, who.user_id)
+        assert player is not None
+        await store.grant(community.id, player.id, amount, actor="admin", reason="", key=key)
+
+    return grant
+
+
+async def _nothing() -> None:
+    """The first try's commit: nothing lands before it."""
+
+
+def _actors(chat: ChatRef, lang: str) -> tuple[Actor, Actor]:
+    return Actor(chat.platform, "11", "Alice", lang), Actor(chat.platform, "12", "Bob", "en")
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("chat", [TG, DC], ids=["telegram", "discord"])
+async def test_r8_2_ready_refused_twice_names_the_balance_its_transaction_read(
+    chat: ChatRef, lang: str
+) -> None:
+    """Alice (0 kush) presses Ready (a buy-in of 200): refused, and a /grant of 200 lands,
+    so it is tried again; as that try commits, her buy-in at another table takes 150 (50
+    left): refused again, and a /grant of 500 lands. The refusal read the balance after it:
+    "the buy-in is 200, you have 550", a balance that would have paid it. It names the 50
+    the refusing transaction read."""
+    store = MeanwhileStore()
+    service = _service(store, chat.platform)
+    alice, bob = _actors(chat, lang)
+    try:
+        assert not (await service.new_table(chat, bob)).alert
+        for a in (alice, bob):
+            assert not (await service.join(chat, a)).alert
+        await _grant(store, chat, alice, -1000, "take")()
+        store.before = [
+            _nothing,
+            _grant(store, chat, alice, -150, "other table"),
+        ]
+        store.refused = [_grant(store, chat, alice, 200, "give"),
+                         _grant(store, chat, alice, 500, "give more")]  # fmt: skip
+        reply = await service.ready(chat, alice)
+        assert reply.alert
+        assert reply.text.split("\n")[0] == tr(
+            lang, "reply.no_money", label="kush", need=200, have=50
+        )
+        t = service.table_in(chat)
+        assert t is not None
+        seat = t.seat_of(alice.user_id)
+        assert seat is not None and not seat.ready and seat.stack == 0
+        assert await player_balance_in(store, chat, alice) == 550
+        assert seat.player_id not in await store.stacks(t.id)
+        assert not store.before and not store.refused
+        await assert_conserved(store)
+    finally:
+        await service.stop()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("chat", [TG, DC], ids=["telegram", "discord"])
+async def test_r8_7_register_refused_twice_names_the_balance_its_transaction_read(
+    chat: ChatRef, lang: str
+) -> None:
+    """Alice (50 kush) registers for a tournament of 33 as her buy-in at another table takes
+    the 50: refused, and a /grant of 40 lands, so it is tried again; as that try commits,
+    another buy-in of hers takes 30 (10 left): refused again, and a /grant of 500 lands. The
+    refusal named 510, which pays 33; it names the 10 the refusing transaction read."""
+    store = MeanwhileStore()
+    service = _service(store, chat.platform)
+    alice, bob = _actors(chat, lang)
+    try:
+        reply = await service.settings(chat, bob, True, ["tournament_buy_in", "33"])
+        assert not reply.alert, reply.text
+        assert not (await service.new_tournament(chat, bob, "pineapple")).alert
+        assert not (await service.join(chat, bob)).alert
+        assert not (await service.join(chat, alice)).alert
+        assert not (await service.leave(chat, alice)).alert  # (her wallet: 1000 again)
+        await _grant(store, chat, alice, -950, "take")()
+        store.before = [
+            _grant(store, chat, alice, -50, "first table"),
+            _grant(store, chat, alice, -30, "other table"),
+        ]
+        store.refused = [_grant(store, chat, alice, 40, "give"),
+                         _grant(store, chat, alice, 500, "give more")]  # fmt: skip
+        reply = await service.join(chat, alice)
+        assert reply.alert
+        assert reply.text.split("\n")[0] == tr(
+            lang, "reply.no_money", label="kush", need=33, have=10
+        )
+        t = service.table_in(chat)
+        assert t is not None and t.tournament is not None
+        assert t.seat_of(alice.user_id) is None
+        assert await player_balance_in(store, chat, alice) == 510
+        assert not store.before and not store.refused
+        await assert_conserved(store)
+    finally:
+        await service.stop()
