@@ -227,6 +227,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Tournament #{table} is cancelled: the bot can no longer write where it was played. You were out in place {place}, with no prize: your buy-in is not refunded.",
         "ru": "Турнир #{table} отменён: бот больше не может писать туда, где он шёл. Вы выбыли на {place} месте без приза: ваш взнос не возвращается.",
     },
+    # the same for a seated player who lost a finished tournament, out of the money (its
+    # pool paid them nothing: not "0 kush from its pool went to your balance")
+    "private.chat_gone_final_none": {
+        "en": "Tournament #{table} is over: the bot can no longer write where it was played. You were out in place {place}, with no prize.",
+        "ru": "Турнир #{table} окончен: бот больше не может писать туда, где он шёл. Вы выбыли на {place} месте без приза.",
+    },
     "private.chat_gone_out": {
         "en": "Tournament #{table} is cancelled: the bot can no longer write where it was played. For your place {place}, {amount} {label} from its pool went to your balance.",
         "ru": "Турнир #{table} отменён: бот больше не может писать туда, где он шёл. За ваше {place} место из его фонда вам на баланс: {amount} {label}.",
