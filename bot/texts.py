@@ -886,6 +886,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "{name}: админ отменил регистрацию в турнире, взнос {amount} {label} возвращён "
         "на баланс.",
     },
+    # the same, told to the kicked player in private (they may not read the group)
+    "private.kicked_unregistered": {
+        "en": "An admin withdrew you from tournament #{table}; your buy-in, {amount} {label}, "
+        "is back on your balance.",
+        "ru": "Админ отменил вашу регистрацию в турнире #{table}; взнос {amount} {label} "
+        "возвращён на баланс.",
+    },
     "reply.already_leaving": {
         "en": "You are leaving this table: you stand up when this hand ends.",
         "ru": "Вы уходите из-за стола: встанете, когда закончится эта раздача.",

@@ -162,7 +162,8 @@ async def unregister(
     """Unregister before the start: the buy-in comes back (R8.7); ``left_group``: the player
     left the group (or was removed), which the group is told in a short notice; ``kicked``:
     an admin's ``/kick`` unregistered them (how their seat shows them), the answer the
-    group's one notice naming them."""
+    group's one notice naming them, and they are told in a private notice of their own
+    (``private.kicked_unregistered``, :meth:`~bot.model.LiveTable.owe_notice`)."""
     tour = t.tournament
     assert tour is not None
     seat = t.seat_of(actor.user_id)
@@ -182,6 +183,11 @@ async def unregister(
         if left_group:
             key = on(t.platform, "notice.left_group_unregistered")  # Discord: "the server"
             t.owe("post", Screen(tr(t.lang, key, name=seat.name)))
+        if kicked is not None and seat.bot is None:  # (they may not read the group: told
+            # in private too, after the commit, kept in the snapshot until sent)
+            told = tr(seat.lang, "private.kicked_unregistered", table=t.id,
+                      amount=tour.config.buy_in, label=t.label)  # fmt: skip
+            t.owe_notice(seat.user_id, Screen(told, table=t.id))
         if actor.user_id == t.opener:
             _pass_opener(t)
     if kicked is not None:

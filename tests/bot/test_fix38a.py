@@ -1,6 +1,7 @@
 """fix38a: leftovers of the kush and tournament review. A Ready or a tournament's Register
 refused for a short balance names the balance the refusing transaction read (R8.2, R8.7), as
-a top-up's refusal does, not one read after it (a /grant landing meanwhile)."""
+a top-up's refusal does, not one read after it (a /grant landing meanwhile). A player an
+admin's /kick unregisters from a tournament is told in private."""
 
 from __future__ import annotations
 
@@ -10,15 +11,23 @@ from typing import Any
 
 import pytest
 
-from bot.model import Actor, ChatRef
+from bot.model import Actor, ChatRef, LiveTable
 from bot.service import TableService
 from bot.texts import tr
 from storage.api import InsufficientFunds
+from storage.check import check_store
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
 from tests.bot.money import assert_conserved
-from tests.bot.test_transitions import player_balance_in
+from tests.bot.test_service import ALICE, BOB, GROUP
+from tests.bot.test_transitions import (
+    KillableStore,
+    Killed,
+    new_service,
+    player_balance_in,
+    restart,
+)
 
 Hook = Callable[[], Awaitable[Any]]
 
@@ -154,3 +163,81 @@ async def test_r8_7_register_refused_twice_names_the_balance_its_transaction_rea
         await assert_conserved(store)
     finally:
         await service.stop()
+
+
+# /kick at a tournament still registering (R8.7): the player it unregisters is told in private
+
+
+async def _registering(service: TableService, chat: ChatRef, alice: Actor, bob: Actor) -> LiveTable:
+    """Alice opens a tournament (buy-in 100) in ``chat``; she and Bob register."""
+    assert not (await service.new_tournament(chat, alice, "pineapple")).alert
+    for a in (alice, bob):
+        assert not (await service.join(chat, a)).alert
+    t = service.table_in(chat)
+    assert t is not None and t.tournament is not None
+    return t
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("chat", [TG, DC], ids=["telegram", "discord"])
+async def test_r8_7_a_player_kicked_from_a_tournament_is_told_in_private(
+    chat: ChatRef, lang: str
+) -> None:
+    """An admin's /kick unregisters Bob from a tournament still registering, his buy-in
+    back: the group read the notice, Bob, who may not read the group, was told nothing.
+    Now a private message of his own says so (once, in the table's language)."""
+    store = MemoryStore()
+    service = _service(store, chat.platform)
+    presenter = service.rt.presenters[chat.platform]
+    assert isinstance(presenter, FakePresenter)
+    alice = Actor(chat.platform, "11", "Alice", "en")
+    bob = Actor(chat.platform, "12", "Bob", lang)
+    try:
+        reply = await service.settings(chat, alice, True, ["language", lang])
+        assert not reply.alert, reply.text
+        t = await _registering(service, chat, alice, bob)
+        before = len(presenter.privates.get(bob.user_id, []))
+        reply = await service.kick(chat, alice, True, "Bob")
+        assert not reply.alert, reply.text
+        await service.rt.settled(t)
+        told = [s.text for s in presenter.privates.get(bob.user_id, [])[before:]]
+        said = tr(lang, "private.kicked_unregistered", table=t.id, amount=100, label="kush")
+        assert told == [said]
+        assert t.seat_of(bob.user_id) is None
+        assert said in (
+            f"An admin withdrew you from tournament #{t.id}; your buy-in, 100 kush, is back "
+            "on your balance.",
+            f"Админ отменил вашу регистрацию в турнире #{t.id}; взнос 100 кушей возвращён на "
+            "баланс.",
+        )
+        assert not any(said in text for _, text in presenter.posts)  # (not in the group)
+        await assert_conserved(store)
+    finally:
+        await service.stop()
+
+
+async def test_r8_7_a_kicked_player_s_notice_is_sent_after_a_crash_once() -> None:
+    """The process dies right after the kick's commit, before anything is sent: the
+    restarted bot tells Bob (his notice is kept with the table's snapshot until sent), and
+    a second restart tells him nothing more."""
+    store, clock = KillableStore(), Clock()
+    service, _ = new_service(store, clock)
+    t = await _registering(service, GROUP, ALICE, BOB)
+    store.kill_at = store.commits + 1
+    with pytest.raises(Killed):
+        await service.kick(GROUP, ALICE, True, "Bob")
+    store.dead = False
+    service2, presenter2 = await restart(store, clock)
+    t2 = service2.table_in(GROUP)
+    assert t2 is not None and t2.seat_of(BOB.user_id) is None
+    await service2.rt.settled(t2)
+    said = tr("ru", "private.kicked_unregistered", table=t.id, amount=100, label="kush")
+    assert [s.text for s in presenter2.privates.get(BOB.user_id, [])] == [said]
+    await service2.stop()
+    service3, presenter3 = await restart(store, clock)
+    t3 = service3.table_in(GROUP)
+    assert t3 is not None
+    await service3.rt.settled(t3)
+    assert presenter3.privates.get(BOB.user_id, []) == []
+    assert await check_store(store) == []
+    await service3.stop()
