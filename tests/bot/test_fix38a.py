@@ -241,3 +241,42 @@ async def test_r8_7_a_kicked_player_s_notice_is_sent_after_a_crash_once() -> Non
     assert presenter3.privates.get(BOB.user_id, []) == []
     assert await check_store(store) == []
     await service3.stop()
+
+
+async def test_kick_s_help_and_description_say_it_unregisters_too() -> None:
+    """/kick also unregisters a player from a tournament not started (R8.7), the buy-in
+    back; Telegram's help and command menu and Discord's help and /ofcadmin kick
+    description said only "stand a player up". Each says both now, in both languages, the
+    two platforms alike."""
+    from bot.discord.adapter import OfcAdminCommands
+    from bot.telegram.adapter import COMMANDS
+    from bot.texts import DISCORD_DESCRIPTIONS_RU
+
+    service = _service(MemoryStore(), "telegram")
+    said = {
+        "en": "stand a player up (their stack back to their balance; mid-hand, after the "
+        "hand), or unregister them from a tournament not started (the buy-in back)",
+        "ru": "поднять игрока из-за стола (стек вернётся на баланс; в раздаче — после неё) "
+        "или снять с регистрации в турнире до старта (взнос вернётся)",
+    }
+    try:
+        for lang in ("en", "ru"):
+            for chat, command in ((TG, "/kick @"), (DC, "/ofcadmin kick user")):
+                actor = Actor(chat.platform, "11", "Alice", lang)
+                lines = (await service.help(chat, actor)).text.splitlines()
+                line = next(x for x in lines if x.startswith(command))
+                assert line.endswith(f" — {said[lang]}"), line
+    finally:
+        await service.stop()
+    kick = next(
+        c for c in OfcAdminCommands.__discord_app_commands_group_children__ if c.name == "kick"
+    )
+    menu = "stand a player up, or unregister them from a tournament not started"
+    assert kick.description == "Admins: " + menu
+    ru = "поднять игрока из-за стола или снять с регистрации в турнире до старта"
+    assert DISCORD_DESCRIPTIONS_RU[kick.description] == "Админам: " + ru
+    assert ("kick", "admins: " + menu, "админам: " + ru) in COMMANDS
+    assert tr("en", "reply.kick_usage").endswith(
+        "stands a seated player up, or unregisters them from a tournament not started."
+    )
+    assert tr("ru", "reply.kick_usage").endswith(ru + ".")
