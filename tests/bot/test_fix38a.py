@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -280,3 +281,49 @@ async def test_kick_s_help_and_description_say_it_unregisters_too() -> None:
         "stands a seated player up, or unregisters them from a tournament not started."
     )
     assert tr("ru", "reply.kick_usage").endswith(ru + ".")
+
+
+async def test_a_kicked_tournament_player_is_told_through_telegram(tmp_path: Path) -> None:
+    """The kick's private notice through the real python-telegram-bot and the fake Bot API:
+    one message in Bob's private chat, in his language (Russian: no group language set)."""
+    from tests.bot.tg_world import ALICE as TA
+    from tests.bot.tg_world import BOB as TB
+    from tests.bot.tg_world import GROUP_ID, world
+
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({TA.id, TB.id})
+        w.fake.admins[GROUP_ID] = {TA.id}
+        await w.say(TA, "/tournament")
+        for u in (TA, TB):
+            await w.say(u, "/join")
+        await w.settle()
+        t = next(iter(w.service.tables.values()))
+        assert t.seat_of(str(TB.id)) is not None
+        reply = await w.say(TA, "/kick @bob")
+        assert reply is not None and "withdrew" in reply["text"], reply
+        await w.settle()
+        said = tr("ru", "private.kicked_unregistered", table=t.id, amount=100, label="kush")
+        dms = [m["text"] for (chat, _), m in w.fake.messages.items() if chat == TB.id]
+        assert dms.count(said) == 1, dms
+        assert await check_store(w.store) == []
+
+
+async def test_a_kicked_tournament_player_is_told_through_discord(tmp_path: Path) -> None:
+    """The same through discord.py and the fake Discord: one DM to Bob, in Russian."""
+    from tests.bot.discord import dc_world
+
+    a, b = dc_world.ALICE, dc_world.BOB
+    async with dc_world.world(tmp_path) as w:
+        await w.slash(a, "tournament", {"game": "pineapple"})
+        for u in (a, b):
+            await w.slash(u, "join")
+        t = w.table()
+        assert t.seat_of(str(b.id)) is not None
+        reply = await w.slash(a, "kick", {"user": b}, admin=True)
+        assert "withdrew" in reply["content"], reply
+        await w.service.rt.settled(t)
+        await w.adapter.presenter.flush()
+        said = tr("ru", "private.kicked_unregistered", table=t.id, amount=100, label="kush")
+        dms = [m["content"] for m in w.fake.dm_messages(b.id)]
+        assert dms.count(said) == 1, dms
+        assert await check_store(w.store) == []
