@@ -408,11 +408,12 @@ class LiveTable:
         result and never a recomputed one. Each is ``{"kind": "table" | "post", "text": …,
         "buttons": …}`` (``table``: written over the table message, which then stays as the
         record, or over the message its ``ref`` names: an edit the bot's stop left unwritten,
-        owed again; ``post``: a notice of its own) or ``{"kind": "picture", "picture": …,
-        "caption": …, "ref": …}`` (the showdown picture's data, :class:`bot.pictures.Picture`,
-        drawn when it is sent; ``ref``: a pending ref, :data:`PENDING_PREFIX`, given when
-        it is owed, so every try of it, a restart's too, is the same message: on Discord the
-        same nonce).
+        owed again; ``post``: a notice of its own), ``{"kind": "private", "user": …,
+        "text": …, "ref": …}`` (a private notice to that person, :meth:`owe_notice`) or
+        ``{"kind": "picture", "picture": …, "caption": …, "ref": …}`` (the showdown
+        picture's data, :class:`bot.pictures.Picture`, drawn when it is sent; ``ref``: a
+        pending ref, :data:`PENDING_PREFIX`, given when it is owed, so every try of it, a
+        restart's too, is the same message: on Discord the same nonce).
     :ivar late_pictures: showdown pictures the platform refused past the notice tries and
         posts later in the background (:meth:`Presenter.send_picture`): each its outbox
         item, ``ref`` the pending ref the presenter posts it under. Kept in the snapshot
@@ -591,6 +592,19 @@ class LiveTable:
         if kind == "post":
             item["ref"] = pending_ref(PENDING_PREFIX)
         self.outbox.append(item)
+
+    def owe_notice(self, user_id: str, screen: Screen) -> None:
+        """Owe the person ``user_id`` a private notice of their own (a new message, not over
+        their hand message) from an open table's step: an outbox item of kind ``private``
+        (``"user"``: to whom), sent after the commit in order with the group's messages and
+        kept in the snapshot until sent, as a group notice (:meth:`owe`), under a pending ref
+        of its own (on Discord its nonce: a restart's send of it is one message). For a
+        person the step stood up, whose seat number may be someone else's by the time it is
+        sent (a tournament's seats follow the registration order); a closing step's are
+        :meth:`owe_private`'s."""
+        self.outbox_seq += 1
+        item: dict[str, Any] = {"id": self.outbox_seq, "kind": "private", "user": user_id}
+        self.outbox.append({**item, **screen.to_json(), "ref": pending_ref(PENDING_PREFIX)})
 
     def owe_private(
         self,

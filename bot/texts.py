@@ -227,6 +227,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Tournament #{table} is cancelled: the bot can no longer write where it was played. You were out in place {place}, with no prize: your buy-in is not refunded.",
         "ru": "Турнир #{table} отменён: бот больше не может писать туда, где он шёл. Вы выбыли на {place} месте без приза: ваш взнос не возвращается.",
     },
+    # the same for a seated player who lost a finished tournament, out of the money (its
+    # pool paid them nothing: not "0 kush from its pool went to your balance")
+    "private.chat_gone_final_none": {
+        "en": "Tournament #{table} is over: the bot can no longer write where it was played. You were out in place {place}, with no prize.",
+        "ru": "Турнир #{table} окончен: бот больше не может писать туда, где он шёл. Вы выбыли на {place} месте без приза.",
+    },
     "private.chat_gone_out": {
         "en": "Tournament #{table} is cancelled: the bot can no longer write where it was played. For your place {place}, {amount} {label} from its pool went to your balance.",
         "ru": "Турнир #{table} отменён: бот больше не может писать туда, где он шёл. За ваше {place} место из его фонда вам на баланс: {amount} {label}.",
@@ -817,8 +823,10 @@ TEXTS: dict[str, dict[str, str]] = {
     # /kick NAME (admins): a seated person stood up as their own /leave would (R8.2, R8.5); the
     # answer is the group's one notice
     "reply.kick_usage": {
-        "en": "Usage: /kick @user (or their name): stands a seated player up.",
-        "ru": "Формат: /kick @игрок (или имя) — поднять игрока из-за стола.",
+        "en": "Usage: /kick @user (or their name): stands a seated player up, or unregisters "
+        "them from a tournament not started.",
+        "ru": "Формат: /kick @игрок (или имя) — поднять игрока из-за стола или снять с "
+        "регистрации в турнире до старта.",
     },
     "reply.kicked": {
         "en": "Admin stood {name} up; {amount} {label} back to their balance.",
@@ -879,6 +887,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "{label}, is back on their balance.",
         "ru": "{name}: админ отменил регистрацию в турнире, взнос {amount} {label} возвращён "
         "на баланс.",
+    },
+    # the same, told to the kicked player in private (they may not read the group)
+    "private.kicked_unregistered": {
+        "en": "An admin withdrew you from tournament #{table}; your buy-in, {amount} {label}, "
+        "is back on your balance.",
+        "ru": "Админ отменил вашу регистрацию в турнире #{table}; взнос {amount} {label} "
+        "возвращён на баланс.",
     },
     "reply.already_leaving": {
         "en": "You are leaving this table: you stand up when this hand ends.",
@@ -1939,7 +1954,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "lists them, /settings <name> explains one)\n"
             "/grant @user N — add to a balance (a negative N takes)\n"
             "/kick @user — stand a player up (their stack back to their balance; mid-hand, "
-            "after the hand)\n"
+            "after the hand), or unregister them from a tournament not started (the buy-in "
+            "back)\n"
             "/closetable — close the table between hands (stacks go back to balances), e.g. to "
             "open another game\n"
             "Your cards come in a private chat with me; /hand there shows your board as a picture.\n"
@@ -1965,7 +1981,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "настройки, /settings <имя> — описание одной)\n"
             "/grant @игрок N — пополнить баланс (отрицательное N — списать)\n"
             "/kick @игрок — поднять игрока из-за стола (стек вернётся на баланс; в раздаче — "
-            "после неё)\n"
+            "после неё) или снять с регистрации в турнире до старта (взнос вернётся)\n"
             "/closetable — закрыть стол между раздачами (стеки вернутся на балансы), например "
             "чтобы открыть другую игру\n"
             "Ваши карты приходят в личный чат со мной; /hand там покажет вашу доску картинкой.\n"
@@ -2005,7 +2021,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "language (name:all lists them)\n"
             "/ofcadmin grant user amount — add to a balance (a negative amount takes)\n"
             "/ofcadmin kick user — stand a player up (their stack back to their balance; "
-            "mid-hand, after the hand)\n"
+            "mid-hand, after the hand), or unregister them from a tournament not started (the "
+            "buy-in back)\n"
             "/ofcadmin close — close the table between hands (stacks go back to balances), e.g. "
             "to open another game\n"
             "Your cards: press 🂠 My cards on the table message (and in DMs when they are open); "
@@ -2032,7 +2049,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "язык (name:all — все настройки)\n"
             "/ofcadmin grant user amount — пополнить баланс (отрицательная сумма — списать)\n"
             "/ofcadmin kick user — поднять игрока из-за стола (стек вернётся на баланс; в "
-            "раздаче — после неё)\n"
+            "раздаче — после неё) или снять с регистрации в турнире до старта (взнос вернётся)\n"
             "/ofcadmin close — закрыть стол между раздачами (стеки вернутся на балансы), например "
             "чтобы открыть другую игру\n"
             "Ваши карты: кнопка «🂠 Мои карты» на сообщении стола (и в личном чате, если он открыт); "
@@ -2809,8 +2826,10 @@ DISCORD_DESCRIPTIONS_RU: dict[str, str] = {
     "Admins: add to (or take from) a balance": "Админам: пополнить (или уменьшить) баланс",
     "who gets it": "кому",
     "how much (negative takes)": "сколько (минус — забрать)",
-    "Admins: stand a player up": "Админам: поднять игрока из-за стола",
-    "who stands up": "кого поднять",
+    "Admins: stand a player up, or unregister them from a tournament not started": (
+        "Админам: поднять игрока из-за стола или снять с регистрации в турнире до старта"
+    ),
+    "who stands up (or is unregistered)": "кого поднять (или снять с регистрации)",
 }
 
 _ERROR_KEYS = {k[4:] for k in TEXTS if k.startswith("err.")}

@@ -780,11 +780,15 @@ class OfcAdminCommands(app_commands.Group):
             ephemeral=not admin,
         )
 
-    @app_commands.command(name="kick", description="Admins: stand a player up")
-    @app_commands.describe(user="who stands up")
+    @app_commands.command(
+        name="kick",
+        description="Admins: stand a player up, or unregister them from a tournament not started",
+    )
+    @app_commands.describe(user="who stands up (or is unregistered)")
     async def kick(self, interaction: Interaction, user: discord.Member | discord.User) -> None:
-        """Stand a seated member up as their own leave would (admins), as Telegram's
-        ``/kick @user``: public when done, ephemeral when refused to a non-admin."""
+        """Stand a seated member up as their own leave would, or unregister them from a
+        tournament not started, the buy-in back (admins), as Telegram's ``/kick @user``:
+        public when done, ephemeral when refused to a non-admin."""
         admin = is_admin(interaction)
         service = self.adapter.service
         key = f"dc:{interaction.id}"

@@ -696,8 +696,9 @@ def tell_chat_gone(t: LiveTable, tx: Tx, result: Mapping[str, Screen] | None = N
     delivered: the table is closed and what they had at it is back in their balance (a
     tournament: what its cancel pays them, R8.7: the buy-in, or after a knock-out their share
     of the pool, :meth:`~game.tournament.Tournament.cancel_shares`; one just won: its prize;
-    a seated player knocked out whose place takes nothing: so, ``private.chat_gone_tour_none``,
-    not "0 kush went to your balance"),
+    a seated player knocked out whose place takes nothing: so, ``private.chat_gone_tour_none``
+    or, the tournament finished, ``private.chat_gone_final_none``, not "0 kush went to your
+    balance"),
     with ``result``, the last hand's showdown (public once shown: no hidden card) by
     language, each player's own (the table's when it has none in theirs). Call in
     the closing step, after :func:`close_now` (a Chinese Poker tournament's game it settles
@@ -732,10 +733,11 @@ def tell_chat_gone(t: LiveTable, tx: Tx, result: Mapping[str, Screen] | None = N
         if seat.bot is not None or not (seat.ready or seat.private_ref is not None):
             continue
         amount, place = shares.get(seat.player_id, 0), places.get(seat.player_id)
-        if key == "private.chat_gone_tour" and amount <= 0 and place is not None:
-            # knocked out, paid nothing by the cancel: said plainly (it read "0 kush from its
-            # pool went to your balance")
-            text = tr(seat.lang, "private.chat_gone_tour_none", table=t.id, place=place)
+        if t.tournament is not None and amount <= 0 and place is not None:
+            # knocked out, paid nothing by the cancel or the finish: said plainly (it read "0
+            # kush from its pool went to your balance")
+            none = "_tour_none" if key == "private.chat_gone_tour" else "_final_none"
+            text = tr(seat.lang, f"private.chat_gone{none}", table=t.id, place=place)
         else:
             text = tr(seat.lang, key, table=t.id, amount=amount, label=t.label)
         if result is not None:

@@ -344,7 +344,8 @@ async def ready(rt: Runtime, t: LiveTable, actor: Actor, lang: str, *, again: bo
     the readiness and the deal it may trigger; a second Ready is refused. Ready is also
     coming back from sit-out (R8.6), bought in or not. A buy-in refused for a short balance
     that covers it by the time the refusal reads it (a /grant, a cash-out at another table
-    landing at that moment) is made once more (``again``)."""
+    landing at that moment) is made once more (``again``); the refusal names the balance the
+    refusing transaction read (:func:`~bot.service.wallet.refused_at`)."""
     seat = t.seat_of(actor.user_id)
     if seat is None:  # (a free seat at an open table: Join is what they missed, R8.2)
         free = len(t.seats) < t.options.max_players and not t.closing
@@ -377,10 +378,16 @@ async def ready(rt: Runtime, t: LiveTable, actor: Actor, lang: str, *, again: bo
             seat.sitting_out = seat.timed_out = False  # Ready means playing (R8.6)
             tx.group = True
             maybe_start(rt, t, tx)
-    except InsufficientFunds:
-        have = await _balance(rt, seat.player_id)
-        if again and have >= amount:  # (refused "the buy-in is 200, you have 200")
-            return await ready(rt, t, actor, lang, again=False)
+    except InsufficientFunds as exc:
+        # named: the balance the refusing transaction read, not one read after it (a /grant
+        # landing meanwhile: "the buy-in is 200, you have 550"); one that covers the buy-in
+        # by now is tried once more (refused "the buy-in is 200, you have 200")
+        have = wallet.refused_at(exc, seat.player_id)
+        if again or have is None:
+            now = await _balance(rt, seat.player_id)
+            if again and now >= amount:
+                return await ready(rt, t, actor, lang, again=False)
+            have = now if have is None else have
         community = await rt.store.community(t.platform, t.community_ext)
         return await wallet.no_money(rt, lang, t, community, seat.player_id, amount, have)
     return Reply(tr(lang, "reply.ready", amount=amount, label=t.label))
@@ -548,7 +555,7 @@ async def top_up(
     except InsufficientFunds as exc:
         # the balance the refusing transaction read: one read now may have moved since (a
         # /grant landing meanwhile: "a top-up of 300: you have 600")
-        refused = _refused_at(exc, seat.player_id)
+        refused = wallet.refused_at(exc, seat.player_id)
         have = await _balance(rt, seat.player_id) if refused is None else refused
         return await _top_up_short(rt, t, community, seat, lang, value, have)
     text = tr(lang, "reply.topped_up", amount=value, label=t.label, stack=seat.stack)
@@ -757,13 +764,6 @@ async def _top_up_balance(
     return None
 
 
-def _refused_at(exc: InsufficientFunds, player_id: int) -> int | None:
-    """The balance of ``player_id`` (kush) that the transaction refusing a buy-in for it read
-    (R8.2): what the refusal names, true of the step it refused whatever lands after it;
-    ``None`` when ``exc`` is another refusal (another player's, a stack's)."""
-    return exc.balance if exc.player_id == player_id else None
-
-
 async def _balance(rt: Runtime, player_id: int) -> int:
     """The player's balance now (kush; 0 for a player storage does not know), for a refusal
     that names what they have."""
@@ -772,11 +772,11 @@ async def _balance(rt: Runtime, player_id: int) -> int:
 
 
 async def _refused_balance(rt: Runtime, exc: InsufficientFunds, player_id: int) -> int:
-    """:func:`_refused_at` for a timer's step (:func:`add_top_ups`), or, when ``exc`` does
-    not say it, :func:`_step_balance`.
+    """:func:`~bot.service.wallet.refused_at` for a timer's step (:func:`add_top_ups`), or,
+    when ``exc`` does not say it, :func:`_step_balance`.
 
     :raises TransitionFailed: as :func:`_step_balance`."""
-    have = _refused_at(exc, player_id)
+    have = wallet.refused_at(exc, player_id)
     return await _step_balance(rt, player_id) if have is None else have
 
 

@@ -1853,7 +1853,9 @@ class Runtime:
                 t.outbox_sent = max(t.outbox_sent, int(item["id"]))
                 continue
             screen = Screen.from_json(item)
-            if item.get("kind") == "table":
+            if item.get("kind") == "private":  # (a person's own: :meth:`LiveTable.owe_notice`)
+                await self._notice_private(t, p, item)
+            elif item.get("kind") == "table":
                 # (owed again over ``ref``; ``over``: the message a restart found it was for)
                 over = str(item["ref"]) if item.get("ref") else item.get("over") or t.group_ref
                 ref = await p.show_table(t.group_chat, screen, over)
@@ -1867,6 +1869,18 @@ class Runtime:
             t.outbox_sent = max(t.outbox_sent, int(item["id"]))
         t.outbox = [item for item in t.outbox if int(item["id"]) > t.outbox_sent]
         return True
+
+    async def _notice_private(self, t: LiveTable, p: Presenter, item: Mapping[str, Any]) -> None:
+        """Send the private notice ``item`` of ``t``'s outbox (:meth:`LiveTable.owe_notice`) as
+        a new message to its person, under its pending ref where the platform posts by ref
+        (:func:`posts_by_ref`: Discord's nonce, so a restart's send is one message). A person
+        who cannot be reached (never started the bot, DMs closed) is not told; a failure is
+        logged and the notice counted sent (it never holds the group's messages after it)."""
+        ref = str(item["ref"]) if posts_by_ref(p) and item.get("ref") else None
+        try:
+            await p.show_private(str(item["user"]), owed_screen(t, item), ref)
+        except Exception:
+            log.exception("table %s: a private notice could not be sent", t.id)
 
     async def _picture_recorded(self, t: LiveTable, final: dict[str, Any], item_id: int) -> None:
         """Closed table ``t``'s showdown picture (outbox item ``item_id``) was posted, the

@@ -87,9 +87,9 @@ async def register(
 ) -> Reply:
     """Register (R8.7): the buy-in moves to the prize pool; the last free seat starts it. A
     buy-in the store refuses for a short balance (another step took from it after it was
-    read: a buy-in at another table of the server) is refused naming the balance read after
-    the refusal, or, when that covers it (a /grant landing meanwhile), made once more
-    (``again``)."""
+    read: a buy-in at another table of the server) is refused naming the balance the refusing
+    transaction read (:func:`~bot.service.wallet.refused_at`), or, when the balance read
+    after the refusal covers it (a /grant landing meanwhile), made once more (``again``)."""
     from bot.service import wallet  # (wallet → bots → dealing → this module)
 
     tour = t.tournament
@@ -135,12 +135,17 @@ async def register(
             tx.group = True
             if registered.started is not None:
                 _begin(rt, t, tx)
-    except InsufficientFunds:
-        # (not the balance read before the step, which paid it: "the buy-in is 33, you have 50")
-        fresh = await rt.store.get_player(player.id)
-        have = fresh.balance if fresh is not None else 0
-        if again and have >= tour.config.buy_in:
-            return await register(rt, t, community, actor, lang, again=False)
+    except InsufficientFunds as exc:
+        # named: the balance the refusing transaction read, not the one read before the step
+        # ("the buy-in is 33, you have 50") nor one read after it (a /grant landing meanwhile:
+        # "the buy-in is 33, you have 533"); one that covers it by now is tried once more
+        have = wallet.refused_at(exc, player.id)
+        if again or have is None:
+            fresh = await rt.store.get_player(player.id)
+            now = fresh.balance if fresh is not None else 0
+            if again and now >= tour.config.buy_in:
+                return await register(rt, t, community, actor, lang, again=False)
+            have = now if have is None else have
         return await wallet.no_money(rt, lang, t, community, player.id, tour.config.buy_in, have)
     return Reply(tr(lang, "tour.registered", amount=tour.config.buy_in, label=t.label))
 
@@ -157,7 +162,8 @@ async def unregister(
     """Unregister before the start: the buy-in comes back (R8.7); ``left_group``: the player
     left the group (or was removed), which the group is told in a short notice; ``kicked``:
     an admin's ``/kick`` unregistered them (how their seat shows them), the answer the
-    group's one notice naming them."""
+    group's one notice naming them, and they are told in a private notice of their own
+    (``private.kicked_unregistered``, :meth:`~bot.model.LiveTable.owe_notice`)."""
     tour = t.tournament
     assert tour is not None
     seat = t.seat_of(actor.user_id)
@@ -177,6 +183,11 @@ async def unregister(
         if left_group:
             key = on(t.platform, "notice.left_group_unregistered")  # Discord: "the server"
             t.owe("post", Screen(tr(t.lang, key, name=seat.name)))
+        if kicked is not None and seat.bot is None:  # (they may not read the group: told
+            # in private too, after the commit, kept in the snapshot until sent)
+            told = tr(seat.lang, "private.kicked_unregistered", table=t.id,
+                      amount=tour.config.buy_in, label=t.label)  # fmt: skip
+            t.owe_notice(seat.user_id, Screen(told, table=t.id))
         if actor.user_id == t.opener:
             _pass_opener(t)
     if kicked is not None:

@@ -89,6 +89,13 @@ async def advice(
     return tr(lang, key + "_no_daily") + " " + nxt
 
 
+def refused_at(exc: InsufficientFunds, player_id: int) -> int | None:
+    """The balance of ``player_id`` (kush) that the transaction refusing a buy-in for it read
+    (R8.2, R8.7): what the refusal names, true of the step it refused whatever lands after
+    it; ``None`` when ``exc`` is another refusal (another player's, a stack's)."""
+    return exc.balance if exc.player_id == player_id else None
+
+
 async def no_money(
     rt: Runtime,
     lang: str,

@@ -136,7 +136,11 @@ COMMANDS = (
     ),
     ("closetable", "admins: close the table", "админам: закрыть стол"),
     ("grant", "admins: add to a balance", "админам: пополнить баланс"),
-    ("kick", "admins: stand a player up", "админам: поднять игрока из-за стола"),
+    (
+        "kick",
+        "admins: stand a player up, or unregister them from a tournament not started",
+        "админам: поднять игрока из-за стола или снять с регистрации в турнире до старта",
+    ),
     ("help", "help", "помощь"),
 )
 

@@ -1222,7 +1222,8 @@ async def test_r8_7_a_tournament_won_after_the_bots_removal_tells_each_player_th
     a point busts): the pool is paid out by place, but nobody can read the final standings
     in the group. The players were told nothing (a cancel is told in private, a finish was
     not): their hand messages said "Result in the group". Now each is told in private that
-    the tournament is over and what its pool paid them, with the last showdown."""
+    the tournament is over and what its pool paid them, with the last showdown; the one it
+    paid nothing, out in place 2 without a prize (not "0 kush went to your balance")."""
     service, presenter, store, clock = env
     await configure(service, tournament_chips="10")
     await open_and_register(service, PLAYERS)
@@ -1241,6 +1242,8 @@ async def test_r8_7_a_tournament_won_after_the_bots_removal_tells_each_player_th
         text = presenter.last_private(actor.user_id).text
         lang = langs[actor.user_id]
         notice = tr(lang, "private.chat_gone_final", table=t.id, amount=got, label="kush")
+        if got == 0:  # (the loser: out in place 2, no prize; not "0 kush went to you")
+            notice = tr(lang, "private.chat_gone_final_none", table=t.id, place=2)
         assert text.startswith(notice), text
     assert sorted([await player_balance(store, a) - 900 for a in PLAYERS[:2]]) == [0, 300]
     assert await check_store(store) == []
@@ -1332,7 +1335,9 @@ async def test_r8_7_the_last_opponent_leaving_after_the_bots_removal_tells_each_
     waits for the hand's end, R8.2a), and Bob then leaves mid-hand: the tournament is over at
     once and its pool paid out (R8.7), but nobody can read the final standings in the group,
     and Alice was told only why the hand is not played on. Now each is told in private that
-    the tournament is over and what its pool paid them, as at the end of a hand."""
+    the tournament is over and what its pool paid them, as at the end of a hand; Bob, out in
+    place 2 without a prize, that he is (he read "0 kush from its pool went to your balance",
+    fix38a)."""
     service, presenter, store, _clock = new_service(next_hand_delay=0)
     await configure(service, tournament_buy_in="100")
     t = await two_started(service, presenter, "pineapple")
@@ -1344,8 +1349,12 @@ async def test_r8_7_the_last_opponent_leaving_after_the_bots_removal_tells_each_
     assert await player_balance(store, ALICE) == 1100
     final = tr("en", "private.chat_gone_final", table=t.id, amount=200, label="kush")
     assert presenter.last_private(ALICE.user_id).text == final
-    final = tr("ru", "private.chat_gone_final", table=t.id, amount=0, label="kush")
+    final = tr("ru", "private.chat_gone_final_none", table=t.id, place=2)
     assert presenter.last_private(BOB.user_id).text == final
+    assert final.endswith("Вы выбыли на 2 месте без приза.")  # (not "0 кушей" went to him)
+    assert tr("en", "private.chat_gone_final_none", table=t.id, place=2).endswith(
+        "You were out in place 2, with no prize."
+    )
     assert await check_store(store) == []
 
 
