@@ -38,6 +38,7 @@ from bot.model import (
     Actor,
     ChatRef,
     LiveTable,
+    Phase,
     Presenter,
     Reply,
     SeatState,
@@ -639,6 +640,11 @@ class TableService:
             return Reply(tr(lang, "err.restarting"), alert=True)
         if existing is not None and await self._idle_closed(existing, lang):
             existing = None  # its idle close was due (R8.2a): made now, a new table opens
+        elif existing is not None and existing.phase is Phase.CLOSED:
+            # closed while this waited for it (a /closetable committing as /newtable came):
+            # the chat's table now, if another opened meanwhile; it was refused "a table is
+            # open here (#N)", naming the table just closed, and none opened
+            existing = self.table_in(chat)
         if existing is not None:  # (in a forum, it may be in another topic: its link)
             if unsure_ref(existing.group_ref):  # (its send failed, or its answer was lost)
                 self.rt.show_group_later(existing, unposted=True)  # posted now (R8.2)
