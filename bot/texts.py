@@ -1357,6 +1357,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Already default: {what}.",
         "ru": "Уже по умолчанию: {what}.",
     },
+    # /settings kush_label reset (default, сброс …): a reset word, never a label
+    "settings.label_reset_word": {
+        "en": "“{word}” gives the label its default back; it cannot be a label itself.",
+        "ru": "«{word}» возвращает название по умолчанию, поэтому само названием быть не может.",
+    },
     # after a saved value: the one it replaced ("Saved: min_buy_in = 500 (was 200).")
     "settings.was": {"en": " (was {value})", "ru": " (было {value})"},
     # a kush label of digits alone ("10 000"): every amount read as two numbers (R8.1)
@@ -2682,12 +2687,17 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "{value} (по умолчанию {default})",
     },
     "settings.list_digits": {
-        "en": "{name}: whole numbers separated by commas, each of the digits 0–9 and at most 9 of them, e.g. “{example}”, or “default”",
-        "ru": "{name}: целые числа через запятую, каждое из цифр 0–9 и не длиннее 9 цифр, например «{example}», или «по умолчанию»",
+        "en": "{name}: whole numbers (digits 0–9, at most 9 each) separated by commas, spaces or semicolons, e.g. “{example}”, or “default”",
+        "ru": "{name}: целые числа (цифры 0–9, до 9 в каждом) через запятую, пробел или точку с запятой, например «{example}», или «по умолчанию»",
     },
     "settings.range.list": {
-        "en": "{name}: whole numbers separated by commas, each of the digits 0–9 and at most 9 of them, e.g. “{example}”, or “default”; at most {high} characters in all",
-        "ru": "{name}: целые числа через запятую, каждое из цифр 0–9 и не длиннее 9 цифр, например «{example}», или «по умолчанию»; всего не больше {high} символов",
+        "en": "{name}: whole numbers (digits 0–9, at most 9 each) separated by commas, spaces or semicolons, e.g. “{example}”, or “default”; at most {high} characters in all",
+        "ru": "{name}: целые числа (цифры 0–9, до 9 в каждом) через запятую, пробел или точку с запятой, например «{example}», или «по умолчанию»; всего не больше {high} символов",
+    },
+    # a list with a place left empty ("50,,50"): a number left out, not nothing
+    "settings.list_empty": {
+        "en": "{name}: a place between commas has no number (“50,,50”): write each one",
+        "ru": "{name}: между запятыми нет числа («50,,50»): напишите каждое",
     },
     "settings.payouts_sum": {
         "en": "payouts: the percentages must add up to 100; these add up to {total}",

@@ -129,9 +129,7 @@ _OPEN_FACE = frozenset({GameKind.PINEAPPLE, GameKind.OFC})
 _SWITCH_WORDS = {"вкл": "on", "выкл": "off", "да": "yes", "нет": "no"}
 
 #: The words a setting shown as automatic ("auto", «авто»: ``settings.auto``) takes for the
-#: value that stands for it: the max stack's 0 (5 × the buy-in), the language's auto and the
-#: time zone's (never set: by the group's language; once set it could not be unset).
-_AUTO_VALUES = {"max_buy_in": "0", "language": "auto", "utc_offset": "auto"}
+#: value that stands for it (:attr:`Setting.auto`).
 _AUTO_WORDS = frozenset({"auto", "авто"})
 
 #: Bidirectional controls (they would turn the text around them in every message).
@@ -164,6 +162,10 @@ Value = int | float | bool | str
 #: A time written with its unit ("2m", "90 sec", "1,5 мин", "3ч."): the number (ASCII digits,
 #: a sign, a decimal point or comma) and the unit's word, read by :data:`_TIME_WORDS`.
 _WITH_UNIT = re.compile(r"([+-]?[0-9]+(?:[.,][0-9]+)?)\s*([a-zа-я]+)\.?")
+
+#: The colons an hours-and-minutes value (:attr:`Setting.clock`) is written with: "5:45", and
+#: "5：45" as a Chinese or Japanese keyboard writes it (U+FF1A), or the ratio sign (U+2236).
+_COLONS = frozenset(":\uff1a\u2236")
 
 #: The words a time's unit is written with, in English and Russian, and its length in seconds.
 _TIME_WORDS: dict[str, int] = {
@@ -221,7 +223,7 @@ class SettingRefused(ValueError):
         fraction: str = "",
         thousands: str = "",
         in_unit: tuple[str, float] | None = None,
-        zone: bool = False,
+        off_grain: bool = False,
     ) -> None:
         super().__init__(text("en"))
         self.text = text
@@ -234,8 +236,9 @@ class SettingRefused(ValueError):
         self.thousands = thousands  # "1,500" for a whole number: the number without the comma
         # a time typed with its unit ("2m" for hand_seconds): as typed, and in the setting's unit
         self.in_unit = in_unit
-        # a time zone off the quarter hours ("5.7", "5:40"): how to write one ("5.75 or 5:45")
-        self.zone = zone
+        # a value off the setting's grain (a time zone off the quarter hours, "5.7", "5:40"):
+        # how to write one, :attr:`Setting.grain_hint` ("5.75 or 5:45")
+        self.off_grain = off_grain
 
     def says(self, lang: str, label: str = DEFAULT_KUSH_LABEL) -> str:
         """Why, in ``lang``, ending with a period whatever the reason ("abc" ended with one,
@@ -247,8 +250,8 @@ class SettingRefused(ValueError):
         hint = digits_hint(lang, written) if self.digits else ""
         said = self.setting.range_text(lang, label) if self.setting is not None else self.text(lang)
         said = said if said.endswith((".", "!", "?")) else said + "."
-        if self.zone:
-            return f"{said}\n{tr(lang, 'settings.zone_quarters')}"
+        if self.off_grain and self.setting is not None:
+            return f"{said}\n{tr(lang, self.setting.grain_hint)}"
         if self.comma:
             return f"{said}\n{comma_hint(self.comma, lang)}"
         if self.fraction:
@@ -305,6 +308,20 @@ class Setting(BaseModel):
     :ivar low: the least value (or length of a text).
     :ivar high: the greatest value (or length of a text).
     :ivar step: what the −/+ buttons change a number by; 0: one button that cycles the value.
+    :ivar grain: a number's values are whole multiples of it (0: any); one off it is
+        refused with :attr:`grain_hint` (a time zone's quarter hours: 0.0000001 was saved).
+    :ivar grain_hint: the key of the text (:data:`~bot.texts.TEXTS`) that says how values go
+        by the grain ("Time zones go by quarter hours: 5.75 or 5:45 is 5 h 45 min.").
+    :ivar clock: a number of hours also written as hours and minutes, ``H:MM`` with a sign
+        or none ("5:45", "-3:30", a full-width colon "5：45" too; minutes 0–59).
+    :ivar auto: the value the words "auto" and «авто» stand for, as every answer and the list
+        show it so (typed back, "auto" was refused as no whole number); ``""``: none. The max
+        stack's "0" (5 × the buy-in), the language's "auto"; a number's that is no number
+        stands for never set (the time zone's "auto", stored ``None``: by the group's
+        language; once set it could not be unset).
+    :ivar aliases: other words for a choice, as (word, choice) pairs, the word casefolded,
+        "ё" as "е", words one space apart (the game's "ананас", "Chinese Poker": as
+        /newtable reads a game, :data:`GAME_NAMES`).
     :ivar choices: the values of a choice, in the order the button cycles them.
     :ivar games: the games it applies to.
     :ivar en: what it is, in English.
@@ -324,6 +341,11 @@ class Setting(BaseModel):
     low: float = 0
     high: float = 0
     step: float = 0
+    grain: float = 0
+    grain_hint: str = ""
+    clock: bool = False
+    auto: str = ""
+    aliases: tuple[tuple[str, str], ...] = ()
     choices: tuple[str, ...] = ()
     games: frozenset[GameKind] = _ALL
     en: str
@@ -340,7 +362,19 @@ class Setting(BaseModel):
             raise ValueError(f"{self.name}: only numbers have a positive step")
         if (self.kind is Kind.CHOICE) != bool(self.choices) or not self.games:
             raise ValueError(f"{self.name}: choices belong to choice settings; games required")
+        if self.grain and (
+            self.kind not in (Kind.WHOLE, Kind.NUMBER)
+            or self.grain < 0
+            or self.grain_hint not in TEXTS
+        ):
+            raise ValueError(f"{self.name}: a grain is a number's, with a grain_hint text")
+        if self.clock and (self.kind is not Kind.NUMBER or self.unit is not Unit.HOURS):
+            raise ValueError(f"{self.name}: H:MM (clock) is for a number of hours")
         return self
+
+    def on_grain(self, value: float) -> bool:
+        """Whether ``value`` is a whole multiple of :attr:`grain` (any is, with none)."""
+        return not self.grain or (float(value) / self.grain).is_integer()
 
     def model_post_init(self, context: Any, /) -> None:
         self._adapter = TypeAdapter(self._value_type())
@@ -368,18 +402,18 @@ class Setting(BaseModel):
         :raises SettingRefused: for anything outside the setting's type and range.
         """
         text = ("true" if raw else "false") if isinstance(raw, bool) else str(raw).strip()
-        if self.name in _AUTO_VALUES and text.lower() in _AUTO_WORDS:
+        if self.auto and text.lower() in _AUTO_WORDS:
             # every answer and the list show it "auto": typed back, it was refused as no
             # whole number (max_buy_in), «авто» as no language
-            text = _AUTO_VALUES[self.name]
-            if self.name == "utc_offset":  # (stored as never set: ``None``)
-                return text
+            text = self.auto
+            if self.kind is Kind.NUMBER and read_fraction(text) is None:
+                return text  # (utc_offset: stored as never set, ``None``)
         if self.kind is Kind.SWITCH:
             text = _SWITCH_WORDS.get(text.lower(), text)
         elif self.kind is Kind.CHOICE:
             text = text.lower()
-            if self.name == "game":  # ("ананас", "Chinese Poker": as /newtable reads a game)
-                text = game_named(text) or text
+            key = " ".join(text.casefold().replace("ё", "е").split())
+            text = dict(self.aliases).get(key, text)  # ("ананас": pineapple)
         elif self.kind is Kind.TEXT and any(_control(ch) for ch in text):
             raise SettingRefused(self.range_text, self)
         elif self.kind is Kind.TEXT and self.low >= 1 and not any(map(visible, text)):
@@ -413,23 +447,19 @@ class Setting(BaseModel):
                 raise SettingRefused(self.range_text, self, in_unit=(text, timed))
             else:
                 raise SettingRefused(self.range_text, self, digits=text or True)
-        elif isinstance(raw, str) and self.name == "utc_offset" and ":" in text:
+        elif isinstance(raw, str) and self.clock and any(ch in _COLONS for ch in text):
             text = self._hours_minutes(text)  # "5:45": 5.75
         elif isinstance(raw, str) and self.kind is Kind.NUMBER:
             if ambiguous_comma(text):  # "1,500": fifteen hundred, or one and a half?
                 raise SettingRefused(self.range_text, self, comma=text)
             number = read_fraction(text)  # "7,5" as Russian writes 7.5
             if number is None and (timed := self.in_own_unit(text)) is not None:
-                # ("20m" for utc_offset: a third of an hour, no zone's; told how to write one;
-                # beyond the range told as other times, "1210m" the hours it is, a huge one
-                # the range alone: 99999999999m was told of quarter hours)
-                zone = (
-                    self.name == "utc_offset"
-                    and self.low <= timed <= self.high
-                    and not (timed * 4).is_integer()
-                )
-                in_unit = None if zone else (text, timed)
-                raise SettingRefused(self.range_text, self, in_unit=in_unit, zone=zone)  # "90s"
+                # ("20m" for utc_offset: a third of an hour, off its grain; told how to write
+                # one; beyond the range told as other times, "1210m" the hours it is, a huge
+                # one the range alone: 99999999999m was told of quarter hours)
+                off = self.low <= timed <= self.high and not self.on_grain(timed)
+                in_unit = None if off else (text, timed)
+                raise SettingRefused(self.range_text, self, in_unit=in_unit, off_grain=off)
             if number is None:  # its range says how to write 7.5; "١٢٠", "1_800" or
                 # "6 000" are told the digits 0–9 too, as a whole-number setting's are (told
                 # only the range, "1 to 3,600", for a value written inside it)
@@ -441,21 +471,23 @@ class Setting(BaseModel):
             raise SettingRefused(self.range_text, self) from None
         if self.kind is Kind.CHOICE and value not in self.choices:
             raise SettingRefused(self.range_text, self)
-        if self.name == "utc_offset" and not (float(value) * 4).is_integer():
-            # every time zone is whole quarter hours from UTC (5.75 is Nepal's): 0.0000001
-            # was saved, 5.7 is no zone
-            raise SettingRefused(self.range_text, self, zone=True)
+        if isinstance(value, int | float) and not self.on_grain(value):
+            # (every time zone is whole quarter hours from UTC, 5.75 is Nepal's: 0.0000001
+            # was saved, 5.7 is no zone)
+            raise SettingRefused(self.range_text, self, off_grain=True)
         return value
 
     def _hours_minutes(self, text: str) -> str:
-        """A time zone written in hours and minutes, ``H:MM`` with a sign or none ("5:45",
-        "-3:30", "+5:30", minutes 0–59), as hours for :meth:`parse` to check ("5.75").
+        """A number of hours written in hours and minutes (:attr:`clock`), ``H:MM`` with a
+        sign or none ("5:45", "-3:30", "+5:30", "5：45" with a full-width colon, minutes
+        0–59), as hours for :meth:`parse` to check ("5.75").
 
         :raises SettingRefused: for anything else with a colon ("5:75", "5:4"), with how to
-            write one."""
-        m = re.fullmatch(r"([+-]?)([0-9]{1,2}):([0-9]{2})", ascii_sign(text))
+            write one (:attr:`grain_hint`, or the range alone)."""
+        plain = "".join(":" if ch in _COLONS else ch for ch in ascii_sign(text))
+        m = re.fullmatch(r"([+-]?)([0-9]{1,2}):([0-9]{2})", plain)
         if m is None or int(m.group(3)) > 59:
-            raise SettingRefused(self.range_text, self, zone=True)
+            raise SettingRefused(self.range_text, self, off_grain=bool(self.grain))
         sign, hours, minutes = m.group(1), int(m.group(2)), int(m.group(3))
         value = (hours * 60 + minutes) / 60
         return _plain_digits(-value if sign == "-" else value)
@@ -466,7 +498,7 @@ class Setting(BaseModel):
         ``None`` for a setting of no time, a text that is no such time, or one that is no
         whole number of the setting's unit where it takes whole ones (0.5s)."""
         own = {Unit.SECONDS: 1, Unit.MINUTES: 60, Unit.HOURS: 3600}.get(self.unit)
-        m = _WITH_UNIT.fullmatch(text.strip().casefold())
+        m = _WITH_UNIT.fullmatch(ascii_sign(text).casefold())  # ("−330m": -330m)
         factor = _TIME_WORDS.get(m.group(2)) if m else None
         if own is None or m is None or factor is None:
             return None
@@ -637,6 +669,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         kind=Kind.CHOICE,
         community=True,
         choices=tuple(g.value for g in PLAYABLE_GAMES),
+        aliases=tuple((word, g.value) for word, g in GAME_NAMES.items()),
         en="the game of new tables (/newtable without a game).",
         ru="игра новых столов (/newtable без названия игры).",
     ),
@@ -646,6 +679,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         kind=Kind.CHOICE,
         community=True,
         choices=("auto", "en", "ru"),
+        auto="auto",
         en="the language of the bot here; auto: each player's own.",
         ru="язык бота здесь; auto — у каждого игрока свой.",
     ),
@@ -659,10 +693,11 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         # (not "chips": a tournament's chips are chips, "Buy-in 500 chips · 1500 chips each")
         en='the unit shown after every kush amount ("500 coins"), e.g. "coins", "монеты" or "₽" '
         '(display only). Readers of English see "kush" for a label in other than Latin letters '
-        '(«монеты»); "default" sets kush again.',
+        '(«монеты»); "default" or "reset" sets kush again (neither can be a label).',
         ru="единица после каждой суммы кушей («500 монет»), например «монеты», «coins» или «₽» "
         "(только для показа). Читающие по-английски видят «kush» вместо названия не латиницей "
-        "(«монеты»); «по умолчанию» снова ставит «куш».",
+        "(«монеты»); «по умолчанию» или «сброс» снова ставит «куш» (названием они быть не "
+        "могут).",
     ),
     Setting(
         name="utc_offset",
@@ -673,6 +708,10 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         low=-12,
         high=14,
         step=1,
+        grain=0.25,  # every time zone is whole quarter hours from UTC (5.75 is Nepal's)
+        grain_hint="settings.zone_quarters",
+        clock=True,  # 5:45
+        auto="auto",  # (never set: by the group's language)
         en="the group's time zone, hours from UTC in quarter hours (3 is Moscow, 5:30 or 5.5 is "
         "India): it sets when the day turns "
         "for /daily, the dates on charts and, once set, the time a turn ends on the table message. "
@@ -723,6 +762,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         "mx",
         0,
         50,
+        auto="0",  # 5 × min_buy_in
         en="the most a stack may hold after a top-up; 0 or auto: 5 × min_buy_in.",
         ru="наибольший стек после докупки; 0 или авто — 5 × min_buy_in.",
     ),
@@ -1657,7 +1697,10 @@ async def _change(
     others_moved = _games_moved(before, s, spec) and was == _display(
         s, opts, spec, lang, label, False, readers
     )
-    if others_moved:
+    if others_moved or not spec.applies_to(was_opts.game):
+        # (an option this game has not: what each game it applies to played, when they
+        # differed; a Chinese Poker group's "scoring two_per_row" read "(was one_six)",
+        # Pineapple's default, though its Classic OFC tables scored two_per_row already)
         was = _each_default(spec, lang, label, s=before) or was
     changed = head + tr(lang, "settings.was", value=was) + what[len(head) :]
     game = opts.game
@@ -1698,6 +1741,11 @@ async def _change(
             was_text = tr(lang, "settings.was", value=was)
             what = f"{spec.name}{was_text} — {each}" if each else plain + was_text + elsewhere
             text = tr(lang, "reply.settings_reset", what=what)
+        if spec.name == "kush_label":
+            # (a label "reset" or «сброс» wanted: it gave the default back, and said nothing
+            # of the word; a word of DEFAULT_WORDS is letters alone, shown as typed)
+            word = " ".join(unformatted(value).split())
+            text += "\n" + tr(lang, "settings.label_reset_word", word=word)
     if spec.name == "game" and table_game is not None and s.game != table_game.value:
         # the open table keeps its game: saying only "Saved: game = ofc" left the admin
         # waiting for the table to change; a tournament's is not closed for it (an admin's
@@ -1745,9 +1793,11 @@ async def _change(
         # (kush_word); said unless the group reads Russian only
         text += "\n" + tr(lang, "settings.label_english")
     kept = [t.id for t in _tournaments(rt, community.id) if _kept_by(t, spec)]
-    if kept:
+    if kept and not same:
         # a tournament keeps what its players registered for (R8.7): "Saved" alone left the
-        # admin expecting the open tournament to take it (its lobby still said otherwise)
+        # admin expecting the open tournament to take it (its lobby still said otherwise);
+        # nothing changed ("Already so", "Already default"), there is nothing new to apply
+        # from the next /tournament
         text += "\n" + tr(lang, "tour.settings_kept", tables=", ".join(f"#{n}" for n in kept))
     if not listed:
         return Reply(text + "\n" + tr(lang, "settings.list_hint"))
@@ -1889,16 +1939,30 @@ def _seated(rt: Runtime, community_id: int) -> bool:
     )
 
 
+class EmptyPlace(OptionError):
+    """A list setting's value with an empty place in it ("50,,50", ",70,30", ","): a number
+    left out, not nothing (:func:`_numbers`)."""
+
+
 def _numbers(text: str, what: str) -> tuple[int, ...] | None:
     """The whole numbers of a list setting (``payouts``, ``chips_schedule``) written with
-    commas, semicolons or spaces between them; ``None`` for none (the default applies).
+    commas, spaces or semicolons between them, any mix ("50,30,20", "50, 30, 20", "50 30
+    20", "50;30;20"; spaces around a comma or semicolon are part of it, and a comma after the
+    last number is none); ``None`` for the empty text (the default applies: stored so, as no
+    command writes it).
 
-    :raises OptionError: for anything else in it."""
-    parts = [p for p in text.replace(";", ",").replace(" ", ",").split(",") if p]
-    if not parts:
+    :raises EmptyPlace: for a place with no number ("50,,50", "70, ,30", ",70,30", ","): a
+        number left out changes what the list means ("10,,20" saved as 10,20 dropped a level).
+    :raises OptionError: for anything else in it ("70/30", "70 %", "١٠")."""
+    if not text.strip():
         return None
+    parts = re.split(r"\s*[,;]\s*|\s+", text.strip())
+    if len(parts) > 1 and not parts[-1]:  # ("70,30,": a comma typed after the last)
+        parts.pop()
+    if not all(parts):
+        raise EmptyPlace(f"{what}: a place with no number")
     if not all(p.isdecimal() and p.isascii() and len(p) <= 9 for p in parts):
-        raise OptionError(f"{what}: whole numbers separated by commas")
+        raise OptionError(f"{what}: whole numbers separated by commas, spaces or semicolons")
     return tuple(int(p) for p in parts)
 
 
@@ -1938,6 +2002,8 @@ def _list_refusal(name: str, text: str) -> Callable[[str], str] | None:
     "payouts must add up to 100 %, got [50, 40]"."""
     try:
         numbers = _numbers(text, name)
+    except EmptyPlace:
+        return lambda lang: tr(lang, "settings.list_empty", name=name)
     except OptionError:
         example = _LIST_EXAMPLES[name]
         return lambda lang: tr(lang, "settings.list_digits", name=name, example=example)
@@ -2449,9 +2515,9 @@ async def settings_press(
         # (rounded: 1.0000001 − 1 is 1.0000000005838672e-07 in floating point, which was
         # saved and shown as 0.0000001000000001)
         number = round(min(max(number, spec.low), spec.high), 9)
-        if spec.name == "utc_offset":  # (a zone saved off the quarter hours before they were
-            # required, 0.0000001: its step would be refused, "Time zones go by quarter hours")
-            number = round(number * 4) / 4
+        if spec.grain:  # (a zone saved off the quarter hours before they were required,
+            # 0.0000001: its step would be refused, "Time zones go by quarter hours")
+            number = round(number / spec.grain) * spec.grain
         if (
             spec.name == "max_buy_in"
             and p.op == "-"

@@ -96,19 +96,20 @@ async def test_a_channels_refusal_is_in_the_groups_language(tmp_path: Path) -> N
         ("payouts", "30,70", "payouts: best place first; a worse place cannot get more than a "
          "better one", "payouts: сначала первое место; худшее место не может получать больше "
          "лучшего"),
-        ("payouts", "60,40,-0", "payouts: whole numbers separated by commas, each of the digits "
-         "0–9 and at most 9 of them, e.g. “70,30”, or “default”", "payouts: целые числа через "
-         "запятую, каждое из цифр 0–9 и не длиннее 9 цифр, например «70,30», или «по умолчанию»"),
+        ("payouts", "60,40,-0", "payouts: whole numbers (digits 0–9, at most 9 each) separated by "
+         "commas, spaces or semicolons, e.g. “70,30”, or “default”", "payouts: целые числа "
+         "(цифры 0–9, до 9 в каждом) через запятую, пробел или точку с запятой, например "
+         "«70,30», или «по умолчанию»"),
         ("chips_schedule", "20,10", "chips_schedule: chips per point cannot fall from one level "
          "to the next", "chips_schedule: цена очка в фишках не может падать от уровня к уровню"),
         ("chips_schedule", "0,10", "chips_schedule: every level's chips per point is at least 1",
          "chips_schedule: цена очка на каждом уровне — не меньше 1 фишки"),
         # ten digits: whole numbers all the same, too long (it said "whole numbers separated
         # by commas", which they were)
-        ("chips_schedule", "10,1000000000", "chips_schedule: whole numbers separated by commas, "
-         "each of the digits 0–9 and at most 9 of them, e.g. “10,15,20,30”, or “default”",
-         "chips_schedule: целые числа через запятую, каждое из цифр 0–9 и не длиннее 9 цифр, "
-         "например «10,15,20,30», или «по умолчанию»"),
+        ("chips_schedule", "10,1000000000", "chips_schedule: whole numbers (digits 0–9, at most 9 "
+         "each) separated by commas, spaces or semicolons, e.g. “10,15,20,30”, or “default”",
+         "chips_schedule: целые числа (цифры 0–9, до 9 в каждом) через запятую, пробел "
+         "или точку с запятой, например «10,15,20,30», или «по умолчанию»"),
     ],
     ids=["sum", "order", "negative-zero", "schedule-falls", "schedule-zero", "ten-digits"],
 )  # fmt: skip

@@ -20,8 +20,8 @@ from tests.bot.test_settings import ALICE, BORIS, new_service, say, stored
 @pytest.mark.parametrize(
     ("actor", "setting", "shown"),
     [
-        (ALICE, "payouts", "payouts: whole numbers separated by commas"),
-        (BORIS, "payouts", "payouts: целые числа через запятую"),
+        (ALICE, "payouts", "separated by commas, spaces or semicolons"),
+        (BORIS, "payouts", "через запятую, пробел или точку с запятой"),
         (ALICE, "chips_schedule", "e.g. “10,15,20,30”, or “default”"),
         (BORIS, "chips_schedule", "например «10,15,20,30», или «по умолчанию»"),
     ],

@@ -216,7 +216,10 @@ async def test_r8_7_a_setting_changed_during_a_tournament_says_the_tournament_ke
     )
     reply = await service.settings(GROUP, ALICE, True, [name, value])
     assert not reply.alert and reply.text.splitlines()[1] == kept, reply.text
-    russian = await service.settings(GROUP, BOB, True, [name, value])
+    # (another value: the same again changed nothing, and says nothing of the tournament)
+    again = await service.settings(GROUP, BOB, True, [name, value])
+    assert "/tournament" not in again.text, again.text
+    russian = await service.settings(GROUP, BOB, True, [name, str(int(value) + 1)])
     assert russian.text.splitlines()[1] == tr("ru", "tour.settings_kept", tables=f"#{t.id}")
     assert "следующего /tournament" in russian.text
     assert t.tournament.config.buy_in == 100 and t.tournament.config.level_minutes == 5
