@@ -113,6 +113,9 @@ log = logging.getLogger("bot.service")
 #: Seconds between two marks that the bot is running (:meth:`TableService.start`): after a
 #: crash, the players' clocks (R8.5) stop at most this long before the bot did.
 ALIVE_SECONDS = 5.0
+#: Seconds between two looks at whether the start has restored the tables, for a player's
+#: sign of life told meanwhile (:meth:`TableService.player_seen`).
+RESTORE_POLL_SECONDS = 0.05
 
 #: What the service calls with a command's reply as soon as its step is committed, before
 #: the step's messages are sent (answer first: a platform that makes us wait comes after).
@@ -1328,7 +1331,11 @@ class TableService:
         during a hand they play (the group's line naming them, with the link, goes once it
         is through: :meth:`Runtime.send_private`), else they are taken as reachable, so the
         next deal sends their cards. Nothing is done, and no table's lock taken, for a
-        player reachable everywhere (every press of theirs in private comes here)."""
+        player reachable everywhere (every press of theirs in private comes here). Told
+        while the start restores the tables (an unblock Telegram kept while the bot was
+        down), it waits for them."""
+        while self.rt.restoring:
+            await asyncio.sleep(RESTORE_POLL_SECONDS)
         for t in list(self.rt.tables.values()):
             seat = t.seat_of(user_id) if t.platform == platform else None
             if seat is None or seat.reachable or seat.bot:

@@ -65,6 +65,9 @@ async def test_r8_5_a_player_who_blocks_the_bot_on_their_turn_is_shown_the_link_
     await tg_api.block_bot(other, blocked=False)
     async with world(tmp_path, fake=tg_api, db=db) as w:
         t = w.service.tables[tid]
+        seat = t.seat_of(str(other.id))
+        assert seat is not None
+        await w.fake.wait_for(lambda: seat.reachable and w.private(other) is not None)
         await w.settle()
         await play_hand(w, [ALICE, BOB])
         await w.settle()

@@ -58,6 +58,7 @@ async def test_a_blocked_player_is_refused_one_send_in_a_whole_hand(tmp_path: Pa
         w.fake.started_users.add(ALICE.id)
         start = len(w.fake.calls)
         await seat_everyone(w, [ALICE, BOB])
+        await w.settle()
         t = next(iter(w.service.tables.values()))
         alice, bob = t.seat_of(str(ALICE.id)), t.seat_of(str(BOB.id))
         assert alice is not None and bob is not None
@@ -72,6 +73,7 @@ async def test_a_blocked_player_is_refused_one_send_in_a_whole_hand(tmp_path: Pa
             async with t.lock:
                 await rt.arm(t)
             await w.fake.wait_for(lambda: t.hand is None or bob.seat not in t.hand.to_act)
+            await w.settle()  # (Alice's hand written for her street)
         await w.settle()
         assert t.hand_no == 1 and t.hand is None
         assert len(await w.store.hand_history(alice.player_id, 1)) == 1
@@ -99,12 +101,14 @@ async def test_a_command_in_the_private_chat_brings_the_hand_back(tmp_path: Path
         # Bob unblocks the bot (the update lost) and types /help in the private chat
         w.fake.blocked_users.discard(BOB.id)
         await w.say(BOB, "/help", chat_id=BOB.id)
+        # (after the command's answer: what it says of the private chat)
+        await w.fake.wait_for(lambda: w.private(BOB) is not None)
         await w.settle()
         hand = w.private(BOB)
         assert hand is not None and "#" in str(hand["text"]), hand
         seat = t.seat_of(str(BOB.id))
         assert seat is not None and seat.reachable
-        await w.fake.wait_for(lambda: "private chat" not in board(w, t), timeout=5)
+        await w.fake.wait_for(lambda: "private chat" not in board(w, t))
         await play_hand(w, [ALICE, BOB])  # he plays on from his hand message
         await w.settle()
         assert refused_sends(w, BOB) == 1
@@ -123,8 +127,8 @@ async def test_telegram_telling_of_a_block_and_an_unblock(tmp_path: Path) -> Non
         assert seat is not None and seat.reachable and w.private(BOB) is not None
         start = len(w.fake.calls)
         await w.fake.block_bot(BOB)
-        await w.fake.wait_for(lambda: not seat.reachable, timeout=5)
-        await w.fake.wait_for(lambda: "⚠ Bob: open a private chat" in board(w, t), timeout=5)
+        await w.fake.wait_for(lambda: not seat.reachable)
+        await w.fake.wait_for(lambda: "⚠ Bob: open a private chat" in board(w, t))
         first = ALICE if t.seats[t.hand.to_act[0]].user_id == str(ALICE.id) else BOB  # type: ignore[union-attr]
         if first is ALICE:
             await w.play_street(ALICE)
@@ -133,8 +137,9 @@ async def test_telegram_telling_of_a_block_and_an_unblock(tmp_path: Path) -> Non
             c for c in w.fake.calls[start:] if int(c.params.get("chat_id") or 0) == BOB.id
         ], "a write was tried"
         await w.fake.block_bot(BOB, blocked=False)
-        await w.fake.wait_for(lambda: seat.reachable and w.private(BOB) is not None, timeout=5)
-        await w.fake.wait_for(lambda: "private chat" not in board(w, t), timeout=5)
+        await w.fake.wait_for(lambda: seat.reachable and w.private(BOB) is not None)
+        await w.fake.wait_for(lambda: "private chat" not in board(w, t))
+        await w.settle()
         await play_hand(w, [ALICE, BOB])
         assert refused_sends(w, BOB) == 0
 
