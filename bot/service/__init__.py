@@ -114,6 +114,9 @@ log = logging.getLogger("bot.service")
 #: Seconds between two marks that the bot is running (:meth:`TableService.start`): after a
 #: crash, the players' clocks (R8.5) stop at most this long before the bot did.
 ALIVE_SECONDS = 5.0
+#: Seconds between two looks at whether the start has restored the tables, for a player's
+#: sign of life told meanwhile (:meth:`TableService.player_seen`).
+RESTORE_POLL_SECONDS = 0.05
 
 #: What the service calls with a command's reply as soon as its step is committed, before
 #: the step's messages are sent (answer first: a platform that makes us wait comes after).
@@ -1326,6 +1329,33 @@ class TableService:
         seat is marked unreachable as at deal time and the group shows the link."""
         await chats.player_unreachable(self.rt, platform, user_id)
 
+    async def player_seen(self, platform: str, user_id: str) -> None:
+        """The player showed life in their private chat with the bot (Telegram: a command or
+        a press there, or the platform saying they unblocked it), so the bot may write there
+        again: at each table of theirs served here where a refusal made them unreachable
+        (:func:`~.runtime.quiet_until_seen`: not written to since), their hand is posted anew
+        during a hand they play (the group's line naming them, with the link, goes once it
+        is through: :meth:`Runtime.send_private`), else they are taken as reachable, so the
+        next deal sends their cards. Nothing is done, and no table's lock taken, for a
+        player reachable everywhere (every press of theirs in private comes here). Told
+        while the start restores the tables (an unblock Telegram kept while the bot was
+        down), it waits for them."""
+        while self.rt.restoring:
+            await asyncio.sleep(RESTORE_POLL_SECONDS)
+        for t in list(self.rt.tables.values()):
+            seat = t.seat_of(user_id) if t.platform == platform else None
+            if seat is None or seat.reachable or seat.bot:
+                continue
+            async with t.lock:
+                seat = t.seat_of(user_id)
+                if seat is None or seat.reachable or not self.rt.open_here(t):
+                    continue
+                if t.hand is not None and t.boards_of(seat):
+                    self._repost_private(t, seat.seat)
+                else:
+                    seat.reachable = True
+                    self.rt.save_soon(t)
+
     # -- private chat ----------------------------------------------------------------------
     async def hand_picture(self, chat: ChatRef, actor: Actor) -> Reply:
         """``/hand``: a picture of the player's own board, in the private chat only."""
@@ -1476,16 +1506,21 @@ class TableService:
         written again only if the write made them reachable (it named them unreachable, with
         the link: :meth:`Runtime.send_private`); a player reachable before, who posts their
         hand anew again and again, costs the group no write (each rewrote the table message
-        under a new version)."""
+        under a new version). Sent even to a player the platform refused before (the
+        callers: the player asked for it, or showed life, or deleted the message)."""
         seat = t.seats[seat_no]
         seat.private_ref = None
-        self._write_private_later(t, seat_no, self.rt.render_private(t, seat))
+        self._write_private_later(t, seat_no, self.rt.render_private(t, seat), again=True)
 
-    def _write_private_later(self, t: LiveTable, seat_no: int, screen: Screen) -> None:
+    def _write_private_later(
+        self, t: LiveTable, seat_no: int, screen: Screen, *, again: bool = False
+    ) -> None:
         """Write ``screen`` as the player's private hand (edited in place, or posted anew
         without a :attr:`~bot.model.SeatState.private_ref`) through the player's sender, after
         what is queued there and without the table's lock (call under it); a change of their
-        reachability writes the table message again (:meth:`Runtime.send_private`)."""
+        reachability writes the table message again (:meth:`Runtime.send_private`).
+        ``again``: written even if the platform refused the player for good before (the
+        player asked for it, or showed life: :meth:`Runtime.send_private`)."""
         seat = t.seats[seat_no]
         p = self.rt.presenter(t)
         if p is None:
@@ -1505,7 +1540,7 @@ class TableService:
                 return  # left, or the table closed, meanwhile
             if minted is not None and now.private_ref == minted:
                 await rt.snapshot_saved(t)  # (the ref in storage before the post)
-            await rt.send_private(t, p, now, screen)
+            await rt.send_private(t, p, now, screen, again=again)
             async with t.lock:
                 rt.save_soon(t)
 
@@ -1707,8 +1742,9 @@ class TableService:
                 return Reply(tr(lang, "private.none"), alert=True)
             screen = rt.render_private(t, seat)
             # the private chat's hand too, written by the table's sender without the lock (a
-            # 429 there held every press at the table)
-            self._write_private_later(t, seat.seat, screen)
+            # 429 there held every press at the table); asked for, so tried even after a
+            # refusal
+            self._write_private_later(t, seat.seat, screen, again=True)
             rt.save_soon(t)
             return Reply(screen=screen, private=True)
         if isinstance(press, Claim | Continue):

@@ -301,6 +301,16 @@ def posts_by_ref(p: Presenter | None) -> bool:
     return bool(getattr(p, "posts_by_ref", False))
 
 
+def quiet_until_seen(p: Presenter | None) -> bool:
+    """Whether the presenter ``p`` leaves a player's private chat alone once it refused the
+    bot for good (its ``quiet_until_seen`` attribute: Telegram, where a 403 means the player
+    blocked the bot or never started it, and only the player can change that): a seat not
+    :attr:`~bot.model.SeatState.reachable` is then written to again only when the player
+    shows life (:meth:`Runtime.send_private`'s ``again``). Discord keeps its own
+    memory of closed DMs (:meth:`bot.discord.presenter.DiscordPresenter.user_seen`)."""
+    return bool(getattr(p, "quiet_until_seen", False))
+
+
 def _mint_next(t: LiveTable, first: int) -> None:
     """Give each ``table`` item the step being committed owes (outbox ids above ``first``)
     that is written over the table message, which then stays as the record (a showdown,
@@ -1673,6 +1683,7 @@ class Runtime:
         screen: Screen,
         *,
         answered: str | None = None,
+        again: bool = False,
     ) -> bool:
         """Write a player's private message; ``True`` if the player just became unreachable.
         ``answered``: a message of the player a press's reply is shown on by the adapter
@@ -1683,7 +1694,16 @@ class Runtime:
         with the link to the private chat comes or goes. It stayed until the group's next
         write for another reason, telling a player who sees their cards to open the chat.
         With :func:`posts_by_ref` (Discord) a hand posted anew has the pending ref its step
-        committed (:meth:`commit`): one the write does not post (refused) is dropped."""
+        committed (:meth:`commit`): one the write does not post (refused) is dropped.
+        With :func:`quiet_until_seen` (Telegram) a player the platform refused for good
+        (not reachable, no message of theirs known) is not written to at all, the refusal
+        standing (the table message already names them, with the link), unless ``again``:
+        the player showed life (a /start, a command or press in the private chat, an
+        unblock), so the chat may be open. It was tried anew at every street, refused each
+        time (five refused sends in a hand). The fact is the seat's, saved with the table:
+        a restart does not try again either."""
+        if not again and not seat.reachable and seat.private_ref is None and quiet_until_seen(p):
+            return False
         # (posted anew: without a ref; with :func:`posts_by_ref`, a pending one too, which the
         # step committed before the post or a snapshot from before a restart holds)
         by_ref = posts_by_ref(p)

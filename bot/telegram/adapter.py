@@ -15,7 +15,9 @@ its screens into Telegram messages. It holds no game rules.
 * Chats that change under the table (issue 15): a group upgraded to a supergroup (the service
   message, or a write refused with ``migrate_to_chat_id``) takes its table, wallets and
   history to the new id; a deleted table message is posted again; a player who blocked the bot
-  mid-hand is marked unreachable (the group shows the link to the private chat); a group that
+  mid-hand is marked unreachable (the group shows the link to the private chat), and their
+  private chat is not written to again until they show life there (an unblock, a command or a
+  press in it: :meth:`TelegramAdapter._private_life`), not at every street; a group that
   removes the bot (``my_chat_member``) has its table closed after the hand in progress.
 """
 
@@ -62,6 +64,7 @@ from telegram.ext import (
     CommandHandler,
     ContextTypes,
     MessageHandler,
+    TypeHandler,
     filters,
 )
 from telegram.request import HTTPXRequest
@@ -260,6 +263,10 @@ class TelegramPresenter(LatePictures):
     PICTURE_TASK = "tg-picture"
 
     platform = PLATFORM
+    #: a private chat that refused the bot with 403 (the player blocked it, or never started
+    #: it) is not written to again until the player shows life there
+    #: (:func:`bot.service.runtime.quiet_until_seen`, :meth:`TelegramAdapter._private_life`)
+    quiet_until_seen = True
 
     def __init__(self, application: Application[Any, Any, Any, Any, Any, Any]) -> None:
         self.app = application
@@ -1694,6 +1701,9 @@ class TelegramAdapter:
         )
         self.app.add_handler(ChatMemberHandler(self._membership, ChatMemberHandler.MY_CHAT_MEMBER))
         self.app.add_handler(ChatMemberHandler(self._member_changed, ChatMemberHandler.CHAT_MEMBER))
+        # (after the update's own handler, group 0: a /start or a press there has posted the
+        # hand already, and this finds the player reachable)
+        self.app.add_handler(TypeHandler(Update, self._private_life), group=1)
         self.app.add_error_handler(self._on_error)
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -2328,7 +2338,7 @@ class TelegramAdapter:
         that hand ended, the close is cancelled (the service says so in the group)."""
         change = update.my_chat_member
         if change is None or change.chat.type == ChatType.PRIVATE:
-            return  # a user who blocks the bot is found out by the 403 of a write
+            return  # (a private chat's: :meth:`_private_life`)
         member = change.new_chat_member
         # (a newer status replaces the look at the end of an earlier mute; one of a bot no
         # longer a member there ends no removal)
@@ -2343,6 +2353,38 @@ class TelegramAdapter:
             log.info("the bot is let back in %s, which lets no member write", change.chat.id)
         elif await self.service.chat_back(PLATFORM, str(change.chat.id)):
             log.info("the bot is back in %s: its table stays open", change.chat.id)
+
+    async def _private_life(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Every update, after its own handler: what it says of a user's private chat with
+        the bot. Telegram's ``my_chat_member`` of a private chat (sent only when the user
+        blocks or unblocks the bot): blocked, they are unreachable at once, at every table
+        of theirs (no write is tried to find it out); unblocked, they showed life. So did a
+        user who wrote a command or pressed a button in their private chat, which nobody
+        can do there with the bot blocked or never started: their hand is posted again where
+        a refusal had left them without one (:meth:`bot.service.TableService.player_seen`).
+        A refused private write is not tried again until then (the group's table message
+        names them with the link to the private chat meanwhile; before, a new message was
+        tried, and refused, at every street): a press or command in the group says nothing
+        about the private chat (Discord, told of no change of a user's DM settings, tries
+        again on those, once a minute at most)."""
+        change = update.my_chat_member
+        if change is not None:
+            if change.chat.type != ChatType.PRIVATE:
+                return
+            uid = str(change.chat.id)  # (a private chat's id is its user's)
+            if _removed(change.new_chat_member):
+                log.info("user %s blocked the bot", uid)
+                await self.service.player_unreachable(PLATFORM, uid)
+            else:
+                log.info("user %s unblocked the bot", uid)
+                await self.service.player_seen(PLATFORM, uid)
+            return
+        chat, user = update.effective_chat, update.effective_user
+        if chat is None or user is None or chat.type != ChatType.PRIVATE or user.is_bot:
+            return
+        if update.message is None and update.callback_query is None:
+            return  # (an edit of a message, say: nothing new from the user)
+        await self.service.player_seen(PLATFORM, str(user.id))
 
     async def _read_only(self, chat: str, member: ChatMember | None = None) -> bool:
         """Whether the group ``chat`` keeps the bot from writing by its own default

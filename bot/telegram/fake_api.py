@@ -918,6 +918,31 @@ class FakeTelegram:
             }
         )
 
+    async def block_bot(self, user: FakeUser, *, blocked: bool = True) -> None:
+        """``user`` blocks the bot (``blocked``) or unblocks it: from now on every write to
+        their private chat is refused with 403 "bot was blocked by the user" (or no more), and
+        the bot gets the private chat's ``my_chat_member`` update (its status ``kicked``, or
+        ``member``), which Telegram sends a bot only for that. (Adding the user to
+        :attr:`blocked_users` alone blocks without the update: one the bot missed.)"""
+        if blocked:
+            self.blocked_users.add(user.id)
+        else:
+            self.blocked_users.discard(user.id)
+            self.started_users.add(user.id)
+        bot = {"id": BOT_ID, "is_bot": True, "first_name": "OFC", "username": BOT_USERNAME}
+        old, new = ("member", "kicked") if blocked else ("kicked", "member")
+        await self.push(
+            {
+                "my_chat_member": {
+                    "chat": {"id": user.id, "type": "private", "first_name": user.first_name},
+                    "from": user.to_json(),
+                    "date": int(time.time()),
+                    "old_chat_member": {"user": bot, "status": old, "until_date": 0},
+                    "new_chat_member": {"user": bot, "status": new, "until_date": 0},
+                }
+            }
+        )
+
     def group(self, chat_id: int, title: str = "Friends") -> dict[str, Any]:
         chat = {"id": chat_id, "type": "supergroup", "title": title}
         self.chats[chat_id] = chat

@@ -45,24 +45,33 @@ async def _bob_out_at_the_deal(w: World, how: str) -> None:
 async def test_r8_2_a_private_write_that_reaches_a_player_again_writes_the_group_once(
     tmp_path: Path, how: str
 ) -> None:
-    """Bob unblocks (or starts) the bot and types nothing; Alice plays her street, so his turn
-    begins and his hand is posted to him: the group gets the step's edit and one more, for
-    him (the step's was rendered at its commit, before the write reached him)."""
+    """Bob unblocks the bot (Telegram's ``my_chat_member`` of the private chat tells it) or
+    starts it (a bare /start there): his hand is posted to him at once, and the group gets
+    one edit for him (the line naming him goes). Alice plays her street, so his turn
+    begins: one group write for the move, and one for his. (Before fix38b the bot tried a
+    new private message at every street, refused until he unblocked the bot; it no longer
+    writes to a chat that refused it until the player shows life there.)"""
     async with world(tmp_path) as w:
         await _bob_out_at_the_deal(w, how)
         t = next(iter(w.service.tables.values()))
-        w.fake.blocked_users.discard(BOB.id)
-        w.fake.started_users.add(BOB.id)
         calls = len(w.fake.calls)
-        await w.play_street(ALICE)
+        if how == "blocked":
+            await w.fake.block_bot(BOB, blocked=False)
+            await w.fake.wait_for(lambda: w.private(BOB) is not None)
+        else:
+            await w.say(BOB, "/start", chat_id=BOB.id)
         await w.settle()
         seat = t.seat_of(str(BOB.id))
         assert seat is not None and seat.reachable
         hand = w.private(BOB) or {}
         assert hand["text"].startswith("🃏")  # (his hand reached him)
         assert LINE not in w.table_message()["text"]
+        assert _group_writes(w, calls) == ["editMessageText"]
+        calls = len(w.fake.calls)
+        await w.play_street(ALICE)
+        await w.settle()
         assert "▶ Bob to act" in w.table_message()["text"]
-        assert _group_writes(w, calls) == ["editMessageText", "editMessageText"]
+        assert _group_writes(w, calls) == ["editMessageText"]
         # Bob plays his street: nothing flips, one group write for the move
         calls = len(w.fake.calls)
         await w.play_street(BOB)
@@ -74,8 +83,9 @@ async def test_r8_2_a_private_write_that_reaches_a_player_again_writes_the_group
 async def test_r8_2_a_private_write_refused_again_writes_the_group_nothing_more(
     tmp_path: Path,
 ) -> None:
-    """Bob stays blocked: his hand's write at his turn is refused again (no change of his
-    reachability): the group gets the step's one edit, still naming him."""
+    """Bob stays blocked: his hand is not written at his turn (the deal's refusal stands,
+    fix38b; no change of his reachability): the group gets the step's one edit, still
+    naming him."""
     async with world(tmp_path) as w:
         await _bob_out_at_the_deal(w, "blocked")
         calls = len(w.fake.calls)
@@ -83,6 +93,7 @@ async def test_r8_2_a_private_write_refused_again_writes_the_group_nothing_more(
         await w.settle()
         assert LINE in w.table_message()["text"]
         assert _group_writes(w, calls) == ["editMessageText"]
+        assert not [c for c in w.fake.calls[calls:] if int(c.params.get("chat_id") or 0) == BOB.id]
 
 
 async def test_r8_2_players_reachable_all_along_cost_one_group_write_a_move(
