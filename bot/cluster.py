@@ -97,7 +97,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import ClientError, ClientSession, ClientTimeout, DummyCookieJar, web
 
-from bot.presses import decode, start_table, table_of
+from bot.presses import start_table, table_of
 from bot.service.recovery import START_SEND_SECONDS
 from bot.service.runtime import LATE_WRITE_SECONDS, wait_expired, wait_undated, waits_for_chat
 from bot.texts import language_of, tr
@@ -228,11 +228,12 @@ async def route_key(
     update with no chat (answered by nobody). ``chats`` caches table id → chat id."""
     query = update.get("callback_query")
     if isinstance(query, Mapping):
-        press = decode(query.get("data"))
+        # (a replay's ◀ ▶ carries a hand's history id, no table's: routed by its chat)
+        table = table_of(query.get("data"))
         message = query.get("message")
         chat = message.get("chat", {}) if isinstance(message, Mapping) else {}
-        if press is not None and (chat.get("type") == "private" or press.table > 0):
-            key = await _table_key(store, press.table, chats)
+        if table is not None:
+            key = await _table_key(store, table, chats)
             if key is not None:
                 return key
         if "id" in chat:

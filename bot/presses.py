@@ -222,7 +222,9 @@ def table_of(data: str | None) -> int | None:
     """The table a payload names; ``None`` for one naming none (a setting, a replay) or a
     malformed one."""
     press = decode(data)
-    return press.table if press is not None and press.table > 0 else None
+    if press is None or isinstance(press, ReplayStep):  # (its number is a hand's history id)
+        return None
+    return press.table if press.table > 0 else None
 
 
 def loggable(data: str | None) -> str:

@@ -47,6 +47,7 @@ from bot.presses import (
     Press,
     Ready,
     decode,
+    table_of,
 )
 from bot.screens import Button, Screen
 
@@ -231,13 +232,12 @@ def is_routed(custom_id: str) -> bool:
 
 def routed_table(custom_id: str) -> int | None:
     """The table a routed ``custom_id`` belongs to: a payload's (:func:`bot.presses.table_of`)
-    or a :class:`BoxSelect`'s; ``None`` for a :class:`PickSelect` (settings) or anything
-    else."""
+    or a :class:`BoxSelect`'s; ``None`` for a :class:`PickSelect` (settings), a replay's
+    ◀ ▶ (its number is a hand's history id) or anything else."""
     select = _SELECT_RE.fullmatch(custom_id)
     if select is not None:
         return int(select["table"])
-    press = decode(custom_id)
-    return press.table if press is not None and press.table > 0 else None
+    return table_of(custom_id)  # (a replay's ◀ ▶ names a hand, no table)
 
 
 # The shared texts name Telegram's commands; on Discord they live under /ofc, and the admin
