@@ -407,6 +407,22 @@ def _names(t: LiveTable, seats: Sequence[int]) -> str:
     return ", ".join(t.board_label(s) for s in seats)
 
 
+def _waiting_for(t: LiveTable, seats: Sequence[int], now: float, lang: str) -> str:
+    """Whose turn a waiting player's private screen names, each with their time left as the
+    "your move" line writes it (:func:`_clock_text`, R8.5): "🤖 Anna · ⏱ 1:52 + time bank
+    1:00"; several at once (Chinese Poker, R4.5; Fantasyland arrangements, R6) each with their
+    own clock, the bank spelled out once, as the group's "▶ To act" line: "Anna ⏱ 1:52 + time
+    bank 1:00 · Bob ⏱ 2:00+1:00". It said "Waiting for 🤖 Anna…" with no time at all."""
+    if len(seats) == 1:
+        return f"{_names(t, seats)} · ⏱ {_clock_text(t, seats[0], now, lang)}"
+    clocks, spelled = [], False
+    for s in seats:
+        clock = _clock_text(t, s, now, lang, short=spelled)
+        spelled = spelled or tr(lang, "board.bank") in clock
+        clocks.append(f"{t.board_label(s)} ⏱ {clock}")
+    return " · ".join(clocks)
+
+
 def unreachable_names(t: LiveTable) -> list[str]:
     """The players the table message during a hand names as not reachable in private (with
     the link to the private chat): seated with boards in the hand, the last private write
@@ -610,9 +626,10 @@ def _private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
     elif me.waiting and view.to_act:  # classic OFC's street 1, held face down (R4.1): to
         # look at while the others place theirs; buttons only on the player's turn
         cards = format_cards(me.waiting)
-        lines.append(tr(lang, "private.waiting_cards", names=_names(t, view.to_act), cards=cards))
+        turn = _waiting_for(t, view.to_act, now, lang)
+        lines.append(tr(lang, "private.waiting_cards", names=turn, cards=cards))
     elif view.to_act:
-        lines.append(tr(lang, "private.waiting", names=_names(t, view.to_act)))
+        lines.append(tr(lang, "private.waiting", names=_waiting_for(t, view.to_act, now, lang)))
     timed_out = any(view.seat(b).timed_out for b in boards)
     if not seat.leaving and t.tournament is None and timed_out and not seat.back_early:
         # the clock made a move of theirs (R8.5): said at once, on this screen, not only at

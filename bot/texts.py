@@ -186,7 +186,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": " (the {n:card|cards} left over are discarded)",
         "ru": " (оставшиеся {n:карта|карты|карт} уйдут в сброс)",
     },
-    "private.waiting": {"en": "Waiting for {names}…", "ru": "Ждём: {names}…"},
+    # {names}: whose turn, with their time left: "🤖 Anna · ⏱ 1:52 + time bank 1:00"
+    "private.waiting": {"en": "Waiting for {names}", "ru": "Ждём: {names}"},
     # classic OFC (R4.1): street 1's five cards, dealt face down to everyone at the start,
     # shown to their owner while they wait for their turn to place them
     "private.waiting_cards": {
