@@ -240,11 +240,11 @@ TEXTS: dict[str, dict[str, str]] = {
     # of the first two, then one of the last three
     "private.admin_cancel": {
         "en": "Tournament #{table} was cancelled by an admin.",
-        "ru": "Турнир #{table} отменён администратором.",
+        "ru": "Турнир #{table} отменён админом.",
     },
     "private.admin_over": {
         "en": "Tournament #{table} is over: an admin closed it.",
-        "ru": "Турнир #{table} окончен: его закрыл администратор.",
+        "ru": "Турнир #{table} окончен: его закрыл админ.",
     },
     # the same when the group's older table moved into the tournament's chat (its upgrade to
     # a supergroup, heard of after the tournament was opened there): no admin closed it
@@ -600,7 +600,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.table_exists": {
         "en": "This chat already has an open table (#{table}). To open another game, an admin closes it with /closetable (stacks go back to balances).",
-        "ru": "Здесь уже открыт стол #{table}. Для другой игры администратор сначала закрывает его: /closetable (стеки вернутся на балансы).",
+        "ru": "Здесь уже открыт стол #{table}. Для другой игры админ сначала закрывает его: /closetable (стеки вернутся на балансы).",
     },
     # a table closing at the end of its hand (R8.2a): the stacks said as /closetable says them
     "reply.table_closing": {
@@ -1217,7 +1217,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.admins_only": {
         "en": "Only group admins can do that.",
-        "ru": "Это могут только администраторы группы.",
+        "ru": "Это могут только админы группы.",
     },
     "reply.admins_only.discord": {
         "en": "Only members with Manage Server can do that.",
@@ -1458,7 +1458,7 @@ TEXTS: dict[str, dict[str, str]] = {
     # who may, now: the player the opener's right passed to (or the opener, seated)
     "bot.admins_or_name": {
         "en": "Only group admins and {name} can seat or stand up computer players.",
-        "ru": "Сажать и убирать компьютерных игроков могут только администраторы группы и {name}.",
+        "ru": "Сажать и убирать компьютерных игроков могут только админы группы и {name}.",
     },
     "bot.admins_or_name.discord": {
         "en": "Only members with Manage Server and {name} can seat or stand up computer players.",
@@ -1469,7 +1469,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "bot.admins_or_next": {
         "en": "Only group admins and the next player to sit down can seat or stand up computer "
         "players.",
-        "ru": "Сажать и убирать компьютерных игроков могут только администраторы группы и тот, "
+        "ru": "Сажать и убирать компьютерных игроков могут только админы группы и тот, "
         "кто следующим сядет за стол.",
     },
     "bot.admins_or_next.discord": {
@@ -1480,7 +1480,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "bot.admins_or_opener": {
         "en": "Only group admins and the table's opener can seat or stand up computer players.",
-        "ru": "Сажать и убирать компьютерных игроков могут только администраторы группы и тот, "
+        "ru": "Сажать и убирать компьютерных игроков могут только админы группы и тот, "
         "кто открыл стол.",
     },
     "bot.admins_or_opener.discord": {
@@ -2239,7 +2239,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "tour.exists": {
         "en": "This chat's tournament #{table} is under way: another table opens when it is over. An admin's /closetable cancels it (buy-ins back while nobody is out).",
-        "ru": "В этом чате идёт турнир #{table}: новый стол откроется, когда он закончится. /closetable администратора отменяет его (взносы вернутся, пока никто не выбыл).",
+        "ru": "В этом чате идёт турнир #{table}: новый стол откроется, когда он закончится. /closetable админа отменяет его (взносы вернутся, пока никто не выбыл).",
     },
     "tour.game_next": {
         "en": "Tournament #{number} goes on as {table}: {game} comes with the next /newtable or /tournament once it is over.",
@@ -2266,6 +2266,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "tour.settings_kept": {
         "en": "Tournament {tables} keeps the settings it opened with (its players registered for them): this one applies from the next /tournament.",
         "ru": "Турнир {tables} идёт с настройками, с которыми открыт (на них регистрировались игроки): новое значение — со следующего /tournament.",
+    },
+    # the same of several open tournaments (a group with topics), agreeing in number
+    "tour.settings_kept_many": {
+        "en": "Tournaments {tables} keep the settings they opened with (their players registered for them): this one applies from the next /tournament.",
+        "ru": "Турниры {tables} идут с настройками, с которыми открыты (на них регистрировались игроки): новое значение — со следующего /tournament.",
     },
     "tour.idle_unstarted.s": {
         "en": "Tournament #{table} did not start within {seconds:second|seconds}.",
@@ -2760,7 +2765,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "settings.game_next_table": {
         "en": "The open table stays {table}: {game} comes with the next /newtable (an admin closes this one first: /closetable).",
-        "ru": "Открытый стол остаётся игрой «{table}»: «{game}» будет со следующего /newtable (сначала администратор закрывает этот: /closetable).",
+        "ru": "Открытый стол остаётся игрой «{table}»: «{game}» будет со следующего /newtable (сначала админ закрывает этот: /closetable).",
     },
 }
 
