@@ -15,7 +15,7 @@ from bot import presses as P
 from bot.model import LiveTable, SeatState
 from bot.presses import encode
 from bot.screens import Button, Screen
-from bot.texts import grouped, kush_word, on, tr
+from bot.texts import grouped, kush_word, minus, on, tr
 from game.board import BOXES, Board, Box
 from game.cards import Card, format_cards
 from game.evaluator import display_order, made_so_far
@@ -228,7 +228,7 @@ def game_score(t: LiveTable, lang: str) -> list[str]:
     )
     if not order:
         return []
-    scores = " · ".join(f"{t.board_label(s)} {p}" for s, p in order)
+    scores = " · ".join(f"{t.board_label(s)} {minus(str(p))}" for s, p in order)
     return [tr(lang, "chinese.score", target=game.target, scores=scores)]
 
 
@@ -825,11 +825,11 @@ def reveal_screen(
             pts = stages[k].points[r.seat] - extra
             name = tr(lang, _BOX_KEY[box])
             cards = format_cards(display_order(r.board.box(box)))
-            lines.append(f"  {name}: {cards} — {hand_name(strength, lang)} · {pts:+d}")
+            lines.append(f"  {name}: {cards} — {hand_name(strength, lang)} · {minus(f'{pts:+d}')}")
             if extra:
                 # under the box that decides it (R7.3): the middle, before the top is shown,
                 # when bottom and middle are both won; the picture says it in the same words
-                lines.append("  " + tr(lang, "reveal.two_of_three", points=f"{extra:+d}"))
+                lines.append("  " + tr(lang, "reveal.two_of_three", points=minus(f"{extra:+d}")))
         del i
     claim = reveal.get("claim")
     buttons: tuple[tuple[Button, ...], ...] = ()

@@ -18,12 +18,15 @@ from storage.api import DEFAULT_KUSH_LABEL
 __all__ = [
     "DISCORD_DESCRIPTIONS_RU",
     "LANGS",
+    "MINUS",
     "RUSSIAN_READERS",
     "TEXTS",
     "grouped",
     "language_of",
+    "minus",
     "on",
     "plural",
+    "signed",
     "tr",
 ]
 
@@ -2992,6 +2995,40 @@ class _UnsignedZero(int):
 
 _UNSIGNED_ZERO = _UnsignedZero(0)
 
+#: The minus sign of every negative number a player reads, U+2212 ("−15 pts", "−60 kush",
+#: "from −1000 to 1000"), as the showdown pictures draw it (as wide as the plus; a hyphen is
+#: not). What players type is read with either (:data:`bot.service.numbers.MINUSES`).
+MINUS = "\u2212"
+
+
+def minus(text: str) -> str:
+    """A formatted number ``text`` with its leading hyphen-minus (after any padding) written
+    as :data:`MINUS`: ``"-15"`` → ``"−15"``, ``"-1.5"`` → ``"−1.5"``; any other unchanged."""
+    head = text.lstrip()
+    if head[:1] != "-":
+        return text
+    return text[: len(text) - len(head)] + MINUS + head[1:]
+
+
+class _Negative:
+    """A negative number in a template, formatted as its spec says, then with :data:`MINUS`
+    for its sign (:func:`minus`): ``{points:+d}`` of -15 is "−15"."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: float) -> None:
+        self.value = value
+
+    def __format__(self, spec: str) -> str:
+        return minus(format(self.value, spec))
+
+    def __str__(self) -> str:
+        return minus(str(self.value))
+
+
+def _is_negative(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0
+
 
 def _is_zero(value: object) -> bool:
     return type(value) is int and value == 0
@@ -3015,6 +3052,8 @@ def tr(lang: str | None, key: str, **values: Any) -> str:
     # the amounts are named in the template as written: the default label's agreement turns
     # "{lost} {label}" into "{lost:|куш|куша|кушей}", no longer an amount before a label
     values = _amounts(template, values, lang)
+    if any(_is_negative(v) for v in values.values()):  # "−15 pts", as the pictures draw it
+        values = {k: _Negative(v) if _is_negative(v) else v for k, v in values.items()}
     label = values.get("label")
     if isinstance(label, str):
         if lang == "ru" and label in (DEFAULT_KUSH_LABEL, "куш") and entry.get("ru"):
@@ -3059,13 +3098,13 @@ def grouped(value: int, lang: str | None) -> str:
 
 
 def signed(value: int, lang: str | None, *, drawn: bool = False) -> str:
-    """An amount with its sign (``+12,000``, ``-50``, ``+0``), grouped as :func:`grouped`.
-    ``drawn``: as a picture draws it, with the typographic minus (``−12 000``, as wide as the
-    plus, which a hyphen is not) and a zero without a sign (``0``)."""
+    """An amount with its sign (``+12,000``, ``−50``, ``+0``), grouped as :func:`grouped`, a
+    negative one with the typographic minus (:data:`MINUS`: ``−12 000``, as the pictures
+    draw it; a caption's "-60 kush" beside a picture's "−6"). ``drawn``: as a picture draws
+    it, a zero without a sign (``0``)."""
     if drawn and not value:
         return "0"
-    text = format(_Amount(value, lang), "+d")
-    return "−" + text[1:] if drawn and value < 0 else text
+    return minus(format(_Amount(value, lang), "+d"))
 
 
 class _Amount(int):

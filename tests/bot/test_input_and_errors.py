@@ -143,7 +143,7 @@ async def test_r7_5_history_after_a_claim_shows_the_points_counted(tmp_path: Pat
         reply = await w.say(ALICE, "/history")
         assert "Table #1, hand 1: +6 pts, +3 kush" in reply["text"]
         reply = await w.say(BOB, "/history")
-        assert "Стол #1, раздача 1: +3 очка, -3 куша" in reply["text"]
+        assert "Стол #1, раздача 1: +3 очка, −3 куша" in reply["text"]
 
 
 async def test_r7_5_a_replay_after_a_claim_keeps_the_unrevealed_boxes_hidden(

@@ -16,7 +16,7 @@ from bot.presses import PlaceCard, ReplayStep, decode, encode
 from bot.render import ping_lines
 from bot.screens import Payload
 from bot.service import TableService
-from bot.texts import tr
+from bot.texts import minus, tr
 from game.board import Box
 from game.cards import format_cards
 from storage.api import Store
@@ -312,7 +312,7 @@ async def test_chinese_leaving_between_hands_ends_and_settles_the_game(env) -> N
     # the group is told what the game's end moved, not only that it was settled
     # with the group's unit: "🤖 Anna +24, You -24" said no unit (nufixb)
     assert diff != 0
-    moves = f"Alice {diff:+d} kush, Bob {-diff:+d} kush"
+    moves = f"Alice {minus(f'{diff:+d}')} kush, Bob {minus(f'{-diff:+d}')} kush"
     said = tr("en", "reveal.game_over_early", table=t.id, moves=moves)
     assert presenter.posts[-1] == (GROUP.chat_id, said), presenter.posts[-3:]
 
@@ -926,8 +926,8 @@ async def test_r4_1_waiting_players_see_their_own_five_cards_without_buttons() -
     each player places theirs in turn. A waiting player's private message showed only
     "Waiting for Alice…" and an empty board until their turn; now it shows their own five
     cards (to plan with), says to wait, whose turn it is and its time left, and has no button
-    to place them until their turn (Bob in Russian). No group message shows a held card (the leak watcher
-    of tests/bot/test_break15.py checks every message as it is written)."""
+    to place them until their turn (Bob in Russian). No group message shows a held card (the
+    leak watcher of tests/bot/test_break15.py checks every message as it is written)."""
     from tests.bot.test_break15 import faces, watched
 
     bob = Actor("telegram", "2", "Bob", "ru")
