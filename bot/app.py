@@ -8,6 +8,7 @@ import contextlib
 import gc
 import logging
 import signal
+import sqlite3
 from collections.abc import Awaitable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TypeVar
@@ -386,18 +387,38 @@ def _pg_busy(settings: Settings, what: str, *, running: bool) -> str:
 
 
 async def _not_the_sandboxs(store: Store, path: str) -> None:
-    """Refuse the SQLite database ``path`` when it holds the sandbox's open table
-    (``DATABASE_PATH`` naming the sandbox's file, ``sandbox.sqlite3``): the bot restored
-    it and wrote to the sandbox's made-up group, its computer players among the real ones.
+    """Refuse the SQLite database ``path`` when it is the sandbox's (``DATABASE_PATH``
+    naming the sandbox's file, ``sandbox.sqlite3``): it holds the sandbox's open table, which
+    the bot restored and wrote to the sandbox's made-up group, its computer players among the
+    real ones; or the sandbox's group with its table closed (``/closetable``, which the check
+    missed: the bot then ran on the sandbox's file, its made-up players and their kush among
+    the real groups').
 
     :raises ConfigError: one line naming the file."""
     from bot.sandbox import GROUP_ID
 
     if await store.chat_table("telegram", str(GROUP_ID)) is not None:
-        raise ConfigError(
-            f"DATABASE_PATH={path} is the sandbox's database (it holds the sandbox's table): "
-            "give the bot its own file (python -m bot --sandbox plays on its own, --sandbox-db)"
-        )
+        what = "table"
+    elif await asyncio.to_thread(_has_community, path, "telegram", str(GROUP_ID)):
+        what = "group"
+    else:
+        return
+    raise ConfigError(
+        f"DATABASE_PATH={path} is the sandbox's database (it holds the sandbox's {what}): "
+        "give the bot its own file (python -m bot --sandbox plays on its own, --sandbox-db)"
+    )
+
+
+def _has_community(path: str, platform: str, external_id: str) -> bool:
+    """Whether the SQLite database ``path`` (open) has the community ``external_id`` of
+    ``platform``, with a table or not (:meth:`Store.community` would create it); read only."""
+    uri = Path(path).resolve().as_uri() + "?mode=ro"
+    with contextlib.closing(sqlite3.connect(uri, uri=True)) as db:
+        row = db.execute(
+            "SELECT 1 FROM communities WHERE platform = ? AND external_id = ?",
+            (platform, external_id),
+        ).fetchone()
+    return row is not None
 
 
 async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:

@@ -15,7 +15,7 @@ from bot import presses as P
 from bot.model import LiveTable, SeatState
 from bot.presses import encode
 from bot.screens import Button, Screen
-from bot.texts import grouped, kush_word, on, tr
+from bot.texts import grouped, kush_word, minus, on, tr
 from game.board import BOXES, Board, Box
 from game.cards import Card, format_cards
 from game.evaluator import display_order, made_so_far
@@ -236,7 +236,7 @@ def game_score(t: LiveTable, lang: str) -> list[str]:
     )
     if not order:
         return []
-    scores = " · ".join(f"{t.board_label(s)} {p}" for s, p in order)
+    scores = " · ".join(f"{t.board_label(s)} {minus(str(p))}" for s, p in order)
     return [tr(lang, "chinese.score", target=game.target, scores=scores)]
 
 
@@ -419,6 +419,22 @@ def _hand_buttons(t: LiveTable, lang: str) -> tuple[Button, ...]:
 
 def _names(t: LiveTable, seats: Sequence[int]) -> str:
     return ", ".join(t.board_label(s) for s in seats)
+
+
+def _waiting_for(t: LiveTable, seats: Sequence[int], now: float, lang: str) -> str:
+    """Whose turn a waiting player's private screen names, each with their time left as the
+    "your move" line writes it (:func:`_clock_text`, R8.5): "🤖 Anna · ⏱ 1:52 + time bank
+    1:00"; several at once (Chinese Poker, R4.5; Fantasyland arrangements, R6) each with their
+    own clock, the bank spelled out once, as the group's "▶ To act" line: "Anna ⏱ 1:52 + time
+    bank 1:00 · Bob ⏱ 2:00+1:00". It said "Waiting for 🤖 Anna…" with no time at all."""
+    if len(seats) == 1:
+        return f"{_names(t, seats)} · ⏱ {_clock_text(t, seats[0], now, lang)}"
+    clocks, spelled = [], False
+    for s in seats:
+        clock = _clock_text(t, s, now, lang, short=spelled)
+        spelled = spelled or tr(lang, "board.bank") in clock
+        clocks.append(f"{t.board_label(s)} ⏱ {clock}")
+    return " · ".join(clocks)
 
 
 def unreachable_names(t: LiveTable) -> list[str]:
@@ -624,9 +640,10 @@ def _private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
     elif me.waiting and view.to_act:  # classic OFC's street 1, held face down (R4.1): to
         # look at while the others place theirs; buttons only on the player's turn
         cards = format_cards(me.waiting)
-        lines.append(tr(lang, "private.waiting_cards", names=_names(t, view.to_act), cards=cards))
+        turn = _waiting_for(t, view.to_act, now, lang)
+        lines.append(tr(lang, "private.waiting_cards", names=turn, cards=cards))
     elif view.to_act:
-        lines.append(tr(lang, "private.waiting", names=_names(t, view.to_act)))
+        lines.append(tr(lang, "private.waiting", names=_waiting_for(t, view.to_act, now, lang)))
     timed_out = any(view.seat(b).timed_out for b in boards)
     if not seat.leaving and t.tournament is None and timed_out and not seat.back_early:
         # the clock made a move of theirs (R8.5): said at once, on this screen, not only at
@@ -822,11 +839,11 @@ def reveal_screen(
             pts = stages[k].points[r.seat] - extra
             name = tr(lang, _BOX_KEY[box])
             cards = format_cards(display_order(r.board.box(box)))
-            lines.append(f"  {name}: {cards} — {hand_name(strength, lang)} · {pts:+d}")
+            lines.append(f"  {name}: {cards} — {hand_name(strength, lang)} · {minus(f'{pts:+d}')}")
             if extra:
                 # under the box that decides it (R7.3): the middle, before the top is shown,
                 # when bottom and middle are both won; the picture says it in the same words
-                lines.append("  " + tr(lang, "reveal.two_of_three", points=f"{extra:+d}"))
+                lines.append("  " + tr(lang, "reveal.two_of_three", points=minus(f"{extra:+d}")))
         del i
     claim = reveal.get("claim")
     buttons: tuple[tuple[Button, ...], ...] = ()

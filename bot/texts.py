@@ -18,12 +18,15 @@ from storage.api import DEFAULT_KUSH_LABEL
 __all__ = [
     "DISCORD_DESCRIPTIONS_RU",
     "LANGS",
+    "MINUS",
     "RUSSIAN_READERS",
     "TEXTS",
     "grouped",
     "language_of",
+    "minus",
     "on",
     "plural",
+    "signed",
     "tr",
 ]
 
@@ -186,7 +189,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": " (the {n:card|cards} left over are discarded)",
         "ru": " (оставшиеся {n:карта|карты|карт} уйдут в сброс)",
     },
-    "private.waiting": {"en": "Waiting for {names}…", "ru": "Ждём: {names}…"},
+    # {names}: whose turn, with their time left: "🤖 Anna · ⏱ 1:52 + time bank 1:00"
+    "private.waiting": {"en": "Waiting for {names}", "ru": "Ждём: {names}"},
     # classic OFC (R4.1): street 1's five cards, dealt face down to everyone at the start,
     # shown to their owner while they wait for their turn to place them
     "private.waiting_cards": {
@@ -245,11 +249,11 @@ TEXTS: dict[str, dict[str, str]] = {
     # of the first two, then one of the last three
     "private.admin_cancel": {
         "en": "Tournament #{table} was cancelled by an admin.",
-        "ru": "Турнир #{table} отменён администратором.",
+        "ru": "Турнир #{table} отменён админом.",
     },
     "private.admin_over": {
         "en": "Tournament #{table} is over: an admin closed it.",
-        "ru": "Турнир #{table} окончен: его закрыл администратор.",
+        "ru": "Турнир #{table} окончен: его закрыл админ.",
     },
     # the same when the group's older table moved into the tournament's chat (its upgrade to
     # a supergroup, heard of after the tournament was opened there): no admin closed it
@@ -605,7 +609,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.table_exists": {
         "en": "This chat already has an open table (#{table}). To open another game, an admin closes it with /closetable (stacks go back to balances).",
-        "ru": "Здесь уже открыт стол #{table}. Для другой игры администратор сначала закрывает его: /closetable (стеки вернутся на балансы).",
+        "ru": "Здесь уже открыт стол #{table}. Для другой игры админ сначала закрывает его: /closetable (стеки вернутся на балансы).",
     },
     # a table closing at the end of its hand (R8.2a): the stacks said as /closetable says them
     "reply.table_closing": {
@@ -1231,7 +1235,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.admins_only": {
         "en": "Only group admins can do that.",
-        "ru": "Это могут только администраторы группы.",
+        "ru": "Это могут только админы группы.",
     },
     "reply.admins_only.discord": {
         "en": "Only members with Manage Server can do that.",
@@ -1477,7 +1481,7 @@ TEXTS: dict[str, dict[str, str]] = {
     # who may, now: the player the opener's right passed to (or the opener, seated)
     "bot.admins_or_name": {
         "en": "Only group admins and {name} can seat or stand up computer players.",
-        "ru": "Сажать и убирать компьютерных игроков могут только администраторы группы и {name}.",
+        "ru": "Сажать и убирать компьютерных игроков могут только админы группы и {name}.",
     },
     "bot.admins_or_name.discord": {
         "en": "Only members with Manage Server and {name} can seat or stand up computer players.",
@@ -1488,7 +1492,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "bot.admins_or_next": {
         "en": "Only group admins and the next player to sit down can seat or stand up computer "
         "players.",
-        "ru": "Сажать и убирать компьютерных игроков могут только администраторы группы и тот, "
+        "ru": "Сажать и убирать компьютерных игроков могут только админы группы и тот, "
         "кто следующим сядет за стол.",
     },
     "bot.admins_or_next.discord": {
@@ -1499,7 +1503,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "bot.admins_or_opener": {
         "en": "Only group admins and the table's opener can seat or stand up computer players.",
-        "ru": "Сажать и убирать компьютерных игроков могут только администраторы группы и тот, "
+        "ru": "Сажать и убирать компьютерных игроков могут только админы группы и тот, "
         "кто открыл стол.",
     },
     "bot.admins_or_opener.discord": {
@@ -2008,8 +2012,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "help.discord": {
         "en": (
             "OFC bot commands:\n"
-            "/ofc new [game] — open a table in this channel; game: pineapple (Pineapple OFC), "
-            "ofc (classic OFC) or chinese (Chinese Poker)\n"
+            "/ofc new [game] — open a table in this channel; game: Pineapple OFC, Classic OFC "
+            "or Chinese Poker\n"
             "/ofc tournament [game] — open a sit-and-go tournament (Register, Start)\n"
             "/ofc addbot [level], /ofc removebot [name] — seat or stand up a computer player "
             "(members with Manage Server and the table's opener; once the opener leaves, the "
@@ -2035,23 +2039,26 @@ TEXTS: dict[str, dict[str, str]] = {
             "⌛ auto: a player's cards were placed for them (time ran out, or they left)."
         ),
         "ru": (
-            "Команды бота OFC:\n"
-            "/ofc new [игра] — открыть стол в этом канале; игра: pineapple (Ананас), "
-            "ofc (классический OFC) или chinese (китайский покер)\n"
-            "/ofc tournament [игра] — открыть турнир (регистрация, старт)\n"
-            "/ofc addbot [уровень], /ofc removebot [имя] — посадить или убрать компьютерного игрока "
+            # the options as Discord shows them (their names are the commands' English ones in
+            # every locale; only their descriptions and choices are Russian: Ананас (OFC), лёгкий)
+            "Команды бота OFC. Параметры команд Discord называет по-английски: game — игра, "
+            "level — уровень, name — имя, amount — сумма, user — игрок, period — период.\n"
+            "/ofc new [game] — открыть стол в этом канале; игра на выбор: Ананас (OFC), "
+            "классический OFC или китайский покер\n"
+            "/ofc tournament [game] — открыть турнир (регистрация, старт)\n"
+            "/ofc addbot [level], /ofc removebot [name] — посадить или убрать компьютерного игрока "
             "(участники с правом «Управлять сервером» и открывший стол, а когда он уйдёт — тот, "
             "кто сидит дольше всех)\n"
             "/ofc join, /ofc ready, /ofc leave — сесть, внести взнос, встать\n"
             "/ofc topup [amount] — докупить в стек (во время вашей раздачи — пройдёт после неё)\n"
             "/ofc sitout, /ofc back — пропускать раздачи, вернуться\n"
             "/ofc balance, /ofc history [N], /ofc daily — ваш баланс, ваши раздачи, бонус дня\n"
-            "/ofc stats [игрок] [период] — статистика сервера и ваша или одного игрока\n"
-            "/ofc top [период] — рейтинг по балансу или по выигрышу за период\n"
+            "/ofc stats [user] [period] — статистика сервера и ваша или одного игрока\n"
+            "/ofc top [period] — рейтинг по балансу или по выигрышу за период\n"
             "/ofc replay N — раздача N по улицам\n"
-            "/ofc rules [игра] — правила игры за этим столом (или названной)\n"
+            "/ofc rules [game] — правила игры за этим столом (или выбранной)\n"
             "Админы (право «Управлять сервером»): /ofcadmin settings — взнос, цена очка, таймеры, "
-            "язык (name:all — все настройки)\n"
+            "язык (в name выберите all — все настройки)\n"
             "/ofcadmin grant user amount — пополнить баланс (отрицательная сумма — списать)\n"
             "/ofcadmin kick user — поднять игрока из-за стола (стек вернётся на баланс; в "
             "раздаче — после неё) или снять с регистрации в турнире до старта (взнос вернётся)\n"
@@ -2262,7 +2269,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "tour.exists": {
         "en": "This chat's tournament #{table} is under way: another table opens when it is over. An admin's /closetable cancels it (buy-ins back while nobody is out).",
-        "ru": "В этом чате идёт турнир #{table}: новый стол откроется, когда он закончится. /closetable администратора отменяет его (взносы вернутся, пока никто не выбыл).",
+        "ru": "В этом чате идёт турнир #{table}: новый стол откроется, когда он закончится. /closetable админа отменяет его (взносы вернутся, пока никто не выбыл).",
     },
     "tour.game_next": {
         "en": "Tournament #{number} goes on as {table}: {game} comes with the next /newtable or /tournament once it is over.",
@@ -2289,6 +2296,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "tour.settings_kept": {
         "en": "Tournament {tables} keeps the settings it opened with (its players registered for them): this one applies from the next /tournament.",
         "ru": "Турнир {tables} идёт с настройками, с которыми открыт (на них регистрировались игроки): новое значение — со следующего /tournament.",
+    },
+    # the same of several open tournaments (a group with topics), agreeing in number
+    "tour.settings_kept_many": {
+        "en": "Tournaments {tables} keep the settings they opened with (their players registered for them): this one applies from the next /tournament.",
+        "ru": "Турниры {tables} идут с настройками, с которыми открыты (на них регистрировались игроки): новое значение — со следующего /tournament.",
     },
     "tour.idle_unstarted.s": {
         "en": "Tournament #{table} did not start within {seconds:second|seconds}.",
@@ -2788,7 +2800,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "settings.game_next_table": {
         "en": "The open table stays {table}: {game} comes with the next /newtable (an admin closes this one first: /closetable).",
-        "ru": "Открытый стол остаётся игрой «{table}»: «{game}» будет со следующего /newtable (сначала администратор закрывает этот: /closetable).",
+        "ru": "Открытый стол остаётся игрой «{table}»: «{game}» будет со следующего /newtable (сначала админ закрывает этот: /closetable).",
     },
 }
 
@@ -3017,6 +3029,40 @@ class _UnsignedZero(int):
 
 _UNSIGNED_ZERO = _UnsignedZero(0)
 
+#: The minus sign of every negative number a player reads, U+2212 ("−15 pts", "−60 kush",
+#: "from −1000 to 1000"), as the showdown pictures draw it (as wide as the plus; a hyphen is
+#: not). What players type is read with either (:data:`bot.service.numbers.MINUSES`).
+MINUS = "\u2212"
+
+
+def minus(text: str) -> str:
+    """A formatted number ``text`` with its leading hyphen-minus (after any padding) written
+    as :data:`MINUS`: ``"-15"`` → ``"−15"``, ``"-1.5"`` → ``"−1.5"``; any other unchanged."""
+    head = text.lstrip()
+    if head[:1] != "-":
+        return text
+    return text[: len(text) - len(head)] + MINUS + head[1:]
+
+
+class _Negative:
+    """A negative number in a template, formatted as its spec says, then with :data:`MINUS`
+    for its sign (:func:`minus`): ``{points:+d}`` of -15 is "−15"."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: float) -> None:
+        self.value = value
+
+    def __format__(self, spec: str) -> str:
+        return minus(format(self.value, spec))
+
+    def __str__(self) -> str:
+        return minus(str(self.value))
+
+
+def _is_negative(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0
+
 
 def _is_zero(value: object) -> bool:
     return type(value) is int and value == 0
@@ -3040,6 +3086,8 @@ def tr(lang: str | None, key: str, **values: Any) -> str:
     # the amounts are named in the template as written: the default label's agreement turns
     # "{lost} {label}" into "{lost:|куш|куша|кушей}", no longer an amount before a label
     values = _amounts(template, values, lang)
+    if any(_is_negative(v) for v in values.values()):  # "−15 pts", as the pictures draw it
+        values = {k: _Negative(v) if _is_negative(v) else v for k, v in values.items()}
     label = values.get("label")
     if isinstance(label, str):
         if lang == "ru" and label in (DEFAULT_KUSH_LABEL, "куш") and entry.get("ru"):
@@ -3084,13 +3132,13 @@ def grouped(value: int, lang: str | None) -> str:
 
 
 def signed(value: int, lang: str | None, *, drawn: bool = False) -> str:
-    """An amount with its sign (``+12,000``, ``-50``, ``+0``), grouped as :func:`grouped`.
-    ``drawn``: as a picture draws it, with the typographic minus (``−12 000``, as wide as the
-    plus, which a hyphen is not) and a zero without a sign (``0``)."""
+    """An amount with its sign (``+12,000``, ``−50``, ``+0``), grouped as :func:`grouped`, a
+    negative one with the typographic minus (:data:`MINUS`: ``−12 000``, as the pictures
+    draw it; a caption's "-60 kush" beside a picture's "−6"). ``drawn``: as a picture draws
+    it, a zero without a sign (``0``)."""
     if drawn and not value:
         return "0"
-    text = format(_Amount(value, lang), "+d")
-    return "−" + text[1:] if drawn and value < 0 else text
+    return minus(format(_Amount(value, lang), "+d"))
 
 
 class _Amount(int):

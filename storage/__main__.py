@@ -18,6 +18,7 @@ import argparse
 import asyncio
 import contextlib
 import os
+import re
 import sqlite3
 import sys
 from collections.abc import Sequence
@@ -40,11 +41,19 @@ class _Database(BaseSettings):
     database_path: str = "ofc.sqlite3"
 
 
+def _plain(doc: str) -> str:
+    """A reST docstring as plain help text (``--help`` prints it): ````code```` and
+    ``:role:`target``` written bare, "``python -m storage check``" as
+    "python -m storage check"."""
+    doc = re.sub(r":[a-z]+:`~?([^`]+)`", r"\1", doc)
+    return re.sub(r"``([^`]+)``", r"\1", doc)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = argparse.ArgumentParser(
         prog="python -m storage",
-        description=__doc__,
+        description=_plain(__doc__ or ""),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     commands = parser.add_subparsers(dest="command", required=True)

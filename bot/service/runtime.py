@@ -1121,7 +1121,7 @@ class Runtime:
         if tx.close:  # the table is closed: stop serving it
             if t.timer is not None and t.timer is not asyncio.current_task():
                 t.timer.cancel()
-            self.retire_earlier(t)  # (its buttons would answer a closed table)
+            self.retire_earlier(t, closed=True)  # (its buttons would answer a closed table)
             self.forget(t)
             if data is not None:  # it owes the chat its last messages: sent by effects
                 self.closing[t.id] = t
@@ -1757,21 +1757,23 @@ class Runtime:
         until then, :attr:`LiveTable.resumed_version`)."""
         self._earlier[t.id] = ref
 
-    def retire_earlier(self, t: LiveTable) -> None:
+    def retire_earlier(self, t: LiveTable, closed: bool = False) -> None:
         """Write the table message from before a restart (:meth:`retire_later`) as moved,
         its buttons gone, in the group's chain (before the step's own writes, which queue
         after its commit), so the group never keeps an old table message whose buttons
         look live and answer "out of date". It stays the table's
         :attr:`~bot.model.LiveTable.earlier_ref` while the new one was never posted (R8.2a's
         closing notice goes over it); once the new one is (a ref of a message posted for
-        certain), it is forgotten, so a later restart does not write it as moved again."""
+        certain), it is forgotten, so a later restart does not write it as moved again.
+        ``closed``: the table closed (R8.2a), the message says so, "Table #1 is closed." (it
+        read "⬇️ Table #1 goes on in the message below.", the table gone on nowhere)."""
         ref = self._earlier.pop(t.id, None)
         # (an adapter's own write: an edit that finds the message gone leaves it so, where
         # a table message's edit posts it again)
         write = getattr(self.presenter(t), "retire_table", None)
         if ref is None or write is None:
             return
-        text = tr(t.lang, "table.moved", table=t.id)
+        text = tr(t.lang, "reply.table_closed" if closed else "table.moved", table=t.id)
 
         async def retire() -> None:
             if t.group_ref != ref:

@@ -1797,8 +1797,10 @@ async def _change(
         # a tournament keeps what its players registered for (R8.7): "Saved" alone left the
         # admin expecting the open tournament to take it (its lobby still said otherwise);
         # nothing changed ("Already so", "Already default"), there is nothing new to apply
-        # from the next /tournament
-        text += "\n" + tr(lang, "tour.settings_kept", tables=", ".join(f"#{n}" for n in kept))
+        # from the next /tournament (several, a group with topics: «Турниры #1, #2 идут», not
+        # «Турнир #1, #2 идёт»)
+        key = "tour.settings_kept" if len(kept) == 1 else "tour.settings_kept_many"
+        text += "\n" + tr(lang, key, tables=", ".join(f"#{n}" for n in kept))
     if not listed:
         return Reply(text + "\n" + tr(lang, "settings.list_hint"))
     screen = settings_screen(community, lang, table_game, label=label, full=full, readers=readers)

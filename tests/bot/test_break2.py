@@ -175,7 +175,7 @@ async def test_r8_3_a_round_settled_early_by_new_settings_offers_the_top_up_it_m
     assert {s.name: s.stack for s in t.seats.values()} == {"Alice": 380, "Bob": 20, "Carol": 200}
     settled = (  # each move with the group's unit (it said "Alice +180, Bob -180")
         f"Table #{t.id}: the round is settled early (new table settings): "
-        "Alice +180 kush, Bob -180 kush."
+        "Alice +180 kush, Bob −180 kush."
     )
     assert (GROUP.chat_id, settled) in presenter.posts, presenter.posts[-4:]
     offer = tr("en", "showdown.below_point", name="Bob", stack=20, label="kush")

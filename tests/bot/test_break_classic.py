@@ -36,7 +36,7 @@ async def test_r7_6_a_target_lowered_to_a_players_points_ends_the_game_under_way
     hands = await store.export_hands(t.id)
     assert [bool(h["result"].get("game_end")) for h in hands] == [False, True]
     assert hands[1]["result"]["kush"] == {"0": 22, "1": -22}
-    said = tr("en", "reveal.game_over_early", table=t.id, moves="Alice +22 kush, Bob -22 kush")
+    said = tr("en", "reveal.game_over_early", table=t.id, moves="Alice +22 kush, Bob −22 kush")
     assert presenter.posts[-1] == (GROUP.chat_id, said), presenter.posts[-3:]
     clock.now += 5
     await service.run_due()
@@ -103,7 +103,7 @@ async def test_r8_3_history_names_a_rounds_early_settlement_not_a_hand() -> None
     assert lines[1] == f"#{entry['id']} · {said}"
     assert "hand 2" not in lines[1] and "round settled" in lines[1]
     ru = tr("ru", "reply.history_round_end", table=1, kush=-5, label="kush")
-    assert ru == "Стол #1, расчёт круга: -5 кушей"
+    assert ru == "Стол #1, расчёт круга: −5 кушей"
 
 
 async def _fantasyland_replay(players: list[Actor]) -> str:

@@ -215,6 +215,6 @@ def test_r8_7_chips_from_10_000_up_read_grouped_as_kush_do() -> None:
     """R8.7: a tournament's chips are amounts too: a replay's "+15,000 chips → 20000" and
     "Chips: 20000" read the stack ungrouped beside its grouped change."""
     assert tr("en", "replay.chips", delta=15000, chips=20000) == "+15,000 chips → 20,000"
-    assert tr("ru", "replay.chips", delta=-15000, chips=20000) == "-15\u00a0000 фишек → 20\u00a0000"
+    assert tr("ru", "replay.chips", delta=-15000, chips=20000) == "−15\u00a0000 фишек → 20\u00a0000"
     assert tr("en", "tour.chips", chips=20000) == "Chips: 20,000"
     assert tr("en", "tour.chips", chips=1500) == "Chips: 1500"

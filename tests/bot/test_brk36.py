@@ -122,7 +122,7 @@ async def test_r8_2_a_point_lowered_during_the_hand_to_a_stack_asks_no_top_up() 
     assert t.options.kush_per_point == 50
     below = tr("en", "showdown.below_point", name="Bob", stack=50, label="kush")
     shown = [screen.text for screen in presenter.tables[GROUP.chat_id][tables:]]
-    assert any("Bob: -4 pts · -400 kush → 50" in text for text in shown), shown  # (showdown)
+    assert any("Bob: −4 pts · −400 kush → 50" in text for text in shown), shown  # (showdown)
     assert not any(below in text for text in shown), shown
     assert t.next_hand_at == clock.now + 4
     clock.now += 4

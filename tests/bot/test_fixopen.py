@@ -92,7 +92,7 @@ async def test_r8_2_the_opener_leaving_passes_addbot_to_the_player_seated_longes
     refused = await service.remove_bot(GROUP, ALICE, False)  # the opener gone: no more
     assert refused.alert and refused.text == tr("en", "bot.admins_or_name", name="Carol")
     assert tr("ru", "bot.admins_or_name", name="Carol") == (
-        "Сажать и убирать компьютерных игроков могут только администраторы группы и Carol."
+        "Сажать и убирать компьютерных игроков могут только админы группы и Carol."
     )
     await service.stop()
     service, presenter = await restarted(store, clock)
@@ -202,7 +202,7 @@ async def test_r8_2_with_nobody_left_the_next_to_sit_down_may_seat_computer_play
     refused = await service.add_bot(GROUP, BOB, False)
     assert refused.alert and refused.text == tr("ru", "bot.admins_or_next")
     assert refused.text == (
-        "Сажать и убирать компьютерных игроков могут только администраторы группы и тот, "
+        "Сажать и убирать компьютерных игроков могут только админы группы и тот, "
         "кто следующим сядет за стол."
     )
     assert not (await service.join(GROUP, BOB)).alert

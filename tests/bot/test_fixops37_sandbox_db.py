@@ -96,3 +96,50 @@ async def test_the_bot_refuses_a_database_holding_the_sandboxs_table(tmp_path: P
         assert await store.chat_table("telegram", str(GROUP_ID)) == table.id  # still open
     finally:
         await store.close()
+
+
+async def test_the_bot_refuses_the_sandboxs_database_with_its_table_closed(tmp_path: Path) -> None:
+    """fix38e: the sandbox's file after ``/closetable`` (its group, its made-up players and
+    their kush, no table open) passed the check, which looked for the sandbox's open table
+    only: the bot ran on it. It stops in one line naming the file, as with the table open."""
+    from bot.app import run
+    from bot.sandbox import GROUP_ID
+    from bot.telegram.fake_api import FakeTelegram
+    from storage.sqlite import SqliteStore
+    from tests.bot.test_fixlock import settings_for
+
+    db = tmp_path / "sandbox.sqlite3"
+    store = await SqliteStore.open(db)
+    try:
+        community = await store.community("telegram", str(GROUP_ID))
+        table = await store.create_table(community.id, str(GROUP_ID), {}, 100)
+        await store.close_table(table.id)
+        assert await store.chat_table("telegram", str(GROUP_ID)) is None
+    finally:
+        await store.close()
+    telegram = FakeTelegram(TOKEN)
+    await telegram.start()
+    try:
+        with pytest.raises(ConfigError) as caught:
+            await asyncio.wait_for(run(settings_for(telegram, db), asyncio.Event()), 30)
+    finally:
+        await telegram.stop()
+    assert str(caught.value) == (
+        f"DATABASE_PATH={db} is the sandbox's database (it holds the sandbox's group): give "
+        "the bot its own file (python -m bot --sandbox plays on its own, --sandbox-db)"
+    )
+    assert not telegram.calls_of("getUpdates")  # it took no update
+
+
+async def test_the_bot_runs_on_its_own_database_with_another_group(tmp_path: Path) -> None:
+    """The check reads the sandbox's group only: a database of a real group passes it."""
+    from bot.app import _not_the_sandboxs
+    from storage.sqlite import SqliteStore
+
+    db = tmp_path / "ofc.sqlite3"
+    store = await SqliteStore.open(db)
+    try:
+        await store.community("telegram", "-1001234567890")
+        await _not_the_sandboxs(store, str(db))  # (no error)
+    finally:
+        await store.close()

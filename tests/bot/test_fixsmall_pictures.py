@@ -22,7 +22,7 @@ def test_signed_drawn_is_grouped_with_the_typographic_minus() -> None:
     assert signed(-250000, "ru", drawn=True) == "−250\u00a0000"
     assert signed(12000, "en", drawn=True) == "+12,000"
     assert (signed(-5, "en", drawn=True), signed(0, "ru", drawn=True)) == ("−5", "0")
-    assert (signed(-250000, "en"), signed(0, "en")) == ("-250,000", "+0")  # (texts: as before)
+    assert (signed(-250000, "en"), signed(0, "en")) == ("−250,000", "+0")  # (texts too: fix38e)
     assert not hasattr(pictures, "_signed") and not hasattr(charts, "_signed")
 
 

@@ -126,7 +126,7 @@ async def test_unknown_game_and_open_table_hints(tmp_path: Path) -> None:
         assert "already has an open table (#1)" in reply["text"]
         assert "an admin closes it with /closetable" in reply["text"]
         reply = await w.say(BOB, "/newtable")
-        assert "/closetable" in reply["text"] and "администратор" in reply["text"]
+        assert "/closetable" in reply["text"] and "админ" in reply["text"]
 
 
 async def test_r7_5_history_after_a_claim_shows_the_points_counted(tmp_path: Path) -> None:
@@ -143,7 +143,7 @@ async def test_r7_5_history_after_a_claim_shows_the_points_counted(tmp_path: Pat
         reply = await w.say(ALICE, "/history")
         assert "Table #1, hand 1: +6 pts, +3 kush" in reply["text"]
         reply = await w.say(BOB, "/history")
-        assert "Стол #1, раздача 1: +3 очка, -3 куша" in reply["text"]
+        assert "Стол #1, раздача 1: +3 очка, −3 куша" in reply["text"]
 
 
 async def test_r7_5_a_replay_after_a_claim_keeps_the_unrevealed_boxes_hidden(
@@ -276,7 +276,7 @@ async def test_table_commands_refused_before_any_step_are_answered(tmp_path: Pat
         assert reply["text"] == "This command works in a group chat.", reply
         await w.say(ALICE, "/newtable")
         reply = await w.say(BOB, "/closetable")
-        assert reply["text"] == "Это могут только администраторы группы.", reply
+        assert reply["text"] == "Это могут только админы группы.", reply
         assert w.service.tables, "the table stays open"
         reply = await w.say(BOB, "/join")  # a step taken: answered once, not twice
         await w.settle()

@@ -12,7 +12,7 @@ from PIL import Image
 from bot import pictures
 from bot.pictures import NOTE_H, BoardPicture, Picture, draw, layout
 from bot.service import stats as stats_mod
-from bot.texts import tr
+from bot.texts import minus, tr
 from storage.api import HandStats
 from storage.check import check_store
 from tests.bot.test_ready_window import DAVE
@@ -257,7 +257,7 @@ async def test_r8_3_a_later_settled_hands_caption_gives_its_units(env: Any) -> N
         for r in record.result["seats"]:
             part = f"{names[r['seat']]} {tr('en', 'showdown.points', points=r['points'])}"
             if n == 2:
-                part += f" ({kush[str(r['seat'])]:+d} kush)"
+                part += f" ({minus(format(kush[str(r['seat'])], '+d'))} kush)"
             parts.append(part)
         later = "\nSettlement comes after the full round." if n == 1 else ""
         title = f"Classic OFC · table #{t.id} · hand {n}"

@@ -54,7 +54,7 @@ def test_one_format_groups_amounts_from_ten_thousand() -> None:
     assert grouped(9999, "ru") == "9999" and grouped(1000, "en") == "1000"
     assert grouped(10_000, "ru") == f"10{NBSP}000" and grouped(-12_345, "en") == "-12,345"
     said = tr("ru", "showdown.kush", delta=-22_000, stack=999_978_000_300, label="abc")
-    assert said == f"-22{NBSP}000 abc → 999{NBSP}978{NBSP}000{NBSP}300"
+    assert said == f"−22{NBSP}000 abc → 999{NBSP}978{NBSP}000{NBSP}300"
     said = tr("en", "showdown.kush", delta=1_500_000, stack=5000, label="kush")
     assert said == "+1,500,000 kush → 5000"
     assert tr("ru", "showdown.kush", delta=12_000, stack=0, label="kush") == (

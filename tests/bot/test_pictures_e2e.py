@@ -72,7 +72,7 @@ async def test_one_photo_per_hand_with_the_foul_and_fantasyland_marked(
         assert bob["fouled"] and not alice["fouled"]
         assert alice["fl_next"] == 14 and alice["scores"] == [7, 2, 6]  # QQ, trips, full house
         assert alice["points"] == 21 and alice["kush"] == 21 and bob["kush"] == -21
-        assert "Alice +21 pts (+21 kush)" in photo.caption and "Bob -21 pts" in photo.caption
+        assert "Alice +21 pts (+21 kush)" in photo.caption and "Bob −21 pts" in photo.caption
         showdown = next(
             m for m in w.fake.chat_messages(GROUP_ID) if m["text"].startswith("🏁 Showdown")
         )

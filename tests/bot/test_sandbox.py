@@ -201,10 +201,10 @@ async def test_sandbox_plays_a_whole_hand_through_a_pipe(tmp_path: Path) -> None
         await term.read_until(r"^» 🤖 Anna \(normal\) sits down")
         await _seated_and_ready(term)
         await term.play_until(r"^🏁 Showdown")
-        showdown = [await term.read_until(r"^Tester: [+-]?\d+ pts?")]
-        mine = re.search(r"^Tester: ([+-]?\d+) pts? · ([+-]?\d+) kush → (\d+)", showdown[0])
+        showdown = [await term.read_until(r"^Tester: [+−-]?\d+ pts?")]
+        mine = re.search(r"^Tester: ([+−-]?\d+) pts? · ([+−-]?\d+) kush → (\d+)", showdown[0])
         assert mine is not None, showdown
-        points, kush, stack = (int(x) for x in mine.groups())
+        points, kush, stack = (int(x.replace("−", "-")) for x in mine.groups())  # (U+2212)
         boxes = [await term.read_until(r" — ") for _ in range(3)]
         for box in boxes:
             cards = re.findall(r"(?:10|[2-9TJQKA])[♠♥♦♣]", box)
@@ -305,7 +305,7 @@ async def test_sandbox_prints_a_chinese_poker_reveal(tmp_path: Path) -> None:
             await term.read_until(r"^(Tester|🤖 Anna) · \d+ pts? \(target \d+\)") for _ in range(2)
         ]
         assert {s.split(" · ")[0] for s in seen} == {"Tester", "🤖 Anna"}
-        box = await term.read_until(r" — .* · [+-]?\d+$")
+        box = await term.read_until(r" — .* · [+−-]?\d+$")
         assert len(re.findall(r"(?:10|[2-9TJQKA])[♠♥♦♣]", box)) in (3, 5)
         await term.quit()
 
@@ -585,7 +585,7 @@ async def test_replay_screen_and_stats_after_two_hands(tmp_path: Path) -> None:
         await _seated_and_ready(term)
         await term.play_until(r"^🏁 Showdown")
         await term.play_until(r"^🏁 Showdown")
-        await term.read_until(r"^Tester: [+-]?\d+ pts?")
+        await term.read_until(r"^Tester: [+−-]?\d+ pts?")
         start = len(term.lines)
         await term.send("/stats")
         group = await term.seen_since(start, r"^» 📊 ")
@@ -1193,6 +1193,6 @@ async def test_the_sandbox_player_without_a_login_name_is_told_of_in_the_third_p
         await term.quit()
     # "You" as a name: a seat, a board, the button, a showdown's line (the player's own
     # answers and private notices, "You are leaving: …", speak to them and stay)
-    named = re.compile(r"\bYou( [·—]|: [+-]?\d)|Button: You")
+    named = re.compile(r"\bYou( [·—]|: [+−-]?\d)|Button: You")
     assert [x for x in term.lines if named.search(x)] == []
     assert any(x.startswith("Player · ") for x in term.lines)  # the player's board

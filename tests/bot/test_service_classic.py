@@ -16,7 +16,7 @@ from bot.presses import PlaceCard, ReplayStep, decode, encode
 from bot.render import ping_lines
 from bot.screens import Payload
 from bot.service import TableService
-from bot.texts import tr
+from bot.texts import minus, tr
 from game.board import Box
 from game.cards import format_cards
 from storage.api import Store
@@ -312,7 +312,7 @@ async def test_chinese_leaving_between_hands_ends_and_settles_the_game(env) -> N
     # the group is told what the game's end moved, not only that it was settled
     # with the group's unit: "🤖 Anna +24, You -24" said no unit (nufixb)
     assert diff != 0
-    moves = f"Alice {diff:+d} kush, Bob {-diff:+d} kush"
+    moves = f"Alice {minus(f'{diff:+d}')} kush, Bob {minus(f'{-diff:+d}')} kush"
     said = tr("en", "reveal.game_over_early", table=t.id, moves=moves)
     assert presenter.posts[-1] == (GROUP.chat_id, said), presenter.posts[-3:]
 
@@ -925,9 +925,9 @@ async def test_r4_1_waiting_players_see_their_own_five_cards_without_buttons() -
     """R4.1 (seed 001): street 1's five cards are dealt face down to everyone at the start and
     each player places theirs in turn. A waiting player's private message showed only
     "Waiting for Alice…" and an empty board until their turn; now it shows their own five
-    cards (to plan with), says to wait and whose turn it is, and has no button to place them
-    until their turn (Bob in Russian). No group message shows a held card (the leak watcher
-    of tests/bot/test_break15.py checks every message as it is written)."""
+    cards (to plan with), says to wait, whose turn it is and its time left, and has no button
+    to place them until their turn (Bob in Russian). No group message shows a held card (the
+    leak watcher of tests/bot/test_break15.py checks every message as it is written)."""
     from tests.bot.test_break15 import faces, watched
 
     bob = Actor("telegram", "2", "Bob", "ru")
@@ -949,7 +949,8 @@ async def test_r4_1_waiting_players_see_their_own_five_cards_without_buttons() -
     for s, cards in held.items():
         seat = t.seats[s]
         screen = w.last_private(seat.user_id)
-        wait = tr(seat.lang, "private.waiting_cards", names=mover.name, cards=format_cards(cards))
+        turn = f"{mover.name} · ⏱ 2:00 + {tr(seat.lang, 'board.bank')} 1:00"  # (its time left)
+        wait = tr(seat.lang, "private.waiting_cards", names=turn, cards=format_cards(cards))
         assert wait in screen.text, screen.text
         assert _hand_presses(screen) == []
     assert "Ждите своей очереди" in w.last_private(bob.user_id).text
@@ -968,9 +969,8 @@ async def test_r4_1_waiting_players_see_their_own_five_cards_without_buttons() -
     # the last still waits, and their message names whose turn it is now
     (last,) = set(held) - {nxt}
     seat = t.seats[last]
-    wait = tr(
-        seat.lang, "private.waiting_cards", names=t.seats[nxt].name, cards=format_cards(held[last])
-    )
+    turn = f"{t.seats[nxt].name} · ⏱ 2:00 + {tr(seat.lang, 'board.bank')} 1:00"
+    wait = tr(seat.lang, "private.waiting_cards", names=turn, cards=format_cards(held[last]))
     assert wait in w.last_private(seat.user_id).text
     assert w.leaks == []
 
@@ -995,9 +995,8 @@ async def test_r4_2_r4_1_double_boxes_show_each_boards_five_cards_to_their_playe
     )
     assert line in alice.splitlines(), alice
     bob = w.last_private(BOB.user_id)
-    wait = tr(
-        "en", "private.waiting_cards", names="Alice ①", cards=format_cards(hand.waiting_cards(10))
-    )
+    turn = "Alice ① · ⏱ 2:00 + time bank 1:00"  # (her time left, R8.5)
+    wait = tr("en", "private.waiting_cards", names=turn, cards=format_cards(hand.waiting_cards(10)))
     assert wait in bob.text and _hand_presses(bob) == []
     other = tr("en", "private.other_waiting", cards=format_cards(hand.waiting_cards(11)))
     assert any(ln.startswith("Bob ②:") and ln.endswith(other) for ln in bob.text.splitlines())

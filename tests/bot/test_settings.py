@@ -503,7 +503,7 @@ def test_random_grant_amounts_always_get_a_reply(amount: str) -> None:
             assert player.balance == 1000
         else:
             change = player.balance - 1000
-            said = ("+" if change > 0 else "-") + grouped(abs(change), "en")  # (+10,000)
+            said = ("+" if change > 0 else "−") + grouped(abs(change), "en")  # (+10,000)
             assert 0 < abs(change) <= KUSH_LIMIT and said in reply.text
         assert await check_store(store) == []
 

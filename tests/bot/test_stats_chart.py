@@ -157,7 +157,7 @@ async def test_me_in_russian_and_the_askers_own_part_of_the_group_stats(
 ) -> None:
     reply = await service.stats(GROUP, BOB, ["я"])
     _chart_of(reply)
-    assert reply.caption == "📈 Bob: график за всё время, итог -18 кушей"
+    assert reply.caption == "📈 Bob: график за всё время, итог −18 кушей"
     assert drawn[-1][0].points == ((T0, -10), (T0 + 60, -6), (T0 + 120, -13), (T0 + 10 * DAY, -18))
     group = await service.stats(GROUP, ALICE, [])
     assert group.text.startswith("📊 Friends · all time") and "📊 Alice · all time" in group.text
@@ -174,10 +174,10 @@ async def test_no_chart_with_fewer_than_two_hands(
     assert (await service.stats(GROUP, CAROL, [])).picture is None  # the group's and Carol's
     assert (await service.stats(GROUP, DAVE, [])).picture is None  # Dave never played
     week = await service.stats(GROUP, ALICE, ["@Bob", "week"])  # one of Bob's hands this week
-    assert "Net: -5 kush" in week.text and week.picture is None
+    assert "Net: −5 kush" in week.text and week.picture is None
     month = await service.stats(GROUP, ALICE, ["@Bob", "month"])
     _chart_of(month)
-    assert month.caption == "📈 Bob: kush over time (last 30 days), net -18 kush"
+    assert month.caption == "📈 Bob: kush over time (last 30 days), net −18 kush"
     assert len(drawn) == 1
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from PIL import Image
 
 from bot.presses import ReplayStep, decode
-from bot.texts import plural
+from bot.texts import minus, plural
 from tests.bot.test_stats_service import LAYOUT, LOSER_DISCARDS, WINNER_DISCARDS
 from tests.bot.test_telegram_e2e import play_hand, seat_everyone
 from tests.bot.tg_world import ALICE, BOB, CAROL, GROUP_ID, World, world
@@ -59,7 +59,7 @@ async def test_stats_top_and_a_replay_stepped_with_buttons_in_private(tmp_path: 
         top = (await w.say(CAROL, "/top week")).get("text", "").splitlines()
         assert top[1:] == [
             f"1. {winner.first_name} — +38 kush · hands: 1",
-            f"2. {loser.first_name} — -38 kush · hands: 1",
+            f"2. {loser.first_name} — −38 kush · hands: 1",
         ]
         history = (await w.say(winner, "/history"))["text"]
         hand_id = int(history.splitlines()[1].split()[0].lstrip("#"))
@@ -108,9 +108,9 @@ def _kush_charts(w: World) -> list[Any]:
 
 
 def _net(text: str) -> int:
-    m = re.search(r"^(?:Net|Итого): ([+-]?\d+) (?:kush|кушей|куша|куш)$", text, re.MULTILINE)
+    m = re.search(r"^(?:Net|Итого): ([+−-]?\d+) (?:kush|кушей|куша|куш)$", text, re.MULTILINE)
     assert m is not None, text
-    return int(m.group(1))
+    return int(m.group(1).replace("−", "-"))  # (the minus sign U+2212 the texts print)
 
 
 async def test_stats_sends_the_kush_chart_after_the_text_from_the_second_hand(
@@ -138,7 +138,8 @@ async def test_stats_sends_the_kush_chart_after_the_text_from_the_second_hand(
         (chart,) = await w.fake.wait_for(lambda: _kush_charts(w))
         net = _net(reply["text"])
         assert (
-            chart.caption == f"📈 {ALICE.first_name}: kush over time (all time), net {net:+d} kush"
+            chart.caption
+            == f"📈 {ALICE.first_name}: kush over time (all time), net {minus(f'{net:+d}')} kush"
         )
         assert len(chart.data) <= 100 * 1024
         img = Image.open(io.BytesIO(chart.data))

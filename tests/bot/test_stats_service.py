@@ -137,12 +137,12 @@ async def test_stats_of_the_scripted_hand_checked_by_hand(env) -> None:  # type:
     )
     assert (await service.stats(GROUP, CAROL, ["@" + loser.name, "month"])).text.splitlines() == [
         f"📊 {loser.name} · last 30 days",
-        "Hands: 1 · points/hand -38.0 · kush/hand -38.0",
+        "Hands: 1 · points/hand −38.0 · kush/hand −38.0",
         "Fouls: 100% (1 of 1 board)",
         "Royalties/hand 0.0",
         "Fantasyland: entered in 0% of hands",
         "Scoops: 0 · biggest win: —",
-        "Net: -38 kush",
+        "Net: −38 kush",
     ]
     # the group's figures, then the asker's own (Bob's texts are Russian)
     bob = (await service.stats(GROUP, BOB, [])).text.splitlines()
@@ -198,7 +198,7 @@ async def test_top_by_period_and_by_balance(env) -> None:  # type: ignore[no-unt
     assert week == [
         "🏆 Winnings · last 7 days",
         f"1. {winner.name} — +38 kush · hands: 1",
-        f"2. {loser.name} — -38 kush · hands: 1",
+        f"2. {loser.name} — −38 kush · hands: 1",
     ]
     assert (await service.top(GROUP, CAROL, "month")).text.splitlines()[1:] == week[1:]
     assert (await service.top(GROUP, CAROL)).text.splitlines() == [
@@ -276,7 +276,7 @@ async def test_replay_shows_every_street_and_only_the_askers_discards_R3_3(env) 
         last = frames[-1].screen
         assert last is not None
         assert "Showdown" in last.text or "Вскрытие" in last.text
-        assert "+38" in last.text and "-38" in last.text
+        assert "+38" in last.text and "−38" in last.text
         assert [b.label for b in last.all_buttons()] == ["◀"]
         first = frames[0].screen
         assert first is not None and [b.label for b in first.all_buttons()] == ["▶"]
@@ -379,7 +379,7 @@ async def test_replay_showdown_reads_like_the_live_one_you_kush_and_timeout(env)
         in (lines[mine + 4])
     )
     assert (
-        f"-38 {'kush' if winner is ALICE else 'кушей'} → {stack[loser.user_id]}"
+        f"−38 {'kush' if winner is ALICE else 'кушей'} → {stack[loser.user_id]}"
         in (lines[theirs + 4])
     )
     assert "⌛" not in last.text  # nobody timed out
@@ -397,7 +397,7 @@ async def test_replay_showdown_reads_like_the_live_one_you_kush_and_timeout(env)
     own = lines[lines.index("You:") + 4]
     assert own.startswith("  +38 pts · +38 kush · ") and "⌛" not in own
     other = next(i for i, x in enumerate(lines) if x in ("A:", "B:"))
-    assert lines[other + 4] == "  -38 pts · -38 kush · 💀 foul · " + tr("en", "board.timed_out")
+    assert lines[other + 4] == "  −38 pts · −38 kush · 💀 foul · " + tr("en", "board.timed_out")
 
 
 def test_r7_2_chinese_bonuses_are_a_figure_of_their_own_not_royalties() -> None:

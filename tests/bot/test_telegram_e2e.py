@@ -248,7 +248,7 @@ async def test_admin_and_non_admin_settings(tmp_path: Path) -> None:
     async with world(tmp_path) as w:
         w.fake.admins[GROUP_ID] = {ALICE.id}
         reply = await w.say(BOB, "/settings min_buy_in 500")
-        assert "администратор" in reply["text"]
+        assert "админ" in reply["text"]
         reply = await w.say(ALICE, "/settings all")
         assert "Buy-in (min_buy_in): 200" in reply["text"]
         settings_msg = next(
@@ -272,7 +272,7 @@ async def test_admin_and_non_admin_settings(tmp_path: Path) -> None:
         # grant: admin only, by reply or @username
         await w.say(BOB, "/balance")
         reply = await w.say(BOB, "/grant @bob 100")
-        assert "администратор" in reply["text"]
+        assert "админ" in reply["text"]
         reply = await w.say(ALICE, "/grant @bob 100")
         assert "1100" in reply["text"]
 

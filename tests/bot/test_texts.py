@@ -139,7 +139,7 @@ def test_russian_kush_amounts_agree_with_their_number(amount: int, word: str) ->
     text = tr("ru", "reply.topped_up", amount=amount, label="kush", stack=100)
     assert text == f"Докуплено: +{amount} {word}, стек 100."
     shown = tr("ru", "showdown.kush", delta=-amount, label="kush", stack=7)
-    assert shown == f"-{amount} {word} → 7"
+    assert shown == f"−{amount} {word} → 7"
 
 
 def test_russian_kush_genitive_and_alone() -> None:
@@ -171,7 +171,7 @@ def test_seconds_minutes_and_cards_read_as_words() -> None:
     assert ru == "🂠 закрыто до вскрытия: 2 карты"
     en = tr("en", "board.hidden_count", hidden=tr("en", "board.hidden"), count=1)
     assert en == "🂠 hidden until showdown: 1 card"
-    assert tr("ru", "showdown.points", points=-1) == "-1 очко"
+    assert tr("ru", "showdown.points", points=-1) == "−1 очко"
     assert tr("ru", "showdown.points", points=12) == "+12 очков"
 
 
@@ -218,10 +218,10 @@ def test_r7_3_the_bonus_line_is_true_for_three_boxes_of_three() -> None:
 def test_one_point_is_one_pt_in_english() -> None:
     """A showdown won or lost by one point read "You: -1 pts · -1 kush" (and /history "+1
     pts"): one point is "pt", the rest "pts"."""
-    assert tr("en", "showdown.points", points=-1) == "-1 pt"
+    assert tr("en", "showdown.points", points=-1) == "−1 pt"
     assert tr("en", "showdown.points", points=1) == "+1 pt"
     assert tr("en", "showdown.points", points=0) == "0 pts"
-    assert tr("en", "showdown.points", points=-21) == "-21 pts"
+    assert tr("en", "showdown.points", points=-21) == "−21 pts"
     line = tr("en", "reply.history_line", table=1, hand=2, points=1, kush=1, label="kush", foul="")
     assert line == "Table #1, hand 2: +1 pt, +1 kush"
 
@@ -415,7 +415,7 @@ def test_a_signed_zero_is_shown_without_its_sign() -> None:
     assert line == "Table #1, hand 2: 0 pts, 0 🍩"
     # other numbers keep their sign
     assert tr("ru", "showdown.points", points=3) == "+3 очка"
-    assert tr("en", "showdown.kush", delta=-5, label="kush", stack=0) == "-5 kush → 0"
+    assert tr("en", "showdown.kush", delta=-5, label="kush", stack=0) == "−5 kush → 0"
     assert tr("en", "stats.total", kush=0, label="kush") == "Net: 0 kush"
 
 

@@ -180,7 +180,7 @@ async def test_r8_7_r6_a_player_knocked_out_by_the_hand_is_not_sent_to_fantasyla
     showdown = next(s.text for s in presenter.tables[GROUP.chat_id] if "Showdown" in s.text)
     board = showdown.split(f"\n\n{first.name}: ")[1].split("\n\n")[0]
     assert board.splitlines() == [
-        "-29 pts",
+        "−29 pts",
         "  Q♥ Q♦ 2♣ — pair of queens",
         "  K♦ K♣ 5♠ 4♥ 3♥ — pair of kings",  # (as the hand reads, not as placed)
         "  A♦ A♣ 8♣ 7♥ 6♥ — pair of aces",

@@ -15,7 +15,7 @@ from bot.model import Actor, ChatRef, LiveTable
 from bot.presses import Leave, Register, ReplayStep, StartTournament, decode, encode
 from bot.service import TableService
 from bot.service.showdown import ABANDONED_HANDS
-from bot.texts import tr
+from bot.texts import minus, tr
 from game.tournament import Tournament, TournamentPhase
 from storage.check import check_store
 from storage.memory import MemoryStore
@@ -135,7 +135,7 @@ async def test_r8_7_stats_show_a_tournament_payout_apart_from_the_hands(env) -> 
     # ("Hands: 3 · … · kush/hand +0.0"); they have a line of their own
     played = len(await _store.hand_history(tour.players[tour.winner], 50)) - 1
     assert re.fullmatch(
-        rf"Tournament hands: {played} · points/hand [+-]?\d+\.\d \(chips, balance unchanged\)",
+        rf"Tournament hands: {played} · points/hand [+−-]?\d+\.\d \(chips, balance unchanged\)",
         lines[1],
     ), lines
     assert not any(line.startswith("Hands:") for line in lines)
@@ -180,7 +180,9 @@ async def test_r8_7_a_tournament_hand_s_replay_shows_the_chips_it_moved(env) -> 
         line = tr("en", "replay.chips", delta=won[seat], chips=chips[seat])
         assert line in text, (line, text)
         assert line == (
-            f"{won[seat]:+d} chips → {chips[seat]}" if won[seat] else f"0 chips → {chips[seat]}"
+            f"{minus(f'{won[seat]:+d}')} chips → {chips[seat]}"
+            if won[seat]
+            else f"0 chips → {chips[seat]}"
         )
     assert "kush" not in text
     # /history said "Table 1, hand 1: +N pts, 0 kush": the chips it moved
@@ -190,7 +192,7 @@ async def test_r8_7_a_tournament_hand_s_replay_shows_the_chips_it_moved(env) -> 
     line = tr("en", "tour.history_hand_line", table=t.id, hand=1, points=points,
               chips=won[seat], foul="")  # fmt: skip
     assert line in history, history
-    assert re.fullmatch(rf"Tournament #{t.id}, hand 1: .+, [+-]?\d+ chips?", line), line
+    assert re.fullmatch(rf"Tournament #{t.id}, hand 1: .+, [+−-]?\d+ chips?", line), line
     assert "kush" not in history.splitlines()[1]
     russian = await service.press(BOB, encode(ReplayStep(record.id, "R5", 5)))
     assert russian.screen is not None
@@ -948,7 +950,9 @@ async def test_r8_7_top_after_a_tournament_is_the_ledger_s_net(env) -> None:  # 
     week = (await service.top(GROUP, ALICE, "week")).text.splitlines()
     assert week[0] == "🏆 Winnings · last 7 days"
     for n, a in enumerate(order, start=1):
-        assert week[n].startswith(f"{n}. {a.name} — {balances[a.name] - 1000:+d} kush · hands: ")
+        assert week[n].startswith(
+            f"{n}. {a.name} — {minus(f'{balances[a.name] - 1000:+d}')} kush · hands: "
+        )
     assert await check_store(store) == []
 
 

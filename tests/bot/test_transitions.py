@@ -16,7 +16,7 @@ from bot.model import Actor, ChatRef, LiveTable, Phase
 from bot.presses import ConfirmMove, PlaceCard, decode, encode
 from bot.service import TableService
 from bot.service import settings as settings_mod
-from bot.texts import tr
+from bot.texts import minus, tr
 from game.board import Box
 from game.cards import DECK, Card, parse_cards, shuffled_deck
 from storage.api import LedgerKind, Move, StorageError
@@ -182,7 +182,7 @@ async def test_case2_crash_at_the_last_confirm_settles_once_and_shows_the_stored
     kush = hands[0]["result"]["kush"]
     for seat in t2.seats.values():  # the showdown shown is the stored one
         delta = int(kush[str(seat.seat)])
-        assert f"{delta:+d} kush → {200 + delta}" in texts[0]
+        assert f"{minus(f'{delta:+d}')} kush → {200 + delta}" in texts[0]
         assert seat.stack == 200 + delta
     assert await check_store(store) == []
     clock.now += 5

@@ -105,9 +105,9 @@ _HAND_TITLE = re.compile(r"^🃏 .*· hand (\d+)")
 _SHOWDOWN = re.compile(r"🏁 Showdown · table #(\d+) · hand (\d+)")
 _REVEAL = re.compile(r"🀄 Reveal · table #(\d+) · hand (\d+)")
 _KUSH = re.compile(
-    r"^(?:▶ )?(?P<name>[^\n:·]+?)(?::| ·) .*?(?P<delta>[+-]?\d+) kush → (?P<stack>\d+)"
+    r"^(?:▶ )?(?P<name>[^\n:·]+?)(?::| ·) .*?(?P<delta>[+−-]?\d+) kush → (?P<stack>\d+)"
 )
-_POINTS_HEAD = re.compile(r"^([^\s·:][^\n:]*?)(?::| ·) (?:[+-]?\d+ pts?|\d+/\d+ pts)")
+_POINTS_HEAD = re.compile(r"^([^\s·:][^\n:]*?)(?::| ·) (?:[+−-]?\d+ pts?|\d+/\d+ pts)")
 _LOBBY_SEAT = re.compile(r"^\d+\. (?P<name>.+?) — (?P<status>.+)$")
 _BOARD_HEAD = re.compile(r"^(?:▶ )?(?P<name>[^·\n]+?) · (?P<stack>\d+)(?: · .*)?$")
 _BALANCE = re.compile(
@@ -1335,7 +1335,7 @@ def _check_shown_kush(facts: _Facts, hand: _Hand, text: str) -> list[str]:
             and cutoff is not None
             and r.id <= cutoff
         )
-        if (int(m.group("delta")), int(m.group("stack"))) != (delta, stack):
+        if (int(m.group("delta").replace("−", "-")), int(m.group("stack"))) != (delta, stack):
             problems.append(
                 f"hand {hand.number}: shows {name} {m.group('delta')} → {m.group('stack')}, "
                 f"the ledger has {delta:+d} → {stack}"

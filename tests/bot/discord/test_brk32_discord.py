@@ -129,7 +129,7 @@ async def test_stats_average_kush_a_hand_from_10_000_up_is_grouped(tmp_path: Pat
         assert "Hands: 1 · points/hand +6.0 · kush/hand +12,000.0" in reply["content"], reply
         assert "Scoops: 1 · biggest win: +12,000 kush\nNet: +12,000 kush" in reply["content"]
         reply = await w.slash(BOB, "stats")
-        assert "Раздач: 1 · за раздачу: -6,0 очка, -12\u00a0000,0 куша" in reply["content"], reply
+        assert "Раздач: 1 · за раздачу: −6,0 очка, −12\u00a0000,0 куша" in reply["content"], reply
         assert await check_store(w.store) == []
 
 
@@ -213,8 +213,8 @@ async def test_r8_3_a_hand_after_which_the_round_is_settled_does_not_say_it_come
         assert hand2 and not any(later in x for x in hand2), hand2
         # (Carol's last streets placed for her when she leaves: R8.5)
         why, moves, carol_net = {
-            "close": ("the table closes", "Alice -8 kush, Bob +19 kush, Carol -11 kush", -11),
-            "leave": ("Carol leaves", "Alice -8 kush, Bob +17 kush, Carol -9 kush", -9),
+            "close": ("the table closes", "Alice −8 kush, Bob +19 kush, Carol −11 kush", -11),
+            "leave": ("Carol leaves", "Alice −8 kush, Bob +17 kush, Carol −9 kush", -9),
         }[how]
         notice = f"Table #{t.id}: the round is settled early ({why}): {moves}."
         assert notice in public, [x for x in public if "settled" in x]

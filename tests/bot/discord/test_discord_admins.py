@@ -65,7 +65,7 @@ async def test_a_refused_grant_to_a_member_who_never_played_creates_no_wallet(
         reply = await w.slash(ALICE, "top")
         assert "Carol" not in reply["content"], reply
         reply = await w.slash(ALICE, "grant", {"user": CAROL, "amount": -400}, admin=True)
-        assert reply["content"] == "Carol: -400 kush, balance 600.", reply
+        assert reply["content"] == "Carol: −400 kush, balance 600.", reply
         entries = await w.store.ledger(community.id)
         assert [(e.kind.value, e.balance_delta) for e in entries] == [
             ("starting", 1000),

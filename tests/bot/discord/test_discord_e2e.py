@@ -351,7 +351,7 @@ async def test_grant_and_stats_name_a_user_who_left_the_guild(tmp_path: Path) ->
         reply = await w.slash(
             ALICE, "grant", {"user": BOB, "amount": -100}, admin=True, left=[BOB.id]
         )
-        assert not reply["flags"] & EPHEMERAL and "Bob: -100" in reply["content"], reply
+        assert not reply["flags"] & EPHEMERAL and "Bob: −100" in reply["content"], reply
         assert "900" in reply["content"]
         reply = await w.slash(ALICE, "stats", {"user": BOB}, left=[BOB.id])
         assert "went wrong" not in reply["content"] and "Bob" in reply["content"], reply

@@ -42,7 +42,7 @@ async def test_ofc_stats_top_and_replay(tmp_path: Path) -> None:
         assert month == [
             "🏆 Winnings · last 30 days",
             f"1. {winner.name} — +38 kush · hands: 1",
-            f"2. {loser.name} — -38 kush · hands: 1",
+            f"2. {loser.name} — −38 kush · hands: 1",
         ]
         history = (await w.slash(winner, "history"))["content"]
         hand_id = int(history.splitlines()[1].split()[0].lstrip("#"))
