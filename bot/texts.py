@@ -2690,6 +2690,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{value} (saved for every game; defaults: {each})",
         "ru": "{value} (сохранено для всех игр; по умолчанию: {each})",
     },
+    # a rule option the group's game has not, nothing stored: each game's own default
+    "settings.each_default": {
+        "en": "{each} (each game's default)",
+        "ru": "{each} (у каждой игры своё по умолчанию)",
+    },
     "settings.pinned": {
         "en": "{value} (saved; the default)",
         "ru": "{value} (сохранено; как по умолчанию)",

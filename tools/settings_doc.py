@@ -7,7 +7,7 @@ prints, so a setting added or changed updates it)."""
 
 from __future__ import annotations
 
-from bot.service.settings import SETTINGS, _display, table_options
+from bot.service.settings import DEFAULT_WORDS, SETTINGS, _display, table_options
 from bot.texts import tr
 from game.options import GameKind
 from storage.api import DEFAULT_KUSH_LABEL, CommunitySettings
@@ -17,8 +17,9 @@ __all__ = ["reference"]
 _HEAD = """# Settings (`/settings`, Discord `/ofcadmin settings`)
 
 Admins change these with `/settings <name> <value>` (or the buttons of the settings list);
-`/settings <name>` shows one with its current value; `/settings <name> default` (`по умолчанию`,
-`сброс`) drops the saved value: it follows its default again, a rule option each game's own.
+`/settings <name>` shows one with its current value; `/settings <name> default` (or any of
+WORDS) drops the saved value:
+it follows its default again, a rule option each game's own.
 `/settings` alone lists the settings that differ from their defaults, with their buttons and
 an "All settings" button; `/settings all` (Discord `name:all`) lists every one, each with its
 buttons. A rule option changed during a match applies when the match ends (R6.6); a buy-in
@@ -30,6 +31,13 @@ it. This file is written by
 | setting | what it is | takes | default | games |
 |---|---|---|---|---|
 """
+
+
+def _head() -> str:
+    """The heading, naming every word that resets a setting (:data:`DEFAULT_WORDS`: the
+    heading named three of seven), English ones first."""
+    others = sorted(DEFAULT_WORDS - {"default"}, key=lambda w: (not w.isascii(), w))
+    return _HEAD.replace("WORDS", ", ".join(f"`{w}`" for w in others), 1)
 
 
 def _cell(text: str) -> str:
@@ -66,7 +74,7 @@ def reference() -> str:
             f"| `{spec.name}` | {_cell(spec.en)} | {_cell(spec.range_text('en'))} "
             f"| {_cell(shown)} | {_cell(names)} |"
         )
-    return _HEAD + "\n".join(rows) + "\n"
+    return _head() + "\n".join(rows) + "\n"
 
 
 if __name__ == "__main__":

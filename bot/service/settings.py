@@ -1281,7 +1281,19 @@ def _with_default(
 ) -> str:
     """``spec``'s value (for tables of ``game``) as the settings message shows it, and its
     default: "51 (default)", "1 (default 51)"; ``max_buy_in``'s default 0 is "auto";
-    ``readers``: as for :func:`_current`."""
+    ``readers``: as for :func:`_current`. A rule option ``game`` has not is shown as the
+    games it applies to play it (R5.3, R6.4): each its own default when they differ and
+    nothing is stored, else the one value stored for every one of them."""
+    if not spec.community and not spec.applies_to(RuleOptions.preset(game).game):
+        # (a Chinese Poker group's "/settings scoring" said "Now: 1 a box, scoop 6
+        # (default)", Pineapple's, though its Classic OFC tables scored 2 a box)
+        each = _each_default(spec, lang, label, named=True, s=s)
+        if each:  # (nothing stored: each game plays its own default)
+            return tr(lang, "settings.each_default", each=each)
+        if _pinned(s, spec):  # (one value stored; the defaults differ by game)
+            value = _display(s, table_options(s, game), spec, lang, label, readers=readers)
+            each = _each_default(spec, lang, label, named=True)
+            return tr(lang, "settings.pinned_each", value=value, each=each)
     opts = table_options(s, game)
     shown = _display(s, opts, spec, lang, label, readers=readers)
     if spec.name in ("payouts", "chips_schedule"):  # (its default is a long text of its own)
@@ -1760,8 +1772,10 @@ async def _change(
     if spec.name == "time_bank_seconds" and _seated(rt, community.id):
         # a seated player's bank never refills at the same table (R8.5, R8.6): the new
         # value is the bank of who sits down later ("the table takes it when the hand is
-        # over" left the admin expecting the seated players' banks to change)
-        text += "\n" + tr(lang, "settings.bank_new_seats")
+        # over" left the admin expecting the seated players' banks to change); nothing
+        # changed ("Already so", "Already default"), there is nothing new to apply
+        if not same:
+            text += "\n" + tr(lang, "settings.bank_new_seats")
     elif (
         not spec.community
         and spec.applies_to(game)

@@ -148,11 +148,12 @@ async def test_r8_6_time_bank_seconds_says_seated_players_keep_their_bank() -> N
     await service.ready(GROUP, BOB)
     t = service.table_in(GROUP)
     assert t is not None and t.hand is not None
-    reply = await service.settings(GROUP, ALICE, True, ["time_bank_seconds", "2"])
+    reply = await service.settings(GROUP, ALICE, True, ["time_bank_seconds", "4"])
     assert not reply.alert, reply.text
     assert tr("en", "settings.bank_new_seats") in reply.text, reply.text
     assert tr("en", "settings.next_match") not in reply.text, reply.text
     assert "sit down from now on" in reply.text
+    # (a change: the same value again is "Already so", and says nothing of the banks)
     ru = await service.settings(GROUP, BOB, True, ["time_bank_seconds", "2"])
     assert tr("ru", "settings.bank_new_seats") in ru.text, ru.text
     other = await service.settings(GROUP, ALICE, True, ["kush_per_point", "2"])
