@@ -76,3 +76,24 @@ async def test_r8_2a_new_while_close_commits_is_answered_in_the_channel(
         refused = await w.slash(ALICE, "new")
         assert _flags(refused) & EPHEMERAL, refused
         assert "#2" in str(refused["content"]), refused
+
+
+@pytest.mark.parametrize("slow", [False, True])
+async def test_r8_2a_new_at_an_open_table_is_refused_ephemerally(
+    tmp_path: Path, slow: bool
+) -> None:
+    """``/ofc new`` and ``/ofc tournament`` where table #1 is open: refused to the caller
+    alone (the service's ``Reply.alert``), even when ``slow``: answered after the adapter
+    deferred it publicly (a "thinking" placeholder, which goes); the channel keeps only
+    table #1's message."""
+    async with world(tmp_path, answer_within=0.0 if slow else 2.0) as w:
+        first = await w.slash(ALICE, "new")
+        assert not _flags(first) & EPHEMERAL
+        public = [m["id"] for m in w.fake.channel_messages()]
+        for sub in ("new", "tournament"):
+            refused = await w.slash(BOB, sub)
+            assert _flags(refused) & EPHEMERAL, refused
+            assert "#1" in str(refused["content"]), refused
+        assert [m["id"] for m in w.fake.channel_messages()] == public
+        deferred = [r.callback_type == 5 for r in w.fake.interactions.values()][1:]
+        assert deferred == [slow, slow]  # (slow: both deferred before the answer)
