@@ -885,6 +885,23 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "В начавшемся турнире место принадлежит игроку: уйти может только он сам. "
         "/closetable отменит весь турнир.",
     },
+    # a /kick at a cash table told to the kicked player in private (they may not read the
+    # group): stood up at once, the stack back (R8.2); with nothing at the table; when the
+    # hand ends (R8.5)
+    "private.kicked": {
+        "en": "An admin stood you up at table #{table}; {amount} {label} back to your balance.",
+        "ru": "Админ поднял вас из-за стола #{table}; возвращено на баланс: {amount} {label}.",
+    },
+    "private.kicked_nothing": {
+        "en": "An admin stood you up at table #{table}.",
+        "ru": "Админ поднял вас из-за стола #{table}.",
+    },
+    "private.kicked_later": {
+        "en": "An admin stood you up at table #{table}: you leave when this hand ends, your "
+        "stack back to your balance then.",
+        "ru": "Админ поднял вас из-за стола #{table}: вы встанете, когда закончится эта "
+        "раздача, стек вернётся на баланс.",
+    },
     # a tournament still registering (R8.7): the kicked player unregistered, the buy-in back
     "reply.kicked_unregistered": {
         "en": "{name}: an admin withdrew them from the tournament; the buy-in, {amount} "

@@ -528,27 +528,20 @@ class OfcCommands(app_commands.Group):
     @app_commands.describe(game="the game (default: this server's setting)")
     @app_commands.choices(game=_GAME_CHOICES)
     async def new(self, interaction: Interaction, game: str | None = None) -> None:
-        """Open a table; a refusal (a table is already open here) is ephemeral."""
+        """Open a table: "Table #N is open." in the channel; a refusal (a table is already
+        open here: the service's ``Reply.alert``) is ephemeral. The outcome decides, not
+        whether a table was here before: one closing as this came (R8.2a) lets it open."""
         service = self.adapter.service
-        if self.adapter.claim is not None:  # a worker: serve the channel's table first
-            await self.adapter.claim(interaction)
-        existed = service.table_in(chat_of(interaction)) is not None
-        await self.adapter.command(
-            interaction, lambda c, a: service.new_table(c, a, game), ephemeral=existed
-        )
+        await self.adapter.command(interaction, lambda c, a: service.new_table(c, a, game))
 
     @app_commands.command(name="tournament", description="Open a sit-and-go tournament here")
     @app_commands.describe(game="the game (default: this server's setting)")
     @app_commands.choices(game=_GAME_CHOICES)
     async def tournament(self, interaction: Interaction, game: str | None = None) -> None:
-        """Open a tournament lobby (R8.7); a refusal is ephemeral."""
+        """Open a tournament lobby (R8.7), answered in the channel; a refusal (the service's
+        ``Reply.alert``) is ephemeral, as for :meth:`new`."""
         service = self.adapter.service
-        if self.adapter.claim is not None:  # a worker: serve the channel's table first
-            await self.adapter.claim(interaction)
-        existed = service.table_in(chat_of(interaction)) is not None
-        await self.adapter.command(
-            interaction, lambda c, a: service.new_tournament(c, a, game), ephemeral=existed
-        )
+        await self.adapter.command(interaction, lambda c, a: service.new_tournament(c, a, game))
 
     @app_commands.command(name="join", description="Take a seat at this channel's table")
     async def join(self, interaction: Interaction) -> None:

@@ -849,7 +849,10 @@ async def leave(
     the player up (:func:`kick`; never at a tournament, the caller unregistered or refused
     it): nothing is
     asked first, as when the player left the group, and the answer, the group's one notice,
-    names the player (``kicked``: how, as the seat shows them)."""
+    names the player (``kicked``: how, as the seat shows them); the player (never a computer
+    player) is told in a private notice of their own after the commit
+    (:meth:`~bot.model.LiveTable.owe_notice`: ``private.kicked``, ``private.kicked_nothing``
+    or ``private.kicked_later``, what became of their stack)."""
     seat = t.seat_of(actor.user_id)
     if seat is None:
         key = "reply.not_seated" if t.tournament is None else "tour.not_registered"
@@ -887,6 +890,9 @@ async def leave(
             seat.left_group = True  # (kept while they wait for the hand's end: told once)
             key = "notice.left_group" if isinstance(left, int) else "notice.left_group_later"
             t.owe("post", Screen(tr(t.lang, on(t.platform, key), name=seat.name)))
+        if kicked is not None and seat.bot is None:  # (they may not read the group: told
+            # in private too, after the commit, kept in the snapshot until sent)
+            t.owe_notice(seat.user_id, Screen(_kicked_notice(t, seat, left), table=t.id))
     if kicked is not None:  # (the answer is the group's notice: the admin typed it there)
         if isinstance(left, str) and t.chinese is not None:  # as /leave says (R7.7, R7.6)
             dead = left == "hand" and not done
@@ -912,6 +918,18 @@ async def leave(
     if left == 0:  # never bought in (or nothing left): no "0 kush back to your balance"
         return Reply(tr(lang, "reply.left_nothing"))
     return Reply(tr(lang, "reply.left", amount=left, label=t.label))
+
+
+def _kicked_notice(t: LiveTable, seat: SeatState, left: str | int) -> str:
+    """The private notice (in the player's language) of a player an admin's ``/kick`` stood
+    up at the cash table ``t`` (:func:`leave`): ``left`` as :func:`depart` returned it, the
+    kush their stack gave back to their balance (R8.2), or why they stand up only when the
+    hand ends (their stack back then: R8.5, R8.3, R7.6)."""
+    if isinstance(left, str):
+        return tr(seat.lang, "private.kicked_later", table=t.id)
+    if left == 0:  # (never bought in, or nothing left: no "0 kush back")
+        return tr(seat.lang, "private.kicked_nothing", table=t.id)
+    return tr(seat.lang, "private.kicked", table=t.id, amount=left, label=t.label)
 
 
 async def kick(
