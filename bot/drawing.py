@@ -111,11 +111,8 @@ class Drawer(ProcessWorker):
 
     def _replace_if_hung(self) -> None:
         """Replace the worker if it has been on one drawing longer than :func:`_hung_after`
-        (:meth:`draw`)."""
-        busy = self.busy_for()
-        if busy > _hung_after():
-            log.warning("the drawing process has been on one drawing for %.1f s: hung", busy)
-            self.replace()
+        (:meth:`draw`; :meth:`~bot.workers.ProcessWorker.replace_if_hung`)."""
+        self.replace_if_hung(_hung_after(), log, "drawing")
 
     async def close(self, grace: float | None = None) -> None:
         """Shut the drawing process down, waiting ``grace`` seconds at most (default

@@ -338,11 +338,9 @@ class Thinker:
         on some position). An "Arrange for me" gives up on a decision much sooner
         (``within``) and places at ``normal`` in a thread: nothing else replaced the worker
         hung on it (unless a computer player's decision timed out too), and every later
-        press at every table waited ``within`` for it and got the weaker placement."""
-        busy = self.worker.busy_for()
-        if busy > DECISION_SECONDS:
-            log.warning("the decision process has been on one decision for %.1f s: hung", busy)
-            self.replace()
+        press at every table waited ``within`` for it and got the weaker placement
+        (:meth:`~bot.workers.ProcessWorker.replace_if_hung`)."""
+        self.worker.replace_if_hung(DECISION_SECONDS, log, "decision")
 
     def _watch(self) -> None:
         """While decisions wait for the worker, or it is busy with one given up: check when

@@ -342,6 +342,19 @@ class ProcessWorker:
             if future is not None:
                 self._hung.discard(future)
 
+    def replace_if_hung(self, seconds: float, logger: logging.Logger, what: str) -> None:
+        """Replace the worker (:meth:`replace`) if it has been on one task longer than
+        ``seconds`` (:meth:`busy_for`), warning ``logger`` so: "the ``what`` process has been on
+        one ``what`` for 12.3 s: hung" (``what``: ``"drawing"``, ``"decision"``). A worker left
+        hung made every later task queue behind the hung one until the bot restarted. The
+        owners pick the seconds (:class:`bot.drawing.Drawer`: half of its wait for a picture;
+        :class:`bot.thinking.Thinker`: its computer players' wait for a decision) and when to
+        ask. Call with a running event loop."""
+        busy = self.busy_for()
+        if busy > seconds:
+            logger.warning("the %s process has been on one %s for %.1f s: hung", what, what, busy)
+            self.replace()
+
     def replace(self) -> None:
         """The worker is taken for hung (a task it was given never came back, issue 13): its
         process is killed and a new one started in the background, so the tasks after it do
