@@ -36,7 +36,6 @@ import queue
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, InvalidStateError
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from bot.workers import ProcessWorker, TaskHung
@@ -263,7 +262,8 @@ class Thinker:
         self._asked += 1
         self._watch()
         try:
-            return await asyncio.wait_for(self._in_worker(fn, k, level), within)
+            decided = self.worker.run_again_if_died(fn, k, level, logger=log, what="decision")
+            return await asyncio.wait_for(decided, within)
         except TimeoutError:
             assert within is not None
             log.info("no decision from the worker within %.1f s: %s instead", within, instead)
@@ -324,13 +324,6 @@ class Thinker:
         if self._press_threads is None:
             self._press_threads = _Threads(PRESS_THREADS, "ofc-arrange")
         return await self._press_threads.run(fn, k, level)
-
-    async def _in_worker(self, fn: Decide, k: SeatKnowledge, level: Level) -> Moves:
-        try:
-            return await self.worker.run(fn, k, level)
-        except BrokenProcessPool:  # (the next run starts a new worker)
-            log.warning("the decision process died: a new one is started")
-        return await self.worker.run(fn, k, level)
 
     def _replace_if_hung(self) -> None:
         """Replace the worker when it has been on one decision longer than

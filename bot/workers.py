@@ -342,6 +342,24 @@ class ProcessWorker:
             if future is not None:
                 self._hung.discard(future)
 
+    async def run_again_if_died(
+        self, fn: Callable[..., T], *args: object, logger: logging.Logger, what: str
+    ) -> T:
+        """``fn(*args)`` in the worker process (:meth:`run`), asked again of a new worker, once,
+        when the worker died under it (``BrokenProcessPool``: replaced as hung on another
+        task, :meth:`replace`, which fails the tasks queued behind that one too, or ended by
+        the system): it was lost for nothing it did. Warns ``logger`` so: "the ``what``
+        process died: a new one is started". The task the worker was killed on as hung is
+        not asked again (:class:`TaskHung`: it would hang the new worker too).
+
+        :raises Exception: as :meth:`run`; ``BrokenProcessPool`` when the new worker died
+            under it too (a task that kills its worker is not asked a third time)."""
+        try:
+            return await self.run(fn, *args)
+        except BrokenProcessPool:  # (the next run starts a new worker)
+            logger.warning("the %s process died: a new one is started", what)
+        return await self.run(fn, *args)
+
     def replace_if_hung(self, seconds: float, logger: logging.Logger, what: str) -> None:
         """Replace the worker (:meth:`replace`) if it has been on one task longer than
         ``seconds`` (:meth:`busy_for`), warning ``logger`` so: "the ``what`` process has been on
