@@ -263,6 +263,7 @@ class ProcessWorker:
         #: tasks a worker was killed on as hung (:meth:`replace`): their callers get
         #: :class:`TaskHung`
         self._hung: weakref.WeakSet[Future[Any]] = weakref.WeakSet()
+        self._closes = 0  # (:meth:`close` calls: a task failed by one is not asked again)
 
     @property
     def running(self) -> bool:
@@ -350,13 +351,19 @@ class ProcessWorker:
         task, :meth:`replace`, which fails the tasks queued behind that one too, or ended by
         the system): it was lost for nothing it did. Warns ``logger`` so: "the ``what``
         process died: a new one is started". The task the worker was killed on as hung is
-        not asked again (:class:`TaskHung`: it would hang the new worker too).
+        not asked again (:class:`TaskHung`: it would hang the new worker too), nor one whose
+        worker :meth:`close` ended (a task queued behind one it killed as hung): that would
+        start a worker after the service's stop.
 
         :raises Exception: as :meth:`run`; ``BrokenProcessPool`` when the new worker died
-            under it too (a task that kills its worker is not asked a third time)."""
+            under it too (a task that kills its worker is not asked a third time), or a
+            close ended it."""
+        closes = self._closes
         try:
             return await self.run(fn, *args)
         except BrokenProcessPool:  # (the next run starts a new worker)
+            if self._closes != closes:
+                raise
             logger.warning("the %s process died: a new one is started", what)
         return await self.run(fn, *args)
 
@@ -410,6 +417,7 @@ class ProcessWorker:
             forkserver or the worker not answering, held the stop for good); a task still
             running is ended by killing the worker (a task hung there, an endless loop,
             held the stop for good)."""
+        self._closes += 1
         starting = self._starting
         if starting is not None and starting.loop is not asyncio.get_running_loop():
             starting.stop_waiting()  # (of an event loop that ended: never waited for)

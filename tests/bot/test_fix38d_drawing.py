@@ -80,3 +80,36 @@ async def test_a_drawing_that_ends_its_worker_is_asked_again_once(tmp_path: Path
         assert await drawer.draw(os.getpid) not in (os.getpid(), *map(int, pids))
     finally:
         await drawer.close(1.0)
+
+
+async def test_a_drawing_the_stop_ended_is_not_asked_again() -> None:
+    """The stop kills a worker still on a hung drawing after its grace: the drawing queued
+    behind that one (given to the worker already, past cancelling) fails with it,
+    ``BrokenProcessPool``, and is not asked again, which would start a worker after the
+    stop."""
+    drawer = Drawer()
+    first = await drawer.draw(os.getpid)
+    hung = asyncio.ensure_future(drawer.draw(time.sleep, 3600))
+    queued: asyncio.Future[int] | None = None
+    try:
+        await until(lambda: drawer.busy_for() > 0, 30, "the worker on the hung drawing")
+        queued = asyncio.ensure_future(drawer.draw(os.getpid))
+        # (both given to the worker's queue: neither can be cancelled by the stop)
+        await until(
+            lambda: [f.running() for f in drawer._tasks._unfinished] == [True, True],
+            30,
+            "the drawing queued",
+        )
+        await drawer.close(0.5)
+        with pytest.raises(TaskHung):
+            await asyncio.wait_for(hung, 30)
+        with pytest.raises(BrokenProcessPool):  # (drawn by a new worker before)
+            await asyncio.wait_for(queued, 30)
+        assert not drawer.running and drawer._starting is None  # no worker after the stop
+        assert _gone(first)
+    finally:
+        hung.cancel()
+        if queued is not None:
+            queued.cancel()
+        await drawer.close(1.0)
+        _kill(first)
