@@ -12,6 +12,7 @@ import contextlib
 import os
 import signal
 import time
+from collections.abc import AsyncIterator
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
@@ -36,20 +37,40 @@ def _die(path: str) -> None:
     os._exit(1)
 
 
+@contextlib.asynccontextmanager
+async def _hung_and_queued(
+    drawer: Drawer,
+) -> AsyncIterator[tuple[int, asyncio.Task[None], asyncio.Task[int]]]:
+    """A drawing hung in ``drawer``'s worker and one queued behind it, both given to the
+    worker (in its queue: past cancelling): ``(the worker's pid, the hung one, the queued
+    one)``. Afterwards both are cancelled, the drawer closed and that worker gone."""
+    first = await drawer.draw(os.getpid)
+    hung = asyncio.ensure_future(drawer.draw(time.sleep, 3600))
+    queued: asyncio.Task[int] | None = None
+    try:
+        await until(lambda: drawer.busy_for() > 0, 30, "the worker on the hung drawing")
+        queued = asyncio.ensure_future(drawer.draw(os.getpid))
+        await until(
+            lambda: [f.running() for f in drawer._tasks._unfinished] == [True, True],
+            30,
+            "the drawing queued",
+        )
+        yield first, hung, queued
+    finally:
+        hung.cancel()
+        if queued is not None:
+            queued.cancel()
+        await drawer.close(1.0)
+        _kill(first)
+
+
 async def test_a_drawing_queued_behind_a_hung_one_is_drawn_by_the_new_worker() -> None:
     """The worker is replaced as hung on one drawing while another is queued behind it: the
     queued one is drawn by the new worker (before: ``BrokenProcessPool``, the picture
     skipped); the hung one is not asked again (:class:`TaskHung`), so the new worker is
     free."""
     drawer = Drawer()
-    first = await drawer.draw(os.getpid)
-    hung = asyncio.ensure_future(drawer.draw(time.sleep, 3600))
-    queued: asyncio.Future[int] | None = None
-    try:
-        await until(lambda: drawer.busy_for() > 0, 30, "the worker on the hung drawing")
-        queued = asyncio.ensure_future(drawer.draw(os.getpid))
-        # (both given to the worker: the queued one behind the hung one)
-        await until(lambda: len(drawer._tasks._unfinished) == 2, 30, "the drawing queued")
+    async with _hung_and_queued(drawer) as (first, hung, queued):
         drawer.replace()  # (what a drawing's timeout or ask does past half of DRAW_SECONDS)
         second = await asyncio.wait_for(queued, 60)  # (BrokenProcessPool before)
         assert second not in (first, os.getpid())
@@ -58,12 +79,6 @@ async def test_a_drawing_queued_behind_a_hung_one_is_drawn_by_the_new_worker() -
             await asyncio.wait_for(hung, 30)
         assert drawer.busy_for() == 0.0  # the hung drawing was not given to the new worker
         assert await drawer.draw(os.getpid) == second
-    finally:
-        hung.cancel()
-        if queued is not None:
-            queued.cancel()
-        await drawer.close(1.0)
-        _kill(first)
 
 
 async def test_a_drawing_that_ends_its_worker_is_asked_again_once(tmp_path: Path) -> None:
@@ -88,18 +103,7 @@ async def test_a_drawing_the_stop_ended_is_not_asked_again() -> None:
     ``BrokenProcessPool``, and is not asked again, which would start a worker after the
     stop."""
     drawer = Drawer()
-    first = await drawer.draw(os.getpid)
-    hung = asyncio.ensure_future(drawer.draw(time.sleep, 3600))
-    queued: asyncio.Future[int] | None = None
-    try:
-        await until(lambda: drawer.busy_for() > 0, 30, "the worker on the hung drawing")
-        queued = asyncio.ensure_future(drawer.draw(os.getpid))
-        # (both given to the worker's queue: neither can be cancelled by the stop)
-        await until(
-            lambda: [f.running() for f in drawer._tasks._unfinished] == [True, True],
-            30,
-            "the drawing queued",
-        )
+    async with _hung_and_queued(drawer) as (first, hung, queued):
         await drawer.close(0.5)
         with pytest.raises(TaskHung):
             await asyncio.wait_for(hung, 30)
@@ -107,9 +111,3 @@ async def test_a_drawing_the_stop_ended_is_not_asked_again() -> None:
             await asyncio.wait_for(queued, 30)
         assert not drawer.running and drawer._starting is None  # no worker after the stop
         assert _gone(first)
-    finally:
-        hung.cancel()
-        if queued is not None:
-            queued.cancel()
-        await drawer.close(1.0)
-        _kill(first)
