@@ -67,8 +67,8 @@ class Drawer(ProcessWorker):
         ``fn`` must be a module-level function and ``args`` picklable.
 
         :raises Exception: what ``fn`` raised (re-raised here), or
-            :class:`~concurrent.futures.process.BrokenProcessPool` if the worker died (the
-            next drawing starts a new one).
+            :class:`~concurrent.futures.process.BrokenProcessPool` if the worker died under
+            it twice (see below; the next drawing starts a new one).
         :raises TimeoutError: no picture within :data:`DRAW_SECONDS` (the worker not
             started, or hung: the drawing is dropped, cancelled if still queued).
         :raises ~bot.workers.TaskHung: the worker was killed as hung on this drawing
@@ -82,10 +82,20 @@ class Drawer(ProcessWorker):
         :data:`DRAW_SECONDS` and be skipped, until the bot restarted. A drawing that timed
         out queued behind others that were only slow (the worker on one of them for less
         than that) leaves the worker alone: killing it would fail the drawing it is on and
-        every one queued behind."""
+        every one queued behind.
+
+        A drawing whose worker died under it (``BrokenProcessPool``: replaced as hung on
+        another drawing, which fails the drawings queued behind that one too, or ended by
+        the system) is asked again of a new worker, once, within the same
+        :data:`DRAW_SECONDS` (:meth:`~bot.workers.ProcessWorker.run_again_if_died`): it was
+        lost for nothing it did (a showdown's picture queued behind a hung one was skipped
+        with seconds of its wait left). The drawing the worker was killed on as hung is not
+        (:class:`~bot.workers.TaskHung`: it would hang the new worker too)."""
         self._replace_if_hung()
         try:
-            return await asyncio.wait_for(self.run(fn, *args), DRAW_SECONDS)
+            return await asyncio.wait_for(
+                self.run_again_if_died(fn, *args, logger=log, what="drawing"), DRAW_SECONDS
+            )
         except TimeoutError:
             self._replace_if_hung()
             raise
@@ -100,9 +110,9 @@ class Drawer(ProcessWorker):
         Every :class:`Exception` is such a failure: none within :data:`DRAW_SECONDS`
         (``TimeoutError``), the worker killed as hung on it (:class:`~bot.workers.TaskHung`),
         its start given up by the service's stop (:class:`~bot.workers.StartGivenUp`), the
-        worker dead (``BrokenProcessPool``) or shut down (``RuntimeError``), the arguments
-        not picklable, and whatever ``fn`` raised (a bug drawing some input). A cancellation
-        is not caught."""
+        worker dead under it twice (``BrokenProcessPool``) or shut down (``RuntimeError``),
+        the arguments not picklable, and whatever ``fn`` raised (a bug drawing some input). A
+        cancellation is not caught."""
         try:
             return await self.draw(fn, *args)
         except Exception:
@@ -111,11 +121,8 @@ class Drawer(ProcessWorker):
 
     def _replace_if_hung(self) -> None:
         """Replace the worker if it has been on one drawing longer than :func:`_hung_after`
-        (:meth:`draw`)."""
-        busy = self.busy_for()
-        if busy > _hung_after():
-            log.warning("the drawing process has been on one drawing for %.1f s: hung", busy)
-            self.replace()
+        (:meth:`draw`; :meth:`~bot.workers.ProcessWorker.replace_if_hung`)."""
+        self.replace_if_hung(_hung_after(), log, "drawing")
 
     async def close(self, grace: float | None = None) -> None:
         """Shut the drawing process down, waiting ``grace`` seconds at most (default

@@ -36,7 +36,6 @@ import queue
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, InvalidStateError
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from bot.workers import ProcessWorker, TaskHung
@@ -263,7 +262,8 @@ class Thinker:
         self._asked += 1
         self._watch()
         try:
-            return await asyncio.wait_for(self._in_worker(fn, k, level), within)
+            decided = self.worker.run_again_if_died(fn, k, level, logger=log, what="decision")
+            return await asyncio.wait_for(decided, within)
         except TimeoutError:
             assert within is not None
             log.info("no decision from the worker within %.1f s: %s instead", within, instead)
@@ -325,24 +325,15 @@ class Thinker:
             self._press_threads = _Threads(PRESS_THREADS, "ofc-arrange")
         return await self._press_threads.run(fn, k, level)
 
-    async def _in_worker(self, fn: Decide, k: SeatKnowledge, level: Level) -> Moves:
-        try:
-            return await self.worker.run(fn, k, level)
-        except BrokenProcessPool:  # (the next run starts a new worker)
-            log.warning("the decision process died: a new one is started")
-        return await self.worker.run(fn, k, level)
-
     def _replace_if_hung(self) -> None:
         """Replace the worker when it has been on one decision longer than
         :data:`DECISION_SECONDS` (none takes a second; past them it is hung, an endless loop
         on some position). An "Arrange for me" gives up on a decision much sooner
         (``within``) and places at ``normal`` in a thread: nothing else replaced the worker
         hung on it (unless a computer player's decision timed out too), and every later
-        press at every table waited ``within`` for it and got the weaker placement."""
-        busy = self.worker.busy_for()
-        if busy > DECISION_SECONDS:
-            log.warning("the decision process has been on one decision for %.1f s: hung", busy)
-            self.replace()
+        press at every table waited ``within`` for it and got the weaker placement
+        (:meth:`~bot.workers.ProcessWorker.replace_if_hung`)."""
+        self.worker.replace_if_hung(DECISION_SECONDS, log, "decision")
 
     def _watch(self) -> None:
         """While decisions wait for the worker, or it is busy with one given up: check when

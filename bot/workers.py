@@ -263,6 +263,7 @@ class ProcessWorker:
         #: tasks a worker was killed on as hung (:meth:`replace`): their callers get
         #: :class:`TaskHung`
         self._hung: weakref.WeakSet[Future[Any]] = weakref.WeakSet()
+        self._closes = 0  # (:meth:`close` calls: a task failed by one is not asked again)
 
     @property
     def running(self) -> bool:
@@ -342,6 +343,43 @@ class ProcessWorker:
             if future is not None:
                 self._hung.discard(future)
 
+    async def run_again_if_died(
+        self, fn: Callable[..., T], *args: object, logger: logging.Logger, what: str
+    ) -> T:
+        """``fn(*args)`` in the worker process (:meth:`run`), asked again of a new worker, once,
+        when the worker died under it (``BrokenProcessPool``: replaced as hung on another
+        task, :meth:`replace`, which fails the tasks queued behind that one too, or ended by
+        the system): it was lost for nothing it did. Warns ``logger`` so: "the ``what``
+        process died: a new one is started". The task the worker was killed on as hung is
+        not asked again (:class:`TaskHung`: it would hang the new worker too), nor one whose
+        worker :meth:`close` ended (a task queued behind one it killed as hung): that would
+        start a worker after the service's stop.
+
+        :raises Exception: as :meth:`run`; ``BrokenProcessPool`` when the new worker died
+            under it too (a task that kills its worker is not asked a third time), or a
+            close ended it."""
+        closes = self._closes
+        try:
+            return await self.run(fn, *args)
+        except BrokenProcessPool:  # (the next run starts a new worker)
+            if self._closes != closes:
+                raise
+            logger.warning("the %s process died: a new one is started", what)
+        return await self.run(fn, *args)
+
+    def replace_if_hung(self, seconds: float, logger: logging.Logger, what: str) -> None:
+        """Replace the worker (:meth:`replace`) if it has been on one task longer than
+        ``seconds`` (:meth:`busy_for`), warning ``logger`` so: "the ``what`` process has been on
+        one ``what`` for 12.3 s: hung" (``what``: ``"drawing"``, ``"decision"``). A worker left
+        hung made every later task queue behind the hung one until the bot restarted. The
+        owners pick the seconds (:class:`bot.drawing.Drawer`: half of its wait for a picture;
+        :class:`bot.thinking.Thinker`: its computer players' wait for a decision) and when to
+        ask. Call with a running event loop."""
+        busy = self.busy_for()
+        if busy > seconds:
+            logger.warning("the %s process has been on one %s for %.1f s: hung", what, what, busy)
+            self.replace()
+
     def replace(self) -> None:
         """The worker is taken for hung (a task it was given never came back, issue 13): its
         process is killed and a new one started in the background, so the tasks after it do
@@ -379,6 +417,7 @@ class ProcessWorker:
             forkserver or the worker not answering, held the stop for good); a task still
             running is ended by killing the worker (a task hung there, an endless loop,
             held the stop for good)."""
+        self._closes += 1
         starting = self._starting
         if starting is not None and starting.loop is not asyncio.get_running_loop():
             starting.stop_waiting()  # (of an event loop that ended: never waited for)
