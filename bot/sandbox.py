@@ -82,8 +82,9 @@ KNOWN_COMMANDS = {
 }  # fmt: skip
 #: Bob, the sandbox's second member (``b …`` lines, :meth:`Sandbox._bob_line`): a tournament
 #: needs two members, and computer players sit at ordinary tables only (R8.7). Before him
-#: /tournament was refused: its lobby had nobody else to register (Start: "2+ players")
-BOB_ID = 2
+#: /tournament was refused: its lobby had nobody else to register (Start: "2+ players").
+#: Not 2 or 3: an older sandbox's fake computer players had those ids (:meth:`_resumed_flags`)
+BOB_ID = 1001
 #: commands the real bot answers only in a private chat: the sandbox sends them there
 PRIVATE_COMMANDS = {"/hand"}
 TOKEN = "123456:SANDBOX"
@@ -452,7 +453,9 @@ class Sandbox:
         old = [
             s.name
             for s in sorted(table.seats.values(), key=lambda s: s.seat)
-            if not s.bot and not s.user_id.startswith("bot:") and s.user_id != str(self.human.id)
+            if not s.bot
+            and not s.user_id.startswith("bot:")
+            and s.user_id not in (str(self.human.id), str(self.bob.id))
         ]
         if old:
             notes.append(tr(self.lang, "sandbox.old_bots", names=", ".join(old)))
@@ -544,6 +547,8 @@ class Sandbox:
     def _on_call(self, call: ApiCall) -> None:
         chat = int(call.params.get("chat_id", 0))
         if chat == self.bob.id:  # Bob's private chat: printed after a line of his only
+            if call.method == "sendPhoto" and call.files:  # (his /hand's board: b /hand)
+                self._save_picture(next(iter(call.files.values())), "sandbox.picture_bob")
             return
         if call.method == "sendPhoto" and call.files:
             if chat == self.human.id:
@@ -1102,7 +1107,10 @@ class Sandbox:
                     said = _GROUP_LINK.sub("", str(reply.params.get("text", ""))).rstrip()
                     self.line("» " + said.replace("\n", "\n  "))
             else:
-                await self._wait(lambda: _private_after(self.fake, start, self.bob.id))
+                reply = await self._wait(lambda: _private_after(self.fake, start, self.bob.id))
+                if reply is not None and reply.method == "sendPhoto":
+                    caption = str(reply.params.get("caption", ""))
+                    self.line(f"» {self.bob.first_name}: " + caption.replace("\n", "\n  "))
             await self._settled()
         finally:
             self._hold -= 1

@@ -1765,6 +1765,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "sandbox.picture_chart": {"en": "chart", "ru": "график"},
     "sandbox.picture_showdown": {"en": "showdown picture", "ru": "картинка вскрытия"},
     "sandbox.picture_board": {"en": "your board (/hand)", "ru": "ваша доска (/hand)"},
+    "sandbox.picture_bob": {"en": "Bob's board (b /hand)", "ru": "доска Боба (b /hand)"},
     "sandbox.picture_failed": {
         "en": "(the picture could not be written: {error})",
         "ru": "(картинку не удалось записать: {error})",

@@ -175,3 +175,53 @@ async def test_a_tournament_with_bob_is_played_to_its_end_and_paid_out(tmp_path:
         assert won == {buy_in, -buy_in}, (mine, mine_after, bobs, bobs_after)
     finally:
         await box.stop()
+
+
+async def test_bob_at_an_ordinary_table_and_back_after_a_restart(tmp_path: Path) -> None:
+    """Bob joins an ordinary table as you do (``b g join``, ``b g ready``); a table resumed
+    with him seated does not call him an old sandbox's computer player ("no longer move"),
+    and his hand goes on with ``b auto``. A line of his the sandbox cannot read says what
+    his lines are."""
+    opts = SandboxOptions(db=tmp_path / "s.sqlite3", bots=0, bot_delay=0.0, next_hand_delay=0.2)
+    out = io.StringIO()
+    box = Sandbox(opts, out)
+    try:
+        await box.start()
+        assert await box.handle("g join")
+        assert await box.handle("b g join")
+        assert await box.handle("b hello")
+        assert out.getvalue().splitlines()[-1] == tr("en", "sandbox.bob_help", bob="Bob")
+        assert await box.handle("g ready")
+        assert await box.handle("b g ready")
+        t = box.service.table_in(SANDBOX_GROUP)
+        assert t is not None
+        await wait_for(lambda: t.hand is not None)
+        assert sorted(s.name for s in t.seats.values()) == sorted([box.human.first_name, "Bob"])
+    finally:
+        await box.stop()
+    out = io.StringIO()
+    box = Sandbox(opts, out)
+    try:
+        await box.start()
+        assert "old sandbox" not in out.getvalue()
+        t = box.service.table_in(SANDBOX_GROUP)
+        assert t is not None and t.seat_of(str(BOB_ID)) is not None
+        assert await box.handle("b auto")
+        hand = t.hand
+        bob = t.seat_of(str(BOB_ID))
+        assert hand is not None and bob is not None
+        board = next(b for b in hand.order if t.owner(b) == bob.seat)
+        assert not hand.played_a_street(board)
+        # your street (if you act first), then Bob's made for him
+        for _ in range(200):
+            if hand.played_a_street(board):
+                break
+            mine = {label: n for n, label in box.numbered(box.human.id)}
+            if tr("en", "btn.arrange") in mine:
+                assert await box.handle(str(mine[tr("en", "btn.arrange")]))
+                mine = {label: n for n, label in box.numbered(box.human.id)}
+                assert await box.handle(str(mine[tr("en", "btn.confirm")]))
+            await asyncio.sleep(0.05)
+        assert hand.played_a_street(board)
+    finally:
+        await box.stop()
