@@ -13,6 +13,11 @@ Input, one line at a time (also from a pipe, so it can be scripted):
   never makes a move in your hand); ``gN`` presses button N of the group's table message;
 * ``/command …`` is sent to the group (``/newtable``, ``/addbot strong``, ``/stats``,
   ``/replay N`` …), a private-only one (``/hand``) to your private chat;
+* ``b …`` acts as Bob, a second member of the group (a tournament needs two, R8.7):
+  ``b /command``, ``b gN`` / ``b g LABEL``, ``b N`` (his hand's button N), ``b`` alone prints
+  his private chat, ``b auto`` has his hands arranged and confirmed for him (``b manual``
+  stops it). His private chat is printed only after a line of his, under its own heading,
+  never with the group's or yours (hidden cards, R8.7 as every table);
 * ``/quit`` (or end of input, or Ctrl-C) exits.
 
 Timers run in real time (``--hand-seconds`` shortens them); the next start resumes the table
@@ -73,12 +78,13 @@ GROUP = ChatRef("telegram", str(GROUP_ID), str(GROUP_ID))
 KNOWN_COMMANDS = {
     "/newtable", "/join", "/ready", "/leave", "/sitout", "/back", "/balance", "/top",
     "/history", "/daily", "/rules", "/settings", "/grant", "/closetable", "/help", "/start",
-    "/topup", "/addbot", "/removebot", "/stats", "/replay", "/hand", "/kick",
+    "/topup", "/addbot", "/removebot", "/stats", "/replay", "/hand", "/kick", "/tournament",
 }  # fmt: skip
-#: commands the sandbox cannot play (a tournament needs two members, and computer players sit
-#: at ordinary tables only): refused with a note, not sent to the group, where /tournament
-#: opened a lobby that nobody else could join (Start: "2+ players"), until /closetable
-UNPLAYABLE_COMMANDS = {"/tournament"}
+#: Bob, the sandbox's second member (``b …`` lines, :meth:`Sandbox._bob_line`): a tournament
+#: needs two members, and computer players sit at ordinary tables only (R8.7). Before him
+#: /tournament was refused: its lobby had nobody else to register (Start: "2+ players").
+#: Not 2 or 3: an older sandbox's fake computer players had those ids (:meth:`_resumed_flags`)
+BOB_ID = 1001
 #: commands the real bot answers only in a private chat: the sandbox sends them there
 PRIVATE_COMMANDS = {"/hand"}
 TOKEN = "123456:SANDBOX"
@@ -215,6 +221,12 @@ class Sandbox:
     human: FakeUser = field(
         default_factory=lambda: FakeUser(1, os.environ.get("USER", "").title(), "you", "en")
     )
+    #: Bob, the group's second member (``b …`` lines): named in the sandbox's language
+    bob: FakeUser = field(default_factory=lambda: FakeUser(BOB_ID, "", "bob", "en"))
+    #: ``b auto``: Bob's hands are arranged and confirmed for him as soon as they are his move
+    bob_auto: bool = False
+    _bob_again: bool = False  # a bare "b": his hand printed again, changed or not
+    _bob_task: asyncio.Task[None] | None = None
     service: TableService | None = None
     adapter: TelegramAdapter | None = None
     store: SqliteStore | None = None
@@ -266,6 +278,8 @@ class Sandbox:
         self._named_by_default = not self.human.first_name
         name = self.human.first_name or tr(self.lang, "sandbox.player")
         self.human = replace(self.human, first_name=name, language_code=self.opts.lang)
+        bob = self.bob.first_name or tr(self.opts.lang, "sandbox.bob")
+        self.bob = replace(self.bob, first_name=bob, language_code=self.opts.lang)
 
     # -- life cycle --------------------------------------------------------------------------
 
@@ -334,6 +348,7 @@ class Sandbox:
         await self.service.start()
         await self.adapter.look_at_restored()  # (as the composition root, bot/app.py)
         self._printer = asyncio.create_task(self._print_loop())
+        self._bob_task = asyncio.create_task(self._bob_loop())
         table = self.service.table_in(GROUP)
         resumed = table is not None
         seat = table.seat_of(str(self.human.id)) if table is not None else None
@@ -438,7 +453,9 @@ class Sandbox:
         old = [
             s.name
             for s in sorted(table.seats.values(), key=lambda s: s.seat)
-            if not s.bot and not s.user_id.startswith("bot:") and s.user_id != str(self.human.id)
+            if not s.bot
+            and not s.user_id.startswith("bot:")
+            and s.user_id not in (str(self.human.id), str(self.bob.id))
         ]
         if old:
             notes.append(tr(self.lang, "sandbox.old_bots", names=", ".join(old)))
@@ -504,10 +521,11 @@ class Sandbox:
         await self.fake.release_polls()
         if self.adapter is not None:
             await self.adapter.stop()
-        if self._printer is not None:
-            self._printer.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._printer
+        for task in (self._printer, self._bob_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         if self.store is not None:
             await self.store.close()
         let_go(self._lock)  # the file's flock (after the store: see bot.dblock)
@@ -528,6 +546,10 @@ class Sandbox:
 
     def _on_call(self, call: ApiCall) -> None:
         chat = int(call.params.get("chat_id", 0))
+        if chat == self.bob.id:  # Bob's private chat: printed after a line of his only
+            if call.method == "sendPhoto" and call.files:  # (his /hand's board: b /hand)
+                self._save_picture(next(iter(call.files.values())), "sandbox.picture_bob")
+            return
         if call.method == "sendPhoto" and call.files:
             if chat == self.human.id:
                 what = "sandbox.picture_board"  # /hand's board
@@ -849,7 +871,13 @@ class Sandbox:
             self._hold -= 1
 
     async def press(
-        self, chat: int, number: int, *, other: bool = False, hand: bool = False
+        self,
+        chat: int,
+        number: int,
+        *,
+        other: bool = False,
+        hand: bool = False,
+        user: FakeUser | None = None,
     ) -> str | None:
         """Press button ``number`` of the chat's current screen as the human (``other``: of the
         private message ``rN`` presses; ``hand``: of your hand's message only, as a bare ``N``
@@ -882,7 +910,7 @@ class Sandbox:
             if len(shown.buttons) == 1:
                 return tr(self.lang, "sandbox.one_button", only=first)
             return tr(self.lang, "sandbox.no_button", first=first, last=last)
-        return await self._press_data(chat, shown.message_id, shown.buttons[number - 1][1])
+        return await self._press_data(chat, shown.message_id, shown.buttons[number - 1][1], user)
 
     async def _press_hand(self, chat: int, shown: _Screen, number: int) -> str | None:
         """Press your hand's button ``number`` as printed: the numbers stay with their buttons
@@ -931,23 +959,29 @@ class Sandbox:
             out.append(cells)
         return out
 
-    async def _press_data(self, chat: int, message_id: int, data: str) -> str | None:
+    async def _press_data(
+        self, chat: int, message_id: int, data: str, user: FakeUser | None = None
+    ) -> str | None:
         """Press a button with payload ``data`` on message ``message_id`` of ``chat`` as the
-        human and wait for the bot's answer; returns the notice text (None without one)."""
-        qid = await self.fake.press(self.human, chat, message_id, data)
+        human (or ``user``: Bob) and wait for the bot's answer; returns the notice text (None
+        without one)."""
+        qid = await self.fake.press(user or self.human, chat, message_id, data)
         answer = await self._wait(lambda: self.fake.answer_of(qid))
         assert self.adapter is not None
         await self.adapter.presenter.flush()
         return str(answer.params.get("text") or "") if answer else None
 
-    async def _press_line(self, chat: int, number: int, **kw: bool) -> None:
+    async def _press_line(
+        self, chat: int, number: int, user: FakeUser | None = None, **kw: bool
+    ) -> None:
         """Press (:meth:`press`) and print its notice as a » line before the screens the press
-        caused (held meanwhile: :attr:`_hold`), which :meth:`handle` prints next."""
+        caused (held meanwhile: :attr:`_hold`), which :meth:`handle` prints next; ``user``
+        (Bob) presses a group button as him, his notice named so."""
         self._hold += 1
         try:
-            notice = await self.press(chat, number, **kw)
+            notice = await self.press(chat, number, user=user, **kw)
             if notice:
-                self.line("» " + notice)
+                self.line("» " + (f"{user.first_name}: " if user else "") + notice)
         finally:
             self._hold -= 1
 
@@ -994,11 +1028,11 @@ class Sandbox:
         )
         return not dealt
 
-    async def _press_group_label(self, typed: str) -> None:
+    async def _press_group_label(self, typed: str, user: FakeUser | None = None) -> None:
         """``g LABEL``: press the group message's button by its label, in either language and
         whatever the case, its emoji left out (``g ready``, ``g Готов``, ``g top up``); a
         label's unique beginning is enough (``g top``). A label the message does not show is
-        answered with the buttons it has, numbers and labels."""
+        answered with the buttons it has, numbers and labels. ``user``: pressed as Bob."""
         self._leave_asked = None
         shown = self.screen(GROUP_ID)
         buttons = shown.buttons if shown is not None else []
@@ -1008,7 +1042,7 @@ class Sandbox:
         starts = [i for i, n in enumerate(names, 1) if want and any(x.startswith(want) for x in n)]
         found = exact or (starts if len(starts) == 1 else [])
         if len(found) == 1:
-            await self._press_line(GROUP_ID, found[0])
+            await self._press_line(GROUP_ID, found[0], user)
             return
         join = _absent_join(want, buttons)
         if join is not None and shown is not None:
@@ -1016,9 +1050,9 @@ class Sandbox:
             # Join there (an older message's, say), "the table is full", not "no such button"
             self._hold += 1
             try:
-                notice = await self._press_data(GROUP_ID, shown.message_id, join)
+                notice = await self._press_data(GROUP_ID, shown.message_id, join, user)
                 if notice:
-                    self.line("» " + notice)
+                    self.line("» " + (f"{user.first_name}: " if user else "") + notice)
             finally:
                 self._hold -= 1
             return
@@ -1028,27 +1062,168 @@ class Sandbox:
         listed = ", ".join(f"g{i} {label}" for i, (label, _) in enumerate(buttons, 1))
         self.line("» " + tr(self.lang, "sandbox.no_label", typed=typed, buttons=listed))
 
-    async def _my_move(self, timeout: float = PIPED_WAIT_SECONDS) -> None:
+    # -- Bob, the second member --------------------------------------------------------------
+    async def _bob_line(self, rest: str) -> None:
+        """A line of Bob's, its ``b`` taken off (:func:`_is_bob`): ``/command`` sent by him to
+        the group (``/hand`` to his private chat), ``gN`` or ``g LABEL`` presses the group
+        message's button as him, ``N`` his hand's button N (piped input: once it is his move),
+        ``auto`` / ``manual`` turns :attr:`bob_auto` on / off, nothing at all reprints his
+        hand. What it changed in his private chat is printed after it (:meth:`_print_bob`)."""
+        word = rest.lower()
+        bob = self.bob.first_name
+        if not rest:
+            self._bob_again = True
+        elif word in ("auto", "авто"):
+            self.bob_auto = True
+            self.line(tr(self.lang, "sandbox.bob_auto", bob=bob))
+        elif word in ("manual", "сам"):
+            self.bob_auto = False
+            self.line(tr(self.lang, "sandbox.bob_manual", bob=bob))
+        elif rest.startswith("/"):
+            await self._bob_says(rest)
+        elif word[:1] == "g" and _number(rest[1:]):
+            await self._press_line(GROUP_ID, int(rest[1:]), self.bob)
+        elif word[:1] == "g" and rest[1:2].isspace():
+            await self._press_group_label(rest[1:].strip(), self.bob)
+        elif _number(rest):
+            if self.piped:
+                await self._my_move(user=self.bob)
+            await self._bob_press(int(rest))
+        else:
+            self.line(tr(self.lang, "sandbox.bob_help", bob=bob))
+
+    async def _bob_says(self, text: str) -> None:
+        """Bob sends ``text`` (a command) to the group, or a private-only one (``/hand``) to
+        his private chat; the group's reply is printed as a » line, as yours is."""
+        command = text.split()[0].split("@")[0].lower()
+        chat = self.bob.id if command in PRIVATE_COMMANDS else GROUP_ID
+        start = len(self.fake.calls)
+        self._hold += 1
+        try:
+            await self.fake.send_text(self.bob, chat, text)
+            if chat == GROUP_ID:
+                reply = await self._wait(lambda: _reply_after(self.fake, start, GROUP_ID))
+                if reply is not None:
+                    said = _GROUP_LINK.sub("", str(reply.params.get("text", ""))).rstrip()
+                    self.line("» " + said.replace("\n", "\n  "))
+            else:
+                reply = await self._wait(lambda: _private_after(self.fake, start, self.bob.id))
+                if reply is not None and reply.method == "sendPhoto":
+                    caption = str(reply.params.get("caption", ""))
+                    self.line(f"» {self.bob.first_name}: " + caption.replace("\n", "\n  "))
+            await self._settled()
+        finally:
+            self._hold -= 1
+
+    async def _bob_press(self, number: int) -> None:
+        """Press button ``number`` of Bob's hand as printed (``[b1]`` …, in order); his notice
+        is printed as a » line naming him."""
+        message = self._hand_message(self.bob.id)
+        buttons = [b for row in _buttons(message) for b in row] if message is not None else []
+        bob = self.bob.first_name
+        if not buttons:
+            self.line("» " + tr(self.lang, "sandbox.bob_no_hand", bob=bob))
+            return
+        if not 1 <= number <= len(buttons):
+            self.line(
+                "» " + tr(self.lang, "sandbox.no_button", first="b1", last=f"b{len(buttons)}")
+            )
+            return
+        assert message is not None
+        self._hold += 1
+        try:
+            notice = await self._press_data(
+                self.bob.id, message["message_id"], buttons[number - 1][1], self.bob
+            )
+            if notice:
+                self.line(f"» {bob}: {notice}")
+        finally:
+            self._hold -= 1
+
+    def _print_bob(self) -> None:
+        """Print what changed in Bob's private chat since it was last printed (after a line of
+        his only: never with the group's messages or yours), under a heading naming him; his
+        hand's buttons numbered ``[b1]`` …; after a bare ``b`` his hand (or newest message)
+        again."""
+        chat = self.bob.id
+        messages = self.fake.chat_messages(chat)
+        hand = self._hand_message(chat)
+        hand_id = hand["message_id"] if hand is not None else None
+        changed = []
+        for m in messages:
+            key = (m["message_id"], m["text"], repr(m.get("reply_markup")))
+            if self._printed.get((chat, m["message_id"])) != key:
+                self._printed[(chat, m["message_id"])] = key
+                changed.append(m)
+        if self._bob_again and not changed and messages:
+            changed = [hand if hand is not None else messages[-1]]
+        self._bob_again = False
+        title = tr(self.lang, "sandbox.bob_title", bob=self.bob.first_name)
+        for m in changed:
+            self.line(f"── {title} " + "─" * max(4, 40 - len(title)))
+            self.line(m["text"])
+            if m["message_id"] == hand_id:
+                numbers = iter(range(1, 1 + sum(len(row) for row in _buttons(m))))
+                rows = [[(next(numbers), label, data) for label, data in row]
+                        for row in _buttons(m)]  # fmt: skip
+                for line in _button_lines(rows, "b"):
+                    self.line(line)
+
+    async def _bob_loop(self) -> None:
+        """While :attr:`bob_auto` is on: Bob's move, whenever it is his, made for him with his
+        hand's 🪄 Arrange for me and ✅ Confirm, as you would press them (nothing of it is
+        printed: his cards are his)."""
+        while True:
+            await asyncio.sleep(0.1)
+            if self.bob_auto:
+                with contextlib.suppress(KeyError):  # (the message deleted meanwhile)
+                    await self._bob_autoplay()
+
+    async def _bob_autoplay(self) -> None:
+        """One step of Bob's autoplay (:meth:`_bob_loop`): 🪄 Arrange for me while his street
+        has cards to place, then ✅ Confirm."""
+        t = self.service.table_in(GROUP) if self.service is not None else None
+        seat = t.seat_of(str(self.bob.id)) if t is not None else None
+        message = self._hand_message(self.bob.id)
+        if t is None or seat is None or message is None or t.hand is None or t.hand.is_over:
+            return
+        hand = t.hand
+        boards = [b for b in hand.order if t.owner(b) == seat.seat and b in hand.to_act]
+        if not boards:
+            return
+        want = "a" if hand.to_place(boards[0]) else "c"
+        for _, data in (b for row in _buttons(message) for b in row):
+            p = Payload.decode(data)
+            if p is not None and p.action == want:
+                await self._press_data(self.bob.id, message["message_id"], data, self.bob)
+                await self._settled()
+                return
+
+    async def _my_move(
+        self, timeout: float = PIPED_WAIT_SECONDS, user: FakeUser | None = None
+    ) -> None:
         """Piped input: wait until your hand shows its buttons, or no move of yours is coming
         (:meth:`_move_coming`), at most ``timeout`` seconds; the screens that came meanwhile
         printed. A script's "17" was read while the computer player was still to act and
         answered "no such button", its next number pressed on another screen."""
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
-        while self._move_coming() and loop.time() < end:
+        while self._move_coming(user) and loop.time() < end:
             await asyncio.sleep(0.05)
         await self.print_changes()
 
-    def _move_coming(self) -> bool:
+    def _move_coming(self, user: FakeUser | None = None) -> bool:
         """Whether a move of yours is on its way and not yet on screen: you are dealt in the
         hand under way (the others to act first, or your screen's edit on its way), or the
         next hand is due, or a Chinese Poker reveal runs (no Claim asked of the group); not
-        when you sit out, leave or have no seat, nor once your hand shows its buttons."""
+        when you sit out, leave or have no seat, nor once your hand shows its buttons.
+        ``user``: Bob's move, not yours."""
+        who = user or self.human
         t = self.service.table_in(GROUP) if self.service is not None else None
-        seat = t.seat_of(str(self.human.id)) if t is not None else None
+        seat = t.seat_of(str(who.id)) if t is not None else None
         if t is None or seat is None or seat.sitting_out or seat.leaving:
             return False
-        message = self._hand_message(self.human.id)
+        message = self._hand_message(who.id)
         if message is not None and _buttons(message):
             return False
         hand = t.hand
@@ -1147,6 +1322,14 @@ class Sandbox:
             return True
         if text in ("/quit", "/exit", "quit", "exit"):
             return False
+        if _is_bob(text):
+            self.lang = await self._group_lang()
+            await self._bob_line(text[1:].strip())
+            self._leave_asked = None
+            await asyncio.sleep(0.1)
+            await self.print_changes()
+            self._print_bob()
+            return True
         command = text.split()[0].split("@")[0].lower()
         asked = self._leave_asked
         self.lang = await self._group_lang()
@@ -1159,8 +1342,11 @@ class Sandbox:
             await self.say_private(text)
         elif command == "/newtable":
             await self.new_table(text)
-        elif command in UNPLAYABLE_COMMANDS:
-            self.line(tr(self.lang, "sandbox.no_tournament"))
+        elif command == "/tournament":
+            await self.say(text)
+            t = self.service.table_in(GROUP) if self.service is not None else None
+            if t is not None and t.tournament is not None:
+                self.line(tr(self.lang, "sandbox.tournament_bob", bob=self.bob.first_name))
         elif command in KNOWN_COMMANDS:
             await self.say(text)
         elif text.startswith("/"):
@@ -1182,6 +1368,12 @@ class Sandbox:
         await asyncio.sleep(0.1)
         await self.print_changes()
         return True
+
+
+def _is_bob(text: str) -> bool:
+    """Whether a line of input is Bob's: ``b`` alone, ``b`` and a space (``b g1``, ``b 3``,
+    ``b /join``) or ``b`` and a number (``b3``); any case."""
+    return text[:1] in ("b", "B") and (len(text) == 1 or text[1].isspace() or _number(text[1:]))
 
 
 def _number(text: str) -> bool:

@@ -1582,12 +1582,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Sandbox: N presses button N of your hand, rN a button of a /replay, gN a button "
         "of the group message (or g and its label: g ready, g join); /hand goes to your private chat, every other command to the "
         "group; /addbot [easy|normal|strong] seats a computer player, /removebot stands it up; "
-        "/closetable then /newtable ofc (or chinese) changes the game; /quit exits (delete the "
+        "/closetable then /newtable ofc (or chinese) changes the game; b … acts as Bob, a second "
+        "member (b g register, b auto: /tournament); /quit exits (delete the "
         "sandbox's .sqlite3 file to start afresh).",
         "ru": "Песочница: N нажимает кнопку N вашей руки, rN — кнопку /replay, gN — кнопку "
         "сообщения группы (или g и её название: g готов, g сесть); /hand уходит в личный чат, остальные команды — в группу; "
         "/addbot [лёгкий|средний|сильный] сажает компьютерного игрока, /removebot его убирает; "
-        "/closetable, затем /newtable ofc (или chinese) меняет игру; /quit — выход (удалите "
+        "/closetable, затем /newtable ofc (или chinese) меняет игру; b … — ходы Боба, второго "
+        "участника (b g участвовать, b auto: /tournament); /quit — выход (удалите "
         "файл .sqlite3 песочницы, чтобы начать заново).",
     },
     # {file}: the settings file read, ``--env-file`` (".env" by default), as it was given
@@ -1789,6 +1791,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "sandbox.picture_chart": {"en": "chart", "ru": "график"},
     "sandbox.picture_showdown": {"en": "showdown picture", "ru": "картинка вскрытия"},
     "sandbox.picture_board": {"en": "your board (/hand)", "ru": "ваша доска (/hand)"},
+    "sandbox.picture_bob": {"en": "Bob's board (b /hand)", "ru": "доска Боба (b /hand)"},
     "sandbox.picture_failed": {
         "en": "(the picture could not be written: {error})",
         "ru": "(картинку не удалось записать: {error})",
@@ -1797,9 +1800,35 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "» unknown command {command}; /help lists them",
         "ru": "» неизвестная команда {command}; список — /help",
     },
-    "sandbox.no_tournament": {
-        "en": "» No tournament in the sandbox: it needs two members (computer players sit at ordinary tables). /newtable opens a table; python -m game tournament plays one.",
-        "ru": "» В песочнице турнир не сыграть: нужны два участника, а компьютерные игроки — только за обычными столами. /newtable — стол; python -m game tournament — турнир.",
+    # Bob, the sandbox's second member (b … lines): a tournament needs two (R8.7)
+    "sandbox.bob": {"en": "Bob", "ru": "Боб"},
+    "sandbox.bob_title": {
+        "en": "private · {bob} (his eyes only)",
+        "ru": "личный чат · {bob} (видит только он)",
+    },
+    "sandbox.tournament_bob": {
+        "en": "» {bob} is the group's second member: b g register registers him, b auto plays "
+        "his hands (b N presses his button N).",
+        "ru": "» {bob} — второй участник группы: b g участвовать регистрирует его, b auto "
+        "играет за него (b N — его кнопка N).",
+    },
+    "sandbox.bob_auto": {
+        "en": "» {bob}'s hands are arranged for him now (b manual: his moves are yours to type)",
+        "ru": "» {bob} играет сам: его руки раскладываются (b manual — ходы за него вводите вы)",
+    },
+    "sandbox.bob_manual": {
+        "en": "» {bob}'s moves are yours to type: b N presses his button N (b auto: arranged)",
+        "ru": "» {bob}: ходы за него вводите вы, b N — его кнопка N (b auto — играет сам)",
+    },
+    "sandbox.bob_no_hand": {
+        "en": "{bob} has no move to make now",
+        "ru": "{bob}: сейчас не его ход",
+    },
+    "sandbox.bob_help": {
+        "en": "» {bob}: b /command, b gN (or b g LABEL), b N for his hand, b auto, b manual; "
+        "b alone shows his hand",
+        "ru": "» {bob}: b /команда, b gN (или b g название), b N — его рука, b auto, b manual; "
+        "b — показать его руку",
     },
     "sandbox.number": {
         "en": "» type a button number (1, 2 … for your hand, r1 … for a replay, g1 … for the "

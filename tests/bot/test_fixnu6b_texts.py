@@ -170,9 +170,9 @@ def test_sandbox_slips_are_mended() -> None:
         tr("en", "sandbox.one_button", only="g1")
         == "no such button: that message's only button is g1"
     )
-    for key in ("sandbox.bye", "sandbox.bye_no_table", "sandbox.no_tournament"):
+    for key in ("sandbox.bye", "sandbox.bye_no_table", "sandbox.tournament_bob"):
         for lang in ("en", "ru"):
-            said = tr(lang, key)
+            said = tr(lang, key, bob=tr(lang, "sandbox.bob"))
             assert said.startswith("» ") and said[2].isupper(), said
 
 

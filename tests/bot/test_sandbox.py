@@ -1121,32 +1121,29 @@ def test_the_sandbox_player_without_a_login_name_is_player_in_the_players_langua
     assert Sandbox(SandboxOptions(lang=lang), io.StringIO()).human.first_name == "Tester"
 
 
-async def test_tournament_is_refused_in_the_sandbox_with_the_reason(tmp_path: Path) -> None:
-    """A tournament cannot be played in the sandbox (two members are needed, and computer
-    players sit at ordinary tables only). ``/tournament`` after ``/closetable`` opened a
-    lobby anyway: the player registered, Start said "2+ players", /addbot was refused, and
-    the chat was stuck with it until /closetable. Now the sandbox says why at once (in the
-    group's language, as its answer to an unknown command) and opens nothing."""
+async def test_tournament_opens_in_the_sandbox_and_names_bob(tmp_path: Path) -> None:
+    """``/tournament`` was refused in the sandbox (two members are needed, and computer
+    players sit at ordinary tables only). With Bob, its second member (``b …`` lines), it
+    opens its lobby and says how Bob registers and plays, in the group's language
+    (tests/bot/test_sandbox_bob.py plays one to its end)."""
     out = io.StringIO()
     box = Sandbox(SandboxOptions(db=tmp_path / "s.sqlite3", bot_delay=0.0), out)
     try:
         await box.start()
         assert await box.handle("/closetable")
-        start = len(box.fake.calls)
-        assert await box.handle("/tournament")
-        assert out.getvalue().splitlines()[-1] == (
-            "» No tournament in the sandbox: it needs two members (computer players sit at"
-            " ordinary tables). /newtable opens a table; python -m game tournament plays one."
-        )
-        assert box.service.table_in(SANDBOX_GROUP) is None  # nothing opened
-        assert not [c for c in box.fake.calls[start:] if c.method == "sendMessage"]
         assert await box.handle("/settings language ru")
+        assert box.bob.first_name == "Bob"  # (named at the start, in --lang's language)
         assert await box.handle("/tournament ofc")
-        assert out.getvalue().splitlines()[-1].startswith("» В песочнице турнир не сыграть")
-        # (nu51: it named no way to see one; README's command plays one in the terminal)
-        said = out.getvalue().splitlines()[-1]
-        assert said.endswith("/newtable — стол; python -m game tournament — турнир."), said
-        assert box.service.table_in(SANDBOX_GROUP) is None
+        assert out.getvalue().splitlines()[-1] == (
+            "» Bob — второй участник группы: b g участвовать регистрирует его, b auto играет "
+            "за него (b N — его кнопка N)."
+        )
+        t = box.service.table_in(SANDBOX_GROUP)
+        assert t is not None and t.tournament is not None
+        assert await box.handle("b g участвовать")
+        assert [s.name for s in t.seats.values()] == ["Bob"]
+        assert "» Bob: Вы в турнире: взнос 100 кушей — в призовом фонде." in out.getvalue()
+        assert "Зарегистрированы (1/4): Bob" in out.getvalue()
     finally:
         await box.stop()
 
