@@ -301,14 +301,19 @@ def posts_by_ref(p: Presenter | None) -> bool:
     return bool(getattr(p, "posts_by_ref", False))
 
 
-def quiet_until_seen(p: Presenter | None) -> bool:
+def quiet_until_seen(p: Presenter | None, user_id: str | None = None) -> bool:
     """Whether the presenter ``p`` leaves a player's private chat alone once it refused the
     bot for good (its ``quiet_until_seen`` attribute: Telegram, where a 403 means the player
     blocked the bot or never started it, and only the player can change that): a seat not
     :attr:`~bot.model.SeatState.reachable` is then written to again only when the player
     shows life (:meth:`Runtime.send_private`'s ``again``). Discord keeps its own
-    memory of closed DMs (:meth:`bot.discord.presenter.DiscordPresenter.user_seen`)."""
-    return bool(getattr(p, "quiet_until_seen", False))
+    memory of closed DMs (:meth:`bot.discord.presenter.DiscordPresenter.user_seen`).
+    ``user_id``: for that person (a presenter's ``quiet_for(user_id)`` may say no: their last
+    refusal was no block, a 400 say, :meth:`bot.telegram.adapter.TelegramPresenter.quiet_for`)."""
+    if not getattr(p, "quiet_until_seen", False):
+        return False
+    quiet_for = getattr(p, "quiet_for", None)
+    return user_id is None or quiet_for is None or bool(quiet_for(user_id))
 
 
 def _mint_next(t: LiveTable, first: int) -> None:
@@ -1702,7 +1707,8 @@ class Runtime:
         unblock), so the chat may be open. It was tried anew at every street, refused each
         time (five refused sends in a hand). The fact is the seat's, saved with the table:
         a restart does not try again either."""
-        if not again and not seat.reachable and seat.private_ref is None and quiet_until_seen(p):
+        quiet = quiet_until_seen(p, seat.user_id)
+        if not again and not seat.reachable and seat.private_ref is None and quiet:
             return False
         # (posted anew: without a ref; with :func:`posts_by_ref`, a pending one too, which the
         # step committed before the post or a snapshot from before a restart holds)

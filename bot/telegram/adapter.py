@@ -295,6 +295,9 @@ class TelegramPresenter(LatePictures):
         #: 429's pause, an outage): :meth:`edit_written` says so (a new screen forgets it)
         self._unwritten: set[tuple[str, str]] = set()
         self._lost: set[tuple[str, str]] = set()  # private messages deleted: sent anew next time
+        #: users whose last private send was refused for another reason than a 403 (a 400, a
+        #: Bad Request: no block, the next write tries again: :meth:`quiet_for`)
+        self._refused_else: set[str] = set()
         self._migrated: dict[str, str] = {}  # group id → its new (supergroup) id
         self._following: dict[tuple[str, str], asyncio.Task[None]] = {}
         #: waits before an edit lost to a 5xx, the network or a 429 is written again
@@ -1200,15 +1203,26 @@ class TelegramPresenter(LatePictures):
         self._superseded(user_id, screen.table)
         try:
             sent = await self._send(user_id, screen)
+            self._refused_else.discard(user_id)
             self.follow_turn(user_id, screen, sent=True)
             return sent
         except Forbidden:
+            self._refused_else.discard(user_id)
             return None
         except TelegramError as exc:
             if _unsent(exc) is not None:  # Telegram down, not the player: posted later
                 return self._pending(user_id, screen, exc, began)
             log.exception("cannot write the private message of %s", user_id)
+            self._refused_else.add(user_id)  # (no block: tried again, :meth:`quiet_for`)
             return None
+
+    def quiet_for(self, user_id: str) -> bool:
+        """Whether a refused private chat of ``user_id`` is left alone until they show life
+        (:func:`bot.service.runtime.quiet_until_seen`): not when this process's last refusal
+        of it was no 403 (a 400 Bad Request, say: the player blocked nothing and cannot
+        undo it; it silenced them for good, their cards never tried again). A refusal from
+        before a restart stands (the seat's :attr:`~bot.model.SeatState.reachable`)."""
+        return user_id not in self._refused_else
 
     async def post(self, chat_id: str, text: str, ref: str | None = None) -> bool:
         """A plain notice in a chat (in a group's new chat if it moved), in its forum topic
