@@ -108,8 +108,9 @@ async def test_r14_a_command_in_private_brings_the_hand_back_on_the_other_worker
 ) -> None:
     """Bob unblocks the bot (the update lost) and types /help in his private chat, which
     worker 1 gets: worker 2 posts his hand at its table again (it stayed quiet), and the
-    table takes him as reachable. A second command soon after is not told again (nothing
-    to do: his hand is there)."""
+    table takes him as reachable. A command soon after is not told again (every press in
+    private is one; a chat refused again meanwhile was blocked again, which Telegram tells);
+    Telegram's news is, and changes nothing for a player reachable there."""
     async with two_workers(tmp_path) as c:
         c.presenter2.blocked.discard(BOB_ID)
         await c.w.say(BOB, "/help", chat_id=BOB.id)
@@ -121,8 +122,15 @@ async def test_r14_a_command_in_private_brings_the_hand_back_on_the_other_worker
         assert f"#{c.t2.id}" in hand.text, hand.text
         assert c.w1._life_told.keys() == {BOB_ID}
         told = c.w1._life_told[BOB_ID]
-        await c.w.say(BOB, "/help", chat_id=BOB.id)
+        await until(lambda: not c.w1._telling, what="the telling done")
+        # a command or press soon after is told no more (each press in private is one)...
+        c.w1.private_life(BOB_ID, False, False)
         assert c.w1._life_told[BOB_ID] == told and not c.w1._telling
+        # ...Telegram's news always
+        c.w1.private_life(BOB_ID, False, True)
+        assert c.w1._life_told[BOB_ID] > told and c.w1._telling
+        await until(lambda: not c.w1._telling, what="the telling done")
+        assert len(c.presenter2.privates[BOB_ID]) == 1  # (he was reachable there: no post)
 
 
 async def test_r14_a_block_telegram_tells_reaches_the_other_worker(tmp_path: Path) -> None:
