@@ -79,6 +79,14 @@ it, to the live worker rendezvous hashing picks. Which chat an update belongs to
   worker serving the table;
 - a private message: ``/start t<table>`` goes to that table's chat; otherwise the chat of the
   first open table the user has a stack at; otherwise the private chat itself (any worker).
+
+What a private update says of the user's private chat (they showed life there: a command, a
+press, an unblock; or Telegram said they blocked the bot) matters at every table they sit at,
+and a Telegram private chat that refused the bot is not written to again until they show life
+(:meth:`bot.telegram.adapter.TelegramAdapter._private_life`). The worker the router chose
+tells the live workers holding the user's other tables (``POST /private``,
+:meth:`Worker.private_life`), which post the hand anew there (or mark the seat unreachable):
+those tables stayed quiet until the player used their ``/start t<table>`` link.
 """
 
 from __future__ import annotations
@@ -323,6 +331,9 @@ class Worker:
     #: seconds a forwarded Discord press may take to be answered by the worker holding its
     #: table (the interaction is deferred meanwhile; then the player is told to press again)
     FORWARD_SECONDS = 5.0
+    #: seconds a user's command or press in their private chat is told to the other workers
+    #: once at most (:meth:`private_life`; Telegram's block and unblock always are)
+    LIFE_SECONDS = 30.0
 
     def __init__(
         self,
@@ -370,7 +381,12 @@ class Worker:
         self._owed_retry: dict[int, tuple[float, int]] = {}
         #: closed tables whose owed messages are being sent (:meth:`sweep_owed`), by id
         self._delivering: dict[int, asyncio.Task[None]] = {}
-        self._session: ClientSession | None = None  # forwarded Discord presses go out on it
+        #: forwarded Discord presses and the private chats' news (:meth:`private_life`) go out
+        #: on it
+        self._session: ClientSession | None = None
+        #: user → when their sign of life in private was last told to the other workers
+        self._life_told: dict[str, float] = {}
+        self._telling: set[asyncio.Task[None]] = set()  # those tellings under way
         self._loop: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self._runner: web.AppRunner | None = None
@@ -390,9 +406,13 @@ class Worker:
 
     def attach_telegram(self, adapter: TelegramAdapter) -> None:
         """Compose this worker with its Telegram adapter (as :func:`bot.app.run` does): it is
-        fed the updates the router forwards, which carry the Telegram route's key."""
+        fed the updates the router forwards, which carry the Telegram route's key, and tells
+        the other workers what a private one says of the user's private chat
+        (:meth:`private_life`)."""
         self.telegram = adapter
         self.keys["telegram"] = internal_key(adapter.app.bot.token, "telegram")
+        self.keys["private"] = internal_key(adapter.app.bot.token, "private")
+        adapter.elsewhere = self.private_life
 
     def attach_discord(self, adapter: DiscordAdapter) -> None:
         """Compose this worker with its Discord adapter (as :func:`bot.app.run` does): every
@@ -418,6 +438,7 @@ class Worker:
             app = web.Application()
             app.router.add_post("/telegram", self._on_telegram)
             app.router.add_post("/discord", self._on_discord)
+            app.router.add_post("/private", self._on_private)
             self._runner = web.AppRunner(app, access_log=None)
             await self._runner.setup()
             await _listen(self._runner, listen[0], listen[1])
@@ -429,7 +450,7 @@ class Worker:
         """Stop taking updates and end the lease and sweep loops, giving nothing up (what a
         SIGKILL leaves behind: the leases run out by themselves); :meth:`stop` goes on."""
         self.stopping = True
-        for task in (self._sweeper, self._loop, *self._delivering.values()):
+        for task in (self._sweeper, self._loop, *self._delivering.values(), *self._telling):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -449,6 +470,10 @@ class Worker:
                 await self._sweeper
         if self._runner is not None:
             await self._runner.cleanup()
+        for telling in list(self._telling):
+            telling.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await telling
         if self._session is not None:
             await self._session.close()
             self._session = None
@@ -919,17 +944,13 @@ class Worker:
         owner = await self.store.lease_owner(key)
         live = await self.store.live_workers()
         address = live.get(owner) if owner is not None and owner != self.worker_id else None
-        if self._session is None:
-            self._session = ClientSession(
-                timeout=ClientTimeout(total=self.FORWARD_SECONDS), cookie_jar=DummyCookieJar()
-            )
         body = json.dumps({"table": table_id, "press": press}).encode()
         tried: set[str] = set()
         while address and address != self.address and address not in tried:
             tried.add(address)
             try:
                 headers = _headers(self.keys.get("discord", ""))
-                async with self._session.post(
+                async with self._client().post(
                     f"{address}/discord", data=body, headers=headers
                 ) as r:
                     status = r.status
@@ -944,6 +965,103 @@ class Worker:
             address = str(reply.get("owner") or "")  # the table moved: its holder now
         log.warning("worker %s: no worker took a press for %s", self.worker_id, key)
         return None
+
+    def _client(self) -> ClientSession:
+        """The session requests to other workers go out on (made at the first)."""
+        if self._session is None:
+            self._session = ClientSession(
+                timeout=ClientTimeout(total=self.FORWARD_SECONDS), cookie_jar=DummyCookieJar()
+            )
+        return self._session
+
+    def private_life(self, user_id: str, blocked: bool, told: bool) -> None:
+        """What a Telegram update in ``user_id``'s private chat said of it, heard here (the
+        adapter's :attr:`~bot.telegram.adapter.TelegramAdapter.elsewhere`) after this
+        worker's own tables took it in: ``blocked`` (Telegram said the user blocked the bot),
+        else they showed life there (an unblock Telegram told, ``told``, or a command or a
+        press). The router sent the update to one worker, the one serving the user's first
+        table (or the one a ``/start t<table>`` or a press names), so a table of theirs on
+        another worker stayed quiet, their hand never posted again there until they used
+        its ``/start t<table>`` link. Told in the background (:meth:`_tell_life`) to every
+        live worker holding a table the user sits at. A command or press is told once per
+        :attr:`LIFE_SECONDS` a user at most (every press in private is one; a chat refused
+        again meanwhile was blocked again, which Telegram tells); Telegram's news always."""
+        if self.stopping:
+            return
+        now = time.monotonic()
+        last = self._life_told.get(user_id)
+        if not (told or blocked) and last is not None and now - last < self.LIFE_SECONDS:
+            return
+        if len(self._life_told) > 10_000:  # (forget the old ones)
+            self._life_told = {
+                u: at for u, at in self._life_told.items() if now - at < self.LIFE_SECONDS
+            }
+        self._life_told[user_id] = now
+        task = asyncio.create_task(self._tell_life(user_id, blocked))
+        self._telling.add(task)
+        task.add_done_callback(self._telling.discard)
+
+    async def _tell_life(self, user_id: str, blocked: bool) -> None:
+        """``POST /private`` ``{"user": id, "blocked": bool}`` to each live worker other than
+        this one holding the lease of a table ``user_id`` sits at (:meth:`Store.seated_tables`).
+        A table nobody holds (its worker died, a takeover under way) is told nothing: its
+        seat stays as its snapshot has it until the player's next sign of life. Failures are
+        logged, never retried."""
+        try:
+            live = await self.store.live_workers()
+            addresses: set[str] = set()
+            for table_id in await self.store.seated_tables(TELEGRAM, user_id):
+                if table_id in self.service.tables:
+                    continue  # (served here: told already)
+                key = await _table_key(self.store, table_id, self._chats)
+                owner = None if key is None else await self.store.lease_owner(key)
+                if owner is not None and owner != self.worker_id and owner in live:
+                    addresses.add(live[owner])
+            body = json.dumps({"user": user_id, "blocked": blocked}).encode()
+            headers = _headers(self.keys.get("private", ""))
+            for address in sorted(addresses - {self.address}):
+                async with self._client().post(
+                    f"{address}/private", data=body, headers=headers
+                ) as r:
+                    if r.status != 200:
+                        log.warning(
+                            "worker %s: %s not told of user %s's private chat (%s)",
+                            self.worker_id,
+                            address,
+                            user_id,
+                            r.status,
+                        )
+        except (ClientError, OSError, TimeoutError) as exc:
+            log.warning(
+                "worker %s: user %s's private chat not told: %r", self.worker_id, user_id, exc
+            )
+        except Exception:
+            log.exception("worker %s: user %s's private chat not told", self.worker_id, user_id)
+
+    async def _on_private(self, request: web.Request) -> web.Response:
+        """What another worker heard of a user's Telegram private chat (``{"user": id,
+        "blocked": bool}``, :meth:`private_life`): at the tables served here, a block marks
+        the seat unreachable (:meth:`TableService.player_unreachable`), else the player
+        showed life (:meth:`TableService.player_seen`: their hand is posted anew where a
+        refusal left them without one). 200 once done, 503 while stopping, 400 for a
+        malformed body."""
+        if not self._allowed(request, "private"):
+            return web.json_response({"error": "forbidden"}, status=403)
+        if self.stopping:
+            return web.json_response({"error": "stopping"}, status=503)
+        try:
+            data = await request.json()
+            user_id = data["user"]
+            blocked = data["blocked"]
+        except (ValueError, TypeError, KeyError):
+            return web.json_response({"error": "malformed"}, status=400)
+        if not isinstance(user_id, str) or not isinstance(blocked, bool):
+            return web.json_response({"error": "malformed"}, status=400)
+        if blocked:
+            await self.service.player_unreachable(TELEGRAM, user_id)
+        else:
+            await self.service.player_seen(TELEGRAM, user_id)
+        return web.json_response({"ok": True})
 
     async def _on_discord(self, request: web.Request) -> web.Response:
         """A Discord press another worker received (``{"table": id, "press": {...}}``): 200

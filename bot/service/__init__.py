@@ -117,6 +117,11 @@ ALIVE_SECONDS = 5.0
 #: Seconds between two looks at whether the start has restored the tables, for a player's
 #: sign of life told meanwhile (:meth:`TableService.player_seen`).
 RESTORE_POLL_SECONDS = 0.05
+#: Seconds a hand a sign of life posted anew (:meth:`TableService.player_seen`: Telegram's
+#: unblock) stands in for the one a ``/start`` would post: an unblock is mostly followed by
+#: the player's /start, which posted the hand a second time, the first copy's buttons then
+#: "out of date" (:meth:`TableService.private_start`).
+REVIVED_SECONDS = 30.0
 
 #: What the service calls with a command's reply as soon as its step is committed, before
 #: the step's messages are sent (answer first: a platform that makes us wait comes after).
@@ -218,6 +223,9 @@ class TableService:
         self._alive: asyncio.Task[None] | None = None
         #: platform → its adapter's look at a table restored (:meth:`register`)
         self._looks: dict[str, RestoredLook] = {}
+        #: (table id, user id) → when :meth:`player_seen` posted the player's hand anew there
+        #: (time.monotonic()): a /start soon after posts it no second time (:data:`REVIVED_SECONDS`)
+        self._revived: dict[tuple[int, str], float] = {}
 
     # -- lifecycle -------------------------------------------------------------------------
     @property
@@ -1339,19 +1347,29 @@ class TableService:
         next deal sends their cards. Nothing is done, and no table's lock taken, for a
         player reachable everywhere (every press of theirs in private comes here). Told
         while the start restores the tables (an unblock Telegram kept while the bot was
-        down), it waits for them."""
+        down), it waits for them. What the table is sending is waited for first: a /start
+        told at the same time (Telegram's unblock comes with the player's /start, each
+        handled at once) may be posting the hand, which makes them reachable (it was posted
+        twice); a hand posted here is not posted again by a /start soon after
+        (:meth:`private_start`)."""
         while self.rt.restoring:
             await asyncio.sleep(RESTORE_POLL_SECONDS)
         for t in list(self.rt.tables.values()):
             seat = t.seat_of(user_id) if t.platform == platform else None
             if seat is None or seat.reachable or seat.bot:
                 continue
+            await self.rt.settled(t)
             async with t.lock:
                 seat = t.seat_of(user_id)
                 if seat is None or seat.reachable or not self.rt.open_here(t):
                     continue
                 if t.hand is not None and t.boards_of(seat):
                     self._repost_private(t, seat.seat)
+                    now = time.monotonic()
+                    self._revived = {
+                        k: at for k, at in self._revived.items() if now - at < REVIVED_SECONDS
+                    }
+                    self._revived[(t.id, user_id)] = now
                 else:
                     seat.reachable = True
                     self.rt.save_soon(t)
@@ -1361,17 +1379,36 @@ class TableService:
         """``/hand``: a picture of the player's own board, in the private chat only."""
         return await hand_pictures.hand_picture(self.rt, chat, actor)
 
+    async def _revived_here(self, t: LiveTable, user_id: str) -> None:
+        """Wait for what ``t`` is sending when :meth:`player_seen` posted ``user_id``'s hand
+        there anew lately (that post first: :meth:`_just_revived`)."""
+        if (t.id, user_id) in self._revived:
+            await self.rt.settled(t)
+
+    def _just_revived(self, t: LiveTable, seat: SeatState) -> bool:
+        """Whether :meth:`player_seen` posted the hand of ``seat`` anew at ``t`` less than
+        :data:`REVIVED_SECONDS` ago and it went through (call under ``t.lock``, after
+        :meth:`_revived_here`): a ``/start`` then posts it no second time. Once only: the
+        next /start posts it anew."""
+        at = self._revived.pop((t.id, seat.user_id), None)
+        fresh = at is not None and time.monotonic() - at < REVIVED_SECONDS
+        return fresh and seat.reachable and seat.private_ref is not None
+
     async def private_start(self, actor: Actor, arg: str) -> Reply:
-        """``/start t<table>`` in a private chat: show the player's hand there."""
+        """``/start t<table>`` in a private chat: show the player's hand there. A hand an
+        unblock posted anew just now (:meth:`player_seen`; Telegram sends the unblock and
+        the player's /start together) is not posted a second time (:meth:`_just_revived`)."""
         lang = language_of(actor.language)
         number = start_table(arg)
         if number is not None:
             t = self.rt.tables.get(number)
             if t is not None and t.platform == actor.platform:
+                await self._revived_here(t, actor.user_id)
                 async with t.lock:
                     seat = t.seat_of(actor.user_id)
                     if seat is not None:
-                        self._repost_private(t, seat.seat)
+                        if not self._just_revived(t, seat):
+                            self._repost_private(t, seat.seat)
                         linked = Reply(_where_cards(t, seat)[1])
                 if seat is not None:
                     await self.rt.settled(t)  # the hand first, then the reply
@@ -1388,10 +1425,11 @@ class TableService:
         for t in sorted(self.rt.tables.values(), key=lambda t: t.id):
             if t.platform != actor.platform or t.seat_of(actor.user_id) is None:
                 continue  # (not their table: its lock, held by a long step, not waited for)
+            await self._revived_here(t, actor.user_id)
             async with t.lock:
                 seat = t.seat_of(actor.user_id)
                 if seat is not None:
-                    if t.hand is not None:
+                    if t.hand is not None and not self._just_revived(t, seat):
                         self._repost_private(t, seat.seat)
                     told[t.id] = _where_cards(t, seat)[1]
             await self.rt.settled(t)

@@ -1664,6 +1664,12 @@ class TelegramAdapter:
         self.webhook_look_seconds = WEBHOOK_LOOK_SECONDS
         self.guard = TokenGuard(None, CONFLICT_SECONDS)  # (the one of the last start)
         self._webhook_look: asyncio.Task[None] | None = None
+        #: told of every sign of life (or block) of a user in their private chat after this
+        #: process's own tables heard of it (:meth:`_private_life`): ``(user id, blocked,
+        #: told by Telegram)``, a ``my_chat_member`` update the last; with several workers,
+        #: :meth:`bot.cluster.Worker.private_life` passes it on to those serving the user's
+        #: other tables. ``None``: one process, nobody else to tell
+        self.elsewhere: Callable[[str, bool, bool], None] | None = None
         service.register(self.presenter, self.look_at_table)  # (a table taken over too)
         simple = {
             "newtable": self._newtable,
@@ -2380,18 +2386,23 @@ class TelegramAdapter:
         names them with the link to the private chat meanwhile; before, a new message was
         tried, and refused, at every street): a press or command in the group says nothing
         about the private chat (Discord, told of no change of a user's DM settings, tries
-        again on those, once a minute at most)."""
+        again on those, once a minute at most). With several workers the update reached the
+        one serving the user's first table (the router's choice) and the others are told
+        (:attr:`elsewhere`): a table of theirs on another worker stayed quiet."""
         change = update.my_chat_member
         if change is not None:
             if change.chat.type != ChatType.PRIVATE:
                 return
             uid = str(change.chat.id)  # (a private chat's id is its user's)
-            if _removed(change.new_chat_member):
+            blocked = _removed(change.new_chat_member)
+            if blocked:
                 log.info("user %s blocked the bot", uid)
                 await self.service.player_unreachable(PLATFORM, uid)
             else:
                 log.info("user %s unblocked the bot", uid)
                 await self.service.player_seen(PLATFORM, uid)
+            if self.elsewhere is not None:
+                self.elsewhere(uid, blocked, True)
             return
         chat, user = update.effective_chat, update.effective_user
         if chat is None or user is None or chat.type != ChatType.PRIVATE or user.is_bot:
@@ -2399,6 +2410,8 @@ class TelegramAdapter:
         if update.message is None and update.callback_query is None:
             return  # (an edit of a message, say: nothing new from the user)
         await self.service.player_seen(PLATFORM, str(user.id))
+        if self.elsewhere is not None:
+            self.elsewhere(str(user.id), False, False)
 
     async def _read_only(self, chat: str, member: ChatMember | None = None) -> bool:
         """Whether the group ``chat`` keeps the bot from writing by its own default
