@@ -2757,10 +2757,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{name}: whole numbers (digits 0–9, at most 9 each) separated by commas, spaces or semicolons, e.g. “{example}”, or “default”; at most {high} characters in all",
         "ru": "{name}: целые числа (цифры 0–9, до 9 в каждом) через запятую, пробел или точку с запятой, например «{example}», или «по умолчанию»; всего не больше {high} символов",
     },
-    # a list with a place left empty ("50,,50"): a number left out, not nothing
+    # a list with a place left empty ("50,,50", "100;;"): a number left out, not nothing;
+    # {sep} is the separator the admin typed there ("between commas" was said of semicolons)
     "settings.list_empty": {
-        "en": "{name}: a place between commas has no number (“50,,50”): write each one",
-        "ru": "{name}: между запятыми нет числа («50,,50»): напишите каждое",
+        "en": "{name}: a place in the list has no number (“50{sep}{sep}50”): write each one",
+        "ru": "{name}: в списке есть место без числа («50{sep}{sep}50»): напишите каждое",
     },
     "settings.payouts_sum": {
         "en": "payouts: the percentages must add up to 100; these add up to {total}",

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import pytest
 
 from bot import thinking
 from bot.service import play
 from game.policy import Level
-from tests.pg import stop_server
+from tests.pg import NO_SERVER, stop_server
 
 
 @pytest.fixture(autouse=True)
@@ -58,6 +59,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """Stop the PostgreSQL server of the tests, if one was started (tests/pg.py)."""
     stop_server()
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Say at the end how many PostgreSQL tests were skipped for want of pgserver, and why
+    (tests/pg.py; the reports of every xdist worker come here), so that a run without them
+    does not pass for a full one."""
+    reasons = [
+        str(report.longrepr[2])
+        for report in terminalreporter.stats.get("skipped", [])
+        if isinstance(report.longrepr, tuple) and NO_SERVER in str(report.longrepr[2])
+    ]
+    if reasons:
+        terminalreporter.write_sep("=", "PostgreSQL", yellow=True)
+        terminalreporter.write_line(f"{len(reasons)} PostgreSQL tests skipped: {reasons[0]}")
 
 
 @pytest.fixture

@@ -448,6 +448,10 @@ class Setting(BaseModel):
             else:
                 raise SettingRefused(self.range_text, self, digits=text or True)
         elif isinstance(raw, str) and self.clock and any(ch in _COLONS for ch in text):
+            if any(ch.isdigit() and not ch.isascii() for ch in text):
+                # "５:45" (full-width digits): the digits 0–9 hint, as the other settings
+                # give it, not the quarter hours'
+                raise SettingRefused(self.range_text, self, digits=True)
             text = self._hours_minutes(text)  # "5:45": 5.75
         elif isinstance(raw, str) and self.kind is Kind.NUMBER:
             if ambiguous_comma(text):  # "1,500": fifteen hundred, or one and a half?
@@ -471,6 +475,8 @@ class Setting(BaseModel):
             raise SettingRefused(self.range_text, self) from None
         if self.kind is Kind.CHOICE and value not in self.choices:
             raise SettingRefused(self.range_text, self)
+        if isinstance(value, float) and value == 0:
+            value = 0.0  # "-0:00", "-0": stored and shown as 0, not -0.0
         if isinstance(value, int | float) and not self.on_grain(value):
             # (every time zone is whole quarter hours from UTC, 5.75 is Nepal's: 0.0000001
             # was saved, 5.7 is no zone)
@@ -1982,6 +1988,14 @@ def _numbers(text: str, what: str) -> tuple[int, ...] | None:
     return tuple(int(p) for p in parts)
 
 
+def _empty_place_separator(text: str) -> str:
+    """The separator (``,`` or ``;``) the admin typed at the first empty place of a list
+    setting's ``text`` (``"100;;"``: ``;``), for the example of the refusal: "between commas"
+    was said of semicolons."""
+    m = re.search(r"(?:^|[,;])\s*([,;])", text.strip())
+    return m.group(1) if m else ","
+
+
 #: What sets a setting back to its default (:func:`resets`; ``payouts`` or
 #: ``chips_schedule`` stored empty, which no command can write: ``/settings payouts`` alone
 #: explains the setting). «умолчанию» alone and "defaults" were refused as no value.
@@ -2019,7 +2033,8 @@ def _list_refusal(name: str, text: str) -> Callable[[str], str] | None:
     try:
         numbers = _numbers(text, name)
     except EmptyPlace:
-        return lambda lang: tr(lang, "settings.list_empty", name=name)
+        sep = _empty_place_separator(text)
+        return lambda lang: tr(lang, "settings.list_empty", name=name, sep=sep)
     except OptionError:
         example = _LIST_EXAMPLES[name]
         return lambda lang: tr(lang, "settings.list_digits", name=name, example=example)
