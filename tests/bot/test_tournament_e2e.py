@@ -248,7 +248,7 @@ async def check_the_end(
         reply = await w.say(u, "/history")
         text = reply["text"]  # a player's own language: English or Russian (кушей)
         assert f"#{table_id}" in text, text
-        assert f"-{BUY_IN} kush" in text or f"-{BUY_IN} кушей" in text, text
+        assert f"−{BUY_IN} kush" in text or f"−{BUY_IN} кушей" in text, text
     # /top: the winner first, the others after with their balances, in the asker's language
     # (who wins, and so who asks, depends on the machine's speed: the levels follow the clock;
     # Bob reads Russian: 1200 and 900 кушей)

@@ -33,7 +33,7 @@ async def test_r7_1_a_chinese_poker_only_player_reads_no_open_face_points(
     assert "Очки китайского покера за раздачу: 22,0" in ru
     assert "—" not in "\n".join(ru)
     theirs = stats_mod._stats_lines(await store.player_stats(b), "en", "kush", group=False)
-    assert theirs[0] == "Hands: 1 · kush/hand -44.0"
+    assert theirs[0] == "Hands: 1 · kush/hand −44.0"
     assert "Chinese Poker points/hand 0.0" in "\n".join(theirs)
 
 
@@ -75,7 +75,7 @@ async def test_r8_7_r7_1_a_chinese_tournaments_points_are_no_open_face_points(
     assert "Chinese Poker points/hand 22.0" in "\n".join(en)
     theirs = await store.player_stats(b)
     ru = stats_mod._stats_lines(theirs, "ru", "kush", group=False)
-    assert ru[1] == "Турнирных раздач: 3 · за раздачу: -38,0 очка (фишки, баланс не меняется)"
+    assert ru[1] == "Турнирных раздач: 3 · за раздачу: −38,0 очка (фишки, баланс не меняется)"
     assert "Очки китайского покера за раздачу: 0,0" in ru
 
 

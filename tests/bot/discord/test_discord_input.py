@@ -73,7 +73,7 @@ async def test_admin_commands_are_their_own_command_for_manage_server(tmp_path: 
         text = reply["content"]
         assert "\n/ofcadmin close — close the table between hands" in text
         assert "/ofcadmin settings — the buy-in, the point's price" in text
-        assert "pineapple" in text and "ofc (classic OFC)" in text and "chinese" in text
+        assert "game: Pineapple OFC, Classic OFC or Chinese Poker" in text  # (its choices)
         await w.slash(ALICE, "new")
         reply = await w.slash(BOB, "new")
         assert "/ofcadmin close" in reply["content"]  # how to close it

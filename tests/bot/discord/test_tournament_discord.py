@@ -217,7 +217,7 @@ async def test_r8_7_three_player_pineapple_tournament_on_discord_to_the_payout(
         for u in others:
             reply = await w.slash(u, "history")
             line = reply["content"]
-            assert f"#{table_id}" in line and f"-{BUY_IN} {label_of(u)}" in line, line
+            assert f"#{table_id}" in line and f"−{BUY_IN} {label_of(u)}" in line, line
         reply = await w.slash(others[0], "top")
         top = reply["content"].splitlines()
         label = label_of(others[0])
