@@ -38,7 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--sandbox", action="store_true", help="play locally in the terminal, even with tokens set"
     )
     parser.add_argument(
-        "--sandbox-db", default="sandbox.sqlite3",
+        "--sandbox-db", default=None,
         help="the sandbox's SQLite file (default sandbox.sqlite3; delete it to start afresh)",
     )  # fmt: skip
     parser.add_argument(
@@ -91,6 +91,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    refused = _sandbox_flags_refused(args, settings)
+    if refused is not None:
+        print(f"error: {refused}", file=sys.stderr)
+        return 2
+    args.sandbox_db = args.sandbox_db or SANDBOX_DB
     # every record of every logger goes through a filter that hides both tokens (issue 16.12)
     configure_logging(settings.log_level, settings.secrets())
     if args.router:
@@ -138,6 +143,36 @@ def main(argv: Sequence[str] | None = None) -> int:
     from bot.app import run
 
     return _run(run(settings))
+
+
+#: ``--sandbox-db``'s default
+SANDBOX_DB = "sandbox.sqlite3"
+
+#: the flags of the sandbox alone (argparse's ``dest``), each ``None`` or ``False`` unless given
+_SANDBOX_FLAGS = ("sandbox_db", "bots", "bot_level", "hand_seconds", "lang", "fast", "fantasyland")
+
+
+def _sandbox_flags_refused(args: argparse.Namespace, settings: Settings) -> str | None:
+    """Why the command line is refused (the ``error:`` line's text), ``None`` when it is not:
+    a sandbox flag (``--fast``, ``--sandbox-db`` …) without ``--sandbox`` while a bot token
+    is set, which would start the real bot with the flag unused; ``--router`` with
+    ``--sandbox`` or a sandbox flag (the router would start, the sandbox flags unused).
+    Without a token the sandbox flags need no ``--sandbox``: the sandbox is what starts."""
+    given = [
+        "--" + name.replace("_", "-")
+        for name in _SANDBOX_FLAGS
+        if getattr(args, name) is not None and getattr(args, name) is not False  # (--bots 0)
+    ]
+    if args.router and (args.sandbox or given):
+        flag = "--sandbox" if args.sandbox else given[0]
+        return f"{flag} is for the local sandbox, --router runs the workers' router: give one"
+    if given and not args.sandbox and settings.has_token:
+        return (
+            f"{given[0]} is a sandbox flag and a bot token is set ({args.env_file} or the "
+            "environment), so this would start the real bot: add --sandbox to play the "
+            "sandbox, or leave the flag out to run the bot"
+        )
+    return None
 
 
 def _is_bots_database(sandbox_db: str, settings: Settings) -> bool:

@@ -491,6 +491,8 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
                 mode = f"worker {settings.worker_id} (updates forwarded by the router)"
                 log.info("Telegram: %s as @%s", mode, telegram.presenter.username)
         if settings.discord_bot_token is not None:
+            from discord import ConnectionClosed
+
             from bot.discord import DiscordAdapter, LoginFailure, PrivilegedIntentsRequired
             from bot.discord.adapter import default_intents
 
@@ -517,6 +519,8 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
                     "Discord refused the members intent: switch on Server Members Intent in the "
                     "Developer Portal (Bot tab), or unset DISCORD_MEMBERS_INTENT"
                 ) from None
+            except ConnectionClosed as exc:  # (a traceback: 4004, 4011 sharding required …)
+                raise ConfigError(_discord_closed(exc.code)) from None
             except (OSError, TimeoutError) as exc:
                 raise ConfigError(
                     f"cannot reach Discord ({type(exc).__name__}): check the network"
@@ -572,6 +576,18 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
         # (do not leave an empty database behind a failed start)
         await _close_store(store, db if fresh and not started else None, lock)
     token_taken.raise_if_taken()
+
+
+def _discord_closed(code: int) -> str:
+    """The start's one line for a gateway connection Discord closed for good before it was
+    ready (``code``, Discord's close code; 4014, the members intent, has its own line)."""
+    why = {
+        4004: "the token was refused: copy DISCORD_BOT_TOKEN from the Developer Portal (Bot tab) "
+        "into .env",
+        4011: "sharding required (the bot is in too many servers for one shard): set "
+        "DISCORD_SHARD_IDS and DISCORD_SHARD_COUNT (docs/operations.md)",
+    }.get(code, "see Discord's gateway close codes")
+    return f"Discord closed the connection at the start (close code {code}): {why}"
 
 
 async def _close_store(store: Store, fresh: Path | None, lock: int | None) -> None:

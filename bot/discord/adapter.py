@@ -974,6 +974,33 @@ class DiscordAdapter:
         except BaseException:
             await self.stop()
             raise
+        self._task.add_done_callback(self._connection_ended)
+
+    def _connection_ended(self, task: asyncio.Task[None]) -> None:
+        """The gateway connection of a running bot ended without a stop (discord.py gives up
+        only on what reconnecting cannot mend): one error line saying why and what to do, as
+        at the start. A token reset in the Developer Portal (close code 4004) or the members
+        intent switched off there (4014) left the bot running on, Discord unserved, and said
+        nothing."""
+        if task.cancelled() or self.presenter.stopping:
+            return
+        exc = task.exception()
+        if isinstance(exc, discord.PrivilegedIntentsRequired):
+            why = (
+                "Discord refused the members intent: switch on Server Members Intent in the "
+                "Developer Portal (Bot tab), or set DISCORD_MEMBERS_INTENT=0, then start the bot "
+                "again"
+            )
+        elif isinstance(exc, discord.LoginFailure) or (
+            isinstance(exc, discord.ConnectionClosed) and exc.code == 4004
+        ):
+            why = (
+                "Discord refused DISCORD_BOT_TOKEN (reset in the Developer Portal?): copy the "
+                "new token from the Bot tab into .env, then start the bot again"
+            )
+        else:
+            why = f"its connection ended ({exc!r}): start the bot again"
+        log.error("Discord is no longer served: %s", why)
 
     async def stop(self) -> None:
         """Finish the queued edits and close the connections."""
@@ -986,8 +1013,10 @@ class DiscordAdapter:
         for shard_id in list(self._shard_clients):
             await self.disconnect_shard(shard_id)
         await self.client.close()
-        if self._task is not None:
-            with contextlib.suppress(asyncio.CancelledError, discord.ConnectionClosed):
+        if self._task is not None:  # (an end that was no stop: logged, _connection_ended)
+            with contextlib.suppress(
+                asyncio.CancelledError, discord.ConnectionClosed, discord.ClientException
+            ):
                 await self._task
             self._task = None
 

@@ -1,0 +1,85 @@
+"""nu52: a running bot's Discord connection that ended for good (the token reset in the
+Developer Portal: close code 4004; the members intent switched off there: 4014) left the
+bot running, Discord unserved, and said nothing. It logs one error line saying why and what
+to do; a stop logs none."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import pytest
+
+from bot.discord import DiscordAdapter
+from bot.service import TableService
+from storage.memory import MemoryStore
+from tests.fakes.discord_api import FakeDiscord, point_discord_at, refusing_connector
+
+TOKEN = "A" * 24 + "." + "B" * 6 + "." + "C" * 27
+
+
+def _errors(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [
+        r.getMessage()
+        for r in caplog.records
+        if r.name == "bot.discord.adapter" and r.levelno >= logging.ERROR
+    ]
+
+
+@pytest.mark.parametrize(
+    ("code", "said"),
+    [
+        (
+            4004,
+            "Discord is no longer served: Discord refused DISCORD_BOT_TOKEN (reset in the "
+            "Developer Portal?): copy the new token from the Bot tab into .env, then start the "
+            "bot again",
+        ),
+        (
+            4014,
+            "Discord is no longer served: Discord refused the members intent: switch on Server "
+            "Members Intent in the Developer Portal (Bot tab), or set DISCORD_MEMBERS_INTENT=0, "
+            "then start the bot again",
+        ),
+    ],
+)
+async def test_a_connection_closed_for_good_is_one_error_line(
+    caplog: pytest.LogCaptureFixture, code: int, said: str
+) -> None:
+    fake = FakeDiscord(TOKEN)
+    await fake.start()
+    caplog.set_level(logging.INFO)
+    try:
+        with point_discord_at(fake):
+            adapter = DiscordAdapter(
+                TableService(MemoryStore()), TOKEN, connector=refusing_connector()
+            )
+            await adapter.start()
+            assert _errors(caplog) == []
+            for ws in list(fake._sockets):
+                await ws.close(code=code, message=b"closed for good")
+            for _ in range(100):
+                if _errors(caplog):
+                    break
+                await asyncio.sleep(0.05)
+            assert _errors(caplog) == [said]
+            await adapter.stop()
+    finally:
+        await fake.stop()
+
+
+async def test_a_stop_logs_no_error(caplog: pytest.LogCaptureFixture) -> None:
+    fake = FakeDiscord(TOKEN)
+    await fake.start()
+    caplog.set_level(logging.INFO)
+    try:
+        with point_discord_at(fake):
+            adapter = DiscordAdapter(
+                TableService(MemoryStore()), TOKEN, connector=refusing_connector()
+            )
+            await adapter.start()
+            await adapter.stop()
+            await asyncio.sleep(0.2)
+    finally:
+        await fake.stop()
+    assert _errors(caplog) == []
