@@ -1076,7 +1076,7 @@ class Sandbox:
         elif word in ("auto", "авто"):
             self.bob_auto = True
             self.line(tr(self.lang, "sandbox.bob_auto", bob=bob))
-        elif word in ("manual", "сам"):
+        elif word in ("manual", "вручную"):  # (not «сам», which «играет сам» says of auto)
             self.bob_auto = False
             self.line(tr(self.lang, "sandbox.bob_manual", bob=bob))
         elif rest.startswith("/"):
