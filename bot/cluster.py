@@ -1005,8 +1005,10 @@ class Worker:
         """``POST /private`` ``{"user": id, "blocked": bool}`` to each live worker other than
         this one holding the lease of a table ``user_id`` sits at (:meth:`Store.seated_tables`).
         A table nobody holds (its worker died, a takeover under way) is told nothing: its
-        seat stays as its snapshot has it until the player's next sign of life. Failures are
-        logged, never retried."""
+        seat stays as its snapshot has it until the player's next sign of life. Each worker
+        is told at once and on its own (:meth:`_tell_one`): one that fails or is slow (its
+        table's step under way) keeps no other from being told. Failures are logged, never
+        retried."""
         try:
             live = await self.store.live_workers()
             addresses: set[str] = set()
@@ -1017,26 +1019,44 @@ class Worker:
                 owner = None if key is None else await self.store.lease_owner(key)
                 if owner is not None and owner != self.worker_id and owner in live:
                     addresses.add(live[owner])
-            body = json.dumps({"user": user_id, "blocked": blocked}).encode()
-            headers = _headers(self.keys.get("private", ""))
-            for address in sorted(addresses - {self.address}):
-                async with self._client().post(
-                    f"{address}/private", data=body, headers=headers
-                ) as r:
-                    if r.status != 200:
-                        log.warning(
-                            "worker %s: %s not told of user %s's private chat (%s)",
-                            self.worker_id,
-                            address,
-                            user_id,
-                            r.status,
-                        )
-        except (ClientError, OSError, TimeoutError) as exc:
-            log.warning(
-                "worker %s: user %s's private chat not told: %r", self.worker_id, user_id, exc
-            )
         except Exception:
             log.exception("worker %s: user %s's private chat not told", self.worker_id, user_id)
+            return
+        body = json.dumps({"user": user_id, "blocked": blocked}).encode()
+        await asyncio.gather(
+            *(self._tell_one(a, user_id, body) for a in sorted(addresses - {self.address}))
+        )
+
+    async def _tell_one(self, address: str, user_id: str, body: bytes) -> None:
+        """``POST /private`` ``body`` to the worker at ``address`` (:meth:`_tell_life`);
+        a failure logged, never raised (a dead worker was the end of the telling: the
+        workers after it in the list were never told)."""
+        try:
+            headers = _headers(self.keys.get("private", ""))
+            async with self._client().post(f"{address}/private", data=body, headers=headers) as r:
+                if r.status != 200:
+                    log.warning(
+                        "worker %s: %s not told of user %s's private chat (%s)",
+                        self.worker_id,
+                        address,
+                        user_id,
+                        r.status,
+                    )
+        except (ClientError, OSError, TimeoutError) as exc:
+            log.warning(
+                "worker %s: %s not told of user %s's private chat: %r",
+                self.worker_id,
+                address,
+                user_id,
+                exc,
+            )
+        except Exception:
+            log.exception(
+                "worker %s: %s not told of user %s's private chat",
+                self.worker_id,
+                address,
+                user_id,
+            )
 
     async def _on_private(self, request: web.Request) -> web.Response:
         """What another worker heard of a user's Telegram private chat (``{"user": id,

@@ -1076,7 +1076,7 @@ class Sandbox:
         elif word in ("auto", "авто"):
             self.bob_auto = True
             self.line(tr(self.lang, "sandbox.bob_auto", bob=bob))
-        elif word in ("manual", "сам"):
+        elif word in ("manual", "вручную"):  # (not «сам», which «играет сам» says of auto)
             self.bob_auto = False
             self.line(tr(self.lang, "sandbox.bob_manual", bob=bob))
         elif rest.startswith("/"):
@@ -1172,12 +1172,17 @@ class Sandbox:
     async def _bob_loop(self) -> None:
         """While :attr:`bob_auto` is on: Bob's move, whenever it is his, made for him with his
         hand's 🪄 Arrange for me and ✅ Confirm, as you would press them (nothing of it is
-        printed: his cards are his)."""
+        printed: his cards are his). A step that fails is logged and tried again at the next
+        look: it ended the loop, Bob then played by no one, and the sandbox's /quit raised it."""
         while True:
             await asyncio.sleep(0.1)
             if self.bob_auto:
-                with contextlib.suppress(KeyError):  # (the message deleted meanwhile)
+                try:
                     await self._bob_autoplay()
+                except KeyError:  # (the message deleted meanwhile)
+                    pass
+                except Exception:
+                    logging.getLogger("bot.sandbox").exception("Bob's autoplay failed")
 
     async def _bob_autoplay(self) -> None:
         """One step of Bob's autoplay (:meth:`_bob_loop`): 🪄 Arrange for me while his street

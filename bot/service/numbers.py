@@ -111,10 +111,13 @@ def digits_hint(lang: str, text: str = "") -> str:
 
 def comma_hint(text: str, lang: str) -> str:
     """What an :func:`ambiguous_comma` number ("1,500") is asked, in ``lang``: which of its two
-    readings was meant (1500 or 1.5; "1,5" in Russian), and how to write each."""
+    readings was meant (1500 or 1.5; "1,5" in Russian), and how to write each: a negative
+    one with the hyphen-minus both times, as typed and as every figure of a ``/settings``
+    answer ("from -12 to 14", "type -5.5"; written as text, not by :func:`bot.texts.tr`'s
+    minus sign: "Is “-1,500” −1500 or -1.5?" had one of each)."""
     m = _NUMBER.fullmatch(ascii_sign(text))
     assert m is not None
     whole, _mark, fraction = m.groups()
     point = f"{float(f'{whole}.{fraction}'):g}"
-    return tr(lang, "reply.number_comma", value=text.strip(), whole=int(whole + fraction),
+    return tr(lang, "reply.number_comma", value=text.strip(), whole=str(int(whole + fraction)),
               fraction=point.replace(".", ",") if lang == "ru" else point)  # fmt: skip

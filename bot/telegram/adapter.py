@@ -2388,7 +2388,16 @@ class TelegramAdapter:
         about the private chat (Discord, told of no change of a user's DM settings, tries
         again on those, once a minute at most). With several workers the update reached the
         one serving the user's first table (the router's choice) and the others are told
-        (:attr:`elsewhere`): a table of theirs on another worker stayed quiet."""
+        (:attr:`elsewhere`): a table of theirs on another worker stayed quiet. A failure is
+        logged, never raised: the update's own handler answered it already (the error
+        handler told the user of a command that went through "nothing changed")."""
+        try:
+            await self._private_life_of(update)
+        except Exception:
+            log.exception("the private chat's news of update %s failed", _loggable(update))
+
+    async def _private_life_of(self, update: Update) -> None:
+        """:meth:`_private_life`'s work (raising what it meets)."""
         change = update.my_chat_member
         if change is not None:
             if change.chat.type != ChatType.PRIVATE:

@@ -36,3 +36,20 @@ def test_negative_figures_take_the_minus_sign_the_pictures_draw() -> None:
 
 def test_typed_numbers_are_read_with_either_minus() -> None:
     assert read_whole("−15") == read_whole("-15") == -15
+
+
+def test_an_ambiguous_comma_names_both_readings_with_the_same_sign() -> None:
+    """rev38: "Is “-1,500” −1500 or -1.5?": the whole number took the minus sign (a template's
+    number), the fraction (a text) kept the hyphen, one sentence with two signs. Both take
+    the hyphen, as typed and as the rest of a /settings answer ("from -12 to 14")."""
+    from bot.service.numbers import comma_hint
+
+    assert comma_hint("-1,500", "en") == (
+        "Is “-1,500” -1500 or -1.5? Write -1500, or -1.5 for the fraction."
+    )
+    assert comma_hint("−1,500", "ru") == (
+        "«−1,500» — это -1500 или -1,5? Напишите -1500 или, если дробь, -1,5."
+    )
+    assert (
+        comma_hint("1,500", "en") == "Is “1,500” 1500 or 1.5? Write 1500, or 1.5 for the fraction."
+    )

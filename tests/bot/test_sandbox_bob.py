@@ -225,3 +225,44 @@ async def test_bob_at_an_ordinary_table_and_back_after_a_restart(tmp_path: Path)
         assert hand.played_a_street(board)
     finally:
         await box.stop()
+
+
+async def test_bob_manual_in_russian_is_not_the_word_auto_is_said_with(tmp_path: Path) -> None:
+    """rev38: «b сам» («сам»: himself) turned Bob's autoplay off, though the sandbox says his
+    autoplay so, «Боб играет сам»; «b вручную» (by hand) turns it off, «b авто» on."""
+    out = io.StringIO()
+    opts = SandboxOptions(db=tmp_path / "s.sqlite3", bots=0, bot_delay=0.0, lang="ru")
+    box = Sandbox(opts, out)
+    try:
+        await box.start()
+        assert await box.handle("b авто")
+        assert box.bob_auto and "играет сам" in out.getvalue().splitlines()[-1]
+        assert await box.handle("b сам")
+        assert box.bob_auto  # (told how to write his lines, nothing changed)
+        assert await box.handle("b вручную")
+        assert not box.bob_auto
+    finally:
+        await box.stop()
+
+
+async def test_bobs_autoplay_goes_on_after_a_failed_step(tmp_path: Path) -> None:
+    """rev38: a step of Bob's autoplay that raised (anything but a KeyError) ended its loop
+    for good, Bob then played by nobody, and the sandbox's stop raised it on /quit."""
+    out = io.StringIO()
+    opts = SandboxOptions(db=tmp_path / "s.sqlite3", bots=0, bot_delay=0.0)
+    box = Sandbox(opts, out)
+    steps: list[int] = []
+
+    async def failing_once() -> None:
+        steps.append(len(steps))
+        if len(steps) == 1:
+            raise RuntimeError("a step failed")
+
+    box._bob_autoplay = failing_once  # type: ignore[method-assign]
+    try:
+        await box.start()
+        assert await box.handle("b auto")
+        await wait_for(lambda: len(steps) >= 3, 10.0)
+        assert box._bob_task is not None and not box._bob_task.done()
+    finally:
+        await box.stop()
