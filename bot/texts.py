@@ -2761,7 +2761,7 @@ TEXTS: dict[str, dict[str, str]] = {
     # {sep} is the separator the admin typed there ("between commas" was said of semicolons)
     "settings.list_empty": {
         "en": "{name}: a place in the list has no number (“50{sep}{sep}50”): write each one",
-        "ru": "{name}: в списке есть место без числа («50{sep}{sep}50»): напишите каждое",
+        "ru": "{name}: в списке есть место без числа («50{sep}{sep}50»): напишите каждое число",
     },
     "settings.payouts_sum": {
         "en": "payouts: the percentages must add up to 100; these add up to {total}",

@@ -34,7 +34,8 @@ __all__ = [
 HUGE = 10**18
 
 #: What is read as a minus before a number besides "-": the minus sign U+2212 (the bot's
-#: texts print ranges with it: "from −1000 to 1000"), the hyphens and dashes a phone's
+#: texts print its figures with it: "−15 pts", "−60 kush"; /settings' ranges and values
+#: keep "-", as typed back: "from -12 to 14"), the hyphens and dashes a phone's
 #: keyboard or autocorrection puts for "-" (U+2010–U+2014), and the small and full-width
 #: hyphen-minus (U+FE63, U+FF0D)
 MINUSES = "\u2212\u2010\u2011\u2012\u2013\u2014\ufe63\uff0d"

@@ -1759,10 +1759,11 @@ async def _change(
             was_text = tr(lang, "settings.was", value=was)
             what = f"{spec.name}{was_text} — {each}" if each else plain + was_text + elsewhere
             text = tr(lang, "reply.settings_reset", what=what)
-        if spec.name == "kush_label":
+        word = " ".join(unformatted(value).split()) if spec.name == "kush_label" else ""
+        if word and word.casefold() not in _DOCUMENTED_RESETS:
             # (a label "reset" or «сброс» wanted: it gave the default back, and said nothing
-            # of the word; a word of DEFAULT_WORDS is letters alone, shown as typed)
-            word = " ".join(unformatted(value).split())
+            # of the word; a word of DEFAULT_WORDS is letters alone, shown as typed; not said
+            # under the reset the help names, "default" or «по умолчанию»: noise there)
             text += "\n" + tr(lang, "settings.label_reset_word", word=word)
     if spec.name == "game" and table_game is not None and s.game != table_game.value:
         # the open table keeps its game: saying only "Saved: game = ofc" left the admin
@@ -2002,6 +2003,10 @@ def _empty_place_separator(text: str) -> str:
 DEFAULT_WORDS = frozenset(
     {"default", "defaults", "по умолчанию", "умолчанию", "умолчание", "сброс", "reset"}
 )
+
+#: the reset words the help names (``/settings kush_label default``, «по умолчанию»): typed
+#: for a kush label, plainly the reset, told nothing of labels (:data:`DEFAULT_WORDS`)
+_DOCUMENTED_RESETS = frozenset({"default", "по умолчанию"})
 
 #: the default of each group setting, a new group's (:class:`CommunitySettings`)
 _FIELD_DEFAULTS: Mapping[str, Any] = {

@@ -171,7 +171,7 @@ def test_the_list_settings_texts_name_every_separator_they_take() -> None:
 
 
 # -- 4. a reset word typed as a kush label ------------------------------------------------------
-@pytest.mark.parametrize("word", ["reset", "default", "Defaults", "сброс", "умолчанию"])
+@pytest.mark.parametrize("word", ["reset", "Defaults", "сброс", "умолчанию"])
 async def test_a_reset_word_as_a_kush_label_says_it_gives_the_default_back(word: str) -> None:
     """``/settings kush_label reset`` by an admin who wanted the label "reset" gave the
     default back with nothing said of the word: the answer says it cannot be a label."""
@@ -219,3 +219,18 @@ async def test_an_answer_that_changed_nothing_says_nothing_of_the_open_tournamen
     assert reply.text is not None and kept not in reply.text, reply.text
     reply = await say(service, "hand_seconds", "default")  # given back: a change
     assert reply.text is not None and reply.text.splitlines()[1] == kept, reply.text
+
+
+@pytest.mark.parametrize(("lang", "word"), [("en", "default"), ("ru", "по умолчанию")])
+async def test_the_documented_reset_of_a_kush_label_says_nothing_of_labels(
+    lang: str, word: str
+) -> None:
+    """The reset the help names ("default", «по умолчанию») is plainly a reset: the line
+    that a reset word cannot be a label was noise under it (rev38)."""
+    service, store = new_service()
+    await say(service, "language", lang)
+    await say(service, "kush_label", "coins")
+    reply = await say(service, "kush_label", word)
+    assert reply.text is not None and not reply.alert
+    assert tr(lang, "settings.label_reset_word", word=word) not in reply.text
+    assert (await stored(store)).kush_label == "kush"
