@@ -24,10 +24,9 @@ from tests.bot.money import assert_conserved
 from tests.bot.test_service import ALICE, BOB, GROUP
 from tests.bot.test_transitions import (
     KillableStore,
-    Killed,
     new_service,
     player_balance_in,
-    restart,
+    told_once_after_a_crash,
 )
 
 Hook = Callable[[], Awaitable[Any]]
@@ -224,24 +223,10 @@ async def test_r8_7_a_kicked_player_s_notice_is_sent_after_a_crash_once() -> Non
     store, clock = KillableStore(), Clock()
     service, _ = new_service(store, clock)
     t = await _registering(service, GROUP, ALICE, BOB)
-    store.kill_at = store.commits + 1
-    with pytest.raises(Killed):
-        await service.kick(GROUP, ALICE, True, "Bob")
-    store.dead = False
-    service2, presenter2 = await restart(store, clock)
-    t2 = service2.table_in(GROUP)
-    assert t2 is not None and t2.seat_of(BOB.user_id) is None
-    await service2.rt.settled(t2)
     said = tr("ru", "private.kicked_unregistered", table=t.id, amount=100, label="kush")
-    assert [s.text for s in presenter2.privates.get(BOB.user_id, [])] == [said]
-    await service2.stop()
-    service3, presenter3 = await restart(store, clock)
-    t3 = service3.table_in(GROUP)
-    assert t3 is not None
-    await service3.rt.settled(t3)
-    assert presenter3.privates.get(BOB.user_id, []) == []
-    assert await check_store(store) == []
-    await service3.stop()
+    await told_once_after_a_crash(
+        store, clock, lambda: service.kick(GROUP, ALICE, True, "Bob"), GROUP, BOB.user_id, said
+    )
 
 
 async def test_kick_s_help_and_description_say_it_unregisters_too() -> None:

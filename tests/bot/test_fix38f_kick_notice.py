@@ -11,14 +11,17 @@ import pytest
 from bot.model import Actor, ChatRef, LiveTable
 from bot.service import TableService
 from bot.texts import tr
-from storage.check import check_store
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
 from tests.bot.money import assert_conserved
 from tests.bot.test_fix38a import DC, TG, _service
 from tests.bot.test_service import ALICE, BOB, GROUP
-from tests.bot.test_transitions import KillableStore, Killed, new_service, restart
+from tests.bot.test_transitions import (
+    KillableStore,
+    new_service,
+    told_once_after_a_crash,
+)
 
 #: what the kick left Bob → the notice's key and arguments
 CASES = {
@@ -108,21 +111,7 @@ async def test_r8_2_the_kicked_player_s_notice_is_sent_after_a_crash_once() -> N
     store, clock = KillableStore(), Clock()
     service, _ = new_service(store, clock)
     t = await _seated(service, GROUP, ALICE, BOB, "between_hands")
-    store.kill_at = store.commits + 1
-    with pytest.raises(Killed):
-        await service.kick(GROUP, ALICE, True, "Bob")
-    store.dead = False
-    service2, presenter2 = await restart(store, clock)
-    t2 = service2.table_in(GROUP)
-    assert t2 is not None and t2.seat_of(BOB.user_id) is None
-    await service2.rt.settled(t2)
     said = tr("ru", "private.kicked", table=t.id, amount=t.min_buy_in, label="kush")
-    assert [s.text for s in presenter2.privates.get(BOB.user_id, [])] == [said]
-    await service2.stop()
-    service3, presenter3 = await restart(store, clock)
-    t3 = service3.table_in(GROUP)
-    assert t3 is not None
-    await service3.rt.settled(t3)
-    assert presenter3.privates.get(BOB.user_id, []) == []
-    assert await check_store(store) == []
-    await service3.stop()
+    await told_once_after_a_crash(
+        store, clock, lambda: service.kick(GROUP, ALICE, True, "Bob"), GROUP, BOB.user_id, said
+    )

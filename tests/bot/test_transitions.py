@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import pytest
@@ -100,6 +100,32 @@ async def restart(
     service, presenter = new_service(store, clock, delay)
     await service.start()
     return service, presenter
+
+
+async def told_once_after_a_crash(
+    store: KillableStore,
+    clock: Clock,
+    step: Callable[[], Awaitable[object]],
+    chat: ChatRef,
+    user_id: str,
+    said: str,
+) -> None:
+    """``step`` dies right after its commit, before anything is sent: the restarted bot
+    tells ``user_id`` ``said`` in private once (a notice kept with the table's snapshot
+    until sent, :meth:`~bot.model.LiveTable.owe_notice`), and a second restart tells them
+    nothing more; the store checks clean."""
+    store.kill_at = store.commits + 1
+    with pytest.raises(Killed):
+        await step()
+    store.dead = False
+    for told in ([said], []):
+        service, presenter = await restart(store, clock)
+        t = service.table_in(chat)
+        assert t is not None and t.seat_of(user_id) is None
+        await service.rt.settled(t)
+        assert [s.text for s in presenter.privates.get(user_id, [])] == told
+        await service.stop()
+    assert await check_store(store) == []
 
 
 async def player_balance(store: MemoryStore, actor: Actor) -> int:
