@@ -601,8 +601,9 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
                 await discord_adapter.look_at_restored()
             if telegram is not None:  # (a mute that ran out meanwhile sent no update)
                 await telegram.look_at_restored()
-            if telegram is not None:
-                await _take_updates(telegram, settings)
+            if telegram is not None:  # (deleteWebhook, setWebhook: the Bot API lost meanwhile)
+                with _bot_api_errors(settings.telegram_api_base_url):
+                    await _take_updates(telegram, settings)
         started = True
         settle_heap()
         log.info(

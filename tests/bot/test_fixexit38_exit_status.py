@@ -189,3 +189,37 @@ async def test_a_postgresql_database_that_does_not_exist_stays_a_configuration_e
     assert type(caught.value) is ConfigError
     assert 'database "no_such_database_fixexit38" does not exist' in str(caught.value)
     assert str(caught.value).endswith(": check DATABASE_URL in .env")
+
+
+async def test_the_bot_api_out_of_reach_when_updates_start_is_out_of_reach(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Bot API lost between ``getMe`` and the updates' start (polling's
+    ``deleteWebhook``, the webhook's ``setWebhook``): it escaped as python-telegram-bot's
+    ``NetworkError`` (a traceback, exit status 1), not the start's one line."""
+    from telegram.error import NetworkError
+
+    from bot.telegram import TelegramAdapter
+    from bot.telegram.fake_api import FakeTelegram
+
+    async def start_polling(self: TelegramAdapter, poll_interval: float = 0.0) -> None:
+        raise NetworkError("httpx.ConnectError: All connection attempts failed")
+
+    monkeypatch.setattr(TelegramAdapter, "start_polling", start_polling)
+    telegram = FakeTelegram(TG_TOKEN)
+    await telegram.start()
+    try:
+        settings = Settings(
+            telegram_bot_token=SecretStr(TG_TOKEN),
+            telegram_api_base_url=telegram.base_url,
+            database_path=str(tmp_path / "ofc.sqlite3"),
+            _env_file=None,  # type: ignore[call-arg]
+        )
+        with pytest.raises(OutOfReach) as caught:
+            await asyncio.wait_for(run(settings, asyncio.Event()), 60)
+    finally:
+        await telegram.stop()
+    assert str(caught.value) == (
+        "cannot reach the Telegram Bot API (httpx.ConnectError): check the network, or "
+        "TELEGRAM_API_BASE_URL in .env"
+    )
