@@ -11,7 +11,7 @@ from collections.abc import Coroutine, Sequence
 from pathlib import Path
 from typing import Any
 
-from bot.config import ConfigError, Settings, load_settings
+from bot.config import ConfigError, OutOfReach, Settings, load_settings
 from bot.logs import configure_logging
 from bot.texts import tr
 
@@ -28,7 +28,8 @@ def _prog() -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit status (2 for bad configuration, an ``--env-file``
-    that is not there included: without the flag ``.env`` is read if there is one)."""
+    that is not there included: without the flag ``.env`` is read if there is one; 75,
+    :data:`EX_TEMPFAIL`, for a platform or the database out of reach at the start)."""
     parser = argparse.ArgumentParser(prog=_prog(), description="Run the OFC bot.")
     parser.add_argument(
         "--env-file",
@@ -145,6 +146,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     return _run(run(settings))
 
 
+#: the exit status of a start that could not reach a platform or the database
+#: (:class:`bot.config.OutOfReach`): sysexits.h's ``EX_TEMPFAIL``, "try again later": a
+#: service manager restarts it, while 2 (a setting to change) it should not
+EX_TEMPFAIL = 75
+
 #: ``--sandbox-db``'s default
 SANDBOX_DB = "sandbox.sqlite3"
 
@@ -213,15 +219,20 @@ def _hand_seconds(raw: str) -> float:
 
 
 def _run(main: Coroutine[Any, Any, None]) -> int:
-    """Run the bot or the router until it stops; 2 with one line for a ConfigError, and 2
-    for a bot stopped because another took its PostgreSQL database or its Telegram token
-    (the line is logged)."""
-    from bot.app import DatabaseTaken, TokenTaken
+    """Run the bot or the router until it stops; 2 with one line for a ConfigError, 75
+    (:data:`EX_TEMPFAIL`) with one line for a platform or the database out of reach at the
+    start (:class:`OutOfReach`), and 2 for a bot stopped because another took its PostgreSQL
+    database or its Telegram token, or because Discord, all it served, ended its connection
+    for good (the line is logged)."""
+    from bot.app import DatabaseTaken, DiscordEnded, TokenTaken
 
     try:
         asyncio.run(main)
-    except (DatabaseTaken, TokenTaken):
+    except (DatabaseTaken, TokenTaken, DiscordEnded):
         return 2
+    except OutOfReach as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EX_TEMPFAIL
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

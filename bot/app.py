@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 from telegram.error import BadRequest, InvalidToken, NetworkError
 
-from bot.config import ConfigError, Settings, pg_servers, split_listen
+from bot.config import ConfigError, OutOfReach, Settings, pg_servers, split_listen
 from bot.dblock import (
     PostgresBusy,
     PostgresLock,
@@ -26,7 +26,7 @@ from bot.dblock import (
     let_go,
 )
 from bot.service import TableService
-from storage.api import StorageError, Store
+from storage.api import StorageError, StorageUnreachable, Store
 from storage.sqlite import SqliteStore
 
 if TYPE_CHECKING:
@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DatabaseTaken",
+    "DiscordEnded",
     "TokenTaken",
     "database_name",
     "open_store",
@@ -63,13 +64,24 @@ class TokenTaken(Exception):
     logged then. ``python -m bot`` exits with status 2 without saying it again."""
 
 
+class DiscordEnded(Exception):
+    """The bot stopped because Discord ended its gateway connection for good while it ran
+    (the token reset in the Developer Portal: close code 4004; the members intent switched
+    off there: 4014) and Discord was the only platform it served; the message is the line
+    already logged then. ``python -m bot`` exits with status 2 without saying it again (the
+    token or the portal must change: restarting alone cannot help)."""
+
+
 class _TokenTaken:
     """The bot's or the router's callback for another process taking its Telegram token's
     updates (:mod:`bot.telegram.one_bot`, which logged the line): the first line is kept and
-    ``stop`` set, unless a SIGTERM/SIGINT set it first (a plain stop, exit status 0)."""
+    ``stop`` set, unless a SIGTERM/SIGINT set it first (a plain stop, exit status 0).
+    ``error``: what :meth:`raise_if_taken` raises (:class:`TokenTaken`; the Discord-only
+    bot's ended connection: :class:`DiscordEnded`)."""
 
-    def __init__(self, stop: asyncio.Event) -> None:
+    def __init__(self, stop: asyncio.Event, error: type[Exception] = TokenTaken) -> None:
         self._stop = stop
+        self._error = error
         self._line: str | None = None
 
     def __call__(self, line: str) -> None:
@@ -79,9 +91,26 @@ class _TokenTaken:
         self._stop.set()
 
     def raise_if_taken(self) -> None:
-        """:raises TokenTaken: with the first line, once the token was taken."""
+        """:raises TokenTaken: (or the ``error`` given) with the first line, once the token
+        was taken."""
         if self._line is not None:
-            raise TokenTaken(self._line)
+            raise self._error(self._line)
+
+
+class _DiscordEnded(_TokenTaken):
+    """The Discord-only bot's callback for its gateway connection ended for good
+    (:attr:`bot.discord.DiscordAdapter.on_ended`, which logged the line): one more line says
+    the bot stops, ``stop`` is set, :meth:`raise_if_taken` raises :class:`DiscordEnded`; a
+    SIGTERM/SIGINT first: a plain stop (status 0). Ran as a SIGTERM would, the tables are
+    saved."""
+
+    def __init__(self, stop: asyncio.Event) -> None:
+        super().__init__(stop, DiscordEnded)
+
+    def __call__(self, line: str) -> None:
+        if not self._stop.is_set():
+            log.error("the bot stops: Discord was the only platform it served")
+        super().__call__(line)
 
 
 class _StoppedStarting(Exception):
@@ -185,7 +214,9 @@ class _NoJsonTrace(logging.Filter):
 @contextlib.contextmanager
 def _bot_api_errors(base_url: str | None = None) -> Iterator[None]:
     """The Bot API refusing the token or out of reach, as the one line of a
-    :class:`ConfigError` (no traceback, no token): the bot's start and the router's.
+    :class:`ConfigError` (no traceback, no token): the bot's start and the router's. Out of
+    reach (``NetworkError``: no answer, a timeout, a 5xx) is :class:`OutOfReach`, exit
+    status 75: a network outage at boot is restarted.
 
     ``base_url`` (``TELEGRAM_API_BASE_URL``) answering a 404 or 401 that is no JSON is no
     Bot API server (a wrong path, another service's port): python-telegram-bot takes every
@@ -206,8 +237,13 @@ def _bot_api_errors(base_url: str | None = None) -> Iterator[None]:
             raise ConfigError(
                 "Telegram refused TELEGRAM_BOT_TOKEN: set a valid token from @BotFather in .env"
             ) from None
-        except NetworkError as exc:
+        except BadRequest as exc:  # (a NetworkError: the Bot API answered, and refused)
             raise ConfigError(
+                f"the Telegram Bot API refused the start ({exc.message}): check "
+                "TELEGRAM_API_BASE_URL in .env"
+            ) from None
+        except NetworkError as exc:  # (no answer, or a 5xx: status 75, restarted)
+            raise OutOfReach(
                 f"cannot reach the Telegram Bot API ({exc.message.split(':')[0]}): check the "
                 "network, or TELEGRAM_API_BASE_URL in .env"
             ) from None
@@ -243,10 +279,10 @@ async def open_store(settings: Settings) -> Store:
     when ``DATABASE_URL`` is set, else the SQLite file ``DATABASE_PATH`` (the default).
     Pending migrations are applied.
 
-    :raises ConfigError: when PostgreSQL cannot be reached or refuses (one line, the
-        password left out), or the SQLite file cannot be opened (a folder that does not
-        exist, a folder, a file that is not a database: one line naming the file).
-    """
+    :raises ConfigError: when PostgreSQL refuses (one line, the password left out;
+        :class:`OutOfReach` when it cannot be reached), or the SQLite file cannot be opened
+        (a folder that does not exist, a folder, a file that is not a database: one line
+        naming the file)."""
     if settings.database_url is None:
         try:
             return await SqliteStore.open(settings.database_path)
@@ -265,10 +301,13 @@ async def open_store(settings: Settings) -> Store:
 
 
 def _postgres_refused(settings: Settings, exc: StorageError) -> ConfigError:
-    """A PostgreSQL server out of reach or refusing, as one line without the URL."""
+    """A PostgreSQL server out of reach or refusing, as one line without the URL: out of
+    reach (:class:`storage.api.StorageUnreachable`) an :class:`OutOfReach` (exit status 75,
+    restarted), refusing a plain :class:`ConfigError` (2)."""
     assert settings.database_url is not None
     reason = str(exc).replace(settings.database_url.get_secret_value(), "DATABASE_URL")
-    return ConfigError(f"{reason.splitlines()[0]}: {_advice(exc, 'check DATABASE_URL in .env')}")
+    kind = OutOfReach if isinstance(exc, StorageUnreachable) else ConfigError
+    return kind(f"{reason.splitlines()[0]}: {_advice(exc, 'check DATABASE_URL in .env')}")
 
 
 def _advice(exc: StorageError, otherwise: str) -> str:
@@ -284,12 +323,16 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
     PostgreSQL, the Bot API or Discord, it stops the start there (nothing raised); set
     later in the start, the bot stops once it has started.
 
-    :raises ConfigError: when a platform refuses the token or cannot be reached, or another
-        process holds the database (one line).
+    :raises ConfigError: when a platform refuses the token, or another process holds the
+        database (one line); :class:`OutOfReach` when a platform or PostgreSQL cannot be
+        reached.
     :raises DatabaseTaken: once stopped because another process took the PostgreSQL
         database's lock while its connection was lost (the line logged then).
     :raises TokenTaken: once stopped because another process takes the Telegram token's
         updates (the line logged then).
+    :raises DiscordEnded: once stopped because Discord, the only platform served, ended the
+        gateway connection for good (the line logged then; with Telegram too, the bot runs
+        on for Telegram).
     """
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -343,8 +386,8 @@ async def _hold_postgres(settings: Settings) -> PostgresLock:
     shared for a worker beside its own ``WORKER_ID``'s. Two plain bots on one database both
     restored the same tables: messages sent twice, each refusing the other's steps.
 
-    :raises ConfigError: when another process holds it, or the server cannot be reached
-        (one line, exit status 2)."""
+    :raises ConfigError: when another process holds it (one line, exit status 2), or the
+        server cannot be reached (:class:`OutOfReach`, exit status 75)."""
     assert settings.database_url is not None
     try:
         return await PostgresLock.take(settings.database_url.get_secret_value(), settings.worker_id)
@@ -441,6 +484,7 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
     adapters: list[_Adapter] = []
     started = False
     token_taken = _TokenTaken(stop)  # (another process takes the token's updates)
+    discord_ended = _DiscordEnded(stop)  # (Discord alone, its connection ended for good)
 
     telegram = None
     discord_adapter = None
@@ -491,7 +535,7 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
                 mode = f"worker {settings.worker_id} (updates forwarded by the router)"
                 log.info("Telegram: %s as @%s", mode, telegram.presenter.username)
         if settings.discord_bot_token is not None:
-            from discord import ConnectionClosed
+            from discord import ConnectionClosed, DiscordServerError
 
             from bot.discord import DiscordAdapter, LoginFailure, PrivilegedIntentsRequired
             from bot.discord.adapter import default_intents
@@ -521,10 +565,12 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
                 ) from None
             except ConnectionClosed as exc:  # (a traceback: 4004, 4011 sharding required …)
                 raise ConfigError(_discord_closed(exc.code)) from None
-            except (OSError, TimeoutError) as exc:
-                raise ConfigError(
+            except (OSError, TimeoutError, DiscordServerError) as exc:  # (75: restarted)
+                raise OutOfReach(
                     f"cannot reach Discord ({type(exc).__name__}): check the network"
                 ) from None
+            if telegram is None:  # nothing else served: its end for good stops the bot
+                discord_adapter.on_ended = discord_ended
             if worker is None:
                 log.info("Discord: connected as %s", discord_adapter.client.user)
             else:
@@ -555,8 +601,9 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
                 await discord_adapter.look_at_restored()
             if telegram is not None:  # (a mute that ran out meanwhile sent no update)
                 await telegram.look_at_restored()
-            if telegram is not None:
-                await _take_updates(telegram, settings)
+            if telegram is not None:  # (deleteWebhook, setWebhook: the Bot API lost meanwhile)
+                with _bot_api_errors(settings.telegram_api_base_url):
+                    await _take_updates(telegram, settings)
         started = True
         settle_heap()
         log.info(
@@ -576,6 +623,7 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
         # (do not leave an empty database behind a failed start)
         await _close_store(store, db if fresh and not started else None, lock)
     token_taken.raise_if_taken()
+    discord_ended.raise_if_taken()
 
 
 def _discord_closed(code: int) -> str:

@@ -19,7 +19,7 @@ from pydantic import (
 )
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-__all__ = ["ConfigError", "Settings", "load_settings", "parse_shards", "split_listen"]
+__all__ = ["ConfigError", "OutOfReach", "Settings", "load_settings", "parse_shards", "split_listen"]
 
 _TELEGRAM_TOKEN = re.compile(r"^\d{5,12}:[A-Za-z0-9_-]{30,50}$")
 _DISCORD_TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,40}\.[A-Za-z0-9_-]{4,10}\.[A-Za-z0-9_-]{20,50}$")
@@ -38,7 +38,16 @@ MAX_STORAGE_WAIT = 30.0
 
 
 class ConfigError(Exception):
-    """Bad configuration; the message is one line telling what to set."""
+    """Bad configuration; the message is one line telling what to set. ``python -m bot``
+    exits with status 2 (a restart cannot help: the setting must change)."""
+
+
+class OutOfReach(ConfigError):
+    """A :class:`ConfigError` of a start that could not reach a platform or the database
+    (the Bot API, Discord, a PostgreSQL server: a network outage at boot, a server still
+    starting); the message is one line. ``python -m bot`` exits with status 75
+    (``EX_TEMPFAIL``, sysexits.h): a restart later may well succeed, so a service manager
+    restarts it, while status 2 (the setting must change) is not restarted."""
 
 
 class Settings(BaseSettings):

@@ -49,6 +49,7 @@ __all__ = [
     "StaleStep",
     "StorageError",
     "StorageTimeout",
+    "StorageUnreachable",
     "Store",
     "TableRecord",
     "answer_within",
@@ -60,6 +61,13 @@ __all__ = [
 
 class StorageError(Exception):
     """Base class of storage errors; nothing was changed when one is raised."""
+
+
+class StorageUnreachable(StorageError):
+    """The database server could not be reached (refused, silent, a name that does not
+    resolve, a server still starting up or out of connections): trying again later may
+    succeed, unlike a refused password or a database that does not exist (plain
+    :class:`StorageError`). Nothing was changed."""
 
 
 class InsufficientFunds(StorageError):

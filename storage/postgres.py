@@ -112,6 +112,7 @@ from storage.api import (
     Player,
     StorageError,
     StorageTimeout,
+    StorageUnreachable,
     Store,
     TableRecord,
     lease_key,
@@ -203,7 +204,23 @@ def unreachable(error: BaseException) -> StorageError:
         if isinstance(error, TimeoutError)
         else type(error).__name__
     )
-    return StorageError(f"cannot connect to PostgreSQL: {why}")
+    kind = StorageUnreachable if _out_of_reach(error) else StorageError
+    return kind(f"cannot connect to PostgreSQL: {why}")
+
+
+def _out_of_reach(error: BaseException) -> bool:
+    """Whether a failed connection may well succeed later (:class:`StorageUnreachable`): no
+    answer, refused or reset (``OSError``, ``TimeoutError`` among them; a host name that does
+    not resolve), the connection lost on the way, a server starting up or shutting down
+    (57P03) or out of connections (53300). Not a refused password, a database or role that
+    does not exist, or another error the server or asyncpg names."""
+    return isinstance(
+        error,
+        OSError
+        | asyncpg.exceptions.ConnectionDoesNotExistError
+        | asyncpg.exceptions.CannotConnectNowError
+        | asyncpg.exceptions.TooManyConnectionsError,
+    )
 
 
 def malformed_url(url: str, error: ValueError) -> StorageError:
@@ -237,7 +254,9 @@ def _storage_error(e: BaseException) -> BaseException:
         if "closed" in str(e) or "closing" in str(e):
             return StorageError("the store is closed")
         return StorageError(f"PostgreSQL client error: {e}")
-    if isinstance(e, OSError | asyncpg.exceptions.InternalClientError):
+    if isinstance(e, OSError):
+        return StorageUnreachable(f"cannot reach PostgreSQL: {e}")
+    if isinstance(e, asyncpg.exceptions.InternalClientError):
         return StorageError(f"cannot reach PostgreSQL: {e}")
     return e
 

@@ -906,6 +906,10 @@ class DiscordAdapter:
         #: with several workers (:meth:`bot.cluster.Worker.attach_discord`): waits for the
         #: bot's IDENTIFY slot shared by every worker, given :attr:`identify_interval`
         self.identify_gate: Callable[[float], Awaitable[None]] | None = None
+        #: called with the error line once the running bot's gateway connection ended for
+        #: good (:meth:`_connection_ended`; not on a stop): :func:`bot.app.run` stops the
+        #: bot when Discord is all it serves
+        self.on_ended: Callable[[str], object] | None = None
         self.presenter = DiscordPresenter(self.client)
         self.presenter.on_locked_out = self._locked_out
         # a new message posted late (Discord was down): the service takes its ref
@@ -981,7 +985,8 @@ class DiscordAdapter:
         only on what reconnecting cannot mend): one error line saying why and what to do, as
         at the start. A token reset in the Developer Portal (close code 4004) or the members
         intent switched off there (4014) left the bot running on, Discord unserved, and said
-        nothing."""
+        nothing. :attr:`on_ended`, if set, is then called with the line (Discord the only
+        platform: the bot stops)."""
         if task.cancelled() or self.presenter.stopping:
             return
         exc = task.exception()
@@ -1000,7 +1005,10 @@ class DiscordAdapter:
             )
         else:
             why = f"its connection ended ({exc!r}): start the bot again"
-        log.error("Discord is no longer served: %s", why)
+        line = f"Discord is no longer served: {why}"
+        log.error("%s", line)
+        if self.on_ended is not None:
+            self.on_ended(line)
 
     async def stop(self) -> None:
         """Finish the queued edits and close the connections."""

@@ -81,7 +81,7 @@ def test_unreachable_api_is_one_line(tmp_path: Path) -> None:
         },
         tmp_path,
     )
-    assert proc.returncode == 2
+    assert proc.returncode == 75  # EX_TEMPFAIL: out of reach, restarted (fixexit38)
     assert "cannot reach the Telegram Bot API" in proc.stderr
     assert "Traceback" not in proc.stderr and "Unclosed" not in proc.stderr
 
@@ -104,7 +104,7 @@ def test_unreachable_postgresql_is_one_line_without_the_password(tmp_path: Path)
     socket_dir.mkdir()
     url = f"postgresql://ofc:s3cret-pass@/ofc?host={socket_dir}"
     proc = run_bot({"TELEGRAM_BOT_TOKEN": "123456:" + "A" * 35, "DATABASE_URL": url}, tmp_path)
-    assert proc.returncode == 2, proc.stderr
+    assert proc.returncode == 75, proc.stderr  # EX_TEMPFAIL: out of reach (fixexit38)
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "DATABASE_URL" in lines[0], proc.stderr
     assert "s3cret-pass" not in proc.stderr and "Traceback" not in proc.stderr

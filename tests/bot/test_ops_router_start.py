@@ -106,7 +106,7 @@ async def test_a_router_on_the_sqlite_file_of_a_worker_gets_to_the_bot_api(
         {"DATABASE_PATH": str(db), "TELEGRAM_API_BASE_URL": "http://127.0.0.1:9/bot"},
         tmp_path,
     )
-    assert proc.returncode == 2, proc.stderr
+    assert proc.returncode == 75, proc.stderr  # EX_TEMPFAIL: out of reach (fixexit38)
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1, proc.stderr
     assert lines[0].startswith("error: cannot reach the Telegram Bot API ("), lines[0]
