@@ -1003,10 +1003,11 @@ class Worker:
 
     async def _tell_life(self, user_id: str, blocked: bool) -> None:
         """``POST /private`` ``{"user": id, "blocked": bool}`` to each live worker other than
-        this one holding the lease of a table ``user_id`` sits at (:meth:`Store.seated_tables`).
-        A table nobody holds (its worker died, a takeover under way) is told nothing: its
-        seat stays as its snapshot has it until the player's next sign of life. Failures are
-        logged, never retried."""
+        this one holding the lease of a table ``user_id`` sits at (:meth:`Store.seated_tables`),
+        each on its own and all at once: one that is down (its lease not yet expired) or slow
+        keeps no other from being told. A table nobody holds (its worker died, a takeover
+        under way) is told nothing: its seat stays as its snapshot has it until the player's
+        next sign of life. Failures are logged, never retried."""
         try:
             live = await self.store.live_workers()
             addresses: set[str] = set()
@@ -1017,26 +1018,39 @@ class Worker:
                 owner = None if key is None else await self.store.lease_owner(key)
                 if owner is not None and owner != self.worker_id and owner in live:
                     addresses.add(live[owner])
-            body = json.dumps({"user": user_id, "blocked": blocked}).encode()
-            headers = _headers(self.keys.get("private", ""))
-            for address in sorted(addresses - {self.address}):
-                async with self._client().post(
-                    f"{address}/private", data=body, headers=headers
-                ) as r:
-                    if r.status != 200:
-                        log.warning(
-                            "worker %s: %s not told of user %s's private chat (%s)",
-                            self.worker_id,
-                            address,
-                            user_id,
-                            r.status,
-                        )
-        except (ClientError, OSError, TimeoutError) as exc:
-            log.warning(
-                "worker %s: user %s's private chat not told: %r", self.worker_id, user_id, exc
-            )
         except Exception:
             log.exception("worker %s: user %s's private chat not told", self.worker_id, user_id)
+            return
+        body = json.dumps({"user": user_id, "blocked": blocked}).encode()
+        await asyncio.gather(
+            *(self._tell_one(a, user_id, body) for a in sorted(addresses - {self.address}))
+        )
+
+    async def _tell_one(self, address: str, user_id: str, body: bytes) -> None:
+        """One ``POST /private`` of :meth:`_tell_life`; a failure logged, never raised."""
+        headers = _headers(self.keys.get("private", ""))
+        try:
+            async with self._client().post(f"{address}/private", data=body, headers=headers) as r:
+                if r.status != 200:
+                    log.warning(
+                        "worker %s: %s not told of user %s's private chat (%s)",
+                        self.worker_id,
+                        address,
+                        user_id,
+                        r.status,
+                    )
+        except (ClientError, OSError, TimeoutError) as exc:
+            log.warning(
+                "worker %s: %s not told of user %s's private chat: %r",
+                self.worker_id,
+                address,
+                user_id,
+                exc,
+            )
+        except Exception:
+            log.exception(
+                "worker %s: %s not told of user %s's private chat", self.worker_id, address, user_id
+            )
 
     async def _on_private(self, request: web.Request) -> web.Response:
         """What another worker heard of a user's Telegram private chat (``{"user": id,

@@ -174,3 +174,41 @@ async def test_r14_the_private_endpoint_wants_the_key(tmp_path: Path) -> None:
                 assert r.status == 200
         await c.service2.rt.drain()
         assert len(c.presenter2.privates[BOB_ID]) == 1
+
+
+async def test_r14_a_worker_down_does_not_keep_the_others_from_being_told(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """brk64: Bob sits at a third table too, whose worker (``w0``, still live in the
+    database: its lease not yet expired) is down, its address sorted before worker 2's. The
+    telling went to the addresses one after another inside one ``try``, so the refused
+    connection to ``w0`` ended it and worker 2 was never told: Bob's hand there stayed
+    unposted (operations.md: the worker "tells the live workers holding the user's other
+    tables"). Each worker is told on its own, a failure logged."""
+    async with two_workers(tmp_path) as c:
+        c.presenter2.blocked.discard(BOB_ID)
+        dead = f"http://127.0.0.0:{free_port()}"  # (sorted before 127.0.0.1)
+        assert dead < c.w2.address
+        store = c.w1.store
+        live, seated, owner = store.live_workers, store.seated_tables, store.lease_owner
+        third = 999_999
+        c.w1._chats[third] = "-999"
+
+        async def live_workers() -> dict[str, str]:
+            return {**(await live()), "w0": dead}
+
+        async def seated_tables(platform: str, user: str) -> list[int]:
+            return [*(await seated(platform, user)), third]
+
+        async def lease_owner(key: str) -> str | None:
+            return "w0" if key == lease_key("telegram", "-999") else await owner(key)
+
+        monkeypatch.setattr(store, "live_workers", live_workers)
+        monkeypatch.setattr(store, "seated_tables", seated_tables)
+        monkeypatch.setattr(store, "lease_owner", lease_owner)
+        c.w1.private_life(BOB_ID, False, True)
+        await until(lambda: not c.w1._telling, 15.0, "the telling done")
+        await c.service2.rt.drain()
+        assert len(c.presenter2.privates.get(BOB_ID, [])) == 1  # worker 2 told all the same
+        bob = c.t2.seat_of(BOB_ID)
+        assert bob is not None and bob.reachable
