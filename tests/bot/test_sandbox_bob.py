@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.sandbox import BOB_ID, Sandbox, SandboxOptions, _is_bob
+from bot.sandbox import BOB_ID, GROUP_ID, Sandbox, SandboxOptions, _is_bob
 from bot.sandbox import GROUP as SANDBOX_GROUP
 from bot.screens import Payload
 from bot.texts import tr
@@ -223,5 +223,38 @@ async def test_bob_at_an_ordinary_table_and_back_after_a_restart(tmp_path: Path)
                 assert await box.handle(str(mine[tr("en", "btn.confirm")]))
             await asyncio.sleep(0.05)
         assert hand.played_a_street(board)
+    finally:
+        await box.stop()
+
+
+async def test_bobs_g_n_that_is_leave_asks_first_as_yours_does(tmp_path: Path) -> None:
+    """brk64: with a computer player, you and Bob the Pineapple table is full and its lobby
+    reads ``[g1] Ready [g2] Leave``: ``b g2`` typed as the lobby's Ready with Join (g2) stood
+    Bob up at once, where your ``g2`` asks first (docs/sandbox.md). His asks too, naming his
+    lines; the same line next leaves, another drops the question; ``b g leave`` never asks."""
+    opts = SandboxOptions(db=tmp_path / "s.sqlite3", bots=1, bot_delay=0.0, next_hand_delay=0.2)
+    out = io.StringIO()
+    box = Sandbox(opts, out)
+    try:
+        await box.start()
+        assert await box.handle("b g join")
+        t = box.service.table_in(SANDBOX_GROUP)
+        assert t is not None and t.seat_of(str(BOB_ID)) is not None
+        assert await box.handle("g join")  # (full: no Join now)
+        assert [label for _, label in box.numbered(GROUP_ID)][:2] == ["Ready", "Leave"]
+        start = len(out.getvalue())
+        assert await box.handle("b g2")
+        assert t.seat_of(str(BOB_ID)) is not None, out.getvalue()[start:]
+        assert out.getvalue()[start:].splitlines()[0] == (
+            "» b g2 is Leave now: type b g2 again to leave the table (or b g leave). Ready is b g1."
+        )
+        assert await box.handle("b")  # (another line of his: the question lapses)
+        assert await box.handle("b g2")
+        assert t.seat_of(str(BOB_ID)) is not None
+        assert await box.handle("b g2")
+        assert t.seat_of(str(BOB_ID)) is None
+        assert await box.handle("b g join")
+        assert await box.handle("b g leave")
+        assert t.seat_of(str(BOB_ID)) is None
     finally:
         await box.stop()
