@@ -1084,8 +1084,11 @@ class Sandbox:
         elif word in ("manual", "сам"):
             self.bob_auto = False
             self.line(tr(self.lang, "sandbox.bob_manual", bob=bob))
-        elif rest.startswith("/"):
+        elif rest.startswith("/") and rest.split()[0].split("@")[0].lower() in KNOWN_COMMANDS:
             await self._bob_says(rest)
+        elif rest.startswith("/"):  # (the bot leaves it unanswered: yours is told so too)
+            command = rest.split()[0].split("@")[0].lower()
+            self.line(tr(self.lang, "sandbox.unknown", command=command))
         elif word[:1] == "g" and _number(rest[1:]):
             await self._press_group(int(rest[1:]), f"b {rest}", self.bob)
         elif word[:1] == "g" and rest[1:2].isspace():

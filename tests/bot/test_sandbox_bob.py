@@ -258,3 +258,24 @@ async def test_bobs_g_n_that_is_leave_asks_first_as_yours_does(tmp_path: Path) -
         assert t.seat_of(str(BOB_ID)) is None
     finally:
         await box.stop()
+
+
+async def test_an_unknown_command_of_bobs_is_answered_at_once(tmp_path: Path) -> None:
+    """brk64: ``b /foo`` (or ``b /quit``) went to the group as Bob, which the bot leaves
+    unanswered: the sandbox waited its 15 s for a reply, printed nothing and took no line
+    meanwhile. Yours says "unknown command" at once; his says so too, and changes nothing."""
+    opts = SandboxOptions(db=tmp_path / "s.sqlite3", bots=0, bot_delay=0.0, next_hand_delay=0.2)
+    out = io.StringIO()
+    box = Sandbox(opts, out)
+    try:
+        await box.start()
+        for typed, command in (("b /foo", "/foo"), ("b /Quit@ofc_bot now", "/quit")):
+            start, sent = len(out.getvalue()), len(box.fake.calls)
+            assert await asyncio.wait_for(box.handle(typed), 5.0)
+            said = out.getvalue()[start:].splitlines()
+            assert said == [tr("en", "sandbox.unknown", command=command)], said
+            assert not [c for c in box.fake.calls[sent:] if c.method == "sendMessage"]
+        assert await box.handle("b /balance")  # (his known commands as before)
+        assert out.getvalue().splitlines()[-1] == "» Bob: 1000 kush on balance, 0 at the table."
+    finally:
+        await box.stop()
