@@ -387,6 +387,8 @@ class Worker:
         #: user → when their sign of life in private was last told to the other workers
         self._life_told: dict[str, float] = {}
         self._telling: set[asyncio.Task[None]] = set()  # those tellings under way
+        #: user → their last telling under way, which the next one waits for (in order)
+        self._last_telling: dict[str, asyncio.Task[None]] = {}
         self._loop: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self._runner: web.AppRunner | None = None
@@ -997,18 +999,33 @@ class Worker:
                 u: at for u, at in self._life_told.items() if now - at < self.LIFE_SECONDS
             }
         self._life_told[user_id] = now
-        task = asyncio.create_task(self._tell_life(user_id, blocked))
+        # told in the order heard: a block then an unblock at once, the unblock told first
+        # (the block's lookups slower), left the player unreachable there
+        task = asyncio.create_task(
+            self._tell_life(user_id, blocked, self._last_telling.get(user_id))
+        )
         self._telling.add(task)
+        self._last_telling[user_id] = task
         task.add_done_callback(self._telling.discard)
+        task.add_done_callback(lambda done: self._told(user_id, done))
 
-    async def _tell_life(self, user_id: str, blocked: bool) -> None:
+    def _told(self, user_id: str, task: asyncio.Task[None]) -> None:
+        """A telling of ``user_id``'s news ended: forgotten if it was their last."""
+        if self._last_telling.get(user_id) is task:
+            del self._last_telling[user_id]
+
+    async def _tell_life(
+        self, user_id: str, blocked: bool, after: asyncio.Task[None] | None = None
+    ) -> None:
         """``POST /private`` ``{"user": id, "blocked": bool}`` to each live worker other than
-        this one holding the lease of a table ``user_id`` sits at (:meth:`Store.seated_tables`).
-        A table nobody holds (its worker died, a takeover under way) is told nothing: its
-        seat stays as its snapshot has it until the player's next sign of life. Each worker
-        is told at once and on its own (:meth:`_tell_one`): one that fails or is slow (its
-        table's step under way) keeps no other from being told. Failures are logged, never
-        retried."""
+        this one holding the lease of a table ``user_id`` sits at (:meth:`Store.seated_tables`),
+        each on its own and all at once: one that is down (its lease not yet expired) or slow
+        keeps no other from being told. ``after``: the user's telling before this one, waited
+        for first (their news told in the order heard). A table nobody holds (its worker
+        died, a takeover under way) is told nothing: its seat stays as its snapshot has it
+        until the player's next sign of life. Failures are logged, never retried."""
+        if after is not None:
+            await asyncio.wait({after})
         try:
             live = await self.store.live_workers()
             addresses: set[str] = set()
@@ -1028,11 +1045,9 @@ class Worker:
         )
 
     async def _tell_one(self, address: str, user_id: str, body: bytes) -> None:
-        """``POST /private`` ``body`` to the worker at ``address`` (:meth:`_tell_life`);
-        a failure logged, never raised (a dead worker was the end of the telling: the
-        workers after it in the list were never told)."""
+        """One ``POST /private`` of :meth:`_tell_life`; a failure logged, never raised."""
+        headers = _headers(self.keys.get("private", ""))
         try:
-            headers = _headers(self.keys.get("private", ""))
             async with self._client().post(f"{address}/private", data=body, headers=headers) as r:
                 if r.status != 200:
                     log.warning(
@@ -1052,10 +1067,7 @@ class Worker:
             )
         except Exception:
             log.exception(
-                "worker %s: %s not told of user %s's private chat",
-                self.worker_id,
-                address,
-                user_id,
+                "worker %s: %s not told of user %s's private chat", self.worker_id, address, user_id
             )
 
     async def _on_private(self, request: web.Request) -> web.Response:

@@ -264,9 +264,10 @@ class Sandbox:
     #: button number waits for your move, as a player at the terminal does (:meth:`_my_move`)
     piped: bool = False
     _fantasyland_due: bool = False  # --fantasyland: the player's next hand is stacked
-    #: a numbered Leave asked about (:meth:`_press_group`): the group message and the number;
-    #: the same ``gN`` as the next line leaves, any other line drops the question
-    _leave_asked: tuple[int, int] | None = None
+    #: a numbered Leave asked about (:meth:`_press_group`): the group message, the number and
+    #: the user who typed it (you or Bob); the same ``gN`` as the next line leaves, any
+    #: other line drops the question
+    _leave_asked: tuple[int, int, int] | None = None
     #: your hand's button numbers, kept for a street (:meth:`_hand_numbers`): the street
     #: (:func:`_street_of`) and each button's number and label as last printed, by what the
     #: button does (:func:`_button_key`)
@@ -985,41 +986,45 @@ class Sandbox:
         finally:
             self._hold -= 1
 
-    async def _press_group(self, number: int, typed: str) -> None:
+    async def _press_group(self, number: int, typed: str, user: FakeUser | None = None) -> None:
         """``gN``: press the group message's button ``number``, but a **Leave** that would
         stand you up at once asks first: the group's numbers move as Join comes and goes (a
         full table's lobby is ``[g1] Ready [g2] Leave``), and ``g2`` typed as README's Ready
         left the table. Typing the same ``gN`` again next leaves, as ``g leave`` does. A
-        Leave during your hand is pressed at once: the bot itself asks then (R8.5)."""
+        Leave during your hand is pressed at once: the bot itself asks then (R8.5).
+        ``user``: Bob's ``b gN`` (``typed`` "b g2"), which asks the same, naming his lines."""
         shown = self.screen(GROUP_ID)
         buttons = shown.buttons if shown is not None else []
-        if 1 <= number <= len(buttons) and self._leaves_at_once(buttons[number - 1][1]):
-            key = (shown.message_id if shown else 0, number)
+        if 1 <= number <= len(buttons) and self._leaves_at_once(buttons[number - 1][1], user):
+            who = (user or self.human).id
+            key = (shown.message_id if shown else 0, number, who)
             if self._leave_asked != key:
                 self._leave_asked = key
+                mark = "b " if user is not None else ""
                 ready = self._group_button("r")
-                hint = tr(self.lang, "sandbox.leave_ready", ready=ready) if ready else ""
+                hint = tr(self.lang, "sandbox.leave_ready", ready=mark + ready) if ready else ""
                 self.line(
                     tr(
                         self.lang,
                         "sandbox.leave_ask",
                         typed=typed.lower(),
                         button=buttons[number - 1][0],
+                        leave=mark + tr(self.lang, "sandbox.g_leave"),
                     )
                     + hint
                 )
                 return
         self._leave_asked = None
-        await self._press_line(GROUP_ID, number)
+        await self._press_line(GROUP_ID, number, user)
 
-    def _leaves_at_once(self, data: str) -> bool:
-        """Whether pressing the group button ``data`` is a Leave that stands you up at once:
-        you are seated and not dealt in a hand under way (there the bot asks, R8.5)."""
+    def _leaves_at_once(self, data: str, user: FakeUser | None = None) -> bool:
+        """Whether pressing the group button ``data`` is a Leave that stands you (``user``:
+        Bob) up at once: seated and not dealt in a hand under way (there the bot asks, R8.5)."""
         p = Payload.decode(data)
         if p is None or p.action != "l":
             return False
         t = self.service.table_in(GROUP) if self.service is not None else None
-        seat = t.seat_of(str(self.human.id)) if t is not None else None
+        seat = t.seat_of(str((user or self.human).id)) if t is not None else None
         if t is None or seat is None:
             return False
         hand = t.hand
@@ -1079,10 +1084,13 @@ class Sandbox:
         elif word in ("manual", "вручную"):  # (not «сам», which «играет сам» says of auto)
             self.bob_auto = False
             self.line(tr(self.lang, "sandbox.bob_manual", bob=bob))
-        elif rest.startswith("/"):
+        elif rest.startswith("/") and rest.split()[0].split("@")[0].lower() in KNOWN_COMMANDS:
             await self._bob_says(rest)
+        elif rest.startswith("/"):  # (the bot leaves it unanswered: yours is told so too)
+            command = rest.split()[0].split("@")[0].lower()
+            self.line(tr(self.lang, "sandbox.unknown", command=command))
         elif word[:1] == "g" and _number(rest[1:]):
-            await self._press_line(GROUP_ID, int(rest[1:]), self.bob)
+            await self._press_group(int(rest[1:]), f"b {rest}", self.bob)
         elif word[:1] == "g" and rest[1:2].isspace():
             await self._press_group_label(rest[1:].strip(), self.bob)
         elif _number(rest):
@@ -1328,9 +1336,11 @@ class Sandbox:
         if text in ("/quit", "/exit", "quit", "exit"):
             return False
         if _is_bob(text):
+            asked = self._leave_asked
             self.lang = await self._group_lang()
             await self._bob_line(text[1:].strip())
-            self._leave_asked = None
+            if self._leave_asked == asked:  # (asked before this line: the question lapses)
+                self._leave_asked = None
             await asyncio.sleep(0.1)
             await self.print_changes()
             self._print_bob()

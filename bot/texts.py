@@ -1658,10 +1658,12 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     # gN named a Leave that would stand the player up at once: asked first ({typed}: "g2")
     "sandbox.leave_ask": {
-        "en": "» {typed} is {button} now: type {typed} again to leave the table (or g leave).",
+        "en": "» {typed} is {button} now: type {typed} again to leave the table (or {leave}).",
         "ru": "» {typed} сейчас — «{button}»: наберите {typed} ещё раз, чтобы встать из-за "
-        "стола (или g встать).",
+        "стола (или {leave}).",
     },
+    # the line that leaves without asking, in sandbox.leave_ask (Bob's: "b " before it)
+    "sandbox.g_leave": {"en": "g leave", "ru": "g встать"},
     "sandbox.leave_ready": {"en": " Ready is {ready}.", "ru": " «Готов» — {ready}."},
     # g LABEL named no button of the group message ({buttons}: "g1 Ready, g2 Leave")
     "sandbox.no_label": {

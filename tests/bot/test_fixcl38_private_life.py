@@ -9,6 +9,7 @@ group whose presenter says what it was asked to write."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -174,3 +175,76 @@ async def test_r14_the_private_endpoint_wants_the_key(tmp_path: Path) -> None:
                 assert r.status == 200
         await c.service2.rt.drain()
         assert len(c.presenter2.privates[BOB_ID]) == 1
+
+
+async def test_r14_a_worker_down_does_not_keep_the_others_from_being_told(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """brk64: Bob sits at a third table too, whose worker (``w0``, still live in the
+    database: its lease not yet expired) is down, its address sorted before worker 2's. The
+    telling went to the addresses one after another inside one ``try``, so the refused
+    connection to ``w0`` ended it and worker 2 was never told: Bob's hand there stayed
+    unposted (operations.md: the worker "tells the live workers holding the user's other
+    tables"). Each worker is told on its own, a failure logged."""
+    async with two_workers(tmp_path) as c:
+        c.presenter2.blocked.discard(BOB_ID)
+        dead = f"http://127.0.0.0:{free_port()}"  # (sorted before 127.0.0.1)
+        assert dead < c.w2.address
+        store = c.w1.store
+        live, seated, owner = store.live_workers, store.seated_tables, store.lease_owner
+        third = 999_999
+        c.w1._chats[third] = "-999"
+
+        async def live_workers() -> dict[str, str]:
+            return {**(await live()), "w0": dead}
+
+        async def seated_tables(platform: str, user: str) -> list[int]:
+            return [*(await seated(platform, user)), third]
+
+        async def lease_owner(key: str) -> str | None:
+            return "w0" if key == lease_key("telegram", "-999") else await owner(key)
+
+        monkeypatch.setattr(store, "live_workers", live_workers)
+        monkeypatch.setattr(store, "seated_tables", seated_tables)
+        monkeypatch.setattr(store, "lease_owner", lease_owner)
+        c.w1.private_life(BOB_ID, False, True)
+        await until(lambda: not c.w1._telling, 15.0, "the telling done")
+        await c.service2.rt.drain()
+        assert len(c.presenter2.privates.get(BOB_ID, [])) == 1  # worker 2 told all the same
+        bob = c.t2.seat_of(BOB_ID)
+        assert bob is not None and bob.reachable
+
+
+async def test_r14_a_block_and_the_unblock_after_it_arrive_in_their_order(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """brk64: Bob blocks the bot and unblocks it at once; Telegram tells worker 1 both, in
+    that order. Each was told in a task of its own, so a slower lookup for the block (the
+    database busy a moment) let the unblock reach worker 2 first, which found him reachable
+    and did nothing, then the block marked him unreachable: his hand there stayed unposted
+    though his chat takes it (his next command in private told no more for 30 s). A user's
+    news is told in the order heard."""
+    async with two_workers(tmp_path) as c:
+        c.presenter2.blocked.discard(BOB_ID)
+        await c.service2.player_seen("telegram", BOB_ID)  # (as a press on its hand)
+        await c.service2.rt.drain()
+        bob = c.t2.seat_of(BOB_ID)
+        assert bob is not None and bob.reachable
+        store = c.w1.store
+        seated = store.seated_tables
+        calls = 0
+
+        async def seated_tables(platform: str, user: str) -> list[int]:
+            nonlocal calls
+            calls += 1
+            if calls == 1:  # (the block's lookup slow)
+                await asyncio.sleep(0.5)
+            return list(await seated(platform, user))
+
+        monkeypatch.setattr(store, "seated_tables", seated_tables)
+        c.w1.private_life(BOB_ID, True, True)  # blocked
+        c.w1.private_life(BOB_ID, False, True)  # unblocked
+        await until(lambda: not c.w1._telling, 15.0, "the telling done")
+        await c.service2.rt.drain()
+        assert bob.reachable
+        assert len(c.presenter2.privates[BOB_ID]) == 2  # (posted again after the block)

@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.sandbox import BOB_ID, Sandbox, SandboxOptions, _is_bob
+from bot.sandbox import BOB_ID, GROUP_ID, Sandbox, SandboxOptions, _is_bob
 from bot.sandbox import GROUP as SANDBOX_GROUP
 from bot.screens import Payload
 from bot.texts import tr
@@ -165,7 +165,11 @@ async def test_a_tournament_with_bob_is_played_to_its_end_and_paid_out(tmp_path:
         ends = [*sorted(hand_start.values())[1:], len(text)]
         for (no, start), end in zip(sorted(hand_start.items()), ends, strict=True):
             for title, body in sections(text[start:end]):
-                if title.startswith("group"):
+                # (the window is where the loop saw the hand begin: the next hand's first
+                # message, its street 1 face up, may come in it, a discard of this hand's
+                # among its cards dealt anew)
+                later = re.search(rf"· hand (?!{no}\b)\d+", body)
+                if title.startswith("group") and later is None:
                     leaked = {face for face in discards.get(no, ()) if face in body}
                     assert not leaked, (no, leaked, body)
         # paid out: the winner has the pool (both buy-ins), the loser lost the buy-in
@@ -245,6 +249,39 @@ async def test_bob_manual_in_russian_is_not_the_word_auto_is_said_with(tmp_path:
         await box.stop()
 
 
+async def test_bobs_g_n_that_is_leave_asks_first_as_yours_does(tmp_path: Path) -> None:
+    """brk64: with a computer player, you and Bob the Pineapple table is full and its lobby
+    reads ``[g1] Ready [g2] Leave``: ``b g2`` typed as the lobby's Ready with Join (g2) stood
+    Bob up at once, where your ``g2`` asks first (docs/sandbox.md). His asks too, naming his
+    lines; the same line next leaves, another drops the question; ``b g leave`` never asks."""
+    opts = SandboxOptions(db=tmp_path / "s.sqlite3", bots=1, bot_delay=0.0, next_hand_delay=0.2)
+    out = io.StringIO()
+    box = Sandbox(opts, out)
+    try:
+        await box.start()
+        assert await box.handle("b g join")
+        t = box.service.table_in(SANDBOX_GROUP)
+        assert t is not None and t.seat_of(str(BOB_ID)) is not None
+        assert await box.handle("g join")  # (full: no Join now)
+        assert [label for _, label in box.numbered(GROUP_ID)][:2] == ["Ready", "Leave"]
+        start = len(out.getvalue())
+        assert await box.handle("b g2")
+        assert t.seat_of(str(BOB_ID)) is not None, out.getvalue()[start:]
+        assert out.getvalue()[start:].splitlines()[0] == (
+            "» b g2 is Leave now: type b g2 again to leave the table (or b g leave). Ready is b g1."
+        )
+        assert await box.handle("b")  # (another line of his: the question lapses)
+        assert await box.handle("b g2")
+        assert t.seat_of(str(BOB_ID)) is not None
+        assert await box.handle("b g2")
+        assert t.seat_of(str(BOB_ID)) is None
+        assert await box.handle("b g join")
+        assert await box.handle("b g leave")
+        assert t.seat_of(str(BOB_ID)) is None
+    finally:
+        await box.stop()
+
+
 async def test_bobs_autoplay_goes_on_after_a_failed_step(tmp_path: Path) -> None:
     """rev38: a step of Bob's autoplay that raised (anything but a KeyError) ended its loop
     for good, Bob then played by nobody, and the sandbox's stop raised it on /quit."""
@@ -264,5 +301,26 @@ async def test_bobs_autoplay_goes_on_after_a_failed_step(tmp_path: Path) -> None
         assert await box.handle("b auto")
         await wait_for(lambda: len(steps) >= 3, 10.0)
         assert box._bob_task is not None and not box._bob_task.done()
+    finally:
+        await box.stop()
+
+
+async def test_an_unknown_command_of_bobs_is_answered_at_once(tmp_path: Path) -> None:
+    """brk64: ``b /foo`` (or ``b /quit``) went to the group as Bob, which the bot leaves
+    unanswered: the sandbox waited its 15 s for a reply, printed nothing and took no line
+    meanwhile. Yours says "unknown command" at once; his says so too, and changes nothing."""
+    opts = SandboxOptions(db=tmp_path / "s.sqlite3", bots=0, bot_delay=0.0, next_hand_delay=0.2)
+    out = io.StringIO()
+    box = Sandbox(opts, out)
+    try:
+        await box.start()
+        for typed, command in (("b /foo", "/foo"), ("b /Quit@ofc_bot now", "/quit")):
+            start, sent = len(out.getvalue()), len(box.fake.calls)
+            assert await asyncio.wait_for(box.handle(typed), 5.0)
+            said = out.getvalue()[start:].splitlines()
+            assert said == [tr("en", "sandbox.unknown", command=command)], said
+            assert not [c for c in box.fake.calls[sent:] if c.method == "sendMessage"]
+        assert await box.handle("b /balance")  # (his known commands as before)
+        assert out.getvalue().splitlines()[-1] == "» Bob: 1000 kush on balance, 0 at the table."
     finally:
         await box.stop()
