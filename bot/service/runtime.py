@@ -432,11 +432,20 @@ def waiting_for_chat(t: LiveTable, now: float | None = None) -> dict[str, Any]:
     in private: it owes the chat only the closing notice (the outbox's last ``table`` item),
     written over the table message the group still has when the bot is back
     (:func:`bot.service.chats.owed_back`), one edit; the showdown and notices before it
-    are not posted late (the players read them in private)."""
+    are not posted late (the players read them in private). A private notice of the outbox
+    (:meth:`LiveTable.owe_notice`: a kick's to the player kicked) needs no group chat and is
+    sent with the closing step (:meth:`Runtime.send_notices`); one still owed is kept, not
+    dropped (sent with the closing notice then)."""
     data = t.to_json()
     last = [item for item in t.outbox if item.get("kind") == "table"][-1:]
-    data["outbox"] = [dict(item) for item in last]
-    data["outbox_sent"] = min((int(item["id"]) for item in last), default=1) - 1
+    notices = [  # (they need no group chat: normally sent already, :meth:`Runtime.send_notices`)
+        item
+        for item in t.outbox
+        if item.get("kind") == "private" and int(item["id"]) > t.outbox_sent
+    ]
+    kept = sorted(notices + last, key=lambda item: int(item["id"]))
+    data["outbox"] = [dict(item) for item in kept]
+    data["outbox_sent"] = min((int(item["id"]) for item in kept), default=1) - 1
     data["private_outbox"] = []
     data["late_pictures"] = []
     data["chat_gone"] = True
@@ -1574,6 +1583,7 @@ class Runtime:
             # closed while the bot may not write in the chat (R8.2a): no group write, each
             # refused; its players are told in private, and the table message waits for the
             # bot's return (:func:`bot.service.chats.owed_back`)
+            await self.send_notices(t, p)  # (a kick's notice: no group chat needed)
             if owed:
                 await asyncio.wait(owed)
             if len(tx.delivered) == len(t.private_outbox):
@@ -1897,6 +1907,24 @@ class Runtime:
             t.outbox_sent = max(t.outbox_sent, int(item["id"]))
         t.outbox = [item for item in t.outbox if int(item["id"]) > t.outbox_sent]
         return True
+
+    async def send_notices(self, t: LiveTable, p: Presenter) -> None:
+        """Closed table ``t``, whose chat the bot may no longer write in
+        (:attr:`LiveTable.chat_gone`, R8.2a), has its outbox's private notices not sent yet
+        (:meth:`LiveTable.owe_notice`: a kick's to the player kicked, owed with the step the
+        chat went away in) sent now, in order, and dropped from the outbox: they need no
+        group chat, and the group's items are not written (:func:`waiting_for_chat` keeps
+        the closing notice for the bot's return). Once dropped, such a notice was lost with
+        the rest (the player kicked was told nothing). A crash before the final snapshot is
+        saved sends them again, as the closing step's other private messages."""
+        for item in [i for i in t.outbox if int(i["id"]) > t.outbox_sent]:
+            if item.get("kind") == "private":
+                await self._notice_private(t, p, item)
+        t.outbox = [
+            item
+            for item in t.outbox
+            if item.get("kind") != "private" or int(item["id"]) <= t.outbox_sent
+        ]
 
     async def _notice_private(self, t: LiveTable, p: Presenter, item: Mapping[str, Any]) -> None:
         """Send the private notice ``item`` of ``t``'s outbox (:meth:`LiveTable.owe_notice`) as
