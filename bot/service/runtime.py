@@ -993,8 +993,9 @@ class Runtime:
         return task
 
     def render_private(self, t: LiveTable, seat: SeatState) -> Screen:
-        """A player's private screen now."""
-        return render.private_screen(t, seat, self.clock())
+        """A player's private screen now (its turn clock in the group's time zone when set,
+        as the table message's: :func:`render.private_screen`)."""
+        return render.private_screen(t, seat, self.clock(), self.zones.get(t.community_id))
 
     async def commit(self, tx: Tx) -> None:
         """Render what the step shows, then write its moves and the table's new snapshot in
@@ -1033,10 +1034,11 @@ class Runtime:
                 if t.tournament is not None and t.tournament.started_at is not None:
                     t.level_shown = t.tournament.level_at(now)  # (R8.7, :meth:`level_due`)
             carried = self._carry(tx)
+            zone = self.zones.get(t.community_id)  # (the turn's clock: as the group's)
             for s in sorted(tx.show):
                 seat = t.seats.get(s)
                 if seat is not None and not seat.bot:  # computer players have no private chat
-                    tx.privates[s] = render.private_screen(t, seat, now)
+                    tx.privates[s] = render.private_screen(t, seat, now, zone)
             if not tx.close and posts_by_ref(self.presenter(t)):
                 for s in sorted(tx.privates):
                     seat = t.seats.get(s)
