@@ -435,7 +435,7 @@ def waiting_for_chat(t: LiveTable, now: float | None = None) -> dict[str, Any]:
     are not posted late (the players read them in private). A private notice of the outbox
     (:meth:`LiveTable.owe_notice`: a kick's to the player kicked) needs no group chat and is
     sent with the closing step (:meth:`Runtime.send_notices`); one still owed is kept, not
-    dropped (sent with the closing notice then)."""
+    dropped (sent by the next start or sweep then: :func:`waits_for_chat`)."""
     data = t.to_json()
     last = [item for item in t.outbox if item.get("kind") == "table"][-1:]
     notices = [  # (they need no group chat: normally sent already, :meth:`Runtime.send_notices`)
@@ -470,8 +470,20 @@ def pictures_owed(t: LiveTable) -> dict[str, Any]:
 
 def waits_for_chat(snap: Mapping[str, Any]) -> bool:
     """A closed table's final snapshot owes only what waits for the bot's return to its
-    chat (:func:`waiting_for_chat`): nothing to send now."""
-    return bool(snap.get("chat_gone")) and not snap.get("private_outbox")
+    chat (:func:`waiting_for_chat`): nothing to send now. One owing a private notice of its
+    outbox (:meth:`LiveTable.owe_notice`, a kick's: the closing step's snapshot, the process
+    dead before it was sent) does not: the notice is sent now (:meth:`Runtime.send_notices`),
+    not with the closing notice at the bot's return, if ever."""
+    if not snap.get("chat_gone") or snap.get("private_outbox"):
+        return False
+    sent = snap.get("outbox_sent", 0)
+    outbox = snap.get("outbox") or ()
+    return not any(
+        isinstance(item, Mapping)
+        and item.get("kind") == "private"
+        and int(item.get("id", 0)) > int(sent)
+        for item in outbox
+    )
 
 
 def wait_expired(snap: Mapping[str, Any], now: float | None = None) -> bool:

@@ -7,17 +7,23 @@ player kicked was never told."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.model import Actor, ChatRef, LiveTable, Screen
-from bot.service.runtime import waiting_for_chat
+from bot.service.runtime import waiting_for_chat, waits_for_chat
 from bot.texts import tr
 from game.options import RuleOptions
+from storage.check import check_store
 from storage.memory import MemoryStore
+from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
 from tests.bot.money import assert_conserved
 from tests.bot.test_fix38a import DC, TG, _service
 from tests.bot.test_fix38f_kick_notice import _seated
+from tests.bot.test_service import ALICE, BOB, GROUP
+from tests.bot.test_transitions import KillableStore, Killed, new_service, restart
 
 
 @pytest.mark.parametrize("chat", [TG, DC], ids=["telegram", "discord"])
@@ -58,7 +64,8 @@ async def test_r8_2a_a_kick_notice_owed_when_the_chat_goes_away_is_sent(
 
 def test_waiting_for_chat_keeps_a_private_notice_not_sent() -> None:
     """A private notice still owed when the final snapshot waits for the bot's return is kept
-    (sent with the closing notice then), not dropped with the group's items before it."""
+    (the next start or sweep sends it: it does not wait for the bot's return), not dropped
+    with the group's items before it."""
     t = LiveTable(7, "telegram", 1, "-100", "-100", "en", RuleOptions(), 200, "kush")
     t.owe("post", Screen("Bob left"))
     t.owe_notice("12", Screen("You were stood up", table=7))
@@ -69,3 +76,36 @@ def test_waiting_for_chat_keeps_a_private_notice_not_sent() -> None:
         ("table", "closed"),
     ]
     assert data["outbox_sent"] == 1
+    assert not waits_for_chat(data)
+    data["outbox"] = data["outbox"][1:]
+    assert waits_for_chat(data)
+
+
+async def test_r8_2a_the_notice_is_sent_by_a_restart_after_the_close_s_commit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """As above, the process dies right after the close's commit: the restarted bot sends
+    the closed table's final snapshot (:func:`bot.service.recovery.deliver`), Bob's kick
+    notice with it (it sent the players' closing messages only); a second restart sends
+    nothing more, and the store checks clean."""
+    store, clock = KillableStore(), Clock()
+    service, _ = new_service(store, clock)
+    rt = service.rt
+    t = await _seated(service, GROUP, ALICE, BOB, "between_hands")
+    await rt.settled(t)
+    real = rt.send_later
+    monkeypatch.setattr(rt, "send_later", lambda t, job: None)  # (the kick's: not sent yet)
+    assert not (await service.kick(GROUP, ALICE, True, "Bob")).alert
+    monkeypatch.setattr(rt, "send_later", real)
+    said = tr("ru", "private.kicked", table=t.id, amount=200, label="kush")
+    store.kill_at = store.commits + 1
+    with pytest.raises(Killed):
+        await service.chat_left("telegram", GROUP.chat_id)
+    store.dead = False
+    for told in ([said], []):
+        service, presenter = await restart(store, clock)
+        await asyncio.wait_for(service.rt.drain(), 5)
+        texts = [s.text for s in presenter.privates.get(BOB.user_id, [])]
+        assert [x for x in texts if x == said] == told, texts
+        await service.stop()
+    assert await check_store(store) == []
