@@ -421,17 +421,22 @@ def _names(t: LiveTable, seats: Sequence[int]) -> str:
     return ", ".join(t.board_label(s) for s in seats)
 
 
-def _waiting_for(t: LiveTable, seats: Sequence[int], now: float, lang: str) -> str:
+def _waiting_for(
+    t: LiveTable, seats: Sequence[int], now: float, lang: str, zone: float | None = None
+) -> str:
     """Whose turn a waiting player's private screen names, each with their time left as the
-    "your move" line writes it (:func:`_clock_text`, R8.5): "🤖 Anna · ⏱ 1:52 + time bank
-    1:00"; several at once (Chinese Poker, R4.5; Fantasyland arrangements, R6) each with their
+    "your move" line writes it (R8.5): "🤖 Anna · ⏱ 1:52 + time bank 1:00"; with the group's
+    time ``zone`` known (hours from UTC), when it ends there, as the group's message says it
+    (:func:`_until_text`): "🤖 Anna · ⏱ until 18:41 (+1:00 time bank)", since the private
+    message is not rewritten while the clock runs and a duration stood still for the whole
+    turn. Several at once (Chinese Poker, R4.5; Fantasyland arrangements, R6) each with their
     own clock, the bank spelled out once, as the group's "▶ To act" line: "Anna ⏱ 1:52 + time
     bank 1:00 · Bob ⏱ 2:00+1:00". It said "Waiting for 🤖 Anna…" with no time at all."""
     if len(seats) == 1:
-        return f"{_names(t, seats)} · ⏱ {_clock_text(t, seats[0], now, lang)}"
+        return f"{_names(t, seats)} · ⏱ {_until_text(t, seats[0], now, lang, zone)}"
     clocks, spelled = [], False
     for s in seats:
-        clock = _clock_text(t, s, now, lang, short=spelled)
+        clock = _until_text(t, s, now, lang, zone, short=spelled)
         spelled = spelled or tr(lang, "board.bank") in clock
         clocks.append(f"{t.board_label(s)} ⏱ {clock}")
     return " · ".join(clocks)
@@ -538,12 +543,15 @@ def group_screen(
     return Screen("\n".join(lines), tuple(buttons))
 
 
-def private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
+def private_screen(t: LiveTable, seat: SeatState, now: float, zone: float | None = None) -> Screen:
     """A player's private message: their own board (with this street's placements), their
     cards with one row of box buttons per card, Undo / Arrange / Confirm, and a compact view
     of the opponents' public boxes. Built from ``hand.view(seat)``; tagged with the table
-    (:attr:`Screen.table`)."""
-    screen = _private_screen(t, seat, now)
+    (:attr:`Screen.table`). ``zone``: the group's time zone, hours from UTC, when known
+    (:func:`~bot.service.settings.day_zone`): the turn's clock, theirs ("Your move") or whose
+    they wait for, says when it ends there, as the group's message does (:func:`_until_text`:
+    the private message is not rewritten while the clock runs); without it, the time left."""
+    screen = _private_screen(t, seat, now, zone)
     return dataclasses.replace(screen, table=t.id, bank_nudge=_bank_nudge(t, seat, now, screen))
 
 
@@ -572,7 +580,7 @@ def _bank_nudge(
     return budget, f"{title}\n" + tr(seat.lang, "private.bank_started", time=mmss(bank))
 
 
-def _private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
+def _private_screen(t: LiveTable, seat: SeatState, now: float, zone: float | None) -> Screen:
     lang = seat.lang
     hand = t.hand
     boards = t.boards_of(seat)
@@ -629,7 +637,7 @@ def _private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
             tr(
                 lang,
                 "private.your_turn",
-                time=_clock_text(t, board_seat, now, lang),
+                time=_until_text(t, board_seat, now, lang, zone),
                 discard=discard,
             )
         )
@@ -640,10 +648,11 @@ def _private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
     elif me.waiting and view.to_act:  # classic OFC's street 1, held face down (R4.1): to
         # look at while the others place theirs; buttons only on the player's turn
         cards = format_cards(me.waiting)
-        turn = _waiting_for(t, view.to_act, now, lang)
+        turn = _waiting_for(t, view.to_act, now, lang, zone)
         lines.append(tr(lang, "private.waiting_cards", names=turn, cards=cards))
     elif view.to_act:
-        lines.append(tr(lang, "private.waiting", names=_waiting_for(t, view.to_act, now, lang)))
+        names = _waiting_for(t, view.to_act, now, lang, zone)
+        lines.append(tr(lang, "private.waiting", names=names))
     timed_out = any(view.seat(b).timed_out for b in boards)
     if not seat.leaving and t.tournament is None and timed_out and not seat.back_early:
         # the clock made a move of theirs (R8.5): said at once, on this screen, not only at

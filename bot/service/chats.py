@@ -292,7 +292,8 @@ async def owed_pressed(rt: Runtime, platform: str, chat_id: str, table: int) -> 
         if t.platform != platform or p is None:
             return False
         for item in t.outbox:  # (one: the closing notice, :func:`waiting_for_chat`)
-            await p.show_table(t.group_chat, Screen.from_json(item), t.group_ref)
+            if item.get("kind") == "table":  # (a private notice: sent by a start or sweep)
+                await p.show_table(t.group_chat, Screen.from_json(item), t.group_ref)
         return True
     return False
 

@@ -132,6 +132,8 @@ async def deliver(rt: Runtime, record: TableRecord, snap: Mapping[str, Any]) -> 
                 # (a picture the platform takes is recorded at once: not posted again)
                 kept = not await rt.flush_outbox(t, p, final=dict(snap))
                 kept = await rt.edits_kept(t) or kept  # (an edit the stop held: kept)
+            else:  # (a kick's notice, owed with the step the chat went away in: private)
+                await rt.send_notices(t, p)
         except Exception:
             log.exception("table %s: closed, its last messages not sent; sent later", t.id)
             sent = False

@@ -432,11 +432,20 @@ def waiting_for_chat(t: LiveTable, now: float | None = None) -> dict[str, Any]:
     in private: it owes the chat only the closing notice (the outbox's last ``table`` item),
     written over the table message the group still has when the bot is back
     (:func:`bot.service.chats.owed_back`), one edit; the showdown and notices before it
-    are not posted late (the players read them in private)."""
+    are not posted late (the players read them in private). A private notice of the outbox
+    (:meth:`LiveTable.owe_notice`: a kick's to the player kicked) needs no group chat and is
+    sent with the closing step (:meth:`Runtime.send_notices`); one still owed is kept, not
+    dropped (sent by the next start or sweep then: :func:`waits_for_chat`)."""
     data = t.to_json()
     last = [item for item in t.outbox if item.get("kind") == "table"][-1:]
-    data["outbox"] = [dict(item) for item in last]
-    data["outbox_sent"] = min((int(item["id"]) for item in last), default=1) - 1
+    notices = [  # (they need no group chat: normally sent already, :meth:`Runtime.send_notices`)
+        item
+        for item in t.outbox
+        if item.get("kind") == "private" and int(item["id"]) > t.outbox_sent
+    ]
+    kept = sorted(notices + last, key=lambda item: int(item["id"]))
+    data["outbox"] = [dict(item) for item in kept]
+    data["outbox_sent"] = min((int(item["id"]) for item in kept), default=1) - 1
     data["private_outbox"] = []
     data["late_pictures"] = []
     data["chat_gone"] = True
@@ -461,8 +470,20 @@ def pictures_owed(t: LiveTable) -> dict[str, Any]:
 
 def waits_for_chat(snap: Mapping[str, Any]) -> bool:
     """A closed table's final snapshot owes only what waits for the bot's return to its
-    chat (:func:`waiting_for_chat`): nothing to send now."""
-    return bool(snap.get("chat_gone")) and not snap.get("private_outbox")
+    chat (:func:`waiting_for_chat`): nothing to send now. One owing a private notice of its
+    outbox (:meth:`LiveTable.owe_notice`, a kick's: the closing step's snapshot, the process
+    dead before it was sent) does not: the notice is sent now (:meth:`Runtime.send_notices`),
+    not with the closing notice at the bot's return, if ever."""
+    if not snap.get("chat_gone") or snap.get("private_outbox"):
+        return False
+    sent = snap.get("outbox_sent", 0)
+    outbox = snap.get("outbox") or ()
+    return not any(
+        isinstance(item, Mapping)
+        and item.get("kind") == "private"
+        and int(item.get("id", 0)) > int(sent)
+        for item in outbox
+    )
 
 
 def wait_expired(snap: Mapping[str, Any], now: float | None = None) -> bool:
@@ -984,8 +1005,9 @@ class Runtime:
         return task
 
     def render_private(self, t: LiveTable, seat: SeatState) -> Screen:
-        """A player's private screen now."""
-        return render.private_screen(t, seat, self.clock())
+        """A player's private screen now (its turn clock in the group's time zone when set,
+        as the table message's: :func:`render.private_screen`)."""
+        return render.private_screen(t, seat, self.clock(), self.zones.get(t.community_id))
 
     async def commit(self, tx: Tx) -> None:
         """Render what the step shows, then write its moves and the table's new snapshot in
@@ -1024,10 +1046,11 @@ class Runtime:
                 if t.tournament is not None and t.tournament.started_at is not None:
                     t.level_shown = t.tournament.level_at(now)  # (R8.7, :meth:`level_due`)
             carried = self._carry(tx)
+            zone = self.zones.get(t.community_id)  # (the turn's clock: as the group's)
             for s in sorted(tx.show):
                 seat = t.seats.get(s)
                 if seat is not None and not seat.bot:  # computer players have no private chat
-                    tx.privates[s] = render.private_screen(t, seat, now)
+                    tx.privates[s] = render.private_screen(t, seat, now, zone)
             if not tx.close and posts_by_ref(self.presenter(t)):
                 for s in sorted(tx.privates):
                     seat = t.seats.get(s)
@@ -1574,6 +1597,7 @@ class Runtime:
             # closed while the bot may not write in the chat (R8.2a): no group write, each
             # refused; its players are told in private, and the table message waits for the
             # bot's return (:func:`bot.service.chats.owed_back`)
+            await self.send_notices(t, p)  # (a kick's notice: no group chat needed)
             if owed:
                 await asyncio.wait(owed)
             if len(tx.delivered) == len(t.private_outbox):
@@ -1897,6 +1921,24 @@ class Runtime:
             t.outbox_sent = max(t.outbox_sent, int(item["id"]))
         t.outbox = [item for item in t.outbox if int(item["id"]) > t.outbox_sent]
         return True
+
+    async def send_notices(self, t: LiveTable, p: Presenter) -> None:
+        """Closed table ``t``, whose chat the bot may no longer write in
+        (:attr:`LiveTable.chat_gone`, R8.2a), has its outbox's private notices not sent yet
+        (:meth:`LiveTable.owe_notice`: a kick's to the player kicked, owed with the step the
+        chat went away in) sent now, in order, and dropped from the outbox: they need no
+        group chat, and the group's items are not written (:func:`waiting_for_chat` keeps
+        the closing notice for the bot's return). Once dropped, such a notice was lost with
+        the rest (the player kicked was told nothing). A crash before the final snapshot is
+        saved sends them again, as the closing step's other private messages."""
+        for item in [i for i in t.outbox if int(i["id"]) > t.outbox_sent]:
+            if item.get("kind") == "private":
+                await self._notice_private(t, p, item)
+        t.outbox = [
+            item
+            for item in t.outbox
+            if item.get("kind") != "private" or int(item["id"]) <= t.outbox_sent
+        ]
 
     async def _notice_private(self, t: LiveTable, p: Presenter, item: Mapping[str, Any]) -> None:
         """Send the private notice ``item`` of ``t``'s outbox (:meth:`LiveTable.owe_notice`) as

@@ -720,13 +720,15 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         auto="auto",  # (never set: by the group's language)
         en="the group's time zone, hours from UTC in quarter hours (3 is Moscow, 5:30 or 5.5 is "
         "India): it sets when the day turns "
-        "for /daily, the dates on charts and, once set, the time a turn ends on the table message. "
+        "for /daily, the dates on charts and, once set, the time a turn ends on the table message "
+        "and the players' private ones. "
         "Until set, or set to auto: 0 (UTC) in a group "
         "set to English (language en), or with language auto where more of its players read "
         "English than Russian; else 3.",
         ru="часовой пояс группы, часы от UTC четвертями часа (3 — Москва, 5:30 или 5,5 — "
         "Индия): по нему начинается новый день для "
-        "/daily, ставятся даты на графиках и, если задан, время конца хода в сообщении стола. "
+        "/daily, ставятся даты на графиках и, если задан, время конца хода в сообщении стола "
+        "и в личных сообщениях игроков. "
         "Пока не "
         "задан или задан как «авто»: 0 (UTC) в группе с языком en или с языком «авто», где "
         "по-английски читает больше игроков, чем по-русски; иначе 3.",
