@@ -1,6 +1,8 @@
 """``python -m storage check [--db PATH_OR_URL]``: the ledger consistency check (see
 :mod:`storage.check`) of a SQLite file or a PostgreSQL database (``postgresql://…``). Exit
-status 0 when consistent, 1 when a difference exists, 2 when the database cannot be read.
+status 0 when consistent, 1 when a difference exists, 2 when the database cannot be read,
+75 (``EX_TEMPFAIL`` of sysexits.h, as the bot: try again later) when the PostgreSQL server is
+out of reach (:class:`storage.api.StorageUnreachable`: refused, no answer, starting up).
 
 ``python -m storage backup [--db PATH] DEST``: a consistent copy of a SQLite database, safe
 while the bot runs (SQLite's online backup API: a copy of the file alone misses what its
@@ -27,8 +29,13 @@ from urllib.parse import urlsplit, urlunsplit
 
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from storage.api import StorageError
+from storage.api import StorageError, StorageUnreachable
 from storage.check import audit, read_database
+
+#: The exit status of a database out of reach (:class:`StorageUnreachable`): sysexits.h's
+#: ``EX_TEMPFAIL``, "try again later", as ``bot.__main__.EX_TEMPFAIL`` (2 stays for what must
+#: change first: a wrong URL, password or file).
+EX_TEMPFAIL = 75
 
 
 class _Database(BaseSettings):
@@ -109,14 +116,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             _backup(Path(db), Path(args.dest))
         except StorageError as e:
             print(f"error: {e}", file=sys.stderr)
-            return 2
+            return EX_TEMPFAIL if isinstance(e, StorageUnreachable) else 2
         print(f"{args.dest}: backup of {db} written")
         db = where = args.dest
     try:
         data = asyncio.run(read_database(db if postgres else Path(db)))
     except StorageError as e:
         print(f"error: {str(e).replace(db, where)}", file=sys.stderr)
-        return 2
+        return EX_TEMPFAIL if isinstance(e, StorageUnreachable) else 2
     report = audit(data)
     print(f"{where}: " + report.render())
     return 1 if report.problems else 0

@@ -174,6 +174,12 @@ class _NewestEdit:
         yield {"name": "payload_json", "value": body, "content_type": "application/json"}
 
 
+def _log_writer_error(task: asyncio.Task[None]) -> None:
+    """A background writer's done-callback: its error (none expected) logged, so retrieved."""
+    if not task.cancelled() and (exc := task.exception()) is not None:
+        log.error("a Discord write failed: %r", exc, exc_info=exc)
+
+
 def _nonce() -> int:
     """A message's nonce (Discord keeps each for a few minutes: a send with ``enforce_nonce``
     and a nonce already used returns that message instead of posting another)."""
@@ -430,9 +436,14 @@ class DiscordPresenter(LatePictures):
         self._newer.wake(key)  # (a writer waiting to try again writes this one now)
 
     def _spawn(self, key: object, work: Callable[[], Coroutine[None, None, None]]) -> None:
+        """Run ``work`` as the writer of ``key`` unless one runs. A writer's error is
+        logged when it ends (one ending between the stop's wake-up of retries and its
+        :meth:`flush` was awaited by nobody: asyncio's "Task exception was never
+        retrieved")."""
         writer = self._writers.get(key)
         if writer is None or writer.done():
-            self._writers[key] = asyncio.create_task(work())
+            self._writers[key] = task = asyncio.create_task(work())
+            task.add_done_callback(_log_writer_error)
 
     async def _after_answers(self) -> None:
         """Let the interactions being answered go first (at most :data:`YIELD_AT_MOST`)."""
@@ -488,6 +499,16 @@ class DiscordPresenter(LatePictures):
                     await self._wait_for_newer(key, wait)
                     await self._after_answers()
                     tries += 1
+                except RuntimeError:  # ("Session is closed": aiohttp's)
+                    if not self.client.is_closed():
+                        raise
+                    # discord.py closed its HTTP session with a connection Discord ended
+                    # for good (4004, 4014): nothing is written any more, the next start
+                    # writes it
+                    self._latest_msg.pop(key, None)
+                    self._unwritten.add(key)
+                    log.info("edit of %s/%s not written: the Discord client is closed", *key)
+                    break
                 except discord.NotFound as exc:
                     if exc.code == UNKNOWN_CHANNEL and await self._locked_out(
                         channel_id, exc, sent

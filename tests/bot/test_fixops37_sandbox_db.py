@@ -61,16 +61,31 @@ def test_the_bots_database_is_refused_as_the_sandboxs(
     )
 
 
+async def _refusal(db: Path) -> str:
+    """The text of the :class:`ConfigError` the bot (on a fake Telegram, its SQLite database
+    ``db``) stops with at its start; asserts it took no update before."""
+    from bot.app import run
+    from bot.telegram.fake_api import FakeTelegram
+    from tests.bot.test_fixlock import settings_for
+
+    telegram = FakeTelegram(TOKEN)
+    await telegram.start()
+    try:
+        with pytest.raises(ConfigError) as caught:
+            await asyncio.wait_for(run(settings_for(telegram, db), asyncio.Event()), 30)
+    finally:
+        await telegram.stop()
+    assert not telegram.calls_of("getUpdates")  # it took no update
+    return str(caught.value)
+
+
 async def test_the_bot_refuses_a_database_holding_the_sandboxs_table(tmp_path: Path) -> None:
     """The other way round: ``DATABASE_PATH=sandbox.sqlite3`` (the sandbox's file) restored
     the sandbox's table in the real bot, which wrote to its made-up group. A bot whose SQLite
     database holds the sandbox's open table stops in one line naming the file; nothing in it
     is changed."""
-    from bot.app import run
     from bot.sandbox import GROUP_ID
-    from bot.telegram.fake_api import FakeTelegram
     from storage.sqlite import SqliteStore
-    from tests.bot.test_fixlock import settings_for
 
     db = tmp_path / "sandbox.sqlite3"
     store = await SqliteStore.open(db)
@@ -79,18 +94,10 @@ async def test_the_bot_refuses_a_database_holding_the_sandboxs_table(tmp_path: P
         table = await store.create_table(community.id, str(GROUP_ID), {}, 100)
     finally:
         await store.close()
-    telegram = FakeTelegram(TOKEN)
-    await telegram.start()
-    try:
-        with pytest.raises(ConfigError) as caught:
-            await asyncio.wait_for(run(settings_for(telegram, db), asyncio.Event()), 30)
-    finally:
-        await telegram.stop()
-    assert str(caught.value) == (
+    assert await _refusal(db) == (
         f"DATABASE_PATH={db} is the sandbox's database (it holds the sandbox's table): give "
         "the bot its own file (python -m bot --sandbox plays on its own, --sandbox-db)"
     )
-    assert not telegram.calls_of("getUpdates")  # it took no update
     store = await SqliteStore.open(db)
     try:
         assert await store.chat_table("telegram", str(GROUP_ID)) == table.id  # still open
@@ -102,11 +109,8 @@ async def test_the_bot_refuses_the_sandboxs_database_with_its_table_closed(tmp_p
     """fix38e: the sandbox's file after ``/closetable`` (its group, its made-up players and
     their kush, no table open) passed the check, which looked for the sandbox's open table
     only: the bot ran on it. It stops in one line naming the file, as with the table open."""
-    from bot.app import run
     from bot.sandbox import GROUP_ID
-    from bot.telegram.fake_api import FakeTelegram
     from storage.sqlite import SqliteStore
-    from tests.bot.test_fixlock import settings_for
 
     db = tmp_path / "sandbox.sqlite3"
     store = await SqliteStore.open(db)
@@ -117,18 +121,10 @@ async def test_the_bot_refuses_the_sandboxs_database_with_its_table_closed(tmp_p
         assert await store.chat_table("telegram", str(GROUP_ID)) is None
     finally:
         await store.close()
-    telegram = FakeTelegram(TOKEN)
-    await telegram.start()
-    try:
-        with pytest.raises(ConfigError) as caught:
-            await asyncio.wait_for(run(settings_for(telegram, db), asyncio.Event()), 30)
-    finally:
-        await telegram.stop()
-    assert str(caught.value) == (
+    assert await _refusal(db) == (
         f"DATABASE_PATH={db} is the sandbox's database (it holds the sandbox's group): give "
         "the bot its own file (python -m bot --sandbox plays on its own, --sandbox-db)"
     )
-    assert not telegram.calls_of("getUpdates")  # it took no update
 
 
 async def test_the_bot_runs_on_its_own_database_with_another_group(tmp_path: Path) -> None:

@@ -6,7 +6,9 @@ to do; a stop logs none."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from collections.abc import AsyncIterator
 
 import pytest
 
@@ -24,6 +26,23 @@ def _errors(caplog: pytest.LogCaptureFixture) -> list[str]:
         for r in caplog.records
         if r.name == "bot.discord.adapter" and r.levelno >= logging.ERROR
     ]
+
+
+@contextlib.asynccontextmanager
+async def _running() -> AsyncIterator[tuple[FakeDiscord, DiscordAdapter]]:
+    """A fake Discord and a started adapter connected to it; the fake stops on the way out
+    (the adapter's stop is the test's)."""
+    fake = FakeDiscord(TOKEN)
+    await fake.start()
+    try:
+        with point_discord_at(fake):
+            adapter = DiscordAdapter(
+                TableService(MemoryStore()), TOKEN, connector=refusing_connector()
+            )
+            await adapter.start()
+            yield fake, adapter
+    finally:
+        await fake.stop()
 
 
 @pytest.mark.parametrize(
@@ -46,40 +65,22 @@ def _errors(caplog: pytest.LogCaptureFixture) -> list[str]:
 async def test_a_connection_closed_for_good_is_one_error_line(
     caplog: pytest.LogCaptureFixture, code: int, said: str
 ) -> None:
-    fake = FakeDiscord(TOKEN)
-    await fake.start()
     caplog.set_level(logging.INFO)
-    try:
-        with point_discord_at(fake):
-            adapter = DiscordAdapter(
-                TableService(MemoryStore()), TOKEN, connector=refusing_connector()
-            )
-            await adapter.start()
-            assert _errors(caplog) == []
-            for ws in list(fake._sockets):
-                await ws.close(code=code, message=b"closed for good")
-            for _ in range(100):
-                if _errors(caplog):
-                    break
-                await asyncio.sleep(0.05)
-            assert _errors(caplog) == [said]
-            await adapter.stop()
-    finally:
-        await fake.stop()
+    async with _running() as (fake, adapter):
+        assert _errors(caplog) == []
+        for ws in list(fake._sockets):
+            await ws.close(code=code, message=b"closed for good")
+        for _ in range(100):
+            if _errors(caplog):
+                break
+            await asyncio.sleep(0.05)
+        assert _errors(caplog) == [said]
+        await adapter.stop()
 
 
 async def test_a_stop_logs_no_error(caplog: pytest.LogCaptureFixture) -> None:
-    fake = FakeDiscord(TOKEN)
-    await fake.start()
     caplog.set_level(logging.INFO)
-    try:
-        with point_discord_at(fake):
-            adapter = DiscordAdapter(
-                TableService(MemoryStore()), TOKEN, connector=refusing_connector()
-            )
-            await adapter.start()
-            await adapter.stop()
-            await asyncio.sleep(0.2)
-    finally:
-        await fake.stop()
+    async with _running() as (_, adapter):
+        await adapter.stop()
+        await asyncio.sleep(0.2)
     assert _errors(caplog) == []
