@@ -2,7 +2,8 @@
 :mod:`storage.check`) of a SQLite file or a PostgreSQL database (``postgresql://…``). Exit
 status 0 when consistent, 1 when a difference exists, 2 when the database cannot be read,
 75 (``EX_TEMPFAIL`` of sysexits.h, as the bot: try again later) when the PostgreSQL server is
-out of reach (:class:`storage.api.StorageUnreachable`: refused, no answer, starting up).
+out of reach (:class:`storage.api.StorageUnreachable`: refused, no answer, starting up, lost
+while the rows were read).
 
 ``python -m storage backup [--db PATH] DEST``: a consistent copy of a SQLite database, safe
 while the bot runs (SQLite's online backup API: a copy of the file alone misses what its

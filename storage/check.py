@@ -29,7 +29,7 @@ from typing import Any, Protocol
 import aiosqlite
 
 from storage._common import LEDGER_COLUMNS, MINTING_KINDS, ledger_entry
-from storage.api import LedgerEntry, LedgerKind, StorageError
+from storage.api import LedgerEntry, LedgerKind, StorageError, StorageUnreachable
 
 __all__ = [
     "AUDIT_QUERIES",
@@ -328,6 +328,10 @@ async def _read_postgres(url: str) -> AuditData:
             "the database has no bot tables yet (the bot makes them at its first start): "
             "nothing to check"
         ) from e
+    except (OSError, asyncpg.exceptions.ConnectionDoesNotExistError) as e:
+        # the server lost mid-read (restarted, the connection reset): out of reach, as at
+        # the connection (exit status 75, try again later); it was 2 or a traceback (1)
+        raise StorageUnreachable(f"cannot reach PostgreSQL: {e or type(e).__name__}") from e
     except asyncpg.PostgresError as e:
         raise StorageError(f"cannot read the database: {e}") from e
     finally:
