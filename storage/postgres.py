@@ -245,7 +245,12 @@ def migrations() -> list[Migration]:
 
 
 def _storage_error(e: BaseException) -> BaseException:
-    """asyncpg errors as :class:`StorageError` (others unchanged)."""
+    """asyncpg errors as :class:`StorageError` (others unchanged); a connection out of reach
+    (:func:`_out_of_reach`: lost on the way, the server starting up or out of connections)
+    as :class:`StorageUnreachable`, as at the connection: the start's migrations lost to a
+    database restart were "PostgreSQL error" and exit status 2, not 75 (brk65)."""
+    if _out_of_reach(e):
+        return StorageUnreachable(f"cannot reach PostgreSQL: {e or type(e).__name__}")
     if isinstance(e, asyncpg.exceptions.IntegrityConstraintViolationError):
         return StorageError(f"constraint failed: {e}")
     if isinstance(e, asyncpg.PostgresError):
@@ -254,8 +259,6 @@ def _storage_error(e: BaseException) -> BaseException:
         if "closed" in str(e) or "closing" in str(e):
             return StorageError("the store is closed")
         return StorageError(f"PostgreSQL client error: {e}")
-    if isinstance(e, OSError):
-        return StorageUnreachable(f"cannot reach PostgreSQL: {e}")
     if isinstance(e, asyncpg.exceptions.InternalClientError):
         return StorageError(f"cannot reach PostgreSQL: {e}")
     return e
