@@ -212,13 +212,17 @@ def _out_of_reach(error: BaseException) -> bool:
     """Whether a failed connection may well succeed later (:class:`StorageUnreachable`): no
     answer, refused or reset (``OSError``, ``TimeoutError`` among them; a host name that does
     not resolve), the connection lost on the way, a server starting up or shutting down
-    (57P03) or out of connections (53300). Not a refused password, a database or role that
-    does not exist, or another error the server or asyncpg names."""
+    (57P03), shut down by its administrator or restarting after a crash (57P01, 57P02: a
+    server restarted under a start's migrations) or out of connections (53300). Not a
+    refused password, a database or role that does not exist, or another error the server or
+    asyncpg names."""
     return isinstance(
         error,
         OSError
         | asyncpg.exceptions.ConnectionDoesNotExistError
         | asyncpg.exceptions.CannotConnectNowError
+        | asyncpg.exceptions.AdminShutdownError
+        | asyncpg.exceptions.CrashShutdownError
         | asyncpg.exceptions.TooManyConnectionsError,
     )
 

@@ -149,6 +149,16 @@ async def test_the_bot_api_refusing_a_request_is_a_configuration_error(
         (OSError(-2, "Name or service not known"), True),  # (socket.gaierror is an OSError)
         (asyncpg.exceptions.CannotConnectNowError("the database system is starting up"), True),
         (asyncpg.exceptions.TooManyConnectionsError("sorry, too many clients already"), True),
+        (
+            asyncpg.exceptions.AdminShutdownError("terminating connection due to administrator"),
+            True,
+        ),
+        (
+            asyncpg.exceptions.CrashShutdownError(
+                "terminating connection: another process crashed"
+            ),
+            True,
+        ),
         (asyncpg.exceptions.InvalidPasswordError("password authentication failed"), False),
         (asyncpg.exceptions.InvalidCatalogNameError('database "ofc" does not exist'), False),
     ],
