@@ -35,6 +35,7 @@ from collections.abc import (
     Awaitable,
     Callable,
     Collection,
+    Iterable,
     Iterator,
     Mapping,
     Sequence,
@@ -78,6 +79,7 @@ __all__ = [
     "TransitionFailed",
     "Tx",
     "owed_from_json",
+    "owed_notices",
     "owed_screen",
     "owed_to_json",
     "wait_expired",
@@ -438,12 +440,9 @@ def waiting_for_chat(t: LiveTable, now: float | None = None) -> dict[str, Any]:
     dropped (sent by the next start or sweep then: :func:`waits_for_chat`)."""
     data = t.to_json()
     last = [item for item in t.outbox if item.get("kind") == "table"][-1:]
-    notices = [  # (they need no group chat: normally sent already, :meth:`Runtime.send_notices`)
-        item
-        for item in t.outbox
-        if item.get("kind") == "private" and int(item["id"]) > t.outbox_sent
-    ]
-    kept = sorted(notices + last, key=lambda item: int(item["id"]))
+    # (private notices need no group chat: normally sent already, :meth:`Runtime.send_notices`)
+    notices = owed_notices(t.outbox, t.outbox_sent)
+    kept = sorted([*notices, *last], key=lambda item: int(item["id"]))
     data["outbox"] = [dict(item) for item in kept]
     data["outbox_sent"] = min((int(item["id"]) for item in kept), default=1) - 1
     data["private_outbox"] = []
@@ -476,14 +475,21 @@ def waits_for_chat(snap: Mapping[str, Any]) -> bool:
     not with the closing notice at the bot's return, if ever."""
     if not snap.get("chat_gone") or snap.get("private_outbox"):
         return False
-    sent = snap.get("outbox_sent", 0)
-    outbox = snap.get("outbox") or ()
-    return not any(
-        isinstance(item, Mapping)
+    return not owed_notices(snap.get("outbox") or (), snap.get("outbox_sent", 0))
+
+
+def owed_notices(outbox: Iterable[Any], sent: int) -> list[Mapping[str, Any]]:
+    """The private notices of a table's ``outbox`` (:meth:`LiveTable.owe_notice`, kind
+    ``"private"``) not sent yet (an id above ``sent``, :attr:`LiveTable.outbox_sent`), in
+    the outbox's order; ``outbox`` a live table's or a snapshot's (anything but an item
+    passed over)."""
+    return [
+        item
+        for item in outbox
+        if isinstance(item, Mapping)
         and item.get("kind") == "private"
         and int(item.get("id", 0)) > int(sent)
-        for item in outbox
-    )
+    ]
 
 
 def wait_expired(snap: Mapping[str, Any], now: float | None = None) -> bool:
@@ -1731,8 +1737,12 @@ class Runtime:
         unblock), so the chat may be open. It was tried anew at every street, refused each
         time (five refused sends in a hand). The fact is the seat's, saved with the table:
         a restart does not try again either."""
-        quiet = quiet_until_seen(p, seat.user_id)
-        if not again and not seat.reachable and seat.private_ref is None and quiet:
+        if (
+            not again
+            and not seat.reachable
+            and seat.private_ref is None
+            and quiet_until_seen(p, seat.user_id)
+        ):
             return False
         # (posted anew: without a ref; with :func:`posts_by_ref`, a pending one too, which the
         # step committed before the post or a snapshot from before a restart holds)
@@ -1931,14 +1941,11 @@ class Runtime:
         the closing notice for the bot's return). Once dropped, such a notice was lost with
         the rest (the player kicked was told nothing). A crash before the final snapshot is
         saved sends them again, as the closing step's other private messages."""
-        for item in [i for i in t.outbox if int(i["id"]) > t.outbox_sent]:
-            if item.get("kind") == "private":
-                await self._notice_private(t, p, item)
-        t.outbox = [
-            item
-            for item in t.outbox
-            if item.get("kind") != "private" or int(item["id"]) <= t.outbox_sent
-        ]
+        owed = owed_notices(t.outbox, t.outbox_sent)
+        for item in owed:
+            await self._notice_private(t, p, item)
+        sent = {int(item["id"]) for item in owed}
+        t.outbox = [item for item in t.outbox if int(item["id"]) not in sent]
 
     async def _notice_private(self, t: LiveTable, p: Presenter, item: Mapping[str, Any]) -> None:
         """Send the private notice ``item`` of ``t``'s outbox (:meth:`LiveTable.owe_notice`) as
