@@ -345,7 +345,7 @@ async def ready(rt: Runtime, t: LiveTable, actor: Actor, lang: str, *, again: bo
     coming back from sit-out (R8.6), bought in or not. A buy-in refused for a short balance
     that covers it by the time the refusal reads it (a /grant, a cash-out at another table
     landing at that moment) is made once more (``again``); the refusal names the balance the
-    refusing transaction read (:func:`~bot.service.wallet.refused_at`)."""
+    refusing transaction read (:func:`~bot.service.wallet.refusal_balance`)."""
     seat = t.seat_of(actor.user_id)
     if seat is None:  # (a free seat at an open table: Join is what they missed, R8.2)
         free = len(t.seats) < t.options.max_players and not t.closing
@@ -379,15 +379,9 @@ async def ready(rt: Runtime, t: LiveTable, actor: Actor, lang: str, *, again: bo
             tx.group = True
             maybe_start(rt, t, tx)
     except InsufficientFunds as exc:
-        # named: the balance the refusing transaction read, not one read after it (a /grant
-        # landing meanwhile: "the buy-in is 200, you have 550"); one that covers the buy-in
-        # by now is tried once more (refused "the buy-in is 200, you have 200")
-        have = wallet.refused_at(exc, seat.player_id)
-        if again or have is None:
-            now = await _balance(rt, seat.player_id)
-            if again and now >= amount:
-                return await ready(rt, t, actor, lang, again=False)
-            have = now if have is None else have
+        have = await wallet.refusal_balance(rt, exc, seat.player_id, amount, again)
+        if have is None:  # (covered by now: tried once more)
+            return await ready(rt, t, actor, lang, again=False)
         community = await rt.store.community(t.platform, t.community_ext)
         return await wallet.no_money(rt, lang, t, community, seat.player_id, amount, have)
     return Reply(tr(lang, "reply.ready", amount=amount, label=t.label))
@@ -515,7 +509,7 @@ async def top_up(
         return Reply(text, alert=True)
     if room == 0:
         return Reply(tr(lang, "reply.topup_full", max=limit, label=t.label), alert=True)
-    have = await _balance(rt, seat.player_id)
+    have = await wallet.balance_now(rt, seat.player_id)
     if have <= 0:  # nothing to top up from: offering "1 to N" would only be refused
         text = tr(lang, "reply.topup_no_balance", label=t.label)
         hint = await wallet.advice(rt, community, seat.player_id, lang, lower_buy_in=False)
@@ -556,7 +550,7 @@ async def top_up(
         # the balance the refusing transaction read: one read now may have moved since (a
         # /grant landing meanwhile: "a top-up of 300: you have 600")
         refused = wallet.refused_at(exc, seat.player_id)
-        have = await _balance(rt, seat.player_id) if refused is None else refused
+        have = await wallet.balance_now(rt, seat.player_id) if refused is None else refused
         return await _top_up_short(rt, t, community, seat, lang, value, have)
     text = tr(lang, "reply.topped_up", amount=value, label=t.label, stack=seat.stack)
     if t.busted(seat):  # still below one point: not dealt in yet (R8.2)
@@ -607,7 +601,7 @@ async def _queue_top_up(
     for during the same hand replaces the first (and says so). ``buy_in``: asked for without
     an amount, it is the next hand's buy-in (``value`` the one expected now), read when it is
     added (:func:`add_top_ups`)."""
-    have = await _balance(rt, seat.player_id)
+    have = await wallet.balance_now(rt, seat.player_id)
     if have < value:
         return await _top_up_short(rt, t, community, seat, lang, value, have)
     before = seat.top_up
@@ -764,13 +758,6 @@ async def _top_up_balance(
     return None
 
 
-async def _balance(rt: Runtime, player_id: int) -> int:
-    """The player's balance now (kush; 0 for a player storage does not know), for a refusal
-    that names what they have."""
-    player = await rt.store.get_player(player_id)
-    return player.balance if player else 0
-
-
 async def _refused_balance(rt: Runtime, exc: InsufficientFunds, player_id: int) -> int:
     """:func:`~bot.service.wallet.refused_at` for a timer's step (:func:`add_top_ups`), or,
     when ``exc`` does not say it, :func:`_step_balance`.
@@ -792,7 +779,7 @@ async def _step_balance(rt: Runtime, player_id: int) -> int:
         every press there, for good."""
     try:
         with answer_within(rt.storage_wait):
-            return await _balance(rt, player_id)
+            return await wallet.balance_now(rt, player_id)
     except StorageError as exc:
         raise TransitionFailed(f"the balance of player {player_id} not read: {exc!r}") from exc
 

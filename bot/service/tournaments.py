@@ -88,7 +88,7 @@ async def register(
     """Register (R8.7): the buy-in moves to the prize pool; the last free seat starts it. A
     buy-in the store refuses for a short balance (another step took from it after it was
     read: a buy-in at another table of the server) is refused naming the balance the refusing
-    transaction read (:func:`~bot.service.wallet.refused_at`), or, when the balance read
+    transaction read (:func:`~bot.service.wallet.refusal_balance`), or, when the balance read
     after the refusal covers it (a /grant landing meanwhile), made once more (``again``)."""
     from bot.service import wallet  # (wallet → bots → dealing → this module)
 
@@ -136,16 +136,11 @@ async def register(
             if registered.started is not None:
                 _begin(rt, t, tx)
     except InsufficientFunds as exc:
-        # named: the balance the refusing transaction read, not the one read before the step
-        # ("the buy-in is 33, you have 50") nor one read after it (a /grant landing meanwhile:
-        # "the buy-in is 33, you have 533"); one that covers it by now is tried once more
-        have = wallet.refused_at(exc, player.id)
-        if again or have is None:
-            fresh = await rt.store.get_player(player.id)
-            now = fresh.balance if fresh is not None else 0
-            if again and now >= tour.config.buy_in:
-                return await register(rt, t, community, actor, lang, again=False)
-            have = now if have is None else have
+        # (not the balance read before the step, which paid it: "the buy-in is 33, you have
+        # 50", nor one read after the refusal)
+        have = await wallet.refusal_balance(rt, exc, player.id, tour.config.buy_in, again)
+        if have is None:  # (covered by now: tried once more)
+            return await register(rt, t, community, actor, lang, again=False)
         return await wallet.no_money(rt, lang, t, community, player.id, tour.config.buy_in, have)
     return Reply(tr(lang, "tour.registered", amount=tour.config.buy_in, label=t.label))
 

@@ -96,6 +96,31 @@ def refused_at(exc: InsufficientFunds, player_id: int) -> int | None:
     return exc.balance if exc.player_id == player_id else None
 
 
+async def balance_now(rt: Runtime, player_id: int) -> int:
+    """The player's balance now (kush; 0 for a player storage does not know), for a refusal
+    that names what they have."""
+    player = await rt.store.get_player(player_id)
+    return player.balance if player else 0
+
+
+async def refusal_balance(
+    rt: Runtime, exc: InsufficientFunds, player_id: int, amount: int, again: bool
+) -> int | None:
+    """The balance (kush) a buy-in of ``amount`` refused with ``exc`` for a short balance
+    names (R8.2 Ready, R8.7 Register): the one the refusing transaction read
+    (:func:`refused_at`), not one read after it (a /grant landing meanwhile: "the buy-in is
+    200, you have 550"), else the balance now; ``None`` when ``again`` and the balance read
+    now covers ``amount`` (a /grant, a cash-out at another table landing at that moment:
+    refused "the buy-in is 200, you have 200"): the caller makes the buy-in once more."""
+    have = refused_at(exc, player_id)
+    if again or have is None:
+        now = await balance_now(rt, player_id)
+        if again and now >= amount:
+            return None
+        have = now if have is None else have
+    return have
+
+
 async def no_money(
     rt: Runtime,
     lang: str,
