@@ -111,12 +111,17 @@ GAME_NAMES: Mapping[str, GameKind] = {
 }
 
 
+def _name_key(text: str) -> str:
+    """A name as typed, the way names are looked up (:data:`GAME_NAMES`, a setting's
+    :attr:`Setting.aliases`): casefolded, "ё" as "е", words one space apart."""
+    return " ".join(text.casefold().replace("ё", "е").split())
+
+
 def game_named(text: str) -> str | None:
     """The code name (``pineapple``, ``ofc``, ``chinese``) of the playable game ``text``
     names, by its code name or another of :data:`GAME_NAMES` (any case, words as typed),
     ``None`` for none: ``/rules``, ``/newtable`` and ``/tournament`` read a game so."""
-    key = " ".join(text.casefold().replace("ё", "е").split())
-    game = GAME_NAMES.get(key)
+    game = GAME_NAMES.get(_name_key(text))
     return None if game is None else game.value
 
 
@@ -319,8 +324,8 @@ class Setting(BaseModel):
         stack's "0" (5 × the buy-in), the language's "auto"; a number's that is no number
         stands for never set (the time zone's "auto", stored ``None``: by the group's
         language; once set it could not be unset).
-    :ivar aliases: other words for a choice, as (word, choice) pairs, the word casefolded,
-        "ё" as "е", words one space apart (the game's "ананас", "Chinese Poker": as
+    :ivar aliases: other words for a choice, as (word, choice) pairs, the word as
+        :func:`_name_key` writes it (the game's "ананас", "Chinese Poker": as
         /newtable reads a game, :data:`GAME_NAMES`).
     :ivar choices: the values of a choice, in the order the button cycles them.
     :ivar games: the games it applies to.
@@ -412,8 +417,7 @@ class Setting(BaseModel):
             text = _SWITCH_WORDS.get(text.lower(), text)
         elif self.kind is Kind.CHOICE:
             text = text.lower()
-            key = " ".join(text.casefold().replace("ё", "е").split())
-            text = dict(self.aliases).get(key, text)  # ("ананас": pineapple)
+            text = dict(self.aliases).get(_name_key(text), text)  # ("ананас": pineapple)
         elif self.kind is Kind.TEXT and any(_control(ch) for ch in text):
             raise SettingRefused(self.range_text, self)
         elif self.kind is Kind.TEXT and self.low >= 1 and not any(map(visible, text)):
