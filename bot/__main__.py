@@ -14,8 +14,9 @@ from typing import Any
 from bot.config import ConfigError, OutOfReach, Settings, load_settings
 from bot.logs import configure_logging
 from bot.texts import tr
+from storage.cli import EX_TEMPFAIL, refuse_missing_env_file
 
-__all__ = ["main"]
+__all__ = ["EX_TEMPFAIL", "main"]
 
 
 def _prog() -> str:
@@ -79,12 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "forwarded to the worker serving its chat (needs TELEGRAM_WEBHOOK_URL/SECRET)",
     )  # fmt: skip
     args = parser.parse_args(argv)
-    if args.env_file is not None and not Path(args.env_file).is_file():
-        # (read as none, a typo started the sandbox, or the bot with the environment's tokens)
-        print(
-            f"error: there is no {args.env_file} (--env-file names the bot's settings file)",
-            file=sys.stderr,
-        )
+    if refuse_missing_env_file(args.env_file):
         return 2
     args.env_file = args.env_file or ".env"
     try:
@@ -145,11 +141,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     return _run(run(settings))
 
-
-#: the exit status of a start that could not reach a platform or the database
-#: (:class:`bot.config.OutOfReach`): sysexits.h's ``EX_TEMPFAIL``, "try again later": a
-#: service manager restarts it, while 2 (a setting to change) it should not
-EX_TEMPFAIL = 75
 
 #: ``--sandbox-db``'s default
 SANDBOX_DB = "sandbox.sqlite3"

@@ -32,11 +32,9 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from storage.api import StorageError, StorageUnreachable
 from storage.check import audit, read_database
+from storage.cli import EX_TEMPFAIL, refuse_missing_env_file
 
-#: The exit status of a database out of reach (:class:`StorageUnreachable`): sysexits.h's
-#: ``EX_TEMPFAIL``, "try again later", as ``bot.__main__.EX_TEMPFAIL`` (2 stays for what must
-#: change first: a wrong URL, password or file).
-EX_TEMPFAIL = 75
+__all__ = ["EX_TEMPFAIL", "main"]
 
 
 class _Database(BaseSettings):
@@ -85,12 +83,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     backup.add_argument("dest", help="the new file to write (never overwritten)")
     args = parser.parse_args(argv)
-    if args.db is None and args.env_file is not None and not Path(args.env_file).is_file():
-        # (read as none, a typo checked the default ofc.sqlite3 without a word)
-        print(
-            f"error: there is no {args.env_file} (--env-file names the bot's settings file)",
-            file=sys.stderr,
-        )
+    if args.db is None and refuse_missing_env_file(args.env_file):
         return 2
     args.env_file = args.env_file or ".env"
     try:
