@@ -538,7 +538,7 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
             from discord import ConnectionClosed, DiscordServerError
 
             from bot.discord import DiscordAdapter, LoginFailure, PrivilegedIntentsRequired
-            from bot.discord.adapter import default_intents
+            from bot.discord.adapter import MEMBERS_INTENT_REFUSED, default_intents
 
             discord_adapter = DiscordAdapter(
                 service,
@@ -558,11 +558,8 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
                     "Discord refused DISCORD_BOT_TOKEN: copy the token from the Developer Portal "
                     "(Bot tab) into .env"
                 ) from None
-            except PrivilegedIntentsRequired:
-                raise ConfigError(
-                    "Discord refused the members intent: switch on Server Members Intent in the "
-                    "Developer Portal (Bot tab), or unset DISCORD_MEMBERS_INTENT"
-                ) from None
+            except PrivilegedIntentsRequired:  # (close code 4014)
+                raise ConfigError(MEMBERS_INTENT_REFUSED) from None
             except ConnectionClosed as exc:  # (a traceback: 4004, 4011 sharding required …)
                 raise ConfigError(_discord_closed(exc.code)) from None
             except (OSError, TimeoutError, DiscordServerError) as exc:  # (75: restarted)
@@ -571,7 +568,16 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
                 ) from None
             if telegram is None:  # nothing else served: its end for good stops the bot
                 discord_adapter.on_ended = discord_ended
-            if worker is None:
+            if worker is None and settings.shard_ids is not None:  # (every shard: here)
+                last = len(settings.shard_ids) - 1
+                named = settings.discord_shard_ids or ("0" if not last else f"0-{last}")
+                log.info(
+                    "Discord: connected as %s (shards %s of %s)",
+                    discord_adapter.client.user,
+                    named,
+                    settings.discord_shard_count,
+                )
+            elif worker is None:
                 log.info("Discord: connected as %s", discord_adapter.client.user)
             else:
                 log.info("Discord: logged in as %s (shards as leased)", discord_adapter.client.user)
@@ -627,15 +633,16 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
 
 
 def _discord_closed(code: int) -> str:
-    """The start's one line for a gateway connection Discord closed for good before it was
-    ready (``code``, Discord's close code; 4014, the members intent, has its own line)."""
-    why = {
-        4004: "the token was refused: copy DISCORD_BOT_TOKEN from the Developer Portal (Bot tab) "
-        "into .env",
-        4011: "sharding required (the bot is in too many servers for one shard): set "
-        "DISCORD_SHARD_IDS and DISCORD_SHARD_COUNT (docs/operations.md)",
-    }.get(code, "see Discord's gateway close codes")
-    return f"Discord closed the connection at the start (close code {code}): {why}"
+    """The start's one line (a :class:`ConfigError`, exit status 2: a setting, the token or
+    discord.py to change first) for a gateway connection Discord closed for good before it
+    was ready (``code``, Discord's close code: what to do is
+    :func:`bot.discord.adapter.close_code_advice`'s; 4014, the members intent, comes as
+    discord.py's ``PrivilegedIntentsRequired`` with a line of its own)."""
+    from bot.discord.adapter import close_code_advice
+
+    return f"Discord closed the connection at the start (close code {code}): " + (
+        close_code_advice(code)
+    )
 
 
 async def _close_store(store: Store, fresh: Path | None, lock: int | None) -> None:

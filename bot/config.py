@@ -75,9 +75,12 @@ class Settings(BaseSettings):
         worker's tables are taken over within about this time. The same on every worker
         (a takeover reads the dead worker's last renewal as its lease's end less its own).
     :ivar discord_shard_ids: the Discord shards this process runs, e.g. ``0-1`` or ``2,3``
-        (empty: all, one process). A worker's are the shards it prefers: it takes them when
-        free, and takes over a dead worker's; ``none``: a worker that only takes over.
-    :ivar discord_shard_count: the total number of Discord shards (with shard ids).
+        (empty in one process: every shard of ``discord_shard_count``, or one unsharded
+        connection without a count). A worker's are the shards it prefers: it takes them
+        when free, and takes over a dead worker's; ``none``: a worker that only takes over.
+    :ivar discord_shard_count: the total number of Discord shards: with shard ids, or alone
+        in one process, which then runs them all (Discord's close code 4011, "sharding
+        required", asks for it: at least one shard per 2,500 servers).
     :ivar storage_wait_seconds: how long a press, a command or a timer's step waits for the
         database in all (seconds, more than 0 and at most 30; default 1): then it is answered
         "nothing changed, try again" (:data:`bot.service.runtime.STORAGE_WAIT`). More for a
@@ -300,8 +303,18 @@ class Settings(BaseSettings):
 
     @property
     def shard_ids(self) -> list[int] | None:
-        """The Discord shard ids of this process (``None``: every shard)."""
-        return None if self.discord_shard_ids is None else parse_shards(self.discord_shard_ids)
+        """The Discord shard ids this process runs: ``DISCORD_SHARD_IDS``; without them, in
+        one process (no ``WORKER_ID``), every shard of ``DISCORD_SHARD_COUNT``
+        (``0 … count - 1``, one :class:`discord.AutoShardedClient` connecting each);
+        ``None``: neither set (one unsharded connection: every guild, while Discord allows
+        it), or a worker without Discord. A count without shard ids was read by no one: the
+        process ran one unsharded connection, and a bot Discord requires to shard (close
+        code 4011) could not start without ids the README called "empty: every shard"."""
+        if self.discord_shard_ids is not None:
+            return parse_shards(self.discord_shard_ids)
+        if self.discord_shard_count is not None and self.worker_id is None:
+            return list(range(self.discord_shard_count))
+        return None
 
     @property
     def worker_url(self) -> str:

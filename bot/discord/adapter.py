@@ -88,12 +88,15 @@ from bot.texts import DISCORD_DESCRIPTIONS_RU, language_of, tr
 from game.policy import Level
 
 __all__ = [
+    "CLOSE_CODES",
+    "MEMBERS_INTENT_REFUSED",
     "DiscordAdapter",
     "OfcAdminCommands",
     "OfcClient",
     "OfcCommands",
     "actor_of",
     "chat_of",
+    "close_code_advice",
     "default_intents",
     "discord_name",
     "is_admin",
@@ -815,6 +818,44 @@ def default_intents(*, members: bool = False) -> discord.Intents:
     return discord.Intents(guilds=True, moderation=True, members=members)
 
 
+#: what to do when Discord refused the privileged members intent (close code 4014,
+#: discord.py's ``PrivilegedIntentsRequired``): the start's line and a running bot's
+MEMBERS_INTENT_REFUSED = (
+    "Discord refused the members intent: switch on Server Members Intent in the Developer "
+    "Portal (Bot tab), or set DISCORD_MEMBERS_INTENT=0"
+)
+
+#: Discord's gateway close codes that end a connection for good (discord.py reconnects on
+#: every other; Discord's gateway docs, "Gateway Close Event Codes") → what the operator
+#: does about it. Each is a setting, a token or an upgrade to change first: a restart alone
+#: does not help (``python -m bot`` exits with status 2, a ConfigError).
+CLOSE_CODES: dict[int, str] = {
+    4004: "the token was refused: copy DISCORD_BOT_TOKEN from the Developer Portal (Bot tab) "
+    "into .env",
+    4010: "Discord refused the shard (invalid shard): check DISCORD_SHARD_IDS and "
+    "DISCORD_SHARD_COUNT",
+    4011: "sharding required (the bot is in too many servers for one connection): set "
+    "DISCORD_SHARD_COUNT (at least one shard per 2,500 servers) to run every shard in this "
+    "process, or run workers each with its DISCORD_SHARD_IDS (docs/operations.md)",
+    4012: "Discord no longer takes the gateway version of this discord.py: upgrade it "
+    "(pip install -U discord.py)",
+    4013: "Discord refused the gateway intents as invalid: upgrade discord.py (pip install -U "
+    "discord.py)",
+    4014: "the members intent was refused: switch on Server Members Intent in the Developer "
+    "Portal (Bot tab), or set DISCORD_MEMBERS_INTENT=0",
+}
+
+
+def close_code_advice(code: int) -> str:
+    """What to do about a gateway connection Discord closed for good with ``code`` (its close
+    code): :data:`CLOSE_CODES`'s line, or for another code where to look it up."""
+    return CLOSE_CODES.get(
+        code,
+        "see Discord's gateway close codes (https://discord.com/developers/docs/topics/"
+        "opcodes-and-status-codes#gateway-gateway-close-event-codes)",
+    )
+
+
 def _drop_login_line(record: logging.LogRecord) -> bool:
     return record.getMessage() != "logging in using static token"
 
@@ -991,17 +1032,19 @@ class DiscordAdapter:
             return
         exc = task.exception()
         if isinstance(exc, discord.PrivilegedIntentsRequired):
-            why = (
-                "Discord refused the members intent: switch on Server Members Intent in the "
-                "Developer Portal (Bot tab), or set DISCORD_MEMBERS_INTENT=0, then start the bot "
-                "again"
-            )
+            why = f"{MEMBERS_INTENT_REFUSED}, then start the bot again"
         elif isinstance(exc, discord.LoginFailure) or (
             isinstance(exc, discord.ConnectionClosed) and exc.code == 4004
         ):
             why = (
                 "Discord refused DISCORD_BOT_TOKEN (reset in the Developer Portal?): copy the "
                 "new token from the Bot tab into .env, then start the bot again"
+            )
+        elif isinstance(exc, discord.ConnectionClosed) and exc.code in CLOSE_CODES:
+            # (4011: the bot grew past a shard's servers; its repr read as a traceback)
+            why = (
+                f"Discord closed the connection (close code {exc.code}): "
+                f"{close_code_advice(exc.code)}, then start the bot again"
             )
         else:
             why = f"its connection ended ({exc!r}): start the bot again"

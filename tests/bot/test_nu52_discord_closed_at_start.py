@@ -31,13 +31,20 @@ DC_TOKEN = "A" * 24 + "." + "B" * 6 + "." + "C" * 27
         (
             4011,
             "Discord closed the connection at the start (close code 4011): sharding required "
-            "(the bot is in too many servers for one shard): set DISCORD_SHARD_IDS and "
-            "DISCORD_SHARD_COUNT (docs/operations.md)",
+            "(the bot is in too many servers for one connection): set DISCORD_SHARD_COUNT (at "
+            "least one shard per 2,500 servers) to run every shard in this process, or run "
+            "workers each with its DISCORD_SHARD_IDS (docs/operations.md)",
         ),
         (
             4013,
-            "Discord closed the connection at the start (close code 4013): see Discord's "
-            "gateway close codes",
+            "Discord closed the connection at the start (close code 4013): Discord refused the "
+            "gateway intents as invalid: upgrade discord.py (pip install -U discord.py)",
+        ),
+        (  # (fix39a: each code discord.py does not reconnect on says what to do)
+            4999,
+            "Discord closed the connection at the start (close code 4999): see Discord's "
+            "gateway close codes (https://discord.com/developers/docs/topics/"
+            "opcodes-and-status-codes#gateway-gateway-close-event-codes)",
         ),
     ],
 )

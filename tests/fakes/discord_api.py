@@ -385,6 +385,9 @@ class FakeDiscord:
         self._intents: dict[web.WebSocketResponse, int] = {}  # each connection's IDENTIFY
         #: (shard id, shard count) of every IDENTIFY, in order
         self.identified: list[tuple[int, int]] = []
+        #: a close code every IDENTIFY is answered with, e.g. 4011 (sharding required) or
+        #: 4013 (invalid intents): Discord ending the connection for good; ``None``: READY
+        self.close_identify: int | None = None
         self._changed = asyncio.Condition()
         self._runner: web.AppRunner | None = None
         self.port = 0
@@ -1197,6 +1200,9 @@ class FakeDiscord:
                     token = str(payload["d"].get("token", "")).removeprefix("Bot ")
                     if token != self.token:
                         await ws.close(code=4004, message=b"Authentication failed.")
+                        break
+                    if self.close_identify is not None:
+                        await ws.close(code=self.close_identify, message=b"closed for good")
                         break
                     self._sockets.add(ws)
                     shard = payload["d"].get("shard") or [0, 1]
