@@ -9,6 +9,7 @@ import gc
 import logging
 import signal
 import sqlite3
+import sys
 from collections.abc import Awaitable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TypeVar
@@ -38,6 +39,7 @@ __all__ = [
     "DiscordEnded",
     "TokenTaken",
     "database_name",
+    "error_name",
     "open_store",
     "run",
     "run_router",
@@ -244,9 +246,42 @@ def _bot_api_errors(base_url: str | None = None) -> Iterator[None]:
             ) from None
         except NetworkError as exc:  # (no answer, or a 5xx: status 75, restarted)
             raise OutOfReach(
-                f"cannot reach the Telegram Bot API ({exc.message.split(':')[0]}): check the "
+                f"cannot reach the Telegram Bot API ({_bot_api_failure(exc)}): check the "
                 "network, or TELEGRAM_API_BASE_URL in .env"
             ) from None
+
+
+def _bot_api_failure(exc: NetworkError) -> str:
+    """The Bot API out of reach (``exc``) as its :class:`OutOfReach` line names it, in the
+    form Discord's names its own (:func:`error_name`): python-telegram-bot's ``NetworkError``
+    (or ``TimedOut``) is named by the exception it wraps (``aiohttp.ClientConnectorError``
+    from :mod:`bot.telegram.transport`, ``TimeoutError``; ``httpx.ConnectError`` from the
+    library's own transport), else by its text's ``aiohttp.…`` or ``httpx.…`` prefix, else as
+    itself (``telegram.error.NetworkError``: a 5xx answer, its JSON not parsed)."""
+    cause = exc.__cause__
+    if cause is not None and not isinstance(cause, ValueError):  # (ValueError: the JSON)
+        return error_name(cause)
+    if exc.message.startswith(("aiohttp.", "httpx.")):
+        return exc.message.split(":")[0]
+    return error_name(exc)
+
+
+def error_name(exc: BaseException) -> str:
+    """How the start's "cannot reach …" lines (:class:`OutOfReach`, Telegram's and
+    Discord's alike) name the exception that kept a platform out of reach: its class as its
+    library exports it (``httpx.ConnectError``, ``aiohttp.ClientConnectorError``,
+    ``discord.DiscordServerError``; else its public module's: ``telegram.error.TimedOut``), a
+    builtin bare (``TimeoutError``, ``OSError``). Telegram's line said ``httpx.ConnectError``
+    and Discord's ``ClientConnectorError`` (the bare class), or Telegram's "Timed out" (the
+    library's text)."""
+    cls = type(exc)
+    if cls.__module__ == "builtins":
+        return cls.__qualname__
+    top = cls.__module__.split(".")[0]
+    if getattr(sys.modules.get(top), cls.__name__, None) is cls:
+        return f"{top}.{cls.__name__}"
+    public = ".".join(part for part in cls.__module__.split(".") if not part.startswith("_"))
+    return f"{public}.{cls.__name__}"
 
 
 def settle_heap() -> None:
@@ -564,7 +599,7 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
                 raise ConfigError(_discord_closed(exc.code)) from None
             except (OSError, TimeoutError, DiscordServerError) as exc:  # (75: restarted)
                 raise OutOfReach(
-                    f"cannot reach Discord ({type(exc).__name__}): check the network"
+                    f"cannot reach Discord ({error_name(exc)}): check the network"
                 ) from None
             if telegram is None:  # nothing else served: its end for good stops the bot
                 discord_adapter.on_ended = discord_ended

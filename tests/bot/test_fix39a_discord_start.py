@@ -12,21 +12,29 @@
 - ``DISCORD_SHARD_COUNT=2`` without ``DISCORD_SHARD_IDS`` in one process ran one unsharded
   connection (the count read by no one), though the README said "empty, every shard": it
   runs every shard of the count now (discord.py's ``AutoShardedClient``).
+- The "cannot reach …" lines (exit status 75) named the exception differently: Telegram's
+  ``aiohttp.ClientConnectorError`` (or python-telegram-bot's "Timed out"), Discord's the bare
+  ``ClientConnectorError``. Both name it as its library exports it, a builtin bare.
 
-Every case runs discord.py's own gateway client against the fake gateway."""
+The close codes and the shards run discord.py's own gateway client against the fake gateway."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 from pathlib import Path
+from types import SimpleNamespace
 
+import aiohttp
+import discord
+import httpx
 import pytest
 from pydantic import SecretStr
+from telegram.error import NetworkError, TimedOut
 
 from bot import __main__ as entry
 from bot.app import DiscordEnded, run
-from bot.config import ConfigError, Settings
+from bot.config import ConfigError, OutOfReach, Settings
 from tests.fakes.discord_api import GUILD_ID, FakeDiscord, FakeUser, point_discord_at
 
 DC_TOKEN = "A" * 24 + "." + "B" * 6 + "." + "C" * 27
@@ -175,3 +183,102 @@ def test_the_shards_a_process_runs() -> None:
     assert shards(
         discord_shard_count=3, discord_shard_ids="2", worker_id="w1", discord_bot_token=DC_TOKEN
     ) == [2]
+
+
+# -- the out-of-reach lines name the exception alike --
+
+
+async def _telegram_out_of_reach(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, error: BaseException
+) -> str:
+    from bot.telegram import TelegramAdapter
+
+    async def start(self: TelegramAdapter, **kwargs: object) -> None:
+        raise error
+
+    monkeypatch.setattr(TelegramAdapter, "start", start)
+    settings = Settings(
+        telegram_bot_token=SecretStr("123456:" + "T" * 35),
+        database_path=str(tmp_path / "ofc.sqlite3"),
+        _env_file=None,  # type: ignore[call-arg]
+    )
+    with pytest.raises(OutOfReach) as caught:
+        await asyncio.wait_for(run(settings, asyncio.Event()), 60)
+    return str(caught.value)
+
+
+async def _discord_out_of_reach(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, error: BaseException
+) -> str:
+    from bot.discord import DiscordAdapter
+
+    async def start(self: DiscordAdapter, **kwargs: object) -> None:
+        raise error
+
+    monkeypatch.setattr(DiscordAdapter, "start", start)
+    with pytest.raises(OutOfReach) as caught:
+        await asyncio.wait_for(run(_settings(tmp_path), asyncio.Event()), 60)
+    return str(caught.value)
+
+
+def _wrapped(outer: NetworkError, inner: BaseException) -> NetworkError:
+    outer.__cause__ = inner  # (as bot/telegram/transport.py raises it: ``from`` aiohttp's)
+    return outer
+
+
+def _no_route() -> aiohttp.ClientConnectorError:
+    """What aiohttp raises with no network (discord.py's login, the Bot API transport)."""
+    key = aiohttp.client_reqrep.ConnectionKey("example.org", 443, True, True, None, None, None)
+    return aiohttp.ClientConnectorError(key, OSError(101, "Network is unreachable"))
+
+
+TG_LINE = (
+    "cannot reach the Telegram Bot API ({}): check the network, or TELEGRAM_API_BASE_URL in .env"
+)
+DC_LINE = "cannot reach Discord ({}): check the network"
+
+
+@pytest.mark.parametrize(
+    ("telegram", "discord_error", "name"),
+    [
+        # what each platform's start raises for one failure, named the same way on both:
+        # no network (Discord's said "ClientConnectorError"); a timeout (Telegram's said
+        # "Timed out", python-telegram-bot's text)
+        (
+            _wrapped(NetworkError(f"aiohttp.ClientConnectorError: {_no_route()}"), _no_route()),
+            _no_route(),
+            "aiohttp.ClientConnectorError",
+        ),
+        (_wrapped(TimedOut(), TimeoutError()), TimeoutError(), "TimeoutError"),
+    ],
+)
+async def test_both_platforms_name_the_same_exception_alike(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    telegram: NetworkError,
+    discord_error: BaseException,
+    name: str,
+) -> None:
+    assert await _telegram_out_of_reach(tmp_path, monkeypatch, telegram) == TG_LINE.format(name)
+    assert await _discord_out_of_reach(tmp_path, monkeypatch, discord_error) == DC_LINE.format(name)
+
+
+async def test_other_libraries_exceptions_are_named_qualified(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """python-telegram-bot's own transport (httpx) is named as before
+    (``httpx.ConnectError``), its timeouts by the httpx one; discord.py's 5xx as
+    ``discord.DiscordServerError`` (the bare class before)."""
+    connect = httpx.ConnectError("All connection attempts failed")
+    said = await _telegram_out_of_reach(
+        tmp_path, monkeypatch, _wrapped(NetworkError(f"httpx.ConnectError: {connect}"), connect)
+    )
+    assert said == TG_LINE.format("httpx.ConnectError")
+    timeout = httpx.ReadTimeout("timed out")
+    said = await _telegram_out_of_reach(tmp_path, monkeypatch, _wrapped(TimedOut(), timeout))
+    assert said == TG_LINE.format("httpx.ReadTimeout")
+    answer = SimpleNamespace(status=503, reason="Service Unavailable")
+    said = await _discord_out_of_reach(
+        tmp_path, monkeypatch, discord.DiscordServerError(answer, "down")
+    )
+    assert said == DC_LINE.format("discord.DiscordServerError")

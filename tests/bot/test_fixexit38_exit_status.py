@@ -75,7 +75,7 @@ def _discord_settings(tmp_path: Path) -> Settings:
         (TimeoutError(), "TimeoutError"),
         (
             discord.DiscordServerError(SimpleNamespace(status=503, reason="Unavailable"), "down"),
-            "DiscordServerError",
+            "discord.DiscordServerError",  # (fix39a: named as Telegram's line names httpx's)
         ),
     ],
 )
