@@ -6,7 +6,7 @@
   Each now says what to do, in one line, exit status 2 as every ConfigError (a setting, the
   token or discord.py to change first: a restart alone does not help). A running bot's
   connection closed so (4011: the bot grew past a shard's servers) said
-  ``ConnectionClosed('Shard ID None WebSocket closed with 4011')``; it says the same.
+  ``ConnectionClosed('Shard ID None WebSocket closed with 4011')``; it says what to do too.
 - The members intent refused (4014) said "or unset DISCORD_MEMBERS_INTENT", which
   ``.env.example`` sets to 0: "or set DISCORD_MEMBERS_INTENT=0".
 - ``DISCORD_SHARD_COUNT=2`` without ``DISCORD_SHARD_IDS`` in one process ran one unsharded
