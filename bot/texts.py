@@ -783,16 +783,16 @@ TEXTS: dict[str, dict[str, str]] = {
         "{target:очка|очков|очков} закончится ею с расчётом для всех, тогда же вернётся стек.",
     },
     "reply.leave_after_hand_safe": {
-        "en": "You leave after this hand. Your remaining cards are placed automatically "
-        "(safe_autoplay); your stack comes back after the showdown.",
-        "ru": "Вы встанете после этой раздачи. Оставшиеся карты будут разложены автоматически "
-        "(safe_autoplay); стек вернётся после вскрытия.",
+        "en": "You leave after this hand. The bot places your remaining cards for you with "
+        "its strategy; your stack comes back after the showdown.",
+        "ru": "Вы встанете после этой раздачи. Оставшиеся карты бот разложит за вас по своей "
+        "стратегии; стек вернётся после вскрытия.",
     },
     "reply.leave_confirm_safe": {
-        "en": "Leave during your hand? Your remaining cards are placed automatically "
-        "(safe_autoplay). Press Leave again to confirm.",
-        "ru": "Встать во время раздачи? Оставшиеся карты будут разложены автоматически "
-        "(safe_autoplay). Нажмите «Встать» ещё раз, чтобы подтвердить.",
+        "en": "Leave during your hand? The bot places your remaining cards for you with its "
+        "strategy. Press Leave again to confirm.",
+        "ru": "Встать во время раздачи? Оставшиеся карты бот разложит за вас по своей "
+        "стратегии. Нажмите «Встать» ещё раз, чтобы подтвердить.",
     },
     "reply.leave_confirm": {
         "en": "Leave during your hand? Your remaining cards are placed automatically and may "
@@ -801,10 +801,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "может оказаться мёртвой. Нажмите «Встать» ещё раз, чтобы подтвердить.",
     },
     "reply.leave_confirm_typed_safe": {
-        "en": "Leave during your hand? Your remaining cards are placed automatically "
-        "(safe_autoplay). Send /leave again to confirm.",
-        "ru": "Встать во время раздачи? Оставшиеся карты будут разложены автоматически "
-        "(safe_autoplay). Отправьте /leave ещё раз, чтобы подтвердить.",
+        "en": "Leave during your hand? The bot places your remaining cards for you with its "
+        "strategy. Send /leave again to confirm.",
+        "ru": "Встать во время раздачи? Оставшиеся карты бот разложит за вас по своей "
+        "стратегии. Отправьте /leave ещё раз, чтобы подтвердить.",
     },
     "reply.leave_confirm_typed": {
         "en": "Leave during your hand? Your remaining cards are placed automatically and may "

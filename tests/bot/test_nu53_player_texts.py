@@ -1,0 +1,47 @@
+"""What a Russian-speaking player met in the sandbox (nu53): a setting's internal name in a
+player's Leave question, "put the cards" for a street of one card, a refused second discard
+that did not say how to change it, and a leaderboard that did not say what it ranks."""
+
+from __future__ import annotations
+
+import re
+
+from bot.service.settings import SETTINGS
+from bot.texts import TEXTS, tr
+
+#: a setting's name as an argument of /settings ("/settings min_buy_in"), which an admin types
+_AS_COMMAND = re.compile(r"/settings\s+$")
+
+
+def test_a_player_text_names_a_setting_only_as_an_argument_of_settings() -> None:
+    """A Leave during the hand with ``safe_autoplay`` on asked "Встать во время раздачи?
+    Оставшиеся карты будут разложены автоматически (safe_autoplay)": a setting's name,
+    English and unexplained, in a player's Russian question. Outside the settings' own texts
+    (``settings.*``, which admins read), a setting's name appears only as what to type after
+    ``/settings``."""
+    found = []
+    for key, texts in TEXTS.items():
+        if key.startswith("settings."):
+            continue
+        for lang, text in texts.items():
+            plain = re.sub(r"\{[^{}]*\}", "", text)
+            for name in SETTINGS:
+                if "_" not in name:  # (game, language, …: ordinary words)
+                    continue
+                for m in re.finditer(re.escape(name), plain):
+                    if not _AS_COMMAND.search(plain[: m.start()]):
+                        found.append((key, lang, name))
+    assert found == []
+
+
+def test_r8_5_the_safe_leave_texts_say_who_places_the_cards() -> None:
+    """The three Leave texts of ``safe_autoplay`` (R8.5) say in words that the bot places the
+    cards by its strategy, and never that the hand may foul."""
+    for key in (
+        "reply.leave_after_hand_safe",
+        "reply.leave_confirm_safe",
+        "reply.leave_confirm_typed_safe",
+    ):
+        assert "разложит за вас по своей стратегии" in tr("ru", key), key
+        assert "places your remaining cards for you with its strategy" in tr("en", key), key
+        assert "мёртв" not in tr("ru", key) and "foul" not in tr("en", key)
