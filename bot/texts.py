@@ -176,6 +176,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Your move · ⏱ {time}. Put each card in a box{discard}, then Confirm.",
         "ru": "Ваш ход · ⏱ {time}. Разложите карты по боксам{discard} и нажмите «Подтвердить».",
     },
+    # a street of one card (classic OFC's streets 2-9, R4.1), which discards none
+    "private.your_turn_one": {
+        "en": "Your move · ⏱ {time}. Put the card in a box, then Confirm.",
+        "ru": "Ваш ход · ⏱ {time}. Положите карту в бокс и нажмите «Подтвердить».",
+    },
     "private.away": {
         "en": "💤 You are away: your streets are placed for you after {seconds} s. Place a card to come back.",
         "ru": "💤 Вы не на месте: карты каждой улицы раскладываются за вас через {seconds} с. Положите карту, чтобы вернуться.",

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import re
 
+from bot.model import Actor
 from bot.service.settings import SETTINGS
 from bot.texts import TEXTS, tr
+from tests.bot.test_service_classic import ALICE, GROUP, auto_street, start
 
 #: a setting's name as an argument of /settings ("/settings min_buy_in"), which an admin types
 _AS_COMMAND = re.compile(r"/settings\s+$")
@@ -45,3 +47,33 @@ def test_r8_5_the_safe_leave_texts_say_who_places_the_cards() -> None:
         assert "разложит за вас по своей стратегии" in tr("ru", key), key
         assert "places your remaining cards for you with its strategy" in tr("en", key), key
         assert "мёртв" not in tr("ru", key) and "foul" not in tr("en", key)
+
+
+async def test_r4_1_a_street_of_one_card_says_put_the_card(env) -> None:  # type: ignore[no-untyped-def]
+    """Classic OFC's streets 2-9 deal one card (R4.1); the private screen said «Разложите карты
+    по боксам» ("put each card in a box") for it. Street 1's five cards keep that line; a
+    street of one says «Положите карту в бокс» in Russian, "Put the card in a box" in English."""
+    service, presenter, _store, _clock = env
+    boris = Actor("telegram", "4", "Борис", "ru")
+    players = {a.user_id: a for a in (ALICE, boris)}
+    await start(service, [ALICE, boris], "ofc")
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    time = "⏱ "
+    seen: dict[str, list[str]] = {"en": [], "ru": []}
+    for _ in range(4):  # street 1 of both, then street 2 of both
+        player = t.player_of(t.hand.to_act[0])
+        assert player is not None
+        actor = players[player.user_id]
+        screen = presenter.last_private(actor.user_id).text
+        move = next(line for line in screen.splitlines() if time in line and "·" in line)
+        seen[actor.language or "en"].append(move.split(". ", 1)[1])
+        await auto_street(service, presenter, actor)
+    assert seen["ru"] == [
+        "Разложите карты по боксам и нажмите «Подтвердить».",
+        "Положите карту в бокс и нажмите «Подтвердить».",
+    ]
+    assert seen["en"] == [
+        "Put each card in a box, then Confirm.",
+        "Put the card in a box, then Confirm.",
+    ]
