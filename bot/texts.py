@@ -1939,10 +1939,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "No discards on this street.",
         "ru": "На этой улице сбрасывать нельзя.",
     },
-    # the street's discard is already made (R3.2); the card can be taken back first
+    # the street's discard is already made (R3.2); the card can be taken back first: a box's
+    # button on the discarded card puts it there (it said only "already discarded", and a
+    # player who wanted to discard another card did not learn how)
     "err.discard_done": {
-        "en": "You have already discarded on this street.",
-        "ru": "На этой улице сброс уже сделан.",
+        "en": "You have already discarded on this street: to discard another card, first "
+        "put the discarded one in a box.",
+        "ru": "На этой улице сброс уже сделан: чтобы сбросить другую карту, сначала положите "
+        "сброшенную в бокс.",
     },
     "err.incomplete_street": {
         "en": "Place every card first.",

@@ -7,8 +7,16 @@ from __future__ import annotations
 import re
 
 from bot.model import Actor
+from bot.presses import Arrange, ConfirmMove, DiscardCard, PlaceCard, encode
 from bot.service.settings import SETTINGS
-from bot.texts import TEXTS, tr
+from bot.texts import TEXTS, error_text, tr
+from game.actions import Place
+from game.board import Box
+from tests.bot import test_service as svc
+from tests.bot.conftest import service_env
+from tests.bot.test_fast_taps import _actor, _version
+from tests.bot.test_service import GROUP as TAPS_GROUP
+from tests.bot.test_service import dealt_at
 from tests.bot.test_service_classic import ALICE, GROUP, auto_street, start
 
 #: a setting's name as an argument of /settings ("/settings min_buy_in"), which an admin types
@@ -77,3 +85,47 @@ async def test_r4_1_a_street_of_one_card_says_put_the_card(env) -> None:  # type
         "Put each card in a box, then Confirm.",
         "Put the card in a box, then Confirm.",
     ]
+
+
+async def test_r3_2_a_second_discard_says_how_to_discard_another_card() -> None:
+    """Street 2 (R3.2: one of three cards discarded): a second ✖ Discard was refused with
+    «На этой улице сброс уже сделан.» only. It now says to put the discarded card in a box
+    first, and doing so frees the discard for another card."""
+    service, _presenter, _store, _clock = service_env()
+    t = await dealt_at(service, TAPS_GROUP, (svc.ALICE, svc.BOB))
+    hand = t.hand
+    assert hand is not None
+    while hand.street_of(hand.to_act[0]) == 1:  # both play street 1 with "Arrange for me"
+        board = hand.to_act[0]
+        actor = _actor(t, board)
+        assert not (
+            await service.press(actor, encode(Arrange(t.id, _version(service, board))))
+        ).alert
+        confirm = encode(ConfirmMove(t.id, _version(service, board)))
+        assert not (await service.press(actor, confirm)).alert
+    board = hand.to_act[0]
+    actor = _actor(t, board)
+    cards = hand.current_cards(board)
+    assert len(cards) == 3 and hand.street_of(board) == 2
+    assert not (
+        await service.press(actor, encode(DiscardCard(t.id, _version(service, board), cards[0])))
+    ).alert
+    reply = await service.press(
+        actor, encode(DiscardCard(t.id, _version(service, board), cards[1]))
+    )
+    assert reply.alert and reply.text == error_text("en", "discard_done")
+    assert reply.text == (
+        "You have already discarded on this street: to discard another card, first put the "
+        "discarded one in a box."
+    )
+    assert error_text("ru", "discard_done") == (
+        "На этой улице сброс уже сделан: чтобы сбросить другую карту, сначала положите "
+        "сброшенную в бокс."
+    )
+    free = next(b for b in Box if hand.can(Place(board, cards[0], b)))
+    place = encode(PlaceCard(t.id, _version(service, board), cards[0], free))
+    assert not (await service.press(actor, place)).alert
+    assert not (
+        await service.press(actor, encode(DiscardCard(t.id, _version(service, board), cards[1])))
+    ).alert
+    assert dict(hand.pending(board)) == {cards[0]: free, cards[1]: None}
