@@ -1007,7 +1007,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": ", prize {prize} {label} when it ends",
         "ru": ", приз {prize} {label} — после его окончания",
     },
-    "reply.top_title": {"en": "🏆 Top players", "ru": "🏆 Лучшие игроки"},
+    # what /top without a period ranks (top.usage): the title said only "Top players", and
+    # "1. Alice — 1121 kush" read as winnings as well as a balance
+    "reply.top_title": {
+        "en": "🏆 Top players · balance with stacks",
+        "ru": "🏆 Лучшие игроки · баланс со стеками",
+    },
     "reply.top_line": {
         "en": "{n}. {name} — {total} {label}",
         "ru": "{n}. {name} — {total} {label}",
