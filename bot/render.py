@@ -633,10 +633,13 @@ def _private_screen(t: LiveTable, seat: SeatState, now: float, zone: float | Non
         n = me.street_discards
         key = "private.discard_hint" if n == 1 else "private.discard_hint_many"  # (R6.2: 2-4)
         discard = tr(lang, key, n=n) if n else ""
+        # one card to place (classic OFC's streets 2-9, R4.1): "put the card in a box", not
+        # "put each card in a box" / «Разложите карты по боксам» for a single card
+        one = len(me.cards) == 1 and not n
         lines.append(
             tr(
                 lang,
-                "private.your_turn",
+                "private.your_turn_one" if one else "private.your_turn",
                 time=_until_text(t, board_seat, now, lang, zone),
                 discard=discard,
             )

@@ -176,6 +176,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Your move · ⏱ {time}. Put each card in a box{discard}, then Confirm.",
         "ru": "Ваш ход · ⏱ {time}. Разложите карты по боксам{discard} и нажмите «Подтвердить».",
     },
+    # a street of one card (classic OFC's streets 2-9, R4.1), which discards none
+    "private.your_turn_one": {
+        "en": "Your move · ⏱ {time}. Put the card in a box, then Confirm.",
+        "ru": "Ваш ход · ⏱ {time}. Положите карту в бокс и нажмите «Подтвердить».",
+    },
     "private.away": {
         "en": "💤 You are away: your streets are placed for you after {seconds} s. Place a card to come back.",
         "ru": "💤 Вы не на месте: карты каждой улицы раскладываются за вас через {seconds} с. Положите карту, чтобы вернуться.",
@@ -783,16 +788,16 @@ TEXTS: dict[str, dict[str, str]] = {
         "{target:очка|очков|очков} закончится ею с расчётом для всех, тогда же вернётся стек.",
     },
     "reply.leave_after_hand_safe": {
-        "en": "You leave after this hand. Your remaining cards are placed automatically "
-        "(safe_autoplay); your stack comes back after the showdown.",
-        "ru": "Вы встанете после этой раздачи. Оставшиеся карты будут разложены автоматически "
-        "(safe_autoplay); стек вернётся после вскрытия.",
+        "en": "You leave after this hand. The bot places your remaining cards for you with "
+        "its strategy; your stack comes back after the showdown.",
+        "ru": "Вы встанете после этой раздачи. Оставшиеся карты бот разложит за вас по своей "
+        "стратегии; стек вернётся после вскрытия.",
     },
     "reply.leave_confirm_safe": {
-        "en": "Leave during your hand? Your remaining cards are placed automatically "
-        "(safe_autoplay). Press Leave again to confirm.",
-        "ru": "Встать во время раздачи? Оставшиеся карты будут разложены автоматически "
-        "(safe_autoplay). Нажмите «Встать» ещё раз, чтобы подтвердить.",
+        "en": "Leave during your hand? The bot places your remaining cards for you with its "
+        "strategy. Press Leave again to confirm.",
+        "ru": "Встать во время раздачи? Оставшиеся карты бот разложит за вас по своей "
+        "стратегии. Нажмите «Встать» ещё раз, чтобы подтвердить.",
     },
     "reply.leave_confirm": {
         "en": "Leave during your hand? Your remaining cards are placed automatically and may "
@@ -801,10 +806,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "может оказаться мёртвой. Нажмите «Встать» ещё раз, чтобы подтвердить.",
     },
     "reply.leave_confirm_typed_safe": {
-        "en": "Leave during your hand? Your remaining cards are placed automatically "
-        "(safe_autoplay). Send /leave again to confirm.",
-        "ru": "Встать во время раздачи? Оставшиеся карты будут разложены автоматически "
-        "(safe_autoplay). Отправьте /leave ещё раз, чтобы подтвердить.",
+        "en": "Leave during your hand? The bot places your remaining cards for you with its "
+        "strategy. Send /leave again to confirm.",
+        "ru": "Встать во время раздачи? Оставшиеся карты бот разложит за вас по своей "
+        "стратегии. Отправьте /leave ещё раз, чтобы подтвердить.",
     },
     "reply.leave_confirm_typed": {
         "en": "Leave during your hand? Your remaining cards are placed automatically and may "
@@ -1002,7 +1007,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": ", prize {prize} {label} when it ends",
         "ru": ", приз {prize} {label} — после его окончания",
     },
-    "reply.top_title": {"en": "🏆 Top players", "ru": "🏆 Лучшие игроки"},
+    # what /top without a period ranks (top.usage): the title said only "Top players", and
+    # "1. Alice — 1121 kush" read as winnings as well as a balance
+    "reply.top_title": {
+        "en": "🏆 Top players · balance with stacks",
+        "ru": "🏆 Лучшие игроки · баланс со стеками",
+    },
     "reply.top_line": {
         "en": "{n}. {name} — {total} {label}",
         "ru": "{n}. {name} — {total} {label}",
@@ -1934,10 +1944,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "No discards on this street.",
         "ru": "На этой улице сбрасывать нельзя.",
     },
-    # the street's discard is already made (R3.2); the card can be taken back first
+    # the street's discard is already made (R3.2); the card can be taken back first: a box's
+    # button on the discarded card puts it there (it said only "already discarded", and a
+    # player who wanted to discard another card did not learn how)
     "err.discard_done": {
-        "en": "You have already discarded on this street.",
-        "ru": "На этой улице сброс уже сделан.",
+        "en": "You have already discarded on this street: to discard another card, first "
+        "put the discarded one in a box.",
+        "ru": "На этой улице сброс уже сделан: чтобы сбросить другую карту, сначала положите "
+        "сброшенную в бокс.",
     },
     "err.incomplete_street": {
         "en": "Place every card first.",

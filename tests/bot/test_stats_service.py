@@ -202,10 +202,15 @@ async def test_top_by_period_and_by_balance(env) -> None:  # type: ignore[no-unt
     ]
     assert (await service.top(GROUP, CAROL, "month")).text.splitlines()[1:] == week[1:]
     assert (await service.top(GROUP, CAROL)).text.splitlines() == [
-        "🏆 Top players",
+        "🏆 Top players · balance with stacks",
         f"1. {winner.name} — 1038 kush",
         f"2. {loser.name} — 962 kush",
     ]
+    # (the title said only "Top players": 1038 read as winnings as well as a balance)
+    russian = Actor("telegram", "77", "Вера", "ru")
+    assert (await service.top(GROUP, russian)).text.splitlines()[0] == (
+        "🏆 Лучшие игроки · баланс со стеками"
+    )
     # eight days later the hand has left the week but not the month
     service.rt.clock = lambda: time.time() + 8 * 86400
     assert (await service.top(GROUP, CAROL, "week")).text == "No hands played (last 7 days)."

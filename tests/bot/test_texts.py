@@ -438,6 +438,9 @@ def test_r3_2_no_discard_street_and_discard_already_made_read_differently() -> N
     from bot.texts import error_text
 
     assert error_text("en", "discard_not_allowed") == "No discards on this street."
-    assert error_text("en", "discard_done") == "You have already discarded on this street."
+    assert error_text("en", "discard_done").startswith(
+        "You have already discarded on this street: "
+    )
     assert error_text("ru", "discard_not_allowed") == "На этой улице сбрасывать нельзя."
-    assert error_text("ru", "discard_done") == "На этой улице сброс уже сделан."
+    assert error_text("ru", "discard_done").startswith("На этой улице сброс уже сделан: ")
+    # (and how to discard another card: tests/bot/test_nu53_player_texts.py)
