@@ -1363,7 +1363,10 @@ class Sandbox:
         """Whether a move of yours is on its way and not yet on screen: you are dealt in the
         hand under way (the others to act first, or your screen's edit on its way), or the
         next hand is due, or a Chinese Poker reveal runs (no Claim asked of the group); not
-        when you sit out, leave or have no seat, nor once your hand shows its buttons.
+        when you sit out, leave or have no seat, nor once your hand shows its buttons, nor
+        while only the other player typed for (Bob unless on ``b auto``, or you for Bob) is
+        to act: that move waits for a line not read yet, and ``b 1`` piped on your street
+        waited its 60 s for Bob's move, which could not come before your own.
         ``user``: Bob's move, not yours."""
         who = user or self.human
         t = self.service.table_in(GROUP) if self.service is not None else None
@@ -1375,7 +1378,16 @@ class Sandbox:
             return False
         hand = t.hand
         if hand is not None and not hand.is_over:
-            return seat.seat in {t.owner(b) for b in hand.order}
+            if seat.seat not in {t.owner(b) for b in hand.order}:
+                return False
+            typed = {
+                other.seat
+                for u in (self.human, self.bob)
+                if u.id != who.id and not (u is self.bob and self.bob_auto)
+                if (other := t.seat_of(str(u.id))) is not None
+            }
+            acting = {t.owner(b) for b in hand.to_act}
+            return not acting or not acting <= typed
         if t.reveal is not None:
             return not t.reveal.get("claim")
         return t.next_hand_at is not None

@@ -271,3 +271,34 @@ async def test_sigterm_stops_the_sandbox_as_quit_does(tmp_path: Path) -> None:
         assert term.proc.returncode == 0, said
         assert "leaked" not in said and "Traceback" not in said, said
         assert said.rstrip().splitlines()[-1] == tr("en", "sandbox.bye"), said
+
+
+async def test_a_piped_number_for_the_one_not_to_act_does_not_wait_for_the_other(
+    tmp_path: Path,
+) -> None:
+    """Piped input at a Pineapple table of you and Bob (typed for): a number of the player
+    whose turn has not come (``b 1`` on your street, or ``1`` on Bob's) waited its 60 s for
+    a move that only the other's line, not read yet, could bring. It is answered at once,
+    nothing pressed."""
+    out = io.StringIO()
+    box = Sandbox(_options(tmp_path), out, piped=True)
+    try:
+        await box.start()
+        for line in ("g join", "b g join", "g ready", "b g ready"):
+            assert await box.handle(line)
+        t = box.service.table_in(GROUP) if box.service is not None else None
+        assert t is not None
+        await wait_for(lambda: t.hand is not None and bool(t.hand.to_act))
+        hand = t.hand
+        assert hand is not None
+        me, bob = t.seat_of(str(box.human.id)), t.seat_of(str(BOB_ID))
+        assert me is not None and bob is not None
+        acting = {t.owner(b) for b in hand.to_act}
+        assert acting in ({me.seat}, {bob.seat})
+        typed = "b 1" if acting == {me.seat} else "1"
+        before = hand.to_act
+        start = len(out.getvalue())
+        assert await asyncio.wait_for(box.handle(typed), 10.0)
+        assert hand.to_act == before, _printed(out, start)
+    finally:
+        await box.stop()
