@@ -1538,15 +1538,20 @@ def command_of(text: str) -> str:
     word in lower case, a ``@botname`` it is addressed to left off (``"/Hand@ofc_test_bot x"``
     → ``"/hand"``); ``""`` for an empty line. (It was written out at each place a line was
     read: yours, Bob's, ``/settings language``.)"""
-    words = text.split()
-    return words[0].partition("@")[0].lower() if words else ""
+    return _command_parts(text)[0]
 
 
 def addressee_of(text: str) -> str:
     """The bot a command line is addressed to, lower case, ``""`` without one
     (``"/hand@OtherBot"`` → ``"otherbot"``)."""
+    return _command_parts(text)[1]
+
+
+def _command_parts(text: str) -> tuple[str, str]:
+    """A line's first word split at its ``@``, lower case: (command, addressee)."""
     words = text.split()
-    return words[0].partition("@")[2].lower() if words else ""
+    command, _, to = words[0].partition("@") if words else ("", "", "")
+    return command.lower(), to.lower()
 
 
 #: the longest name ``b name`` gives Bob, in characters (Telegram's first names are at most 64)
