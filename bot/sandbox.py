@@ -678,7 +678,7 @@ class Sandbox:
                 self._print_private(chat)
         while self._pictures and not self._hold:
             what, path = self._pictures.pop(0)
-            self.line(f"🖼 {tr(self.lang, what)}: {path}")
+            self.line(f"🖼 {tr(self.lang, what, bob=self.bob.first_name)}: {path}")
         if not self._hold:
             self._prompt_bob()
 

@@ -1802,7 +1802,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "sandbox.picture_chart": {"en": "chart", "ru": "график"},
     "sandbox.picture_showdown": {"en": "showdown picture", "ru": "картинка вскрытия"},
     "sandbox.picture_board": {"en": "your board (/hand)", "ru": "ваша доска (/hand)"},
-    "sandbox.picture_bob": {"en": "Bob's board (b /hand)", "ru": "доска Боба (b /hand)"},
+    "sandbox.picture_bob": {"en": "{bob}'s board (b /hand)", "ru": "доска: {bob} (b /hand)"},
     "sandbox.picture_failed": {
         "en": "(the picture could not be written: {error})",
         "ru": "(картинку не удалось записать: {error})",
@@ -1821,8 +1821,8 @@ TEXTS: dict[str, dict[str, str]] = {
     # Bob, the sandbox's second member (b … lines): a tournament needs two (R8.7)
     "sandbox.bob": {"en": "Bob", "ru": "Боб"},
     "sandbox.bob_title": {
-        "en": "private · {bob} (his eyes only)",
-        "ru": "личный чат · {bob} (видит только он)",
+        "en": "private · {bob} (for {bob}'s eyes only)",
+        "ru": "личный чат · {bob} (видит только {bob})",
     },
     "sandbox.tournament_bob": {
         "en": "» {bob} is the group's second member: b g register registers him, b auto plays "

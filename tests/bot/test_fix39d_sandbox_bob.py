@@ -302,3 +302,24 @@ async def test_a_piped_number_for_the_one_not_to_act_does_not_wait_for_the_other
         assert hand.to_act == before, _printed(out, start)
     finally:
         await box.stop()
+
+
+async def test_bobs_heading_and_picture_line_carry_the_name_he_was_given(tmp_path: Path) -> None:
+    """After ``b name Alice`` his private chat's heading and his board's picture line name
+    Alice: the picture line said "Bob's board" whatever his name."""
+    out = io.StringIO()
+    box = Sandbox(_options(tmp_path), out)
+    try:
+        await box.start()
+        await _chinese_tournament(box)
+        assert await box.handle("b name Alice")
+        start = len(out.getvalue())
+        assert await box.handle("b")
+        assert "── private · Alice (for Alice's eyes only) " in _printed(out, start)
+        start = len(out.getvalue())
+        assert await box.handle("b /hand")
+        await wait_for(lambda: "🖼" in _printed(out, start), 10.0)
+        await box.print_changes()
+        assert "🖼 Alice's board (b /hand): " in _printed(out, start), _printed(out, start)
+    finally:
+        await box.stop()

@@ -132,7 +132,7 @@ async def test_a_tournament_with_bob_is_played_to_its_end_and_paid_out(tmp_path:
             if typed < 2 and bobs_turn():
                 start = len(out.getvalue())
                 assert await box.handle("b")
-                assert "── private · Bob (his eyes only) " in out.getvalue()[start:]
+                assert "── private · Bob (for Bob's eyes only) " in out.getvalue()[start:]
                 assert await box.handle(f"b {number_of('a')}")
                 assert t.hand is not None
                 board = next(b for b in t.hand.order if t.owner(b) == bob_seat.seat)
