@@ -14,9 +14,10 @@ Input, one line at a time (also from a pipe, so it can be scripted):
 * ``/command …`` is sent to the group (``/newtable``, ``/addbot strong``, ``/stats``,
   ``/replay N`` …), a private-only one (``/hand``) to your private chat;
 * ``b …`` acts as Bob, a second member of the group (a tournament needs two, R8.7):
-  ``b /command``, ``b gN`` / ``b g LABEL``, ``b N`` (his hand's button N), ``b`` alone prints
-  his private chat, ``b auto`` has his hands arranged and confirmed for him (``b manual``
-  stops it). His private chat is printed only after a line of his, under its own heading,
+  ``b /command``, ``b gN`` / ``b g LABEL``, ``b N`` (his hand's button N, kept for the
+  street as yours), ``b`` alone prints his private chat, ``b auto`` has his hands arranged and
+  confirmed for him (``b manual`` stops it; kept for the next start, as ``b name X``).
+  His private chat is printed only after a line of his, under its own heading,
   never with the group's or yours (hidden cards, R8.7 as every table);
 * ``/quit`` (or end of input, or Ctrl-C) exits.
 
@@ -34,13 +35,14 @@ import json
 import logging
 import os
 import re
+import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
 
 from bot.config import ConfigError
 from bot.dblock import hold_database, let_go
@@ -57,7 +59,7 @@ from bot.service.settings import (
     table_options,
 )
 from bot.telegram.adapter import TelegramAdapter
-from bot.telegram.fake_api import BOT_ID, ApiCall, FakeTelegram, FakeUser
+from bot.telegram.fake_api import BOT_ID, BOT_USERNAME, ApiCall, FakeTelegram, FakeUser
 from bot.telegram.ratelimit import AnswerFirstRateLimiter
 from bot.texts import tr
 from game.cards import Card, parse_cards, shuffled_deck
@@ -68,6 +70,8 @@ from storage.api import CommunitySettings, StorageError
 from storage.sqlite import SqliteStore
 
 __all__ = ["SandboxOptions", "run_sandbox"]
+
+_T = TypeVar("_T")
 
 #: how a /replay's message begins ("🎬 #12 · table #1 · hand 3"), in every language
 REPLAY_MARK = tr("en", "replay.title").split("{")[0]
@@ -223,8 +227,12 @@ class Sandbox:
     )
     #: Bob, the group's second member (``b …`` lines): named in the sandbox's language
     bob: FakeUser = field(default_factory=lambda: FakeUser(BOB_ID, "", "bob", "en"))
-    #: ``b auto``: Bob's hands are arranged and confirmed for him as soon as they are his move
+    #: ``b auto``: Bob's hands are arranged and confirmed for him as soon as they are his move;
+    #: kept on the database's side file with his name (:meth:`_bob_file`) for the next start
     bob_auto: bool = False
+    _bob_named: bool = False  # ``b name X``: his name is X, not "Bob" in the sandbox's language
+    #: the street of Bob's hand whose "Bob's move" line was printed (:meth:`_prompt_bob`)
+    _bob_prompted: tuple[int, str, frozenset[str]] | None = None
     _bob_again: bool = False  # a bare "b": his hand printed again, changed or not
     _bob_task: asyncio.Task[None] | None = None
     service: TableService | None = None
@@ -268,11 +276,11 @@ class Sandbox:
     #: the user who typed it (you or Bob); the same ``gN`` as the next line leaves, any
     #: other line drops the question
     _leave_asked: tuple[int, int, int] | None = None
-    #: your hand's button numbers, kept for a street (:meth:`_hand_numbers`): the street
-    #: (:func:`_street_of`) and each button's number and label as last printed, by what the
-    #: button does (:func:`_button_key`)
-    _street: tuple[int, str, frozenset[str]] | None = None
-    _numbers: dict[tuple[str, str], tuple[int, str]] = field(default_factory=dict)
+    #: the hand buttons' numbers kept for a street (:meth:`_hand_numbers`), by private chat
+    #: (yours, Bob's): the street (:func:`_street_of`) and each button's number and label as
+    #: last printed, by what the button does (:func:`_button_key`)
+    _streets: dict[int, tuple[int, str, frozenset[str]]] = field(default_factory=dict)
+    _numbers: dict[int, dict[tuple[str, str], tuple[int, str]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.lang = self.lang or self.opts.lang
@@ -308,6 +316,7 @@ class Sandbox:
             raise ConfigError(
                 tr(self.opts.lang, "sandbox.db_error", path=self.opts.db, reason=reason)
             ) from None
+        self._load_bob(fresh=fresh)
         community = await self.store.community("telegram", str(GROUP_ID))
         self._hand_seconds_before = table_options(community.settings).hand_seconds
         group_lang = group_language(community.settings)
@@ -418,6 +427,8 @@ class Sandbox:
             cards = " ".join(str(card) for card in FANTASYLAND_STREETS[0])
             self.line(tr(self.lang, "sandbox.fantasyland", cards=cards))
         self.line(self._what_to_press(table, resumed=resumed))
+        if self.bob_auto:
+            self.line(tr(self.lang, "sandbox.bob_auto_kept", bob=self.bob.first_name))
         self.line(tr(self.lang, "sandbox.help"))
 
     def _fantasyland_deal(
@@ -613,7 +624,7 @@ class Sandbox:
             return []
         hand = self._hand_message(chat) if chat > 0 else None
         if hand is not None and hand["message_id"] == shown.message_id:
-            numbered = self._hand_numbers(shown.message_id, shown.rows)
+            numbered = self._hand_numbers(chat, shown.message_id, shown.rows)
             return [(n, label) for row in numbered for n, label, _ in row]
         return [(n, label) for n, (label, _) in enumerate(shown.buttons, 1)]
 
@@ -643,10 +654,17 @@ class Sandbox:
         return None
 
     async def _print_loop(self) -> None:
+        """Print what changed (:meth:`print_changes`) every 50 ms while no command waits for
+        its answer (:attr:`_hold`). A round that fails is logged and the next one goes on:
+        it ended the loop, and nothing the bot wrote in the background (a computer player's
+        move, the next hand, a timer) was printed any more."""
         while True:
             await asyncio.sleep(0.05)
             if not self._hold:  # (a command's answer first: :attr:`_hold`)
-                await self.print_changes()
+                try:
+                    await self.print_changes()
+                except Exception:
+                    logging.getLogger("bot.sandbox").exception("printing the chats failed")
 
     async def print_changes(self) -> None:
         """Print every bot message of the group and of your private chat that changed since it
@@ -660,7 +678,26 @@ class Sandbox:
                 self._print_private(chat)
         while self._pictures and not self._hold:
             what, path = self._pictures.pop(0)
-            self.line(f"🖼 {tr(self.lang, what)}: {path}")
+            self.line(f"🖼 {tr(self.lang, what, bob=self.bob.first_name)}: {path}")
+        if not self._hold:
+            self._prompt_bob()
+
+    def _prompt_bob(self) -> None:
+        """Say once a street that it is Bob's move while his moves are typed (not ``b
+        auto``): his hand shows its buttons (his private chat is printed only after a line of
+        his, and the group's "▶ Bob to act" was all that told). Nothing of his cards: how to
+        see them and press (``b``, ``b N``, ``b auto``)."""
+        if self.bob_auto:
+            return
+        message = self._hand_message(self.bob.id)
+        rows = _buttons(message) if message is not None else []
+        if message is None or not rows:
+            return
+        street = _street_of(message["message_id"], [b for row in rows for b in row])
+        if street == self._bob_prompted:
+            return
+        self._bob_prompted = street
+        self.line(tr(self.lang, "sandbox.bob_move", bob=self.bob.first_name))
 
     def _print_private(self, chat: int) -> None:
         """Print the private messages that changed, in the order they were last written: the
@@ -792,7 +829,7 @@ class Sandbox:
         self.line(f"── {title} " + "─" * max(4, 40 - len(title)))
         self.line(text)
         if message_id is not None:
-            numbered = self._hand_numbers(message_id, rows, printed=True)
+            numbered = self._hand_numbers(chat, message_id, rows, printed=True)
         else:
             numbers = iter(range(1, 1 + sum(len(row) for row in rows)))
             numbered = [[(next(numbers), label, data) for label, data in row] for row in rows]
@@ -897,7 +934,7 @@ class Sandbox:
             if shown is None or not shown.buttons:
                 key = "sandbox.no_hand" if shown is None else "sandbox.no_hand_buttons"
                 return tr(self.lang, key)
-            return await self._press_hand(chat, shown, number)
+            return await self._press_hand(chat, shown, number, user)
         else:
             shown = self.other_screen(chat) if other else self.screen(chat)
         if shown is None and other:
@@ -913,49 +950,73 @@ class Sandbox:
             return tr(self.lang, "sandbox.no_button", first=first, last=last)
         return await self._press_data(chat, shown.message_id, shown.buttons[number - 1][1], user)
 
-    async def _press_hand(self, chat: int, shown: _Screen, number: int) -> str | None:
-        """Press your hand's button ``number`` as printed: the numbers stay with their buttons
-        for the street (:meth:`_hand_numbers`). A number whose button has gone since (its
-        box filled: "5" was "2♦ Bottom" and became "2♦ ✖ Discard" as the buttons after it
-        moved up, and threw the card away) presses nothing: it is answered with what it was
-        and the buttons there are now."""
-        numbered = self._hand_numbers(shown.message_id, shown.rows)
+    async def _press_hand(
+        self, chat: int, shown: _Screen, number: int, user: FakeUser | None = None
+    ) -> str | None:
+        """Press the hand's button ``number`` as printed in ``chat`` (yours, or Bob's as
+        ``user``, his numbers ``bN``): the numbers stay with their buttons for the street
+        (:meth:`_hand_numbers`). A number whose button has gone since (its box filled: "5"
+        was "2♦ Bottom" and became "2♦ ✖ Discard" as the buttons after it moved up, and threw
+        the card away) presses nothing: it is answered with what it was and the buttons there
+        are now. Bob's were numbered anew at each print: "b 42" (Confirm, printed before his
+        Chinese Poker hand's 🪄 Arrange) was "no such button" once his placed cards' buttons
+        had gone, the same number another button after other reprints."""
+        numbered = self._hand_numbers(chat, shown.message_id, shown.rows)
         here = {n: data for row in numbered for n, _, data in row}
         if number in here:
-            return await self._press_data(chat, shown.message_id, here[number])
+            return await self._press_data(chat, shown.message_id, here[number], user)
+        numbers = self._numbers.get(chat, {})
         gone = next(
-            (_with_card(key, label) for key, (n, label) in self._numbers.items() if n == number),
+            (_with_card(key, label) for key, (n, label) in numbers.items() if n == number),
             None,
         )
+        prefix = "b" if user is not None else ""
         if gone is not None:
-            buttons = "\n".join(_button_lines(numbered, ""))
-            return tr(self.lang, "sandbox.button_gone", n=number, button=gone, buttons=buttons)
-        numbers = sorted(here)
-        if len(numbers) == 1:
-            return tr(self.lang, "sandbox.one_button", only=str(numbers[0]))
-        return tr(self.lang, "sandbox.no_button", first=numbers[0], last=numbers[-1])
+            buttons = "\n".join(_button_lines(numbered, prefix))
+            if user is None:
+                return tr(self.lang, "sandbox.button_gone", n=number, button=gone, buttons=buttons)
+            return tr(
+                self.lang,
+                "sandbox.bob_button_gone",
+                n=f"b{number}",
+                button=gone,
+                bob=user.first_name,
+                buttons=buttons,
+            )
+        ordered = sorted(here)
+        if len(ordered) == 1:
+            return tr(self.lang, "sandbox.one_button", only=f"{prefix}{ordered[0]}")
+        first, last = f"{prefix}{ordered[0]}", f"{prefix}{ordered[-1]}"
+        return tr(self.lang, "sandbox.no_button", first=first, last=last)
 
     def _hand_numbers(
-        self, message_id: int, rows: list[list[tuple[str, str]]], *, printed: bool = False
+        self,
+        chat: int,
+        message_id: int,
+        rows: list[list[tuple[str, str]]],
+        *,
+        printed: bool = False,
     ) -> list[list[tuple[int, str, str]]]:
-        """Your hand's buttons ``rows`` numbered as the street's first screen numbered them,
-        rows of (number, label, data): a button keeps its number for the street, whatever
-        comes and goes (a full box's buttons left out, back after ↩ Undo), and a number once
-        given is never another button's until the street is confirmed. A new street (other
-        cards, another hand or board, :func:`_street_of`) numbers its buttons afresh from 1.
-        ``printed``: the labels are the ones now printed, which a number gone names."""
+        """The hand's buttons ``rows`` in private ``chat`` (yours or Bob's) numbered as the
+        street's first screen numbered them, rows of (number, label, data): a button keeps its
+        number for the street, whatever comes and goes (a full box's buttons left out, back
+        after ↩ Undo), and a number once given is never another button's until the street is
+        confirmed. A new street (other cards, another hand or board, :func:`_street_of`)
+        numbers its buttons afresh from 1. ``printed``: the labels are the ones now printed,
+        which a number gone names."""
         street = _street_of(message_id, [b for row in rows for b in row])
-        if street != self._street:
-            self._street, self._numbers = street, {}
+        if street != self._streets.get(chat):
+            self._streets[chat], self._numbers[chat] = street, {}
+        numbers = self._numbers[chat]
         out = []
         for row in rows:
             cells = []
             for label, data in row:
                 key = _button_key(data)
-                kept = self._numbers.get(key)
-                n = kept[0] if kept else max((k for k, _ in self._numbers.values()), default=0) + 1
+                kept = numbers.get(key)
+                n = kept[0] if kept else max((k for k, _ in numbers.values()), default=0) + 1
                 if kept is None or printed:
-                    self._numbers[key] = (n, label)
+                    numbers[key] = (n, label)
                 cells.append((n, label, data))
             out.append(cells)
         return out
@@ -1067,13 +1128,26 @@ class Sandbox:
         listed = ", ".join(f"g{i} {label}" for i, (label, _) in enumerate(buttons, 1))
         self.line("» " + tr(self.lang, "sandbox.no_label", typed=typed, buttons=listed))
 
+    def _for_another_bot(self, text: str) -> bool:
+        """Whether the command line ``text`` is addressed to another bot (``/hand@otherbot``),
+        said in one line then and nothing sent: the bot leaves such a command to the bot it
+        names, so the sandbox waited its 15 s for a reply that never came. One addressed to
+        the sandbox's own bot (``@ofc_test_bot``) or to none is not."""
+        to = addressee_of(text)
+        if not to or to == BOT_USERNAME.lower():
+            return False
+        self.line(tr(self.lang, "sandbox.other_bot", command=text.split()[0], bot=BOT_USERNAME))
+        return True
+
     # -- Bob, the second member --------------------------------------------------------------
     async def _bob_line(self, rest: str) -> None:
         """A line of Bob's, its ``b`` taken off (:func:`_is_bob`): ``/command`` sent by him to
         the group (``/hand`` to his private chat), ``gN`` or ``g LABEL`` presses the group
         message's button as him, ``N`` his hand's button N (piped input: once it is his move),
-        ``auto`` / ``manual`` turns :attr:`bob_auto` on / off, nothing at all reprints his
-        hand. What it changed in his private chat is printed after it (:meth:`_print_bob`)."""
+        ``auto`` / ``manual`` turns :attr:`bob_auto` on / off (kept for the next start),
+        ``name X`` names him X (:meth:`_name_bob`), nothing at all reprints his hand; a
+        command addressed to another bot (``/hand@otherbot``) is said so, nothing sent. What
+        it changed in his private chat is printed after it (:meth:`_print_bob`)."""
         word = rest.lower()
         bob = self.bob.first_name
         if not rest:
@@ -1081,14 +1155,20 @@ class Sandbox:
         elif word in ("auto", "авто"):
             self.bob_auto = True
             self.line(tr(self.lang, "sandbox.bob_auto", bob=bob))
+            self._save_bob()
         elif word in ("manual", "вручную"):  # (not «сам», which «играет сам» says of auto)
             self.bob_auto = False
+            self._bob_prompted = None  # (his move now said at once)
             self.line(tr(self.lang, "sandbox.bob_manual", bob=bob))
-        elif rest.startswith("/") and rest.split()[0].split("@")[0].lower() in KNOWN_COMMANDS:
+            self._save_bob()
+        elif word.split(maxsplit=1)[0] in ("name", "имя"):
+            await self._name_bob(rest.split(maxsplit=1)[1] if len(rest.split()) > 1 else "")
+        elif rest.startswith("/") and self._for_another_bot(rest):
+            pass
+        elif rest.startswith("/") and command_of(rest) in KNOWN_COMMANDS:
             await self._bob_says(rest)
         elif rest.startswith("/"):  # (the bot leaves it unanswered: yours is told so too)
-            command = rest.split()[0].split("@")[0].lower()
-            self.line(tr(self.lang, "sandbox.unknown", command=command))
+            self.line(tr(self.lang, "sandbox.unknown", command=command_of(rest)))
         elif word[:1] == "g" and _number(rest[1:]):
             await self._press_group(int(rest[1:]), f"b {rest}", self.bob)
         elif word[:1] == "g" and rest[1:2].isspace():
@@ -1100,10 +1180,73 @@ class Sandbox:
         else:
             self.line(tr(self.lang, "sandbox.bob_help", bob=bob))
 
+    def _bob_file(self) -> Path:
+        """The file next to the database that keeps Bob's ``b auto`` and ``b name`` for the
+        next start (``sandbox.sqlite3-bob.json``: ``{"auto": true, "name": "Alice"}``); a
+        fresh database starts without it (:meth:`_load_bob`)."""
+        return self.opts.db.with_name(self.opts.db.name + "-bob.json")
+
+    def _load_bob(self, *, fresh: bool) -> None:
+        """Take Bob's ``b auto`` and name from :meth:`_bob_file`: ``b auto`` was forgotten
+        at a restart, his hand then waiting for lines nobody typed. A database just made
+        (the old one deleted to start afresh) drops the file; one that cannot be read is
+        left, Bob typed for and named as ever."""
+        path = self._bob_file()
+        if fresh:
+            with contextlib.suppress(OSError):
+                path.unlink(missing_ok=True)
+            return
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return
+        if not isinstance(data, dict):
+            return
+        self.bob_auto = data.get("auto") is True
+        name = data.get("name")
+        if isinstance(name, str) and _bob_name(name) == name:
+            self.bob = replace(self.bob, first_name=name)
+            self._bob_named = True
+
+    def _save_bob(self) -> None:
+        """Write Bob's ``b auto`` and name (when given with ``b name``) to :meth:`_bob_file`;
+        a file that cannot be written is said in one line (they hold for this start)."""
+        data: dict[str, Any] = {"auto": self.bob_auto}
+        if self._bob_named:
+            data["name"] = self.bob.first_name
+        try:
+            self._bob_file().write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+        except OSError as exc:
+            self.line(tr(self.lang, "sandbox.bob_not_saved", error=exc))
+
+    async def _name_bob(self, typed: str) -> None:
+        """``b name X``: Bob is called X from now on (at most :data:`BOB_NAME_MAX`
+        characters, printable), his seat renamed at once as an update carrying the name would
+        rename it (:func:`~bot.service.lobby.rename`), and kept for the next start
+        (:meth:`_save_bob`). A name the sandbox does not take is answered with how to write
+        one, nothing changed."""
+        name = _bob_name(typed)
+        if name is None:
+            self.line(tr(self.lang, "sandbox.bob_name_usage", most=BOB_NAME_MAX))
+            return
+        old = self.bob.first_name
+        self.bob = replace(self.bob, first_name=name)
+        self._bob_named = True
+        self._save_bob()
+        t = self.service.table_in(GROUP) if self.service is not None else None
+        if t is not None and self.service is not None:
+            actor = Actor("telegram", str(self.bob.id), name, self.bob.language_code)
+            async with t.lock:
+                version, renamed = t.version, lobby.rename(t, actor)
+                if renamed:
+                    await lobby.show_renamed(self.service.rt, t, actor, version)
+            await self._settled()
+        self.line(tr(self.lang, "sandbox.bob_named", old=old, bob=name))
+
     async def _bob_says(self, text: str) -> None:
         """Bob sends ``text`` (a command) to the group, or a private-only one (``/hand``) to
         his private chat; the group's reply is printed as a » line, as yours is."""
-        command = text.split()[0].split("@")[0].lower()
+        command = command_of(text)
         chat = self.bob.id if command in PRIVATE_COMMANDS else GROUP_ID
         start = len(self.fake.calls)
         self._hold += 1
@@ -1124,25 +1267,18 @@ class Sandbox:
             self._hold -= 1
 
     async def _bob_press(self, number: int) -> None:
-        """Press button ``number`` of Bob's hand as printed (``[b1]`` …, in order); his notice
-        is printed as a » line naming him."""
+        """Press button ``number`` of Bob's hand as printed (``[b1]`` …, kept for the street
+        as yours are: :meth:`_press_hand`); his notice is printed as a » line naming him."""
         message = self._hand_message(self.bob.id)
-        buttons = [b for row in _buttons(message) for b in row] if message is not None else []
+        rows = _buttons(message) if message is not None else []
         bob = self.bob.first_name
-        if not buttons:
+        if message is None or not rows:
             self.line("» " + tr(self.lang, "sandbox.bob_no_hand", bob=bob))
             return
-        if not 1 <= number <= len(buttons):
-            self.line(
-                "» " + tr(self.lang, "sandbox.no_button", first="b1", last=f"b{len(buttons)}")
-            )
-            return
-        assert message is not None
         self._hold += 1
         try:
-            notice = await self._press_data(
-                self.bob.id, message["message_id"], buttons[number - 1][1], self.bob
-            )
+            shown = _Screen(message["message_id"], message["text"], rows)
+            notice = await self._press_hand(self.bob.id, shown, number, self.bob)
             if notice:
                 self.line(f"» {bob}: {notice}")
         finally:
@@ -1171,9 +1307,7 @@ class Sandbox:
             self.line(f"── {title} " + "─" * max(4, 40 - len(title)))
             self.line(m["text"])
             if m["message_id"] == hand_id:
-                numbers = iter(range(1, 1 + sum(len(row) for row in _buttons(m))))
-                rows = [[(next(numbers), label, data) for label, data in row]
-                        for row in _buttons(m)]  # fmt: skip
+                rows = self._hand_numbers(chat, m["message_id"], _buttons(m), printed=True)
                 for line in _button_lines(rows, "b"):
                     self.line(line)
 
@@ -1229,7 +1363,10 @@ class Sandbox:
         """Whether a move of yours is on its way and not yet on screen: you are dealt in the
         hand under way (the others to act first, or your screen's edit on its way), or the
         next hand is due, or a Chinese Poker reveal runs (no Claim asked of the group); not
-        when you sit out, leave or have no seat, nor once your hand shows its buttons.
+        when you sit out, leave or have no seat, nor once your hand shows its buttons, nor
+        while only the other player typed for (Bob unless on ``b auto``, or you for Bob) is
+        to act: that move waits for a line not read yet, and ``b 1`` piped on your street
+        waited its 60 s for Bob's move, which could not come before your own.
         ``user``: Bob's move, not yours."""
         who = user or self.human
         t = self.service.table_in(GROUP) if self.service is not None else None
@@ -1241,7 +1378,16 @@ class Sandbox:
             return False
         hand = t.hand
         if hand is not None and not hand.is_over:
-            return seat.seat in {t.owner(b) for b in hand.order}
+            if seat.seat not in {t.owner(b) for b in hand.order}:
+                return False
+            typed = {
+                other.seat
+                for u in (self.human, self.bob)
+                if u.id != who.id and not (u is self.bob and self.bob_auto)
+                if (other := t.seat_of(str(u.id))) is not None
+            }
+            acting = {t.owner(b) for b in hand.to_act}
+            return not acting or not acting <= typed
         if t.reveal is not None:
             return not t.reveal.get("claim")
         return t.next_hand_at is not None
@@ -1290,7 +1436,7 @@ class Sandbox:
         ``/settings language X`` with a value the setting takes (``auto``: yours), else
         ``None``."""
         words = text.split()
-        if len(words) != 3 or words[0].split("@")[0].lower() != "/settings":
+        if len(words) != 3 or command_of(text) != "/settings":
             return None
         if SETTING_WORDS.get(words[1].lower(), (words[1].lower(),)) != ("language",):
             return None
@@ -1345,12 +1491,14 @@ class Sandbox:
             await self.print_changes()
             self._print_bob()
             return True
-        command = text.split()[0].split("@")[0].lower()
+        command = command_of(text)
         asked = self._leave_asked
         self.lang = await self._group_lang()
         self._name_group()
         await self._name_player()
-        if command == "/help":
+        if text.startswith("/") and self._for_another_bot(text):
+            pass
+        elif command == "/help":
             await self.say(text)
             self.line("» " + tr(self.lang, "sandbox.help"))
         elif command in PRIVATE_COMMANDS:
@@ -1383,6 +1531,41 @@ class Sandbox:
         await asyncio.sleep(0.1)
         await self.print_changes()
         return True
+
+
+def command_of(text: str) -> str:
+    """The command a line of input begins with as the sandbox and the bot read it: its first
+    word in lower case, a ``@botname`` it is addressed to left off (``"/Hand@ofc_test_bot x"``
+    → ``"/hand"``); ``""`` for an empty line. (It was written out at each place a line was
+    read: yours, Bob's, ``/settings language``.)"""
+    return _command_parts(text)[0]
+
+
+def addressee_of(text: str) -> str:
+    """The bot a command line is addressed to, lower case, ``""`` without one
+    (``"/hand@OtherBot"`` → ``"otherbot"``)."""
+    return _command_parts(text)[1]
+
+
+def _command_parts(text: str) -> tuple[str, str]:
+    """A line's first word split at its ``@``, lower case: (command, addressee)."""
+    words = text.split()
+    command, _, to = words[0].partition("@") if words else ("", "", "")
+    return command.lower(), to.lower()
+
+
+#: the longest name ``b name`` gives Bob, in characters (Telegram's first names are at most 64)
+BOB_NAME_MAX = 32
+
+
+def _bob_name(typed: str) -> str | None:
+    """The name ``b name`` gives Bob for what was typed after it: its words one space apart;
+    ``None`` for none, one longer than :data:`BOB_NAME_MAX` characters or with a character
+    that is not printable."""
+    name = " ".join(typed.split())
+    if not name or len(name) > BOB_NAME_MAX or not name.isprintable():
+        return None
+    return name
 
 
 def _is_bob(text: str) -> bool:
@@ -1579,11 +1762,13 @@ def _start_reader(queue: asyncio.Queue[str | None]) -> None:
 
 
 async def run_sandbox(opts: SandboxOptions, out: TextIO | None = None) -> None:
-    """Run the sandbox until ``/quit``, end of input or Ctrl-C. Commands read from a pipe or
-    a file (``printf 'g join\\ng ready\\n17\\n' | python -m bot``), not a terminal, are taken
-    line by line, a button number once it is your move (:meth:`Sandbox._my_move`); at the end of
-    the input the sandbox waits for your move likewise, prints it and exits as ``/quit``
-    does.
+    """Run the sandbox until ``/quit``, end of input, Ctrl-C or SIGTERM. Commands read from a
+    pipe or a file (``printf 'g join\\ng ready\\n17\\n' | python -m bot``), not a terminal,
+    are taken line by line, a button number once it is your move (:meth:`Sandbox._my_move`);
+    at the end of the input the sandbox waits for your move likewise, prints it and exits as
+    ``/quit`` does. SIGTERM (``kill``, a service manager) stops it as ``/quit`` does, a line
+    under way left off: it died at once with status −15, its decision workers' semaphores
+    reported leaked.
 
     :raises ConfigError: when ``opts.db`` cannot be opened as an SQLite file (one line in
         ``opts.lang``, naming it; nothing else is printed)."""
@@ -1591,37 +1776,61 @@ async def run_sandbox(opts: SandboxOptions, out: TextIO | None = None) -> None:
     sandbox = Sandbox(opts, out or sys.stdout, piped=not _is_terminal(sys.stdin))
     sandbox.quit = asyncio.Event()
     queue: asyncio.Queue[str | None] = asyncio.Queue()
+    loop = asyncio.get_running_loop()
+    terminated = False
+    with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+        # (not on Windows' loop, nor outside the main thread: SIGTERM kills it there as ever)
+        loop.add_signal_handler(signal.SIGTERM, sandbox.quit.set)
+        terminated = True
     try:
-        await sandbox.start()
-    except ConfigError:
-        await sandbox.stop()  # no "bye": nothing was opened
-        raise
-    try:
-        _start_reader(queue)
-        while not sandbox.quit.is_set():
-            getter = asyncio.ensure_future(queue.get())
-            stopper = asyncio.ensure_future(sandbox.quit.wait())
-            done, _ = await asyncio.wait({getter, stopper}, return_when=asyncio.FIRST_COMPLETED)
-            for fut in (getter, stopper):
-                if fut not in done:
-                    fut.cancel()
-            if getter not in done:
-                break
-            raw = getter.result()
-            if raw is None:  # the end of the input: what it led to, printed
-                if sandbox.piped:
-                    await sandbox._my_move()
-                break
-            if not await sandbox.handle(raw):
-                break
+        try:
+            await sandbox.start()
+        except ConfigError:
+            await sandbox.stop()  # no "bye": nothing was opened
+            raise
+        try:
+            _start_reader(queue)
+            while not sandbox.quit.is_set():
+                got = await _unless_quit(sandbox.quit, queue.get())
+                if got is None:  # SIGTERM (or the output closed)
+                    break
+                raw = got[0]
+                if raw is None:  # the end of the input: what it led to, printed
+                    if sandbox.piped:
+                        await _unless_quit(sandbox.quit, sandbox._my_move())
+                    break
+                went_on = await _unless_quit(sandbox.quit, sandbox.handle(raw))
+                if went_on is None or not went_on[0]:
+                    break
+        finally:
+            # "the table is saved" only when one is open: after /closetable the next start
+            # opens a new one
+            service = sandbox.service
+            open_table = service is not None and service.table_in(GROUP) is not None
+            await sandbox.stop()
+            bye = "sandbox.bye" if open_table else "sandbox.bye_no_table"
+            sandbox.line(tr(sandbox.lang, bye))
     finally:
-        # "the table is saved" only when one is open: after /closetable the next start opens
-        # a new one
-        service = sandbox.service
-        open_table = service is not None and service.table_in(GROUP) is not None
-        await sandbox.stop()
-        bye = "sandbox.bye" if open_table else "sandbox.bye_no_table"
-        sandbox.line(tr(sandbox.lang, bye))
+        if terminated:
+            loop.remove_signal_handler(signal.SIGTERM)
+
+
+async def _unless_quit(quit: asyncio.Event, step: Coroutine[Any, Any, _T]) -> tuple[_T] | None:
+    """Run ``step`` unless ``quit`` is set first (SIGTERM, or the output closed), which
+    cancels it: its result in a 1-tuple, else ``None``."""
+    task = asyncio.ensure_future(step)
+    stopper = asyncio.ensure_future(quit.wait())
+    try:
+        done, _ = await asyncio.wait({task, stopper}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for fut in (task, stopper):
+            if not fut.done():
+                fut.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await fut
+    if task in done:
+        return (task.result(),)
+    return None
 
 
 __all__ += ["BOT_ID"]

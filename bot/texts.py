@@ -1593,14 +1593,16 @@ TEXTS: dict[str, dict[str, str]] = {
         "of the group message (or g and its label: g ready, g join); /hand goes to your private chat, every other command to the "
         "group; /addbot [easy|normal|strong] seats a computer player, /removebot stands it up; "
         "/closetable then /newtable ofc (or chinese) changes the game; b … acts as Bob, a second "
-        "member (b g register, b auto: /tournament); /quit exits (delete the "
-        "sandbox's .sqlite3 file to start afresh).",
+        "member (b g register, b auto: /tournament; b name X renames him; b auto and his name "
+        "are kept for the next start); /quit exits (delete the sandbox's .sqlite3 file to "
+        "start afresh).",
         "ru": "Песочница: N нажимает кнопку N вашей руки, rN — кнопку /replay, gN — кнопку "
         "сообщения группы (или g и её название: g готов, g сесть); /hand уходит в личный чат, остальные команды — в группу; "
         "/addbot [лёгкий|средний|сильный] сажает компьютерного игрока, /removebot его убирает; "
         "/closetable, затем /newtable ofc (или chinese) меняет игру; b … — ходы Боба, второго "
-        "участника (b g участвовать, b auto: /tournament); /quit — выход (удалите "
-        "файл .sqlite3 песочницы, чтобы начать заново).",
+        "участника (b g участвовать, b auto: /tournament; b имя X меняет его имя; b auto и "
+        "имя сохраняются до следующего запуска); /quit — выход (удалите файл .sqlite3 "
+        "песочницы, чтобы начать заново).",
     },
     # {file}: the settings file read, ``--env-file`` (".env" by default), as it was given
     "sandbox.no_token": {
@@ -1771,6 +1773,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "{n} — это была кнопка «{button}», её больше нет: ничего не нажато. Номера "
         "остаются за кнопками до конца улицы; ваши кнопки сейчас:\n{buttons}",
     },
+    # the same for Bob's hand (b N): {n} as typed ("b5"), {bob} his name
+    "sandbox.bob_button_gone": {
+        "en": '{n} was "{button}", which is gone now: nothing pressed. The numbers stay with '
+        "their buttons for the street; {bob}'s buttons now:\n{buttons}",
+        "ru": "{n} — это была кнопка «{button}», её больше нет: ничего не нажато. Номера "
+        "остаются за кнопками до конца улицы; кнопки сейчас ({bob}):\n{buttons}",
+    },
     "sandbox.one_button": {
         "en": "no such button: that message's only button is {only}",
         "ru": "нет такой кнопки: у этого сообщения одна кнопка — {only}",
@@ -1803,10 +1812,17 @@ TEXTS: dict[str, dict[str, str]] = {
     "sandbox.picture_chart": {"en": "chart", "ru": "график"},
     "sandbox.picture_showdown": {"en": "showdown picture", "ru": "картинка вскрытия"},
     "sandbox.picture_board": {"en": "your board (/hand)", "ru": "ваша доска (/hand)"},
-    "sandbox.picture_bob": {"en": "Bob's board (b /hand)", "ru": "доска Боба (b /hand)"},
+    "sandbox.picture_bob": {"en": "{bob}'s board (b /hand)", "ru": "доска: {bob} (b /hand)"},
     "sandbox.picture_failed": {
         "en": "(the picture could not be written: {error})",
         "ru": "(картинку не удалось записать: {error})",
+    },
+    # a command addressed to another bot ("/hand@otherbot"): not sent; {bot}: the sandbox's
+    "sandbox.other_bot": {
+        "en": "» {command} is for another bot: nothing sent (this one is @{bot}; a command "
+        "without @ comes here)",
+        "ru": "» {command} — команда другому боту: ничего не отправлено (этот бот — @{bot}; "
+        "команда без @ приходит сюда)",
     },
     "sandbox.unknown": {
         "en": "» unknown command {command}; /help lists them",
@@ -1815,8 +1831,8 @@ TEXTS: dict[str, dict[str, str]] = {
     # Bob, the sandbox's second member (b … lines): a tournament needs two (R8.7)
     "sandbox.bob": {"en": "Bob", "ru": "Боб"},
     "sandbox.bob_title": {
-        "en": "private · {bob} (his eyes only)",
-        "ru": "личный чат · {bob} (видит только он)",
+        "en": "private · {bob} (for {bob}'s eyes only)",
+        "ru": "личный чат · {bob} (видит только {bob})",
     },
     "sandbox.tournament_bob": {
         "en": "» {bob} is the group's second member: b g register registers him, b auto plays "
@@ -1832,15 +1848,42 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "» {bob}'s moves are yours to type: b N presses his button N (b auto: arranged)",
         "ru": "» {bob}: ходы за него вводите вы, b N — его кнопка N (b auto — играет сам)",
     },
+    # a resumed start whose Bob was on b auto (kept on the database's side file)
+    "sandbox.bob_auto_kept": {
+        "en": "» {bob} plays his own hands, as at the last start (b manual: his moves are "
+        "yours to type)",
+        "ru": "» {bob} играет сам, как и в прошлый запуск (b manual — ходы за него вводите вы)",
+    },
+    # once a street, Bob on manual: nothing of his cards (his private chat after a b line)
+    "sandbox.bob_move": {
+        "en": "» {bob}'s move: b shows his hand, b N presses his button N (b auto plays it "
+        "for him)",
+        "ru": "» {bob}: его ход — b покажет его руку, b N нажмёт его кнопку N (b auto "
+        "сыграет за него)",
+    },
+    "sandbox.bob_named": {
+        "en": "» {old} is called {bob} now (kept for the next start)",
+        "ru": "» {old} теперь зовётся {bob} (сохранится до следующего запуска)",
+    },
+    "sandbox.bob_name_usage": {
+        "en": "» b name X names the second member X (at most {most} characters): b name Alice",
+        "ru": "» b name X (или b имя X) даёт второму участнику имя X (не длиннее {most} "
+        "знаков): b имя Алиса",
+    },
+    "sandbox.bob_not_saved": {
+        "en": "» (kept for this start only: the file next to the database could not be "
+        "written: {error})",
+        "ru": "» (только до выхода: файл рядом с базой не удалось записать: {error})",
+    },
     "sandbox.bob_no_hand": {
         "en": "{bob} has no move to make now",
         "ru": "{bob}: сейчас не его ход",
     },
     "sandbox.bob_help": {
-        "en": "» {bob}: b /command, b gN (or b g LABEL), b N for his hand, b auto, b manual; "
-        "b alone shows his hand",
-        "ru": "» {bob}: b /команда, b gN (или b g название), b N — его рука, b auto, b manual; "
-        "b — показать его руку",
+        "en": "» {bob}: b /command, b gN (or b g LABEL), b N for his hand, b auto, b manual, "
+        "b name X; b alone shows his hand",
+        "ru": "» {bob}: b /команда, b gN (или b g название), b N — его рука, b auto, b manual, "
+        "b имя X; b — показать его руку",
     },
     "sandbox.number": {
         "en": "» type a button number (1, 2 … for your hand, r1 … for a replay, g1 … for the "
