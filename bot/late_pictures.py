@@ -11,6 +11,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
+from bot.logs import failure_logged
 from bot.model import PENDING_PREFIX
 from bot.retries import pending_ref
 
@@ -83,6 +84,7 @@ class LatePictures:
             await self._send_picture(chat_id, png, caption, ref, began, later=True)
 
         task = asyncio.create_task(tries(), name=f"{self.PICTURE_TASK}-{chat_id}")
+        failure_logged(task, f"posting a picture later in {chat_id}")
         self._late_pictures[ref] = task
 
         def done(ended: asyncio.Task[None]) -> None:

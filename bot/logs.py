@@ -11,13 +11,14 @@ Telegram token's part after the colon) with ``[REDACTED]``.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sys
 from collections.abc import Iterable
-from typing import TextIO
+from typing import Any, TextIO, TypeVar
 from urllib.parse import quote
 
-__all__ = ["FORMAT", "REDACTED", "RedactSecrets", "configure_logging"]
+__all__ = ["FORMAT", "REDACTED", "RedactSecrets", "configure_logging", "failure_logged"]
 
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 REDACTED = "[REDACTED]"
@@ -87,3 +88,26 @@ def configure_logging(
         h.addFilter(redactor)
     logging.getLogger("httpx").setLevel(logging.WARNING)
     return redactor
+
+
+_tasks_log = logging.getLogger("bot.tasks")
+_T = TypeVar("_T")
+
+
+def failure_logged(task: asyncio.Task[_T], what: str) -> asyncio.Task[_T]:
+    """The one way a presenter's background task (a writer, a bank nudge, a turn ping, a
+    picture posted later: :class:`bot.telegram.adapter.TelegramPresenter`,
+    :class:`bot.discord.presenter.DiscordPresenter`, :class:`bot.late_pictures.LatePictures`)
+    reports its failure: when ``task`` ends with an exception (none expected: each handles
+    its platform's errors), it is logged at ERROR with its traceback, "``what`` failed"
+    (``what``: e.g. "a Discord write", "a Telegram bank nudge"), so retrieved; one nobody
+    awaits (a nudge, a ping, a writer ending at the stop) was otherwise reported by asyncio
+    only when collected, "Task exception was never retrieved", or not at all. A cancelled
+    or successful task says nothing. Returns ``task``."""
+
+    def report(done: asyncio.Task[Any]) -> None:
+        if not done.cancelled() and (exc := done.exception()) is not None:
+            _tasks_log.error("%s failed: %r", what, exc, exc_info=exc)
+
+    task.add_done_callback(report)
+    return task

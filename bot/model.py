@@ -272,6 +272,11 @@ class SeatState:
         the ``left_chat_member`` service message and by a ``chat_member`` update) changes
         nothing and tells the group nothing again (:func:`bot.service.lobby.leave`); cleared
         when Join takes the leave back.
+    :ivar kicked: an admin's ``/kick`` stood the player up during a hand at a cash table
+        (:func:`bot.service.lobby.leave`): told so in private then, they are told again in
+        private when they stand up as the hand ends, their stack back
+        (:func:`bot.service.showdown`'s stand-up; never a computer player); cleared when
+        Join takes the leave back.
     """
 
     seat: int
@@ -298,6 +303,7 @@ class SeatState:
     foul_asked: dict[str, float] = field(default_factory=dict)
     back_early: bool = False
     left_group: bool = False
+    kicked: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -326,6 +332,7 @@ class SeatState:
             "foul_asked": dict(self.foul_asked),
             "back_early": self.back_early,
             "left_group": self.left_group,
+            "kicked": self.kicked,
         }
 
     @classmethod

@@ -15,7 +15,7 @@ from bot import presses as P
 from bot.model import LiveTable, SeatState
 from bot.presses import encode
 from bot.screens import Button, Screen
-from bot.texts import grouped, kush_word, minus, on, tr
+from bot.texts import decimal, grouped, kush_word, minus, on, tr
 from game.board import BOXES, Board, Box
 from game.cards import Card, format_cards
 from game.evaluator import display_order, made_so_far
@@ -47,14 +47,6 @@ def mmss(seconds: float) -> str:
     (``4.2`` → ``0:05``)."""
     secs = int(seconds + 0.999)
     return f"{secs // 60}:{secs % 60:02d}"
-
-
-def _decimal(value: float, lang: str) -> str:
-    """A number that may have a fraction (a tournament's ``level_minutes``, R8.7) as readers
-    of ``lang`` write it: ``7.5``, in Russian ``7,5`` (as ``/settings`` echoes it and reads
-    it back); a whole one without a fraction (``5``)."""
-    text = f"{value:g}"
-    return text.replace(".", ",") if lang == "ru" else text
 
 
 def _clock_text(t: LiveTable, seat: int, now: float, lang: str, short: bool = False) -> str:
@@ -91,11 +83,13 @@ def _hidden(lang: str, closed: bool, count: int) -> str:
     return tr(lang, "board.hidden_street", count=count)
 
 
-def clock_time(at: float, zone: float) -> str:
+def clock_time(at: float, zone: float, *, seconds: bool = False) -> str:
     """The wall-clock time ``at`` (seconds since the epoch) as ``HH:MM`` in the time zone
     ``zone`` hours from UTC (the group's, :func:`~bot.service.settings.day_zone`), the
-    minute begun (18:41:37 → ``18:41``: never later than it is)."""
-    return datetime.fromtimestamp(at, timezone(timedelta(hours=zone))).strftime("%H:%M")
+    minute begun (18:41:37 → ``18:41``: never later than it is); ``seconds``: as
+    ``HH:MM:SS``, the second begun (a short time like the time bank's, R8.5)."""
+    shown = "%H:%M:%S" if seconds else "%H:%M"
+    return datetime.fromtimestamp(at, timezone(timedelta(hours=zone))).strftime(shown)
 
 
 def _until_text(
@@ -195,7 +189,7 @@ def tournament_lobby(t: LiveTable, lang: str, now: float) -> Screen:
     lines = [
         tr(lang, "tour.title", table=t.id, game=_game_name(t, lang), buy_in=cfg.buy_in,
            label=t.label, pool=tour.pool, chips=cfg.starting_chips,
-           minutes=_decimal(cfg.level_minutes, lang),
+           minutes=decimal(cfg.level_minutes, lang),
            schedule=", ".join(str(cfg.chips_per_point(n)) for n in range(1, 5)),
            payouts=payouts)
     ]  # fmt: skip
@@ -552,17 +546,21 @@ def private_screen(t: LiveTable, seat: SeatState, now: float, zone: float | None
     they wait for, says when it ends there, as the group's message does (:func:`_until_text`:
     the private message is not rewritten while the clock runs); without it, the time left."""
     screen = _private_screen(t, seat, now, zone)
-    return dataclasses.replace(screen, table=t.id, bank_nudge=_bank_nudge(t, seat, now, screen))
+    nudge = _bank_nudge(t, seat, now, screen, zone)
+    return dataclasses.replace(screen, table=t.id, bank_nudge=nudge)
 
 
 def _bank_nudge(
-    t: LiveTable, seat: SeatState, now: float, screen: Screen
+    t: LiveTable, seat: SeatState, now: float, screen: Screen, zone: float | None = None
 ) -> tuple[float, str] | None:
     """:attr:`Screen.bank_nudge` of ``seat``'s private ``screen``: while they are to act and
     their clock runs with budget and bank left (R8.5; not a tournament player away, whose
     grace is shorter, R8.7), the seconds until the budget is spent and the nudge's text, the
-    screen's title and "⏳ Your time bank has started · ⏱ 0:30 left …" (the bank then whole).
-    The turn went on silently from the 10 s reminder to "⌛ Time is up"."""
+    screen's title and "⏳ Your time bank has started · ⏱ until 18:42:30 (0:30), …": when
+    the bank runs out as a clock time in the group's ``zone`` (hours from UTC, seconds
+    shown), the bank's length after it; the nudge stays in the chat, and a bare "0:30 left"
+    was true only when it came. Without a zone known, "⏱ 0:30 left …" (the bank then
+    whole). The turn went on silently from the 10 s reminder to "⌛ Time is up"."""
     hand = t.hand
     if hand is None or not screen.buttons:
         return None
@@ -577,7 +575,11 @@ def _bank_nudge(
     if budget <= 0 or bank <= 0:
         return None
     title = screen.text.split("\n", 1)[0]
-    return budget, f"{title}\n" + tr(seat.lang, "private.bank_started", time=mmss(bank))
+    if zone is None:
+        return budget, f"{title}\n" + tr(seat.lang, "private.bank_started", time=mmss(bank))
+    at = clock_time(now + budget + bank, zone, seconds=True)
+    said = tr(seat.lang, "private.bank_started_until", at=at, time=mmss(bank))
+    return budget, f"{title}\n{said}"
 
 
 def _private_screen(t: LiveTable, seat: SeatState, now: float, zone: float | None) -> Screen:

@@ -11,6 +11,7 @@ import functools
 import re
 import string
 import unicodedata
+from decimal import Decimal
 from typing import Any
 
 from storage.api import DEFAULT_KUSH_LABEL
@@ -21,6 +22,8 @@ __all__ = [
     "MINUS",
     "RUSSIAN_READERS",
     "TEXTS",
+    "decimal",
+    "group_from",
     "grouped",
     "language_of",
     "minus",
@@ -130,6 +133,14 @@ TEXTS: dict[str, dict[str, str]] = {
     "private.bank_started": {
         "en": "⏳ Your time bank has started · ⏱ {time} left, then your cards are placed for you.",
         "ru": "⏳ Пошёл ваш тайм-банк · ⏱ осталось {time}, затем карты разложат за вас.",
+    },
+    # the same with the group's time zone known (utc_offset): when the bank runs out, as a
+    # clock time there with seconds ({at}: "18:42:30"), the bank's length after it; the
+    # nudge stays in the chat, and "0:30 left" read later was stale
+    "private.bank_started_until": {
+        "en": "⏳ Your time bank has started · ⏱ until {at} ({time}), then your cards are "
+        "placed for you.",
+        "ru": "⏳ Пошёл ваш тайм-банк · ⏱ до {at} ({time}), затем карты разложат за вас.",
     },
     "board.turn": {"en": "▶ {names} to act · ⏱ {time}", "ru": "▶ Ход: {names} · ⏱ {time}"},
     "board.turns": {"en": "▶ To act ⏱ {turns}", "ru": "▶ Ход ⏱ {turns}"},
@@ -906,6 +917,18 @@ TEXTS: dict[str, dict[str, str]] = {
         "stack back to your balance then.",
         "ru": "Админ поднял вас из-за стола #{table}: вы встанете, когда закончится эта "
         "раздача, стек вернётся на баланс.",
+    },
+    # the player kicked during a hand, told in private again when they stand up as it ends
+    # (R8.5), their stack back then (R8.2)
+    "private.kicked_stood_up": {
+        "en": "The hand at table #{table} is over: you stood up, as an admin asked; {amount} "
+        "{label} back to your balance.",
+        "ru": "Раздача за столом #{table} закончилась: вы встали из-за стола, как решил админ; "
+        "возвращено на баланс: {amount} {label}.",
+    },
+    "private.kicked_stood_up_nothing": {
+        "en": "The hand at table #{table} is over: you stood up, as an admin asked.",
+        "ru": "Раздача за столом #{table} закончилась: вы встали из-за стола, как решил админ.",
     },
     # a tournament still registering (R8.7): the kicked player unregistered, the buy-in back
     "reply.kicked_unregistered": {
@@ -3226,20 +3249,46 @@ def error_text(lang: str | None, code: str) -> str:
     return tr(lang, f"err.{code}" if code in _ERROR_KEYS else "err.game_error")
 
 
-#: whole numbers from this size up are written with their thousands grouped (``12 000``);
-#: smaller ones as they are (``5000``), as Russian typography writes them
+#: Russian: whole numbers from this size up are written with their thousands grouped
+#: (``12 000``); smaller ones as they are (``5000``), as Russian typography writes them
 GROUP_FROM = 10_000
+#: English: whole numbers from this size up are grouped (``1,000``; ``9,880``), as English
+#: writes every number of four digits and more ("Anna 10,120, Bob 9880" mixed the two)
+GROUP_FROM_EN = 1_000
+
+
+def group_from(lang: str | None) -> int:
+    """From what size up :func:`grouped` groups a whole number's thousands in ``lang``:
+    :data:`GROUP_FROM` (10 000) in Russian, :data:`GROUP_FROM_EN` (1,000) otherwise."""
+    return GROUP_FROM if lang == "ru" else GROUP_FROM_EN
 
 
 def grouped(value: int, lang: str | None) -> str:
     """A whole number as players read it, the one format of an amount of kush (buy-ins,
-    stacks, balances, settlements, ranges): from :data:`GROUP_FROM` up its thousands grouped
-    as the language writes them, ``12,000`` in English, ``12 000`` (a no-break space) in
-    Russian, where a comma is the decimal sign; a smaller one as it is (``5000``)."""
-    if abs(value) < GROUP_FROM:
+    stacks, balances, settlements, ranges) and of every whole number a text groups: its
+    thousands grouped as the language writes them, in English from four digits up
+    (``1,000``, ``12,000``), in Russian from five (``12 000``, a no-break space: a comma is
+    the decimal sign there; ``5000`` as it is, Russian typography's convention,
+    :func:`group_from`); a smaller one as it is (``999``)."""
+    if abs(value) < group_from(lang):
         return str(value)
     text = f"{value:,}"
     return text.replace(",", "\u00a0") if lang == "ru" else text
+
+
+def decimal(value: float, lang: str | None) -> str:
+    """A number that may have a fraction (a setting's value, an example or a bound of
+    ``/settings``, a tournament's ``level_minutes``: R8.7) as readers of ``lang`` write it:
+    ``7.5``, in Russian ``7,5`` (both read back by ``/settings``,
+    :func:`bot.service.numbers.read_fraction`); a whole one without a fraction (``5``), its
+    digits not grouped. Rounded to ten significant digits (Python's ``.10g``: the float's
+    exact binary value to the nearest, a tie to the even digit), trailing zeros dropped, and
+    written in plain digits, never an exponent (``0.0000001``; "1e-07" is refused by
+    ``/settings``). A negative one keeps the hyphen-minus, as typed back. The one format of
+    such numbers: the tournament's line wrote ``f"{value:g}"`` (six digits, an exponent from
+    1e-05) where ``/settings`` wrote ten."""
+    text = format(Decimal(f"{value:.10g}"), "f")
+    return text.replace(".", ",") if lang == "ru" else text
 
 
 def signed(value: int, lang: str | None, *, drawn: bool = False) -> str:
@@ -3291,7 +3340,7 @@ def _amounts(template: str, values: dict[str, Any], lang: str | None) -> dict[st
     big = [
         k
         for k in _amount_names(template)
-        if type(values.get(k)) is int and abs(values[k]) >= GROUP_FROM
+        if type(values.get(k)) is int and abs(values[k]) >= group_from(lang)
     ]
     if not big:
         return values

@@ -64,6 +64,7 @@ import discord
 
 from bot.discord.components import content_of, view_of
 from bot.late_pictures import LatePictures
+from bot.logs import failure_logged
 from bot.model import HAND_VIEW_PREFIX, PENDING_PREFIX
 from bot.render import ping_lines
 from bot.retries import (
@@ -172,12 +173,6 @@ class _NewestEdit:
             payload = params.payload
         body = json.dumps(payload, separators=(",", ":"), ensure_ascii=True)
         yield {"name": "payload_json", "value": body, "content_type": "application/json"}
-
-
-def _log_writer_error(task: asyncio.Task[None]) -> None:
-    """A background writer's done-callback: its error (none expected) logged, so retrieved."""
-    if not task.cancelled() and (exc := task.exception()) is not None:
-        log.error("a Discord write failed: %r", exc, exc_info=exc)
 
 
 def _nonce() -> int:
@@ -442,8 +437,7 @@ class DiscordPresenter(LatePictures):
         retrieved")."""
         writer = self._writers.get(key)
         if writer is None or writer.done():
-            self._writers[key] = task = asyncio.create_task(work())
-            task.add_done_callback(_log_writer_error)
+            self._writers[key] = failure_logged(asyncio.create_task(work()), "a Discord write")
 
     async def _after_answers(self) -> None:
         """Let the interactions being answered go first (at most :data:`YIELD_AT_MOST`)."""
@@ -954,8 +948,9 @@ class DiscordPresenter(LatePictures):
         self._acting[ref] = acting
         if acting and not was and screen.bank_nudge is not None and ref not in self._nudgers:
             seconds, text = screen.bank_nudge
-            self._nudgers[ref] = asyncio.create_task(
-                self._nudge((user_id, ref), channel_id, seconds, text)
+            self._nudgers[ref] = failure_logged(
+                asyncio.create_task(self._nudge((user_id, ref), channel_id, seconds, text)),
+                "a Discord bank nudge",
             )
         if acting and was is False:
             self._want_ping((user_id, ref), (channel_id, screen))  # their turn begins

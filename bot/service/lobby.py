@@ -224,6 +224,7 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
             seated.leaving = False
             seated.leave_asked = 0.0
             seated.left_group = False  # (back in the group: a new departure counts again)
+            seated.kicked = False  # (staying: no "you stood up" when the hand ends)
             tx.group = True
             if t.plays_now(seated):  # (their hand's screen said "you leave")
                 tx.show.add(seated.seat)
@@ -880,6 +881,7 @@ async def leave(
         if kicked is not None and seat.bot is None:  # (they may not read the group: told
             # in private too, after the commit, kept in the snapshot until sent)
             t.owe_notice(seat.user_id, Screen(_kicked_notice(t, seat, left), table=t.id))
+            seat.kicked = isinstance(left, str)  # (told again when they stand up)
     if kicked is not None:  # (the answer is the group's notice: the admin typed it there)
         if isinstance(left, str) and t.chinese is not None:  # as /leave says (R7.7, R7.6)
             dead = left == "hand" and not done
@@ -1087,12 +1089,16 @@ async def _leave_tournament(
     async with rt.transition(t) as tx:
         left = tour.leave(seat.seat)
         ko = left.knock_out
-        t.owe("post", Screen(tr(t.lang, "tour.knocked_out", name=seat.name, place=ko.place,
-                                prize=ko.prize, label=t.label)))  # fmt: skip
+        knocked = tr(t.lang, "tour.knocked_out", name=seat.name, place=ko.place, prize=ko.prize,
+                     label=t.label)  # fmt: skip
+        ends_now = tour.finished is not None and (t.hand is not None or t.reveal is None)
+        if not ends_now:  # (ending in this step: the knock-out is the first line of the
+            # final standings, one group write, not a notice of its own before them)
+            t.owe("post", Screen(knocked))
         if tour.finished is not None and t.hand is not None:
             # the last opponent left: the winner does not play the hand out alone (R8.7);
             # the closing step's private messages, kept with its final snapshot until sent
-            for told, screen in tournaments.finish_mid_hand(rt, t, tx, seat):
+            for told, screen in tournaments.finish_mid_hand(rt, t, tx, seat, before=[knocked]):
                 tx.privates[told.seat] = screen
             if t.chat_gone:  # the bot's removal (R8.2a): nobody reads the standings there
                 tell_chat_gone(t, tx)
@@ -1104,7 +1110,7 @@ async def _leave_tournament(
         else:
             stand_up(t, tx, seat)
             if tour.finished is not None:
-                tournaments.finish(rt, t, tx)
+                tournaments.finish(rt, t, tx, before=[knocked])
             else:
                 maybe_start(rt, t, tx)
     return Reply(tr(lang, "tour.left", place=ko.place, prize=ko.prize, label=t.label))

@@ -50,7 +50,7 @@ from bot.service.numbers import (
     unformatted,
 )
 from bot.service.runtime import Runtime, TransitionFailed, Tx
-from bot.texts import LANGS, TEXTS, grouped, kush_word, language_of, latin_only, on, tr
+from bot.texts import LANGS, TEXTS, decimal, grouped, kush_word, language_of, latin_only, on, tr
 from game.errors import OptionConflict, OptionError
 from game.options import OPTION_GAMES, GameKind, RuleOptions
 from game.tournament import DEFAULT_SCHEDULE, TournamentConfig
@@ -282,7 +282,7 @@ class SettingRefused(ValueError):
         typed, value = self.in_unit
         if abs(value) >= _UNIT_HINT_LIMIT:
             return ""
-        number = str(int(value)) if float(value).is_integer() else _fraction(value, lang)
+        number = str(int(value)) if float(value).is_integer() else decimal(value, lang)
         unit = self.setting.unit.value
         inside = self.setting.low <= value <= self.setting.high
         key = f"settings.in_unit.{unit}" if inside else f"settings.in_unit_out.{unit}"
@@ -294,7 +294,7 @@ class SettingRefused(ValueError):
         value = float(self.fraction.replace(",", "."))
         low, high = (self.setting.low, self.setting.high) if self.setting else (value, value)
         near = [n for n in sorted({math.floor(value), math.ceil(value)}) if low <= n <= high]
-        typed = _fraction(value, lang)
+        typed = decimal(value, lang)
         if not near:
             return tr(lang, "reply.number_whole_only", value=typed)
         nearest = tr(lang, "reply.number_or").join(grouped(n, lang) for n in near)
@@ -500,7 +500,7 @@ class Setting(BaseModel):
             raise SettingRefused(self.range_text, self, off_grain=bool(self.grain))
         sign, hours, minutes = m.group(1), int(m.group(2)), int(m.group(3))
         value = (hours * 60 + minutes) / 60
-        return _plain_digits(-value if sign == "-" else value)
+        return decimal(-value if sign == "-" else value, None)
 
     def in_own_unit(self, text: str) -> float | None:
         """The time ``text`` written with a unit ("2m", "90 sec", "1,5 мин", "3ч") is in this
@@ -582,7 +582,7 @@ class Setting(BaseModel):
             unit=unit,
             low=number(self.low, lang),
             high=number(self.high, lang),
-            example=_fraction(fraction, lang),
+            example=decimal(fraction, lang),
         )
 
     def games_text(self, lang: str) -> str:
@@ -1049,7 +1049,7 @@ def _number(value: float, lang: str = "en") -> str:
     fraction with the decimal sign of ``lang`` (7.5; in Russian 7,5)."""
     if float(value).is_integer():
         return grouped(int(value), lang)
-    return _fraction(value, lang)
+    return decimal(value, lang)
 
 
 def refusal_text(lang: str, error: str) -> str:
@@ -1062,15 +1062,6 @@ def refusal_text(lang: str, error: str) -> str:
     return tr(lang, "reply.setting_refused", error=error)
 
 
-def _fraction(value: float, lang: str) -> str:
-    """A fractional number with the decimal sign readers of ``lang`` write: "7.5", in Russian
-    "7,5" (both read back by ``/settings``, :func:`bot.service.numbers.read_fraction`);
-    ten significant digits at most, never an exponent (0.0000001 was shown "1e-07", which
-    ``/settings`` refuses)."""
-    text = _plain_digits(value)
-    return text.replace(".", ",") if lang == "ru" else text
-
-
 def _shown(value: Any) -> str:
     """A value in replies and on buttons (language-neutral)."""
     if isinstance(value, bool):
@@ -1078,14 +1069,8 @@ def _shown(value: Any) -> str:
     if isinstance(value, Enum):
         return str(value.value)
     if isinstance(value, float):
-        return str(int(value)) if value.is_integer() else _plain_digits(value)
+        return str(int(value)) if value.is_integer() else decimal(value, None)
     return str(value)
-
-
-def _plain_digits(value: float) -> str:
-    """A fraction ``value`` to ten significant digits, in plain digits with a decimal point
-    (0.0000001, never ``1e-07``: no admin writes it, and ``/settings`` refuses it)."""
-    return format(Decimal(f"{value:.10g}"), "f")
 
 
 # -- reading the settings ----------------------------------------------------------------------
@@ -1226,7 +1211,7 @@ def _display(
             return tr(lang, "settings.label_as", saved=label, shown=shown)
         return shown
     if isinstance(value, float) and not value.is_integer():
-        return _fraction(value, lang)
+        return decimal(value, lang)
     if spec.unit in (Unit.KUSH, Unit.CHIPS) and isinstance(value, int):
         return grouped(value, lang)  # (an amount grouped as every amount is: 12 000)
     return _shown(value)
@@ -2343,9 +2328,13 @@ async def settings_changed(
     in between finds them again (:func:`reconcile`). ``language``: the change was the
     group's language, made by an admin of that own language (``""`` unknown): under ``auto``
     the table takes its players', :func:`table_language`. The group's time zone is read
-    again for its table messages (:func:`note_zone`: ``utc_offset``)."""
+    again for its table messages (:func:`note_zone`: ``utc_offset``); when it moved, a hand
+    under way has its open private screens and the table message written anew in the step
+    (:func:`_rezone`: their "until 18:41" was the old zone's until the next move)."""
+    zone = rt.zones.get(community.id)
     if any(t.community_id == community.id for t in rt.tables.values()):
         note_zone(rt, community)
+    rezoned = rt.zones.get(community.id) != zone
     for t in list(rt.tables.values()):
         if t.community_id != community.id:
             continue
@@ -2378,6 +2367,8 @@ async def settings_changed(
                                 # usual time (it waited for the end of the top-up window)
                                 maybe_start(rt, t, tx)
                         _reshow(t, tx, relabelled)
+                        if rezoned:
+                            _rezone(t, tx)
                 except TransitionFailed:
                     # logged; the step was rolled back, so the table has the old settings: it
                     # takes the new ones from its next committed step on
@@ -2474,6 +2465,20 @@ def _reshow(t: LiveTable, tx: Tx, seats: list[int]) -> None:
     if t.hand is None:
         return
     tx.show.update(s for s in seats if t.seats[s].private_ref is not None)
+
+
+def _rezone(t: LiveTable, tx: Tx) -> None:
+    """The group's time zone (``utc_offset``) moved: write anew, in step ``tx``, the screens
+    of a hand under way that show the turn's clock as a clock time in it (R8.5, "until
+    18:41", :func:`bot.render.clock_time`): every player's private hand message on screen
+    and the table message (one group write: the step's, ``tx.group``). They kept the old
+    zone's time until their next rewrite (a move), which may be the whole turn. No hand:
+    nothing shows a turn's clock (the step writes the table message anyway, and a
+    tournament's "next level at" with it, R8.7)."""
+    if t.hand is None:
+        return
+    tx.group = True
+    tx.show.update(s for s, seat in t.seats.items() if not seat.bot and seat.private_ref)
 
 
 def missed(t: LiveTable, s: CommunitySettings, label: str) -> bool:

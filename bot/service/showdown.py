@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot import pictures, render
-from bot.model import LiveTable, Phase
+from bot.model import LiveTable, Phase, SeatState
 from bot.screens import Screen
 from bot.service import tournaments
 from bot.service.dealing import (
@@ -236,6 +236,8 @@ def close_hand(
                 key = "notice.left_after_hand" if amount else "notice.left_after_hand_nothing"
                 note = tr(t.lang, key, name=st.name, amount=amount, label=t.label)
                 t.owe("post", Screen(note))
+                if st.kicked:  # (told when kicked that it would come: told now it came)
+                    t.owe_notice(st.user_id, Screen(_kicked_stood_up(t, st, amount), table=t.id))
     t.last_result = record
     for st in t.seats.values():  # the top-ups made before this hand were shown through it
         st.topped_up = 0
@@ -288,3 +290,14 @@ def close_hand(
         return
     if t.next_hand_at is not None and rt.next_hand_delay <= 0 and not t.top_ups_due():
         maybe_start(rt, t, tx)  # (queued top-ups are added first, by the timer: R8.2)
+
+
+def _kicked_stood_up(t: LiveTable, seat: SeatState, amount: int) -> str:
+    """The private notice (in the player's language) of a player an admin's ``/kick`` stood
+    up during a hand at the cash table ``t`` (:attr:`SeatState.kicked`), as they stand up
+    now that it ended: ``amount`` kush of their stack back to their balance (R8.2, R8.5),
+    or nothing left. They were told when kicked that this would come
+    (``private.kicked_later``) and were told nothing when it came."""
+    if amount == 0:
+        return tr(seat.lang, "private.kicked_stood_up_nothing", table=t.id)
+    return tr(seat.lang, "private.kicked_stood_up", table=t.id, amount=amount, label=t.label)

@@ -36,7 +36,7 @@ from bot.screens import Button, Screen
 from bot.service.bots import BOT_NAMES, BOT_USER_PREFIX, computer_user_id, is_computer
 from bot.service.runtime import Runtime
 from bot.service.settings import day_zone
-from bot.texts import GROUP_FROM, kush_word, minus, on, signed, tr
+from bot.texts import group_from, kush_word, minus, on, signed, tr
 from game.board import BOXES
 from game.errors import GameError
 from game.history import ReplayFrame, distinct_frames, replay_frames, revealed_boxes
@@ -97,13 +97,13 @@ def _pct(part: int, whole: int) -> str:
 
 def _avg(total: int, count: int, lang: str = "en") -> str:
     """``total / count`` signed, one decimal (``+1.5``; ``+1,5`` in Russian), or ``—``; from
-    :data:`~bot.texts.GROUP_FROM` up its thousands grouped as every amount's
+    :func:`~bot.texts.group_from` up its thousands grouped as every amount's
     (:func:`~bot.texts.grouped`: ``−12,000.0``, ``−12 000,0``; the kush a hand read
     "-12000.0" beside a grouped net); a negative one with :data:`~bot.texts.MINUS`."""
     if not count:
         return "—"
     value = total / count
-    text = minus(f"{value:+,.1f}" if abs(value) >= GROUP_FROM else f"{value:+.1f}")
+    text = minus(f"{value:+,.1f}" if abs(value) >= group_from(lang) else f"{value:+.1f}")
     return text.replace(",", "\u00a0").replace(".", ",") if lang == "ru" else text
 
 

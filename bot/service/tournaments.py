@@ -279,11 +279,12 @@ def record_of(t: LiveTable, settled: HandSettled | None) -> dict[str, Any]:
     return out
 
 
-def finish(rt: Runtime, t: LiveTable, tx: Tx) -> None:
+def finish(rt: Runtime, t: LiveTable, tx: Tx, before: Sequence[str] = ()) -> None:
     """The tournament is over (R8.7): the pool is paid out by place, every stack is cashed
     out and the table closes, in this transition; the final standings replace the table
-    message."""
-    _pay_out(t, tx)
+    message, ``before`` (lines: the last knock-out, when a player's leaving ended it) above
+    them, in that one group write."""
+    _pay_out(t, tx, before)
 
 
 def _pay_out(t: LiveTable, tx: Tx, before: Sequence[str] = ()) -> None:
@@ -329,7 +330,7 @@ def _pay_out(t: LiveTable, tx: Tx, before: Sequence[str] = ()) -> None:
 
 
 def finish_mid_hand(
-    rt: Runtime, t: LiveTable, tx: Tx, leaver: SeatState
+    rt: Runtime, t: LiveTable, tx: Tx, leaver: SeatState, before: Sequence[str] = ()
 ) -> list[tuple[SeatState, Screen]]:
     """The tournament finished while a hand was being played or revealed: the last opponent
     of the winner left (R8.7: knocked out at that moment, their chips out of play, the last
@@ -338,7 +339,10 @@ def finish_mid_hand(
     entry has it) and the pool is paid out now (:func:`finish`), hidden cards staying hidden.
     Returns each person's private message, for the closing step's :attr:`Tx.privates`
     (their hand message would keep its buttons; kept with the closed table's final snapshot
-    until sent): the winner is told why, ``leaver`` that they have no hand."""
+    until sent): the winner is told why, ``leaver`` that they have no hand. The group is
+    told in one write, the final standings over the table message with ``before`` (the
+    leaver's knock-out) and why the hand is not played on above them (two notices before
+    the standings made three group writes, with the answer to the ``/leave`` four)."""
     assert t.hand is not None
     final = tr(t.lang, "tour.final_mid_hand", table=t.id, hand=t.shown_no)
     privates = [
@@ -353,14 +357,13 @@ def finish_mid_hand(
         for seat in t.seats.values()
         if not seat.bot and seat.private_ref is not None
     ]
-    t.owe("post", Screen(final))
     t.hand = None
     t.plan = None
     t.owners = {}
     t.reveal = None
     t.clocks = {}
     t.hand_no -= 1  # (never settled: the final record takes its number)
-    finish(rt, t, tx)
+    finish(rt, t, tx, [*before, final])
     return privates
 
 

@@ -70,6 +70,7 @@ from telegram.ext import (
 from telegram.request import HTTPXRequest
 
 from bot.late_pictures import LatePictures
+from bot.logs import failure_logged
 from bot.model import PENDING_PREFIX, Actor, ChatRef, LiveTable, Reply, group_chat
 from bot.names import clean_name, fit
 from bot.presses import loggable
@@ -430,7 +431,9 @@ class TelegramPresenter(LatePictures):
         self._unwritten.discard(key)
         writer = self._writers.get(key)
         if writer is None or writer.done():
-            self._writers[key] = asyncio.create_task(self._write(key), name=f"tg-edit-{chat_id}")
+            self._writers[key] = failure_logged(
+                asyncio.create_task(self._write(key), name=f"tg-edit-{chat_id}"), "a Telegram edit"
+            )
         else:
             self._newer.wake(key)  # (a writer waiting to try again writes this one now)
 
@@ -568,8 +571,9 @@ class TelegramPresenter(LatePictures):
         if _unsent(exc):
             self._latest[key] = screen
             log.info("message to %s not posted (%s): again soon", chat_id, exc)
-            writer = asyncio.create_task(
-                self._write_pending(key, exc, sent), name=f"tg-post-{chat_id}"
+            writer = failure_logged(
+                asyncio.create_task(self._write_pending(key, exc, sent), name=f"tg-post-{chat_id}"),
+                "a Telegram post",
             )
             self._writers[key] = writer
             if isinstance(exc, RetryAfter):  # (the chat's next new messages come after it)
@@ -608,8 +612,11 @@ class TelegramPresenter(LatePictures):
         self._unsure.setdefault(_where(key[0])[0], []).append((key, screen))
         turn = (key[0], screen.table) if screen.table is not None else None
         if turn is not None and _private(key[0]) and screen.buttons and turn not in self._pingers:
-            task = asyncio.create_task(
-                self._post_unsure(turn, key, screen), name=f"tg-unsure-{key[0]}"
+            task = failure_logged(
+                asyncio.create_task(
+                    self._post_unsure(turn, key, screen), name=f"tg-unsure-{key[0]}"
+                ),
+                "a Telegram hand posted again",
             )
             self._pingers[turn] = task
             self._reposts.add(task)
@@ -670,7 +677,9 @@ class TelegramPresenter(LatePictures):
                 return
             log.info("message %s to %s not claimed: posted", key[1], key[0])
             self._latest.setdefault(key, now)
-            self._writers[key] = asyncio.create_task(self._write(key), name=f"tg-post-{key[0]}")
+            self._writers[key] = failure_logged(
+                asyncio.create_task(self._write(key), name=f"tg-post-{key[0]}"), "a Telegram post"
+            )
         finally:
             if self._pingers.get(turn) is asyncio.current_task():
                 del self._pingers[turn]
@@ -909,8 +918,9 @@ class TelegramPresenter(LatePictures):
         else:
             log.info("cannot write in %s: %s", chat, exc)
         if self.on_chat_gone is not None and (task is None or task.done()):
-            self._leaving[chat] = asyncio.create_task(
-                self._tell_gone(chat, sent), name=f"tg-chat-gone-{chat}"
+            self._leaving[chat] = failure_logged(
+                asyncio.create_task(self._tell_gone(chat, sent), name=f"tg-chat-gone-{chat}"),
+                "telling the service a Telegram chat is gone",
             )
         return True
 
@@ -962,7 +972,10 @@ class TelegramPresenter(LatePictures):
         self._migrated[old] = new
         task = self._following.get((old, new))
         if task is None:
-            task = asyncio.create_task(self.follow(old, new), name=f"tg-migrate-{old}")
+            task = failure_logged(
+                asyncio.create_task(self.follow(old, new), name=f"tg-migrate-{old}"),
+                "following a Telegram group's move",
+            )
             self._following[(old, new)] = task
         return task
 
@@ -981,14 +994,18 @@ class TelegramPresenter(LatePictures):
         was = self._acting.get(key)
         self._acting[key] = acting
         if acting and not was and screen.bank_nudge is not None and key not in self._nudgers:
-            self._nudgers[key] = asyncio.create_task(
-                self._nudge(key, *screen.bank_nudge), name=f"tg-bank-{user_id}"
+            self._nudgers[key] = failure_logged(
+                asyncio.create_task(
+                    self._nudge(key, *screen.bank_nudge), name=f"tg-bank-{user_id}"
+                ),
+                "a Telegram bank nudge",
             )
         if acting and was is False and not sent:
             if key not in self._pingers:
                 text = ping_lines(screen.text)
-                self._pingers[key] = asyncio.create_task(
-                    self._ping(key, text), name=f"tg-ping-{user_id}"
+                self._pingers[key] = failure_logged(
+                    asyncio.create_task(self._ping(key, text), name=f"tg-ping-{user_id}"),
+                    "a Telegram turn ping",
                 )
         elif not acting and was:
             nudger = self._nudgers.pop(key, None)
@@ -1000,8 +1017,9 @@ class TelegramPresenter(LatePictures):
                 pinger.cancel()  # not sent yet: nothing to delete
             ping = self._pings.pop(key, None)
             if ping is not None:
-                self._pingers[key] = asyncio.create_task(
-                    self._unping(key, ping), name=f"tg-unping-{user_id}"
+                self._pingers[key] = failure_logged(
+                    asyncio.create_task(self._unping(key, ping), name=f"tg-unping-{user_id}"),
+                    "deleting a Telegram turn ping",
                 )
 
     def pressed(self, user_id: str, table: int) -> None:

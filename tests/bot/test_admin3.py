@@ -33,18 +33,18 @@ async def test_a_grant_to_a_member_who_never_played_makes_their_wallet(tmp_path:
         community = await w.store.community("telegram", str(GROUP_ID))
         text = "/grant Dave -5000"
         reply = await w.say(ALICE, text, entities=_mention(text, "Dave", DAVE))
-        assert reply["text"] == "Dave Jones has only 1000 kush.", reply
+        assert reply["text"] == "Dave Jones has only 1,000 kush.", reply
         assert await w.store.find_player(community.id, str(DAVE.id)) is None
         assert await w.store.ledger(community.id) == []
         text = "/grant Dave 100"
         reply = await w.say(ALICE, text, entities=_mention(text, "Dave", DAVE))
-        assert reply["text"] == "Dave Jones: +100 kush, balance 1100.", reply
+        assert reply["text"] == "Dave Jones: +100 kush, balance 1,100.", reply
         dave = await w.store.find_player(community.id, str(DAVE.id))
         assert dave is not None and (dave.name, dave.balance) == ("Dave Jones", 1100)
         # a reply to the message of Erin, who never played here
         mid = await w.fake.send_text(ERIN, GROUP_ID, "hello")
         reply = await w.say(ALICE, "/grant 50", reply_to=mid)
-        assert reply["text"] == "Erin: +50 kush, balance 1050.", reply
+        assert reply["text"] == "Erin: +50 kush, balance 1,050.", reply
         entries = await w.store.ledger(community.id)
         assert [(e.kind.value, e.balance_delta) for e in entries] == [
             ("starting", 1000),
@@ -53,7 +53,7 @@ async def test_a_grant_to_a_member_who_never_played_makes_their_wallet(tmp_path:
             ("admin_grant", 50),
         ]
         said = await w.say(ERIN, "/balance")
-        assert said["text"].startswith("Erin: 1050"), said
+        assert said["text"].startswith("Erin: 1,050"), said
         # a name typed, no member named: nobody here is "Zed", nothing is created
         reply = await w.say(ALICE, "/grant Zed 100")
         assert reply["text"] == tr("en", "reply.grant_unknown", name="Zed"), reply
@@ -69,7 +69,7 @@ async def test_a_grant_beyond_the_range_says_the_range_and_not_0_only_for_0(
     async with world(tmp_path) as w:
         w.fake.admins[GROUP_ID] = {ALICE.id, BOB.id}
         said = await w.say(CAROL, "/balance")
-        assert said["text"].startswith("Carol: 1000"), said
+        assert said["text"].startswith("Carol: 1,000"), said
         reply = await w.say(ALICE, "/grant @carol 99999999999999")
         assert reply["text"] == (
             "Cannot grant that: the amount is a whole number from −1,000,000,000,000 to"
@@ -90,7 +90,7 @@ async def test_a_grant_beyond_the_range_says_the_range_and_not_0_only_for_0(
             f"Нельзя начислить 0: сумма — целое число от −{n} до {n} кушей, кроме 0."
         ), reply
         said = await w.say(CAROL, "/balance")
-        assert said["text"].startswith("Carol: 1000"), said
+        assert said["text"].startswith("Carol: 1,000"), said
 
 
 async def test_removebot_takes_the_name_as_the_seating_notice_shows_it(tmp_path: Path) -> None:

@@ -186,7 +186,7 @@ async def test_a_top_up_above_a_lowered_maximum_says_the_stack_is_above_it(
         assert reply["text"] == "Докуплено: +800 кушей, стек 1000.", reply
         reply = await w.say(ALICE, "/settings max_buy_in 300")
         assert reply["text"].startswith(
-            "Saved: max_buy_in = 300 (was auto — 5 × buy-in = 1000)."
+            "Saved: max_buy_in = 300 (was auto — 5 × buy-in = 1,000)."
         ), reply
         community = await w.store.community("telegram", str(GROUP_ID))
         before = await w.store.ledger(community.id)
@@ -201,5 +201,5 @@ async def test_a_top_up_above_a_lowered_maximum_says_the_stack_is_above_it(
         assert [s.stack for s in t.seats.values()] == [1000]
         assert await w.store.ledger(community.id) == before
         assert tr("en", "reply.topup_above", stack=1000, max=300, label="kush") == (
-            "Your stack (1000 kush) is above the table's maximum (300 kush): nothing to top up."
+            "Your stack (1,000 kush) is above the table's maximum (300 kush): nothing to top up."
         )

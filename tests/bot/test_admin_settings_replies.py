@@ -209,7 +209,7 @@ async def test_r8_7_a_first_level_above_the_starting_chips_is_refused() -> None:
     assert reply.text == tr(
         "en",
         "reply.settings_bad",
-        error=tr("en", "settings.schedule_over_chips", first="2000", chips="1000") + ".",
+        error=tr("en", "settings.schedule_over_chips", first="2,000", chips="1,000") + ".",
     )
     after = (await store.community(GROUP.platform, GROUP.community_id)).settings
     assert after == before and after.chips_schedule == ""
@@ -218,8 +218,8 @@ async def test_r8_7_a_first_level_above_the_starting_chips_is_refused() -> None:
     assert await _now(service, "chips_schedule") == "1000,5000"
     reply = await service.settings(GROUP, ALICE, True, ["tournament_chips", "999"])
     assert reply.alert, reply.text
-    assert tr("en", "settings.schedule_over_chips", first="1000", chips="999") in reply.text
-    assert await _now(service, "tournament_chips") == "1000"
+    assert tr("en", "settings.schedule_over_chips", first="1,000", chips="999") in reply.text
+    assert await _now(service, "tournament_chips") == "1,000"
     await service.settings(GROUP, ALICE, True, ["language", "ru"])
     reply = await service.settings(GROUP, ALICE, True, ["chips_schedule", "1001"])
     assert reply.alert, reply.text

@@ -270,6 +270,6 @@ async def test_a_username_pasted_with_an_invisible_character_names_the_player(
         w.fake.admins[GROUP_ID] = {ALICE.id}
         await w.say(BOB, "/balance")
         reply = await w.say(ALICE, "/grant @bob\u200b 5")
-        assert reply["text"] == "Bob: +5 kush, balance 1005.", reply["text"]
+        assert reply["text"] == "Bob: +5 kush, balance 1,005.", reply["text"]
         reply = await w.say(ALICE, "/stats @bob\u200b")
         assert "No such player" not in reply["text"], reply["text"]

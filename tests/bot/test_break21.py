@@ -544,7 +544,7 @@ async def test_r8_2_a_top_up_that_waited_for_the_table_keeps_a_maximum_lowered_m
             setting = asyncio.create_task(service.settings(group, bob, True, ["max_buy_in", "300"]))
             await asyncio.sleep(0)
         reply, saved = await topping, await setting
-        assert saved.text.startswith("Saved: max_buy_in = 300 (was auto — 5 × buy-in = 1000).")
+        assert saved.text.startswith("Saved: max_buy_in = 300 (was auto — 5 × buy-in = 1,000).")
         assert reply.alert
         assert (
             reply.text == "Top up from 1 to 100 kush (a stack holds at most 300). Usage: /topup N"

@@ -217,4 +217,5 @@ def test_r8_7_chips_from_10_000_up_read_grouped_as_kush_do() -> None:
     assert tr("en", "replay.chips", delta=15000, chips=20000) == "+15,000 chips → 20,000"
     assert tr("ru", "replay.chips", delta=-15000, chips=20000) == "−15\u00a0000 фишек → 20\u00a0000"
     assert tr("en", "tour.chips", chips=20000) == "Chips: 20,000"
-    assert tr("en", "tour.chips", chips=1500) == "Chips: 1500"
+    assert tr("en", "tour.chips", chips=1500) == "Chips: 1,500"  # (fix39c: English from 1,000)
+    assert tr("ru", "tour.chips", chips=1500) == "Фишки: 1500"

@@ -39,7 +39,7 @@ async def test_an_anonymous_admins_grant_me_makes_no_wallet_for_the_group(
         assert reply["text"] == tr("en", "reply.anonymous"), reply
         top = await w.say(ALICE, "/top")
         assert "Group" not in top["text"], top["text"]
-        assert (await w.say(ALICE, "/grant me 100"))["text"] == "Alice: +100 kush, balance 1100."
+        assert (await w.say(ALICE, "/grant me 100"))["text"] == "Alice: +100 kush, balance 1,100."
 
 
 # -- fixmember: a departure told twice, a rejoin, a restart, another group ----------------

@@ -66,7 +66,7 @@ async def test_r8_1_daily_pressed_at_once_pays_once_and_midnight_utc_is_no_new_d
         replies = await asyncio.gather(*(service.daily(GROUP, a) for a in [ALICE, BORIS] * 5))
         paid = [r.text for r in replies if not r.alert]
         assert sorted(paid) == [
-            "Daily bonus: +100 kush. Balance 1100.",
+            "Daily bonus: +100 kush. Balance 1,100.",
             "Ежедневный бонус: +100 кушей. Баланс 1100.",
         ]
         refused = {r.text for r in replies if r.alert}
@@ -83,9 +83,9 @@ async def test_r8_1_daily_pressed_at_once_pays_once_and_midnight_utc_is_no_new_d
         assert len(rows) == 3
         assert (
             await service.balance(GROUP, ALICE)
-        ).text == "Alice: 1200 kush on balance, 0 at the table."
+        ).text == "Alice: 1,200 kush on balance, 0 at the table."
         top = (await service.top(GROUP, ALICE)).text.splitlines()
-        assert top[1:] == ["1. Alice — 1200 kush", "2. Борис — 1100 kush"]
+        assert top[1:] == ["1. Alice — 1,200 kush", "2. Борис — 1,100 kush"]
         assert not await check_store(store)
     finally:
         await service.stop()

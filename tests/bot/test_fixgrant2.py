@@ -142,7 +142,7 @@ async def test_a_take_back_storage_never_saves_says_so(
     assert refused.text == tr("ru", "err.grant_over_unsure", limit=grouped(1500, "ru"), **values)
     assert "1500" in refused.text and "300" in refused.text
     assert tr("en", "err.grant_over_unsure", limit=grouped(1500, "en"), **values) == (
-        "Alice's balance went over 1500 kush (two grants at once); taking this grant of 300 "
+        "Alice's balance went over 1,500 kush (two grants at once); taking this grant of 300 "
         "back could not be saved. Check the balance: if over, grant −300."
     )
     assert len(tries) == wallet.TAKE_BACK_TRIES and len(set(tries)) == 1  # one key

@@ -54,7 +54,7 @@ async def test_an_english_player_of_a_group_labelled_in_russian_reads_kush() -> 
         "значок (🪙, ₽) все читают одинаково.",
     ], russian.text
     alice = await service.balance(GROUP, ALICE)
-    assert alice.text == "Alice: 1000 kush on balance, 0 at the table.", alice.text
+    assert alice.text == "Alice: 1,000 kush on balance, 0 at the table.", alice.text
     boris = await service.balance(GROUP, BORIS)
     assert boris.text == "Boris: 1000 жетонов на балансе, 0 на столе.", boris.text
     listed = await say(service, "all")
@@ -68,7 +68,7 @@ async def test_an_english_player_of_a_group_labelled_in_russian_reads_kush() -> 
     assert latin.text.splitlines()[0] == "Saved: kush_label = coins (was kush).", latin.text
     assert "Readers of English" not in latin.text
     alice = await service.balance(GROUP, ALICE)
-    assert alice.text == "Alice: 1000 coins on balance, 0 at the table.", alice.text
+    assert alice.text == "Alice: 1,000 coins on balance, 0 at the table.", alice.text
 
 
 async def test_a_group_set_to_russian_is_not_told_of_english_readers() -> None:

@@ -34,7 +34,7 @@ BORIS_TG = FakeUser(105, "Борис", None, "ru")
 @pytest.mark.parametrize(
     ("user", "typed", "said"),
     [
-        (ALICE_TG, "me", "Alice: +100 kush, balance 1100."),
+        (ALICE_TG, "me", "Alice: +100 kush, balance 1,100."),
         (BORIS_TG, "я", "Борис: +100 кушей, баланс 1100."),
         (BORIS_TG, "Me", "Борис: +100 кушей, баланс 1100."),
     ],
@@ -50,7 +50,7 @@ async def test_grant_me_grants_the_admin_themself(
         reply = await w.say(user, f"/grant {typed} 100")
         assert reply["text"] == said, reply
         again = await w.say(user, f"/grant {typed} 5")
-        assert again["text"].endswith(("balance 1105.", "баланс 1105.")), again
+        assert again["text"].endswith(("balance 1,105.", "баланс 1105.")), again
 
 
 # -- 2. a fraction said plainly in English --------------------------------------------------

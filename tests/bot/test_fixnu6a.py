@@ -45,7 +45,7 @@ async def test_r8_2_between_hands_the_table_message_shows_the_next_hands_stakes(
     assert "later" not in await _say(service, "kush_per_point", "10")
     await _say(service, "min_buy_in", "300")
     during = (await service.top_up(GROUP, ALICE, "99999")).text  # (queued for after the hand)
-    assert "at most 1500" in during, during
+    assert "at most 1,500" in during, during
     t = service.table_in(GROUP)
     assert t is not None
     await play_out(service, presenter, [ALICE, BOB])
@@ -54,9 +54,9 @@ async def test_r8_2_between_hands_the_table_message_shows_the_next_hands_stakes(
     assert "Buy-in 300 kush · 1 pt = 10 kush" in table, table
     assert t.options.kush_per_point == 10 and t.min_buy_in == 300
     same = await _say(service, "max_buy_in", "0")
-    assert "1500" in same, same
+    assert "1,500" in same, same
     top_up = (await service.top_up(GROUP, ALICE, "99999")).text
-    assert "at most 1500" in top_up, top_up
+    assert "at most 1,500" in top_up, top_up
 
 
 # -- 2. timers that make no sense --------------------------------------------------------------

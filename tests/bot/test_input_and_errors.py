@@ -99,7 +99,7 @@ async def test_names_lose_bidi_controls_and_are_cut_at_whole_emoji(tmp_path: Pat
         assert "\u202e" not in text and "\u2066" not in text
         assert "\u200d" not in text  # no piece of the family either
         reply = await w.say(odd, "/balance")
-        assert reply["text"].startswith(f"{shown}: 1000")
+        assert reply["text"].startswith(f"{shown}: 1,000")
 
 
 async def test_help_lists_every_game_and_what_closetable_does(tmp_path: Path) -> None:
@@ -297,7 +297,7 @@ async def test_an_edited_command_is_not_run_again(tmp_path: Path) -> None:
         w.fake.admins[GROUP_ID] = {ALICE.id}
         await w.say(BOB, "/balance")  # Bob is known in the group: 1,000
         reply = await w.say(ALICE, "/grant @bob 1000")
-        assert reply["text"] == "Bob: +1000 kush, balance 2000.", reply
+        assert reply["text"] == "Bob: +1,000 kush, balance 2,000.", reply
         await w.say(ALICE, "/newtable")
         await w.say(ALICE, "/addbot")
         sent = len(w.fake.calls_of("sendMessage"))
@@ -361,7 +361,7 @@ async def test_a_command_addressed_to_another_bot_is_left_to_it(tmp_path: Path) 
         assert len(w.fake.calls_of("sendMessage")) == sent
         assert w.service.tables and not next(iter(w.service.tables.values())).seats
         reply = await w.say(ALICE, "/grant@ofc_test_bot @bob 500")
-        assert reply["text"] == "Bob: +500 kush, balance 1500.", reply
+        assert reply["text"] == "Bob: +500 kush, balance 1,500.", reply
         reply = await w.say(BOB, "/balance@OFC_Test_Bot")
         assert reply["text"] == "Bob: 1500 кушей на балансе, 0 на столе.", reply
 

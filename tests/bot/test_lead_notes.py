@@ -98,7 +98,7 @@ async def test_r8_2_a_top_up_the_balance_cannot_pay_says_what_to_do(env: Any) ->
     assert len(reply.text) <= 200  # a Telegram press's answer (MAX_ANSWER)
     reply = await service.top_up(GROUP, ALICE, "60")  # an amount of one's own: what fits
     assert reply.text == (
-        "Top up from 1 to 50 kush, your balance (a stack holds at most 1000). Usage: /topup N"
+        "Top up from 1 to 50 kush, your balance (a stack holds at most 1,000). Usage: /topup N"
     )
     # during a hand: a top-up is queued, and refused when the balance cannot pay it
     assert not (await service.ready(GROUP, BOB)).alert
@@ -145,7 +145,7 @@ async def test_r8_1_the_advice_offers_daily_only_while_it_can_be_taken(env: Any)
     await service.new_table(GROUP, ALICE)
     reply = await service.join(GROUP, ALICE)
     assert reply.text == (
-        "Not enough kush: the buy-in is 5000, you have 1000.\n"
+        "Not enough kush: the buy-in is 5,000, you have 1,000.\n"
         "Take the /daily bonus, or ask an admin for /grant or a lower buy-in "
         "(/settings min_buy_in)."
     )
@@ -154,7 +154,7 @@ async def test_r8_1_the_advice_offers_daily_only_while_it_can_be_taken(env: Any)
     assert taken.text == tr("en", "reply.daily_taken", hours=7, minutes=14)
     reply = await service.join(GROUP, ALICE)
     assert reply.alert and reply.text == (
-        "Not enough kush: the buy-in is 5000, you have 1100.\n"
+        "Not enough kush: the buy-in is 5,000, you have 1,100.\n"
         "Ask an admin for /grant or a lower buy-in (/settings min_buy_in). "
         "Next /daily in 7 h 14 min."
     )

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.telegram.fake_api import FakeUser
-from bot.texts import tr
+from bot.texts import grouped, language_of, tr
 from tests.bot.tg_world import ALICE, BOB, CAROL, GROUP_ID, World, world
 
 ANNA_MARIA = FakeUser(301, "Anna Maria", None, "en")  # no @username: only her name finds her
@@ -28,7 +28,7 @@ async def test_stats_and_grant_take_a_name_of_several_words(tmp_path: Path) -> N
     async with world(tmp_path) as w:
         w.fake.admins[GROUP_ID] = {ALICE.id}
         said = await w.say(ANNA_MARIA, "/balance")  # Anna Maria has a wallet here (1000)
-        assert said["text"].startswith("Anna Maria: 1000"), said
+        assert said["text"].startswith("Anna Maria: 1,000"), said
         reply = await w.say(ALICE, "/stats Anna Maria")
         assert reply["text"] == tr("en", "stats.player_none", name="Anna Maria",
                                    when=tr("en", "period.all")), reply  # fmt: skip
@@ -49,7 +49,7 @@ async def test_stats_and_grant_take_a_name_of_several_words(tmp_path: Path) -> N
             "en", "reply.grant_usage"
         ), reply
         said = await w.say(ANNA_MARIA, "/balance")
-        assert said["text"].startswith("Anna Maria: 1100"), said
+        assert said["text"].startswith("Anna Maria: 1,100"), said
         # a reply names the player: a name typed besides is one too many (the usage)
         mid = await _message_id(w, "/balance")
         reply = await w.say(ALICE, "/stats Anna Maria", reply_to=mid)
@@ -86,7 +86,7 @@ async def test_a_command_in_a_forum_topic_is_no_reply_to_the_topics_creator(
         said = await w.say(BOB, "/balance")  # Bob has a wallet here (1000)
         assert said["text"].startswith("Bob: 1000"), said
         said = await w.say(CAROL, "/balance")
-        assert said["text"].startswith("Carol: 1000"), said
+        assert said["text"].startswith("Carol: 1,000"), said
         topic = await w.fake.create_topic(BOB, GROUP_ID, "Poker")
         reply = await w.say(ALICE, "/grant 100", topic=topic)
         assert reply["text"] == tr("en", "reply.grant_usage"), reply
@@ -123,13 +123,13 @@ async def test_a_member_picked_from_the_list_is_the_one_named(tmp_path: Path) ->
         w.fake.admins[GROUP_ID] = {ALICE.id}
         for user, name in ((anna_smith, "Anna Smith"), (anna, "Anna")):
             said = await w.say(user, "/balance")
-            assert said["text"].startswith(f"{name}: 1000"), said
+            assert said["text"].startswith(f"{name}: 1,000"), said
         text = "/grant Anna 100"
         reply = await w.say(ALICE, text, entities=_mention(text, "Anna", anna_smith))
         assert reply["text"] == tr("en", "reply.granted", name="Anna Smith", amount=100,
                                    label="kush", balance=1100), reply  # fmt: skip
         said = await w.say(anna, "/balance")
-        assert said["text"].startswith("Anna: 1000"), said
+        assert said["text"].startswith("Anna: 1,000"), said
         text = "/stats Anna week"
         reply = await w.say(ALICE, text, entities=_mention(text, "Anna", anna_smith))
         assert reply["text"] == tr("en", "stats.player_none", name="Anna Smith",
@@ -152,7 +152,7 @@ async def test_a_grant_whose_words_read_two_ways_is_refused_showing_both(tmp_pat
     async with world(tmp_path) as w:
         w.fake.admins[GROUP_ID] = {ALICE.id, ANNA.id}
         said = await w.say(ANNA_2, "/balance")
-        assert said["text"].startswith("Anna 2: 1000"), said
+        assert said["text"].startswith("Anna 2: 1,000"), said
         reply = await w.say(ALICE, "/grant Anna 2 100")
         assert reply["text"] == tr("en", "reply.granted", name="Anna 2", amount=100,
                                    label="kush", balance=1100), reply  # fmt: skip
@@ -171,7 +171,9 @@ async def test_a_grant_whose_words_read_two_ways_is_refused_showing_both(tmp_pat
         ), reply
         for who, balance in ((ANNA_2, 1100), (ANNA, 1000)):
             said = await w.say(who, "/balance")
-            assert said["text"].startswith(f"{who.first_name}: {balance}"), said
+            assert said["text"].startswith(
+                f"{who.first_name}: {grouped(balance, language_of(who.language_code))}"
+            ), said
         # "2 50" or "2 -150" is no thousands' grouping: one reading only, "Anna 2" is meant
         reply = await w.say(ALICE, "/grant Anna 2 50")
         assert reply["text"] == tr("en", "reply.granted", name="Anna 2", amount=50,
@@ -192,7 +194,7 @@ async def test_a_name_with_html_shows_as_written_and_no_parse_mode_is_used(tmp_p
     html = FakeUser(303, "<b>Bo</b> & Co", None, "en")
     async with world(tmp_path) as w:
         said = await w.say(html, "/balance")
-        assert said["text"].startswith("<b>Bo</b> & Co: 1000"), said
+        assert said["text"].startswith("<b>Bo</b> & Co: 1,000"), said
         await w.say(ALICE, "/newtable")
         await w.press_lobby(html, "j")
         assert "1. <b>Bo</b> & Co —" in w.table_message()["text"]
@@ -213,7 +215,7 @@ async def test_a_grant_with_a_typographic_minus_takes_and_odd_digits_get_the_hin
     async with world(tmp_path) as w:
         w.fake.admins[GROUP_ID] = {ALICE.id}
         said = await w.say(ANNA_MARIA, "/balance")
-        assert said["text"].startswith("Anna Maria: 1000"), said
+        assert said["text"].startswith("Anna Maria: 1,000"), said
         balance = 1000
         for minus in ("\u2212", "\u2013", "\u2014", "\u2010", "\uff0d", "-"):
             reply = await w.say(ALICE, f"/grant Anna Maria {minus}100")
@@ -236,7 +238,7 @@ async def test_stats_finds_a_name_holding_a_period_word(tmp_path: Path) -> None:
     all_star = FakeUser(304, "All Star", None, "en")
     async with world(tmp_path) as w:
         said = await w.say(all_star, "/balance")
-        assert said["text"].startswith("All Star: 1000"), said
+        assert said["text"].startswith("All Star: 1,000"), said
         for typed, period in (
             ("All Star", "all"),
             ("all star", "all"),

@@ -50,18 +50,21 @@ async def test_r7_6_the_table_message_and_rules_say_what_a_point_costs() -> None
 # -- 2. big amounts grouped --------------------------------------------------------------------
 def test_one_format_groups_amounts_from_ten_thousand() -> None:
     """Error ranges grouped digits ("1 000 000 000 000"), the amounts players read did not
-    ("Взнос 1000000000000 abc"): one format, from 10 000 up (a smaller one as it was)."""
-    assert grouped(9999, "ru") == "9999" and grouped(1000, "en") == "1000"
+    ("Взнос 1000000000000 abc"): one format, in Russian from 10 000 up (a smaller one as it
+    was); in English from 1,000 up (fix39c)."""
+    assert grouped(9999, "ru") == "9999" and grouped(1000, "en") == "1,000"
+    assert grouped(999, "en") == "999"
     assert grouped(10_000, "ru") == f"10{NBSP}000" and grouped(-12_345, "en") == "-12,345"
     said = tr("ru", "showdown.kush", delta=-22_000, stack=999_978_000_300, label="abc")
     assert said == f"−22{NBSP}000 abc → 999{NBSP}978{NBSP}000{NBSP}300"
     said = tr("en", "showdown.kush", delta=1_500_000, stack=5000, label="kush")
-    assert said == "+1,500,000 kush → 5000"
+    assert said == "+1,500,000 kush → 5,000"
     assert tr("ru", "showdown.kush", delta=12_000, stack=0, label="kush") == (
         f"+12{NBSP}000 кушей → 0"
     )
     assert tr("en", "lobby.ready", stack=25_000) == "ready ✅ 25,000"
-    assert tr("en", "lobby.ready", stack=2500) == "ready ✅ 2500"
+    assert tr("en", "lobby.ready", stack=2500) == "ready ✅ 2,500"
+    assert tr("ru", "lobby.ready", stack=2500) == "✅ 2500"
 
 
 def test_an_amount_before_the_default_russian_label_is_grouped_too() -> None:
@@ -120,7 +123,7 @@ async def test_settings_list_names_choices_and_the_detail_says_the_default() -> 
     english = (await say(service, "all")).screen
     assert english is not None and "Game (game): Pineapple OFC\n" in english.text
     assert "Scoring (scoring): 1 a box, scoop 6\n" in english.text
-    assert "Max stack (max_buy_in): auto — 5 × buy-in = 1000\n" in english.text
+    assert "Max stack (max_buy_in): auto — 5 × buy-in = 1,000\n" in english.text
     assert (await say(service, "target_points", actor=BORIS)).text.endswith(
         "Сейчас: 51 (по умолчанию)."
     )
@@ -143,7 +146,7 @@ async def test_settings_list_names_choices_and_the_detail_says_the_default() -> 
         + "\n/settings game по умолчанию — вернуть значение по умолчанию."
     )
     assert (await say(service, "max_buy_in")).text.endswith(
-        "Now: auto — 5 × buy-in = 1000 (default)."
+        "Now: auto — 5 × buy-in = 1,000 (default)."
     )
     assert not (await say(service, "max_buy_in", "3000")).alert
     assert (await say(service, "max_buy_in", actor=BORIS)).text.endswith(

@@ -321,7 +321,7 @@ def test_r7_1_the_picture_gives_the_game_total_its_unit_and_target_as_the_text_d
                  target=30)  # fmt: skip
     assert _sub_lines(en, monkeypatch) == [
         "+60 kush · 12 pts (target 30)",
-        "−4800 kush · 28 pts (target 30)",
+        "−4,800 kush · 28 pts (target 30)",
     ]
     ru = dataclasses.replace(en, lang="ru", label="куш")
     assert _sub_lines(ru, monkeypatch) == [
@@ -333,7 +333,7 @@ def test_r7_1_the_picture_gives_the_game_total_its_unit_and_target_as_the_text_d
     # a picture stored before the target was kept with it: the total with its unit
     old = Picture.from_json({k: v for k, v in en.to_json().items() if k != "target"})
     assert old.target is None
-    assert _sub_lines(old, monkeypatch) == ["+60 kush · 12 pts", "−4800 kush · 28 pts"]
+    assert _sub_lines(old, monkeypatch) == ["+60 kush · 12 pts", "−4,800 kush · 28 pts"]
 
 
 @pytest.mark.parametrize(

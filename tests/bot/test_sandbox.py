@@ -778,7 +778,7 @@ async def test_a_hand_seconds_the_setting_refuses_is_refused_at_start_and_nothin
 
     error = (
         "python -m bot: error: argument --hand-seconds: hand_seconds takes a whole number of "
-        "seconds from 30 to 3600"
+        "seconds from 30 to 3,600"
     )
     for value in ("4000", "0", "7.5"):  # (no hand can be played in 7.5 s, R8.5)
         status, out = await _refused_start(tmp_path, value)

@@ -325,6 +325,6 @@ async def test_an_unknown_command_of_bobs_is_answered_at_once(tmp_path: Path) ->
             assert said == [tr("en", "sandbox.unknown", command=command)], said
             assert not [c for c in box.fake.calls[sent:] if c.method == "sendMessage"]
         assert await box.handle("b /balance")  # (his known commands as before)
-        assert out.getvalue().splitlines()[-1] == "» Bob: 1000 kush on balance, 0 at the table."
+        assert out.getvalue().splitlines()[-1] == "» Bob: 1,000 kush on balance, 0 at the table."
     finally:
         await box.stop()

@@ -307,7 +307,7 @@ async def test_admin_settings_and_grant(env) -> None:  # type: ignore[no-untyped
     refused = await service.grant(GROUP, BOB, False, "@Bob", "50", "k1")
     assert refused.text == tr("ru", "reply.admins_only")
     reply = await service.grant(GROUP, ALICE, True, "@Bob", "50", "k2")
-    assert "1050" in reply.text
+    assert "1,050" in reply.text
     reply = await service.grant(GROUP, ALICE, True, "@Bob", "50", "k2")  # same key: once
     bob = await store.find_player(community.id, "Bob")
     assert bob is not None and bob.balance == 1050

@@ -89,14 +89,14 @@ def test_every_option_and_community_field_is_described_once_with_texts() -> None
 @pytest.mark.parametrize(
     ("name", "value", "words"),
     [
-        ("time_bank_seconds", "nan", ["seconds from ", "0", "3600"]),
-        ("hand_seconds", "inf", ["seconds from ", "30", "3600"]),
-        ("hand_seconds", "0", ["seconds from 30 to 3600"]),
+        ("time_bank_seconds", "nan", ["seconds from ", "0", "3,600"]),
+        ("hand_seconds", "inf", ["seconds from ", "30", "3,600"]),
+        ("hand_seconds", "0", ["seconds from 30 to 3,600"]),
         ("ready_seconds", "4", ["from 5 to 600"]),
         ("ready_seconds", "601", ["from 5 to 600"]),
         ("idle_close_seconds", "604801", ["from 300 to 604,800"]),
         ("idle_close_seconds", "1e400", ["whole number of seconds from 300"]),
-        ("fantasyland_seconds", "-1", ["from 10 to 3600"]),
+        ("fantasyland_seconds", "-1", ["from 10 to 3,600"]),
         ("reveal_pause_seconds", "61", ["from 0 to 60"]),
         ("min_buy_in", "0", ["from 1 to 1,000,000,000,000 kush"]),
         ("min_buy_in", "1000000000001", ["1,000,000,000,000"]),
@@ -155,8 +155,8 @@ async def test_accepted_values_are_saved_typed_and_shown() -> None:
         ("ready_seconds", "5", "5"),
         ("idle_close_seconds", "604800", "604800"),
         ("hand_seconds", "45", "45"),
-        ("max_buy_in", "0", "auto — 5 × buy-in = 1000"),
-        ("max_buy_in", "5000", "5000"),
+        ("max_buy_in", "0", "auto — 5 × buy-in = 1,000"),
+        ("max_buy_in", "5000", "5,000"),
         ("min_buy_in", "1000000000000", None),  # refused: above max_buy_in
         ("fantasyland", "выкл", "off"),
         ("language", "RU", "ru"),
@@ -752,7 +752,7 @@ async def test_the_fraction_a_range_shows_is_one_the_setting_takes() -> None:
     assert SETTINGS["level_minutes"].range_text("en").endswith("(a fraction like 7.5 is fine)")
     english = await say(service := new_service()[0], "hand_seconds", "7,5")
     assert english.alert and english.text == (
-        "Cannot set that — hand_seconds takes a whole number of seconds from 30 to 3600.\n"
+        "Cannot set that — hand_seconds takes a whole number of seconds from 30 to 3,600.\n"
         "Whole numbers only, not 7.5."
     )
     assert (await say(service, "ready_seconds", "1")).text.endswith(

@@ -12,7 +12,7 @@ from tests.bot.test_bots import new_service
 from tests.bot.test_service import ALICE, GROUP
 
 WARN_EN = (
-    "⚠️ The starting balance (1000 kush) is below the buy-in (5000): new players cannot buy in."
+    "⚠️ The starting balance (1,000 kush) is below the buy-in (5,000): new players cannot buy in."
 )
 
 
@@ -21,9 +21,9 @@ async def test_a_buy_in_above_the_starting_balance_is_saved_with_a_warning() -> 
     reply = await service.settings(GROUP, ALICE, True, ["min_buy_in", "5000"])
     assert not reply.alert, reply.text
     lines = reply.text.splitlines()
-    assert lines[0] == tr("en", "reply.settings_saved", what="min_buy_in = 5000 (was 200)"), lines
+    assert lines[0] == tr("en", "reply.settings_saved", what="min_buy_in = 5,000 (was 200)"), lines
     assert lines[1] == WARN_EN, lines
-    assert await _now(service, "min_buy_in") == "5000"
+    assert await _now(service, "min_buy_in") == "5,000"
 
     # a buy-in the starting balance pays: no warning
     reply = await service.settings(GROUP, ALICE, True, ["min_buy_in", "1000"])
@@ -32,7 +32,7 @@ async def test_a_buy_in_above_the_starting_balance_is_saved_with_a_warning() -> 
     reply = await service.settings(GROUP, ALICE, True, ["starting_balance", "300"])
     assert not reply.alert, reply.text
     assert (
-        "⚠️ The starting balance (300 kush) is below the buy-in (1000): new players cannot "
+        "⚠️ The starting balance (300 kush) is below the buy-in (1,000): new players cannot "
         "buy in." in reply.text.splitlines()
     ), reply.text
     # another setting says nothing of it

@@ -203,7 +203,7 @@ async def test_top_by_period_and_by_balance(env) -> None:  # type: ignore[no-unt
     assert (await service.top(GROUP, CAROL, "month")).text.splitlines()[1:] == week[1:]
     assert (await service.top(GROUP, CAROL)).text.splitlines() == [
         "🏆 Top players · balance with stacks",
-        f"1. {winner.name} — 1038 kush",
+        f"1. {winner.name} — 1,038 kush",
         f"2. {loser.name} — 962 kush",
     ]
     # (the title said only "Top players": 1038 read as winnings as well as a balance)

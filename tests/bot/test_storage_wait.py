@@ -151,7 +151,7 @@ async def test_daily_meeting_a_silent_database_pays_nothing_and_once_later() -> 
     assert [e for e in await store.ledger(community.id) if e.kind is LedgerKind.DAILY_BONUS] == []
     store.silent.clear()
     reply = await service.daily(GROUP, ALICE)
-    assert not reply.alert and "1100" in reply.text, reply.text
+    assert not reply.alert and "1,100" in reply.text, reply.text
     reply = await service.daily(GROUP, ALICE)
     assert reply.alert
     player = await store.find_player(community.id, ALICE.user_id)

@@ -79,7 +79,7 @@ async def test_a_press_is_answered_before_a_send_held_by_a_429(tmp_path: Path) -
         refused = next(c for c in w.fake.calls if private_send(c))
         # meanwhile: Carol's command is answered, and so is her press
         reply = await w.say(CAROL, "/balance")
-        assert "1000" in reply["text"]
+        assert "1,000" in reply["text"]
         join = lobby_data(w, "j")
         carol_q = await w.fake.press(CAROL, GROUP_ID, w.table_message()["message_id"], join)
         carol_answer = await w.fake.wait_for(lambda: w.fake.answer_of(carol_q))
@@ -205,7 +205,7 @@ async def test_the_service_messages_of_an_upgrade_move_the_table(tmp_path: Path)
         assert not answer.get("show_alert"), answer
         assert t.seat_of(str(BOB.id)) is not None
         reply = await w.say(ALICE, "/balance", chat_id=NEW_GROUP)
-        assert "1000" in reply["text"]
+        assert "1,000" in reply["text"]
 
 
 async def test_a_deleted_table_message_is_posted_again(tmp_path: Path) -> None:
@@ -669,7 +669,7 @@ async def test_a_command_deleted_before_the_answer_is_still_answered(tmp_path: P
     lost (logged only)."""
     async with world(tmp_path) as w:
         await w.say(ALICE, "/newtable")
-        for text, expected in (("/join", "seat 1"), ("/balance", "1000")):
+        for text, expected in (("/join", "seat 1"), ("/balance", "1,000")):
             start = len(w.fake.calls)
             mid = await w.fake.send_text(ALICE, GROUP_ID, text)
             w.fake.delete(GROUP_ID, mid)  # before the bot answers

@@ -274,7 +274,7 @@ async def test_admin_and_non_admin_settings(tmp_path: Path) -> None:
         reply = await w.say(BOB, "/grant @bob 100")
         assert "админ" in reply["text"]
         reply = await w.say(ALICE, "/grant @bob 100")
-        assert "1100" in reply["text"]
+        assert "1,100" in reply["text"]
 
 
 async def test_restart_in_the_middle_of_a_hand_then_it_finishes(tmp_path: Path) -> None:
@@ -525,7 +525,7 @@ async def test_wallet_commands_in_a_private_chat_point_to_the_group(tmp_path: Pa
             rows = db.execute("SELECT external_id FROM communities").fetchall()
         assert rows == [(str(GROUP_ID),)]
         reply = await w.say(ALICE, "/balance")
-        assert "1000" in reply["text"]
+        assert "1,000" in reply["text"]
         # /rules takes the game to describe (the open table's by default)
         assert (await w.say(ALICE, "/rules"))["text"].startswith("Pineapple OFC:")
         assert (await w.say(ALICE, "/rules chinese"))["text"].startswith("Chinese Poker:")

@@ -657,7 +657,7 @@ async def test_r8_2_the_offered_top_up_range_is_capped_by_the_balance(env) -> No
     assert await player_balance(store, ALICE) == 800
     reply = await service.top_up(GROUP, ALICE, "1801")
     assert reply.alert and reply.text == (
-        "Top up from 1 to 800 kush, your balance (a stack holds at most 2000). Usage: /topup N"
+        "Top up from 1 to 800 kush, your balance (a stack holds at most 2,000). Usage: /topup N"
     )
     reply = await service.top_up(GROUP, ALICE, "x")
     assert reply.text.endswith(
@@ -709,7 +709,7 @@ async def test_r8_2_a_top_up_past_the_balance_within_the_stack_is_answered_with_
     assert await player_balance(store, ALICE) == 800
     reply = await service.top_up(GROUP, ALICE, "1000")
     assert reply.alert and reply.text == (
-        "Top up from 1 to 800 kush, your balance (a stack holds at most 2000). Usage: /topup N"
+        "Top up from 1 to 800 kush, your balance (a stack holds at most 2,000). Usage: /topup N"
     )
     ru = dataclasses.replace(ALICE, language="ru")
     reply = await service.top_up(GROUP, ru, "801")
@@ -742,7 +742,7 @@ async def test_r8_2_top_up_takes_ascii_digits_only_as_settings_and_grant_do(  # 
     assert reply.alert and reply.text == (
         "Type the number with the digits 0–9 only, without spaces or separators"
         " (1000, not 1 000 or 1_000).\n"
-        "Top up from 1 to 800 kush (a stack holds at most 1000). Usage: /topup N"
+        "Top up from 1 to 800 kush (a stack holds at most 1,000). Usage: /topup N"
     )
     reply = await service.top_up(GROUP, dataclasses.replace(ALICE, language="ru"), typed)
     assert reply.alert and reply.text.startswith(

@@ -20,7 +20,7 @@ import pytest
 from bot.model import LiveTable
 from bot.screens import Payload
 from bot.telegram.fake_api import FakeTelegram, FakeUser
-from bot.texts import tr
+from bot.texts import grouped, tr
 from game.cards import Card, parse_card
 from storage.check import check_database, check_store
 from tests.bot.fakes import FOULED_NOTICES
@@ -253,9 +253,11 @@ async def check_the_end(
     # (who wins, and so who asks, depends on the machine's speed: the levels follow the clock;
     # Bob reads Russian: 1200 and 900 кушей)
     reply = await w.say(others[0], "/top")
-    label = "кушей" if others[0].language_code == "ru" else "kush"
+    lang = "ru" if others[0].language_code == "ru" else "en"
+    label = "кушей" if lang == "ru" else "kush"
     top = reply["text"].splitlines()
-    assert top[1] == f"1. {winner.first_name} — {START - BUY_IN + pool} {label}", reply["text"]
+    won = grouped(START - BUY_IN + pool, lang)
+    assert top[1] == f"1. {winner.first_name} — {won} {label}", reply["text"]
     assert {line.split(". ", 1)[1] for line in top[2:4]} == {
         f"{u.first_name} — {START - BUY_IN} {label}" for u in others
     }, reply["text"]

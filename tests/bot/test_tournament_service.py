@@ -15,7 +15,7 @@ from bot.model import Actor, ChatRef, LiveTable
 from bot.presses import Leave, Register, ReplayStep, StartTournament, decode, encode
 from bot.service import TableService
 from bot.service.showdown import ABANDONED_HANDS
-from bot.texts import minus, tr
+from bot.texts import grouped, minus, tr
 from game.tournament import Tournament, TournamentPhase
 from storage.check import check_store
 from storage.memory import MemoryStore
@@ -180,9 +180,9 @@ async def test_r8_7_a_tournament_hand_s_replay_shows_the_chips_it_moved(env) -> 
         line = tr("en", "replay.chips", delta=won[seat], chips=chips[seat])
         assert line in text, (line, text)
         assert line == (
-            f"{minus(f'{won[seat]:+d}')} chips → {chips[seat]}"
+            f"{minus(f'{won[seat]:+d}')} chips → {grouped(chips[seat], 'en')}"
             if won[seat]
-            else f"0 chips → {chips[seat]}"
+            else f"0 chips → {grouped(chips[seat], 'en')}"
         )
     assert "kush" not in text
     # /history said "Table 1, hand 1: +N pts, 0 kush": the chips it moved
@@ -750,10 +750,13 @@ async def test_r8_7_the_last_opponent_leaving_mid_hand_ends_the_tournament_at_on
     assert await player_balance(store, BOB) == 900
     assert await store.stacks(table_id) == {}
     final = presenter.last_table(GROUP.chat_id).text
-    assert final.startswith(tr("en", "tour.final", table=table_id, pool=200, label="kush"))
-    assert "1. Alice — 200 kush" in final
     why = tr("en", "tour.final_mid_hand", table=table_id, hand=hand_no)
-    assert why in [text for _, text in presenter.posts]
+    out = tr("en", "tour.knocked_out", name="Bob", place=2, prize=0, label="kush")
+    # (fix39c: one group write, the standings with the knock-out and why above them)
+    assert final.startswith(
+        f"{out}\n{why}\n" + tr("en", "tour.final", table=table_id, pool=200, label="kush")
+    ), final
+    assert "1. Alice — 200 kush" in final
     assert presenter.last_private(ALICE.user_id).text == why
     assert not presenter.last_private(ALICE.user_id).all_buttons()
     assert presenter.last_private(BOB.user_id).text == tr("ru", "private.none")

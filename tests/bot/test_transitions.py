@@ -336,7 +336,7 @@ async def test_case3_non_finite_settings_are_refused_and_nothing_is_saved(env) -
     service, _presenter, store, _clock = env
     for value in ("nan", "inf", "-inf"):
         reply = await service.settings(GROUP, ALICE, True, ["time_bank_seconds", value])
-        assert reply.alert and "seconds from 0 to 3600" in reply.text
+        assert reply.alert and "seconds from 0 to 3,600" in reply.text
     community = await store.community("telegram", "-100")
     assert "time_bank_seconds" not in community.settings.options
     assert math.isclose(community.settings.rule_options().time_bank_seconds, 60.0)

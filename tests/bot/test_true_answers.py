@@ -236,10 +236,10 @@ async def test_grant_to_a_username_known_only_from_a_private_chat(tmp_path: Path
         # as the refusal says: a reply to one of his messages
         mid = await w.fake.send_text(BOB, GROUP_ID, "привет")
         reply = await w.say(ALICE, "/grant 100", reply_to=mid)
-        assert reply["text"] == "Bob: +100 kush, balance 1100.", reply
+        assert reply["text"] == "Bob: +100 kush, balance 1,100.", reply
         # a player here now: /grant @bob finds him by the user id @bob is
         reply = await w.say(ALICE, "/grant @bob 50")
-        assert reply["text"] == "Bob: +50 kush, balance 1150.", reply
+        assert reply["text"] == "Bob: +50 kush, balance 1,150.", reply
         bob = await w.store.find_player(community.id, str(BOB.id))
         robert = await w.store.find_player(community.id, str(other.id))
         assert bob is not None and bob.balance == 1150
@@ -284,7 +284,7 @@ async def test_words_after_a_command_that_takes_none_get_its_usage_and_do_nothin
             "(во время раздачи — после неё); закрыть стол админы могут командой /closetable."
         ), reply
         reply = await w.say(ALICE, "/balance")
-        assert reply["text"].startswith("Alice: 1000"), reply
+        assert reply["text"].startswith("Alice: 1,000"), reply
         reply = await w.say(ALICE, "/leave")
         assert t.seats == {}, reply
         assert await check_store(w.store) == []

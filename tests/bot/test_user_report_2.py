@@ -68,7 +68,7 @@ async def test_r8_2_too_little_balance_for_the_buy_in_says_what_to_do(env: Any) 
     reply = await service.join(GROUP, ALICE)
     assert reply.alert
     assert reply.text == (
-        "Not enough kush: the buy-in is 5000, you have 1000.\n"
+        "Not enough kush: the buy-in is 5,000, you have 1,000.\n"
         "Take the /daily bonus, or ask an admin for /grant or a lower buy-in "
         "(/settings min_buy_in)."
     )
@@ -81,7 +81,7 @@ async def test_r8_2_too_little_balance_for_the_buy_in_says_what_to_do(env: Any) 
     assert not (await service.settings(GROUP, ALICE, True, ["daily_bonus", "0"])).alert
     reply = await service.join(GROUP, ALICE)  # no daily bonus in this group: not offered
     assert reply.text == (
-        "Not enough kush: the buy-in is 5000, you have 1000.\n"
+        "Not enough kush: the buy-in is 5,000, you have 1,000.\n"
         "Ask an admin for /grant or a lower buy-in (/settings min_buy_in)."
     )
     # seated with enough, the balance spent before Ready: the same advice
@@ -106,7 +106,7 @@ async def test_r8_7_a_tournament_buy_in_out_of_reach_says_what_to_do(env: Any) -
     assert not (await service.new_tournament(GROUP, ALICE, "pineapple")).alert
     reply = await service.join(GROUP, ALICE)
     assert reply.alert and reply.text == (
-        "Not enough kush: the buy-in is 2000, you have 1000.\n"
+        "Not enough kush: the buy-in is 2,000, you have 1,000.\n"
         "Take the /daily bonus, or ask an admin for /grant."
     )
     reply = await service.join(GROUP, BOB)

@@ -141,13 +141,13 @@ async def test_max_buy_in_takes_auto_as_every_answer_names_it(tmp_path: Path) ->
     async with world(tmp_path) as w:
         reply = await w.slash(ALICE, "settings", {"name": "max_buy_in", "value": "500"}, admin=True)
         assert reply["content"].startswith(
-            "Saved: max_buy_in = 500 (was auto — 5 × buy-in = 1000)."
+            "Saved: max_buy_in = 500 (was auto — 5 × buy-in = 1,000)."
         ), reply
         reply = await w.slash(
             ALICE, "settings", {"name": "max_buy_in", "value": "auto"}, admin=True
         )
         assert reply["content"].startswith(
-            "Saved: max_buy_in = auto — 5 × buy-in = 1000 (was 500)."
+            "Saved: max_buy_in = auto — 5 × buy-in = 1,000 (was 500)."
         ), reply
         community = await w.store.community("discord", str(w.fake.guild_id))
         assert community.settings.max_buy_in == 0

@@ -51,4 +51,4 @@ async def test_balance_counts_the_stack_at_the_servers_other_table(tmp_path: Pat
         reply = await w.slash(BOB, "balance", channel_id=OTHER)
         assert reply["content"] == "Bob: 800 кушей на балансе, 200 на столе.", reply
         top = (await w.slash(ALICE, "top"))["content"].splitlines()
-        assert top[1:] == ["1. Alice — 1000 kush", "2. Bob — 1000 kush", "3. Carol — 1000 kush"]
+        assert top[1:] == ["1. Alice — 1,000 kush", "2. Bob — 1,000 kush", "3. Carol — 1,000 kush"]

@@ -58,7 +58,9 @@ async def test_a_refused_grant_to_a_member_who_never_played_creates_no_wallet(
     now with nothing created; a grant that goes through makes the wallet and moves once."""
     async with world(tmp_path) as w:
         reply = await w.slash(ALICE, "grant", {"user": CAROL, "amount": -5000}, admin=True)
-        assert reply["flags"] & EPHEMERAL and reply["content"] == "Carol has only 1000 kush.", reply
+        assert reply["flags"] & EPHEMERAL and reply["content"] == "Carol has only 1,000 kush.", (
+            reply
+        )
         community = await w.store.community("discord", str(w.fake.guild_id))
         assert await w.store.find_player(community.id, str(CAROL.id)) is None
         assert await w.store.ledger(community.id) == []

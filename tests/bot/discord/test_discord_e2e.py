@@ -338,7 +338,7 @@ async def test_settings_and_grant_are_for_admins_only(tmp_path: Path) -> None:
         assert reply["flags"] & EPHEMERAL and "«Управлять сервером»" in reply["content"]
         reply = await w.slash(ALICE, "grant", {"user": BOB, "amount": 100}, admin=True)
         assert not reply["flags"] & EPHEMERAL and "Bob: +100" in reply["content"]
-        assert "1100" in reply["content"]
+        assert "1,100" in reply["content"]
 
 
 async def test_grant_and_stats_name_a_user_who_left_the_guild(tmp_path: Path) -> None:
@@ -371,16 +371,16 @@ async def test_slash_replies_personal_ones_ephemeral(tmp_path: Path) -> None:
         reply = await w.slash(ALICE, "join")
         assert reply["flags"] & EPHEMERAL and "/ofc new" in reply["content"]
         reply = await w.slash(ALICE, "balance")
-        assert reply["flags"] & EPHEMERAL and "Alice: 1000 kush" in reply["content"]
+        assert reply["flags"] & EPHEMERAL and "Alice: 1,000 kush" in reply["content"]
         reply = await w.slash(ALICE, "daily")
-        assert reply["flags"] & EPHEMERAL and "Balance 1100" in reply["content"]
+        assert reply["flags"] & EPHEMERAL and "Balance 1,100" in reply["content"]
         reply = await w.slash(ALICE, "history")
         assert reply["flags"] & EPHEMERAL and "No hands yet" in reply["content"]
         reply = await w.slash(ALICE, "help")
         assert not reply["flags"] & EPHEMERAL and "/ofc new" in reply["content"]
         assert "/newtable" not in reply["content"]
         reply = await w.slash(ALICE, "top")
-        assert not reply["flags"] & EPHEMERAL and "1. Alice — 1100 kush" in reply["content"]
+        assert not reply["flags"] & EPHEMERAL and "1. Alice — 1,100 kush" in reply["content"]
         reply = await w.slash(ALICE, "rules")
         assert not reply["flags"] & EPHEMERAL and "Pineapple" in reply["content"]
         reply = await w.slash(ALICE, "rules", {"game": "chinese"})  # its game option
@@ -519,7 +519,7 @@ async def test_slow_answers_are_deferred_then_delivered(tmp_path: Path) -> None:
         reply = await w.slash(ALICE, "balance")
         record = next(r for r in w.fake.interactions.values() if r.type == 2)
         assert record.callback_type == 5 and record.followups
-        assert reply["flags"] & EPHEMERAL and "Alice: 1000 kush" in reply["content"]
+        assert reply["flags"] & EPHEMERAL and "Alice: 1,000 kush" in reply["content"]
         await w.slash(ALICE, "new")
         for u in (ALICE, BOB):
             record = await w.press_lobby(u, "j")

@@ -47,10 +47,10 @@ async def test_markdown_names_show_literally(tmp_path: Path) -> None:
         assert "2. \\|\\|hidden\\|\\| —" in content
         assert "3. \\/top —" in content
         reply = await w.slash(SLASH, "balance")
-        assert reply["content"].startswith("\\/top: 1000")  # not "/ofc top: 1000"
+        assert reply["content"].startswith("\\/top: 1,000")  # not "/ofc top: 1000"
         reply = await w.slash(ALICE, "top")
         lines = reply["content"].splitlines()
-        assert any(line.endswith("\\/top — 1000 kush") for line in lines[1:]), lines
+        assert any(line.endswith("\\/top — 1,000 kush") for line in lines[1:]), lines
         assert "/ofc top" not in reply["content"]
         # a granted member's name is escaped as well
         reply = await w.slash(ALICE, "grant", {"user": SPOILER, "amount": 5}, admin=True)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.model import LiveTable
-from bot.texts import tr
+from bot.texts import grouped, tr
 from game.cards import Card
 from storage.check import check_database, check_store
 from tests.bot.discord.dc_world import (
@@ -221,7 +221,8 @@ async def test_r8_7_three_player_pineapple_tournament_on_discord_to_the_payout(
         reply = await w.slash(others[0], "top")
         top = reply["content"].splitlines()
         label = label_of(others[0])
-        assert top[1] == f"1. {winner.name} — {START - BUY_IN + pool} {label}", reply["content"]
+        won = grouped(START - BUY_IN + pool, "ru" if label == "кушей" else "en")
+        assert top[1] == f"1. {winner.name} — {won} {label}", reply["content"]
         assert {x.split(". ", 1)[1] for x in top[2:4]} == {
             f"{u.name} — {START - BUY_IN} {label}" for u in others
         }, reply["content"]
@@ -240,8 +241,9 @@ async def test_r8_7_an_admin_s_cancel_with_one_player_s_dms_closed_tells_the_oth
     async with world(tmp_path, next_hand_delay=600) as w:
         for name, value in (("tournament_buy_in", str(BUY_IN)), ("tournament_chips", "1000")):
             reply = await w.slash(ALICE, "settings", {"name": name, "value": value}, admin=True)
+            shown = grouped(int(value), "en")
             assert reply["content"].startswith(
-                (f"Saved: {name} = {value}", f"Already so: {name} = {value}")
+                (f"Saved: {name} = {shown}", f"Already so: {name} = {shown}")
             ), reply["content"]
         await w.slash(ALICE, "tournament", {"game": "pineapple"})
         for user in (ALICE, BOB):
