@@ -2404,12 +2404,8 @@ class TelegramAdapter:
                 return
             uid = str(change.chat.id)  # (a private chat's id is its user's)
             blocked = _removed(change.new_chat_member)
-            if blocked:
-                log.info("user %s blocked the bot", uid)
-                await self.service.player_unreachable(PLATFORM, uid)
-            else:
-                log.info("user %s unblocked the bot", uid)
-                await self.service.player_seen(PLATFORM, uid)
+            log.info("user %s %s the bot", uid, "blocked" if blocked else "unblocked")
+            await self.service.private_news(PLATFORM, uid, blocked=blocked)
             if self.elsewhere is not None:
                 self.elsewhere(uid, blocked, True)
             return
