@@ -59,9 +59,11 @@ press path as a local one; the DM hand is edited through the REST API) and answe
 refusal notice, if any, which the receiving worker sends as the interaction's ephemeral
 follow-up. No worker taking it (the holder died, a takeover under way): the player is told to
 press again. Every request to the internal endpoint (``/telegram`` from the router,
-``/discord`` from another worker) carries a key derived from the platform's bot token
-(:func:`internal_key`); one without it is refused. It should still listen where only the
-router and the workers reach it.
+``/discord`` and ``/private`` from another worker) is signed with a key derived from the
+platform's bot token (:func:`internal_key`) over its time, a nonce, the receiving worker's
+address and its body (:func:`signed_headers`); one unsigned, stale (60 s) or replayed is
+refused (:class:`Signatures`, every route's one check). It should still listen where only
+the router and the workers reach it.
 
 The :class:`Router` is the small front process: its webhook endpoint (secret token checked)
 receives Telegram's updates, the chat of each is read from its JSON and the update, as
@@ -86,7 +88,9 @@ and a Telegram private chat that refused the bot is not written to again until t
 (:meth:`bot.telegram.adapter.TelegramAdapter._private_life`). The worker the router chose
 tells the live workers holding the user's other tables (``POST /private``,
 :meth:`Worker.private_life`), which post the hand anew there (or mark the seat unreachable):
-those tables stayed quiet until the player used their ``/start t<table>`` link.
+those tables stayed quiet until the player used their ``/start t<table>`` link. A table no
+live worker holds at that moment (a takeover under way) is told once one holds it
+(:meth:`Worker._tell_life`).
 """
 
 from __future__ import annotations
@@ -488,7 +492,7 @@ class Worker:
 
     def attach_telegram(self, adapter: TelegramAdapter) -> None:
         """Compose this worker with its Telegram adapter (as :func:`bot.app.run` does): it is
-        fed the updates the router forwards, which carry the Telegram route's key, and tells
+        fed the updates the router forwards, signed with the Telegram route's key, and tells
         the other workers what a private one says of the user's private chat
         (:meth:`private_life`)."""
         self.telegram = adapter
@@ -513,7 +517,8 @@ class Worker:
     async def start(self, listen: tuple[str, int] | None = None) -> None:
         """Fence the store, register, take over orphaned tables once and start the lease loop
         (and, with ``listen``, the internal endpoint: Telegram updates the router forwards,
-        ``POST /telegram``, and Discord presses other workers forward, ``POST /discord``)."""
+        ``POST /telegram``, Discord presses other workers forward, ``POST /discord``, and
+        what another worker heard of a user's private chat, ``POST /private``)."""
         self._started = time.monotonic()
         await self.store.heartbeat(self.worker_id, self.address, self.ttl)
         if listen is not None and (self.telegram is not None or self.presses is not None):
