@@ -59,9 +59,11 @@ press path as a local one; the DM hand is edited through the REST API) and answe
 refusal notice, if any, which the receiving worker sends as the interaction's ephemeral
 follow-up. No worker taking it (the holder died, a takeover under way): the player is told to
 press again. Every request to the internal endpoint (``/telegram`` from the router,
-``/discord`` from another worker) carries a key derived from the platform's bot token
-(:func:`internal_key`); one without it is refused. It should still listen where only the
-router and the workers reach it.
+``/discord`` and ``/private`` from another worker) is signed with a key derived from the
+platform's bot token (:func:`internal_key`) over its time, a nonce, the receiving worker's
+address and its body (:func:`signed_headers`); one unsigned, stale (60 s) or replayed is
+refused (:class:`Signatures`, every route's one check). It should still listen where only
+the router and the workers reach it.
 
 The :class:`Router` is the small front process: its webhook endpoint (secret token checked)
 receives Telegram's updates, the chat of each is read from its JSON and the update, as
@@ -86,7 +88,9 @@ and a Telegram private chat that refused the bot is not written to again until t
 (:meth:`bot.telegram.adapter.TelegramAdapter._private_life`). The worker the router chose
 tells the live workers holding the user's other tables (``POST /private``,
 :meth:`Worker.private_life`), which post the hand anew there (or mark the seat unreachable):
-those tables stayed quiet until the player used their ``/start t<table>`` link.
+those tables stayed quiet until the player used their ``/start t<table>`` link. A table no
+live worker holds at that moment (a takeover under way) is told once one holds it
+(:meth:`Worker._tell_life`).
 """
 
 from __future__ import annotations
@@ -94,9 +98,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import heapq
 import hmac
 import json
 import logging
+import secrets
 import time
 from collections import deque
 from collections.abc import Callable, Coroutine, Mapping, Sequence
@@ -122,11 +128,13 @@ __all__ = [
     "PressTaker",
     "Router",
     "ShardRunner",
+    "Signatures",
     "Worker",
     "internal_key",
     "rendezvous",
     "route_key",
     "shard_key",
+    "signed_headers",
 ]
 
 log = logging.getLogger("bot.cluster")
@@ -162,21 +170,89 @@ IDENTIFY_LEASE = "identify:discord"
 #: (:meth:`Worker.holds`)
 RENEW_SHARE = 0.5
 _JSON = {"Content-Type": "application/json"}
-#: the header every request to a worker's internal endpoint carries (:func:`internal_key`)
+#: the header every request to a worker's internal endpoint carries (:func:`signed_headers`)
 INTERNAL_HEADER = "X-OFC-Internal-Key"
+#: seconds a signed request to a worker's internal endpoint is taken for after (or before: the
+#: machines' clocks may differ a little) the time it was signed at (:func:`signed_headers`);
+#: its nonce is remembered that long, so a captured request is refused when replayed
+SIGNED_SECONDS = 60.0
 
 
 def internal_key(token: str, route: str) -> str:
-    """The key a request to a worker's internal ``route`` (``"telegram"``, ``"discord"``)
-    carries in :data:`INTERNAL_HEADER`: an HMAC of the route under the platform's bot token,
-    which every process of the bot has and nobody else (no setting of its own). A request
-    without it is refused (403), so reaching ``WORKER_LISTEN`` is not enough to press for
-    anyone."""
+    """The secret a request to a worker's internal ``route`` (``"telegram"``, ``"discord"``,
+    ``"private"``) is signed with (:func:`signed_headers`): an HMAC of the route under the
+    platform's bot token, which every process of the bot has and nobody else (no setting of
+    its own)."""
     return hmac.new(token.encode(), f"ofc-internal:{route}".encode(), hashlib.sha256).hexdigest()
 
 
-def _headers(key: str) -> dict[str, str]:
-    return {**_JSON, INTERNAL_HEADER: key}
+def _mac(key: str, stamp: str, nonce: str, address: str, body: bytes) -> str:
+    head = f"{stamp}\n{nonce}\n{address}\n".encode()
+    return hmac.new(key.encode(), head + body, hashlib.sha256).hexdigest()
+
+
+def signed_headers(
+    key: str, address: str, body: bytes, *, now: float | None = None
+) -> dict[str, str]:
+    """The headers of one request to the internal endpoint of the worker at ``address`` (its
+    URL as it advertises it, without the route), ``body`` its exact bytes, signed with the
+    route's ``key`` (:func:`internal_key`): :data:`INTERNAL_HEADER` is
+    ``"<unix time>:<nonce>:<HMAC-SHA256 of the time, nonce, address and body>"``. Every
+    request (a retry too) is signed anew: the receiving worker takes one only within
+    :data:`SIGNED_SECONDS` of its time and once (:class:`Signatures`), so a captured
+    request is no key to replay (it was one for good while the key was the route's alone).
+    ``now``: the time to sign at (``time.time()``; tests)."""
+    stamp = f"{time.time() if now is None else now:.3f}"
+    nonce = secrets.token_hex(12)
+    return {**_JSON, INTERNAL_HEADER: f"{stamp}:{nonce}:{_mac(key, stamp, nonce, address, body)}"}
+
+
+class Signatures:
+    """What a worker's internal endpoint checks of every request (each route the same way):
+    :data:`INTERNAL_HEADER` signed by :func:`signed_headers` with the route's key, for this
+    worker's ``address`` and the request's body, its time within :data:`SIGNED_SECONDS` of
+    now (either way) and its nonce not seen in that time. The nonces of taken requests are
+    remembered until their time is stale anyway (a heap by expiry: each dropped once, as
+    later requests come). A request that fails any of it is refused (403) and remembered not.
+
+    :param address: the worker's URL as it advertises it (a request signed for another
+        worker is refused here: the same request replayed to each worker in turn).
+    :param clock: the wall clock (``time.time``; tests move it).
+    """
+
+    def __init__(self, address: str, clock: Callable[[], float] = time.time) -> None:
+        self.address = address
+        self.clock = clock
+        #: route → the key its requests are signed with (:func:`internal_key`); a route
+        #: without one refuses every request
+        self.keys: dict[str, str] = {}
+        self._seen: set[str] = set()
+        self._expiry: list[tuple[float, str]] = []  # (when forgotten, nonce), a heap
+
+    def allowed(self, route: str, header: str, body: bytes) -> bool:
+        """Whether a request to ``route`` with ``header`` (its :data:`INTERNAL_HEADER`) and
+        ``body`` is taken: signed with the route's key for this address (compared in
+        constant time), fresh, its nonce new (remembered from now on)."""
+        key = self.keys.get(route)
+        stamp, _, rest = header.partition(":")
+        nonce, _, given = rest.partition(":")
+        if key is None or not nonce or len(nonce) > 64:
+            return False
+        want = _mac(key, stamp, nonce, self.address, body)
+        if not hmac.compare_digest(given.encode(), want.encode()):
+            return False
+        try:
+            at = float(stamp)
+        except ValueError:
+            return False
+        now = self.clock()
+        while self._expiry and self._expiry[0][0] < now:
+            self._seen.discard(heapq.heappop(self._expiry)[1])
+        if not abs(now - at) <= SIGNED_SECONDS or nonce in self._seen:
+            return False  # (stale, from too far ahead, or a replay)
+        self._seen.add(nonce)
+        heapq.heappush(self._expiry, (at + SIGNED_SECONDS, nonce))
+        return True
 
 
 def shard_key(shard_id: int) -> str:
@@ -334,6 +410,10 @@ class Worker:
     #: seconds a user's command or press in their private chat is told to the other workers
     #: once at most (:meth:`private_life`; Telegram's block and unblock always are)
     LIFE_SECONDS = 30.0
+    #: lease times a user's news is kept for a table of theirs nobody held when it was heard
+    #: (a takeover under way: the dead worker's lease runs out, a sweep, the restore), told
+    #: once one holds it (:meth:`_tell_life`)
+    LIFE_WAIT_LEASES = 3.0
 
     def __init__(
         self,
@@ -386,6 +466,7 @@ class Worker:
         self._session: ClientSession | None = None
         #: user → when their sign of life in private was last told to the other workers
         self._life_told: dict[str, float] = {}
+        self._life_pruned = time.monotonic()  # when the old ones were last forgotten
         self._telling: set[asyncio.Task[None]] = set()  # those tellings under way
         #: user → their last telling under way, which the next one waits for (in order)
         self._last_telling: dict[str, asyncio.Task[None]] = {}
@@ -393,22 +474,25 @@ class Worker:
         self._sweeper: asyncio.Task[None] | None = None
         self._runner: web.AppRunner | None = None
         self.stopping = False
-        #: route → the key its requests must carry (:func:`internal_key`); a route without
-        #: one refuses every request
-        self.keys: dict[str, str] = {}
+        #: what the internal endpoint checks of every request (:class:`Signatures`)
+        self.signatures = Signatures(address)
+        #: route → the key its requests are signed with (:func:`internal_key`); a route
+        #: without one refuses every request (the one :attr:`signatures` checks with)
+        self.keys = self.signatures.keys
         if telegram is not None:
             self.attach_telegram(telegram)
         self.store.fence(worker_id)  # from the first write on: nothing without the lease
 
-    def _allowed(self, request: web.Request, route: str) -> bool:
-        """The request carries the route's internal key (compared in constant time)."""
-        key = self.keys.get(route)
-        given = request.headers.get(INTERNAL_HEADER, "")
-        return key is not None and hmac.compare_digest(given.encode(), key.encode())
+    async def _allowed(self, request: web.Request, route: str) -> bytes | None:
+        """The request's body when it is signed for ``route`` as :class:`Signatures` wants
+        (every route's one check), else ``None`` (refused: 403)."""
+        body = await request.read()
+        header = request.headers.get(INTERNAL_HEADER, "")
+        return body if self.signatures.allowed(route, header, body) else None
 
     def attach_telegram(self, adapter: TelegramAdapter) -> None:
         """Compose this worker with its Telegram adapter (as :func:`bot.app.run` does): it is
-        fed the updates the router forwards, which carry the Telegram route's key, and tells
+        fed the updates the router forwards, signed with the Telegram route's key, and tells
         the other workers what a private one says of the user's private chat
         (:meth:`private_life`)."""
         self.telegram = adapter
@@ -433,7 +517,8 @@ class Worker:
     async def start(self, listen: tuple[str, int] | None = None) -> None:
         """Fence the store, register, take over orphaned tables once and start the lease loop
         (and, with ``listen``, the internal endpoint: Telegram updates the router forwards,
-        ``POST /telegram``, and Discord presses other workers forward, ``POST /discord``)."""
+        ``POST /telegram``, Discord presses other workers forward, ``POST /discord``, and
+        what another worker heard of a user's private chat, ``POST /private``)."""
         self._started = time.monotonic()
         await self.store.heartbeat(self.worker_id, self.address, self.ttl)
         if listen is not None and (self.telegram is not None or self.presses is not None):
@@ -951,7 +1036,7 @@ class Worker:
         while address and address != self.address and address not in tried:
             tried.add(address)
             try:
-                headers = _headers(self.keys.get("discord", ""))
+                headers = signed_headers(self.keys.get("discord", ""), address, body)
                 async with self._client().post(
                     f"{address}/discord", data=body, headers=headers
                 ) as r:
@@ -994,7 +1079,10 @@ class Worker:
         last = self._life_told.get(user_id)
         if not (told or blocked) and last is not None and now - last < self.LIFE_SECONDS:
             return
-        if len(self._life_told) > 10_000:  # (forget the old ones)
+        # (forget the old ones, which say nothing any more: a look at them all once per
+        # LIFE_SECONDS at most, and at once past 10,000 users)
+        if len(self._life_told) > 10_000 or now - self._life_pruned >= self.LIFE_SECONDS:
+            self._life_pruned = now
             self._life_told = {
                 u: at for u, at in self._life_told.items() if now - at < self.LIFE_SECONDS
             }
@@ -1021,32 +1109,73 @@ class Worker:
         this one holding the lease of a table ``user_id`` sits at (:meth:`Store.seated_tables`),
         each on its own and all at once: one that is down (its lease not yet expired) or slow
         keeps no other from being told. ``after``: the user's telling before this one, waited
-        for first (their news told in the order heard). A table nobody holds (its worker
-        died, a takeover under way) is told nothing: its seat stays as its snapshot has it
-        until the player's next sign of life. Failures are logged, never retried."""
+        for first (their news told in the order heard). A table nobody live holds (its worker
+        died, a takeover under way; or its restore here under way) is looked at again every
+        quarter of the lease time, for :attr:`LIFE_WAIT_LEASES` lease times at most, and
+        told once a worker holds it (this one: :meth:`TableService.private_news` here): it
+        was told nothing, its seat left as its snapshot had it (a player who had unblocked
+        the bot not written to) until the player's next sign of life. A later telling of
+        the user's news ends that wait (it tells every table of theirs anew). Failures are
+        logged, never retried."""
         if after is not None:
             await asyncio.wait({after})
-        try:
-            live = await self.store.live_workers()
-            addresses: set[str] = set()
-            for table_id in await self.store.seated_tables(TELEGRAM, user_id):
-                if table_id in self.service.tables:
-                    continue  # (served here: told already)
-                key = await _table_key(self.store, table_id, self._chats)
-                owner = None if key is None else await self.store.lease_owner(key)
-                if owner is not None and owner != self.worker_id and owner in live:
-                    addresses.add(live[owner])
-        except Exception:
-            log.exception("worker %s: user %s's private chat not told", self.worker_id, user_id)
-            return
+        me = asyncio.current_task()
         body = json.dumps({"user": user_id, "blocked": blocked}).encode()
-        await asyncio.gather(
-            *(self._tell_one(a, user_id, body) for a in sorted(addresses - {self.address}))
-        )
+        deadline = time.monotonic() + self.LIFE_WAIT_LEASES * self.ttl
+        waiting: set[int] | None = None  # (the first look: every table of theirs)
+        while True:
+            try:
+                addresses, here, waiting = await self._life_targets(user_id, waiting)
+                if here:  # taken over here since the news was heard
+                    await self.service.private_news(TELEGRAM, user_id, blocked=blocked)
+            except Exception:
+                log.exception("worker %s: user %s's private chat not told", self.worker_id, user_id)
+                return
+            await asyncio.gather(
+                *(self._tell_one(a, user_id, body) for a in sorted(addresses - {self.address}))
+            )
+            if not waiting or self.stopping or self._last_telling.get(user_id) is not me:
+                return
+            if time.monotonic() >= deadline:
+                log.warning(
+                    "worker %s: user %s's private chat not told at table(s) %s: nobody holds them",
+                    self.worker_id,
+                    user_id,
+                    sorted(waiting),
+                )
+                return
+            await asyncio.sleep(self.ttl / 4)
+
+    async def _life_targets(
+        self, user_id: str, only: set[int] | None
+    ) -> tuple[set[str], bool, set[int]]:
+        """Where :meth:`_tell_life` tells ``user_id``'s news now, of the tables they sit at
+        (``only`` those, ``None``: the first look): the addresses of the other live workers
+        holding them, whether one was taken over here since the first look (its seat to be
+        told here), and the tables nobody live holds yet (or being restored here)."""
+        live = await self.store.live_workers()
+        addresses: set[str] = set()
+        here = False
+        waiting: set[int] = set()
+        for table_id in await self.store.seated_tables(TELEGRAM, user_id):
+            if only is not None and table_id not in only:
+                continue
+            if table_id in self.service.tables:
+                here = here or only is not None  # (at the first look: told already)
+                continue
+            key = await _table_key(self.store, table_id, self._chats)
+            if key is None:
+                continue  # (no such table any more)
+            owner = await self.store.lease_owner(key)
+            if owner is not None and owner != self.worker_id and owner in live:
+                addresses.add(live[owner])
+            else:
+                waiting.add(table_id)
+        return addresses, here, waiting
 
     async def _tell_one(self, address: str, user_id: str, body: bytes) -> None:
         """One ``POST /private`` of :meth:`_tell_life`; a failure logged, never raised."""
-        headers = _headers(self.keys.get("private", ""))
+        headers = signed_headers(self.keys.get("private", ""), address, body)
         try:
             async with self._client().post(f"{address}/private", data=body, headers=headers) as r:
                 if r.status != 200:
@@ -1077,22 +1206,24 @@ class Worker:
         showed life (:meth:`TableService.player_seen`: their hand is posted anew where a
         refusal left them without one). 200 once done, 503 while stopping, 400 for a
         malformed body."""
-        if not self._allowed(request, "private"):
+        body = await self._allowed(request, "private")
+        if body is None:
             return web.json_response({"error": "forbidden"}, status=403)
         if self.stopping:
             return web.json_response({"error": "stopping"}, status=503)
         try:
-            data = await request.json()
+            data = json.loads(body)
             user_id = data["user"]
             blocked = data["blocked"]
         except (ValueError, TypeError, KeyError):
             return web.json_response({"error": "malformed"}, status=400)
         if not isinstance(user_id, str) or not isinstance(blocked, bool):
             return web.json_response({"error": "malformed"}, status=400)
-        if blocked:
-            await self.service.player_unreachable(TELEGRAM, user_id)
-        else:
-            await self.service.player_seen(TELEGRAM, user_id)
+        for lock in list(self._locks.values()):
+            if lock.locked():  # a table taken over here being restored: told once it is
+                async with lock:
+                    pass
+        await self.service.private_news(TELEGRAM, user_id, blocked=blocked)
         return web.json_response({"ok": True})
 
     async def _on_discord(self, request: web.Request) -> web.Response:
@@ -1101,12 +1232,13 @@ class Worker:
         this worker does not hold the table's chat (and may not take it: it does not serve
         the table and its guild is not on a shard it runs), 503 while stopping or without
         Discord, 400 for a malformed body."""
-        if not self._allowed(request, "discord"):
+        body = await self._allowed(request, "discord")
+        if body is None:
             return web.json_response({"error": "forbidden"}, status=403)
         if self.stopping or self.presses is None:
             return web.json_response({"error": "stopping"}, status=503)
         try:
-            data = await request.json()
+            data = json.loads(body)
             table_id = int(data["table"])
             press = data["press"]
         except (ValueError, TypeError, KeyError):
@@ -1174,11 +1306,15 @@ class Worker:
     async def _on_telegram(self, request: web.Request) -> web.Response:
         """A forwarded Telegram update: 200 once handled here, 409 ``{"owner": url}`` when
         another worker holds its chat, 503 while stopping."""
-        if not self._allowed(request, "telegram"):
+        body = await self._allowed(request, "telegram")
+        if body is None:
             return web.json_response({"error": "forbidden"}, status=403)
         if self.stopping or self.telegram is None:
             return web.json_response({"error": "stopping"}, status=503)
-        data = await request.json()
+        try:
+            data = json.loads(body)
+        except ValueError:
+            return web.json_response({"error": "malformed"}, status=400)
         key = await route_key(self.store, data, self._chats)
         if key is not None and not self.holds(key) and not await self.claim(key):
             owner = await self.store.lease_owner(key)
@@ -1282,7 +1418,7 @@ class Router:
         if root is not None and not root.endswith("/bot"):
             root += "/bot"
         self.bot = Bot(token, base_url=root) if root else Bot(token)
-        self._forward_headers = _headers(internal_key(token, "telegram"))
+        self._forward_key = internal_key(token, "telegram")  # (each forward signed anew)
         #: updates in arrival order, each with the future its webhook request waits on
         self._queue: asyncio.Queue[tuple[dict[str, Any], bytes, asyncio.Future[bool]]] = (
             asyncio.Queue()
@@ -1504,8 +1640,9 @@ class Router:
             reply: Any = {}
             if address is not None:
                 try:
+                    headers = signed_headers(self._forward_key, address, body)
                     async with self._session.post(
-                        f"{address}/telegram", data=body, headers=self._forward_headers
+                        f"{address}/telegram", data=body, headers=headers
                     ) as resp:
                         status = resp.status
                         reply = await resp.json() if status == 409 else {}

@@ -222,6 +222,13 @@ class SeatState:
     :ivar ready: bought in (R8.2).
     :ivar bank: time bank seconds left (R8.5).
     :ivar reachable: the last private message got through.
+    :ivar refused_for_good: while not :attr:`reachable`: the refusal was one only the player
+        can undo (Telegram's 403, they blocked the bot or never started it; or Telegram said
+        they blocked it), so their private chat is left alone until they show life there
+        (:func:`bot.service.runtime.quiet_until_seen`); ``False``: it was no block (a 400
+        Bad Request, :meth:`bot.telegram.adapter.TelegramPresenter.quiet_for`) and the next
+        write tries again. Saved with the table, so a restart (or a takeover) does not
+        silence a seat a 400 refused (a snapshot from before it was kept: ``True``).
     :ivar timed_out: sitting out because the moves had to be made for them (R8.6), not by
         their own /sitout.
     :ivar back_early: a player whose moves the clock made in the hand under way said /back
@@ -291,6 +298,7 @@ class SeatState:
     bank: float = 0.0
     private_ref: str | None = None
     reachable: bool = True
+    refused_for_good: bool = True
     timed_out: bool = False
     bot: str | None = None
     top_up: int = 0
@@ -320,6 +328,7 @@ class SeatState:
             "bank": self.bank,
             "private_ref": self.private_ref,
             "reachable": self.reachable,
+            "refused_for_good": self.refused_for_good,
             "timed_out": self.timed_out,
             "bot": self.bot,
             "top_up": self.top_up,

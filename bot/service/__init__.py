@@ -1337,6 +1337,17 @@ class TableService:
         seat is marked unreachable as at deal time and the group shows the link."""
         await chats.player_unreachable(self.rt, platform, user_id)
 
+    async def private_news(self, platform: str, user_id: str, *, blocked: bool) -> None:
+        """What was heard of ``user_id``'s private chat with the bot, at the tables served
+        here: ``blocked`` (Telegram said they blocked it) marks them unreachable
+        (:meth:`player_unreachable`), else they showed life there (:meth:`player_seen`).
+        One dispatch for the news heard here (the Telegram adapter) and told by another
+        worker (:meth:`bot.cluster.Worker.private_life`)."""
+        if blocked:
+            await self.player_unreachable(platform, user_id)
+        else:
+            await self.player_seen(platform, user_id)
+
     async def player_seen(self, platform: str, user_id: str) -> None:
         """The player showed life in their private chat with the bot (Telegram: a command or
         a press there, or the platform saying they unblocked it), so the bot may write there

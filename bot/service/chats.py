@@ -315,9 +315,14 @@ async def player_unreachable(rt: Runtime, platform: str, user_id: str) -> None:
             continue
         async with t.lock:
             seat = t.seat_of(user_id)
-            if seat is None or not seat.reachable:
+            if seat is None or (not seat.reachable and seat.refused_for_good):
+                continue
+            if not seat.reachable:  # (a 400 refused it: the group names them already)
+                seat.refused_for_good = True
+                rt.save_soon(t)
                 continue
             seat.reachable = False
+            seat.refused_for_good = True
             ref = seat.private_ref
             if not (
                 ref is not None and ref.startswith(PENDING_PREFIX) and posts_by_ref(rt.presenter(t))

@@ -520,7 +520,9 @@ def owed_screen(t: LiveTable, item: Mapping[str, Any]) -> Screen:
 def _shown_state(t: LiveTable) -> tuple[object, ...]:
     """What sending a step's messages may change on a table: message refs, reachability, the
     outbox sent, the table message's version."""
-    seats = tuple((s.seat, s.private_ref, s.reachable) for s in t.seats.values())
+    seats = tuple(
+        (s.seat, s.private_ref, s.reachable, s.refused_for_good) for s in t.seats.values()
+    )
     late = tuple(str(item.get("ref")) for item in t.late_pictures)
     return (t.group_ref, t.outbox_sent, t.version, seats, late)
 
@@ -924,7 +926,7 @@ class Runtime:
         # the player to act their seconds back and put the next level that much later
         taken = tx.before.get("saved_at")
         fresh = LiveTable.from_json(tx.before, self.clock() if taken is None else float(taken))
-        shown = {s.seat: (s.private_ref, s.reachable) for s in t.seats.values()}
+        shown = {s.seat: (s.private_ref, s.reachable, s.refused_for_good) for s in t.seats.values()}
         group_ref, sent, late = t.group_ref, t.outbox_sent, t.late_pictures
         forgotten = t.earlier_ref is None  # (by the sender: :meth:`_forget_earlier`)
         for f in fields(LiveTable):
@@ -934,14 +936,14 @@ class Runtime:
             group_ref = None
         for s, minted in tx._minted_hands.items():  # (the same: never posted)
             if s in shown and shown[s][0] == minted:
-                shown[s] = (None, shown[s][1])
+                shown[s] = (None, *shown[s][1:])
         t.group_ref, t.outbox_sent, t.late_pictures = group_ref, sent, late
         if forgotten:
             t.earlier_ref = None
         t.outbox = [item for item in t.outbox if int(item["id"]) > sent]
         for seat in t.seats.values():
             if seat.seat in shown:
-                seat.private_ref, seat.reachable = shown[seat.seat]
+                seat.private_ref, seat.reachable, seat.refused_for_good = shown[seat.seat]
 
     @contextlib.asynccontextmanager
     async def transition(self, t: LiveTable) -> AsyncIterator[Tx]:
@@ -1736,11 +1738,15 @@ class Runtime:
         the player showed life (a /start, a command or press in the private chat, an
         unblock), so the chat may be open. It was tried anew at every street, refused each
         time (five refused sends in a hand). The fact is the seat's, saved with the table:
-        a restart does not try again either."""
+        a restart does not try again either. A refusal that was no block (a 400: the
+        presenter's ``quiet_for`` said so when it came) is marked so on the seat
+        (:attr:`~bot.model.SeatState.refused_for_good` ``False``), saved too: the next write
+        tries again, after a restart as well (the presenter's memory of it is its process's)."""
         if (
             not again
             and not seat.reachable
             and seat.private_ref is None
+            and seat.refused_for_good
             and quiet_until_seen(p, seat.user_id)
         ):
             return False
@@ -1752,6 +1758,8 @@ class Runtime:
         ref = await p.show_private(seat.user_id, screen, seat.private_ref, answered)
         if ref is None:
             seat.reachable = False
+            quiet_for = getattr(p, "quiet_for", None)  # (no block: a 400, the presenter says)
+            seat.refused_for_good = quiet_for is None or bool(quiet_for(seat.user_id))
             if by_ref and unsure_ref(seat.private_ref):  # (not posted: posted anew next time)
                 seat.private_ref = None
         else:

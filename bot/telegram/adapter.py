@@ -1238,8 +1238,10 @@ class TelegramPresenter(LatePictures):
         """Whether a refused private chat of ``user_id`` is left alone until they show life
         (:func:`bot.service.runtime.quiet_until_seen`): not when this process's last refusal
         of it was no 403 (a 400 Bad Request, say: the player blocked nothing and cannot
-        undo it; it silenced them for good, their cards never tried again). A refusal from
-        before a restart stands (the seat's :attr:`~bot.model.SeatState.reachable`)."""
+        undo it; it silenced them for good, their cards never tried again). This memory is
+        the process's: the service keeps what it said at the refusal on the seat, saved
+        (:attr:`~bot.model.SeatState.refused_for_good`), so after a restart a 403 still stands
+        and a 400 is still tried again."""
         return user_id not in self._refused_else
 
     async def post(self, chat_id: str, text: str, ref: str | None = None) -> bool:
@@ -2422,12 +2424,8 @@ class TelegramAdapter:
                 return
             uid = str(change.chat.id)  # (a private chat's id is its user's)
             blocked = _removed(change.new_chat_member)
-            if blocked:
-                log.info("user %s blocked the bot", uid)
-                await self.service.player_unreachable(PLATFORM, uid)
-            else:
-                log.info("user %s unblocked the bot", uid)
-                await self.service.player_seen(PLATFORM, uid)
+            log.info("user %s %s the bot", uid, "blocked" if blocked else "unblocked")
+            await self.service.private_news(PLATFORM, uid, blocked=blocked)
             if self.elsewhere is not None:
                 self.elsewhere(uid, blocked, True)
             return

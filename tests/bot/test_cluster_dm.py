@@ -15,7 +15,7 @@ from typing import Any
 
 import aiohttp
 
-from bot.cluster import INTERNAL_HEADER, Worker, internal_key
+from bot.cluster import INTERNAL_HEADER, Worker, internal_key, signed_headers
 from bot.model import Actor, ChatRef
 from bot.presses import ConfirmMove, encode
 from bot.service import TableService
@@ -111,7 +111,12 @@ async def test_r14_a_forwarded_dm_press_reaches_the_holder_only() -> None:
         async with aiohttp.ClientSession() as http:
             body = json.dumps({"table": t.id, "press": press})
             headers = {"Content-Type": "application/json"}
-            for forged in ({}, {INTERNAL_HEADER: internal_key("other-token", "discord")}):
+            other = internal_key("other-token", "discord")
+            for forged in (
+                {},
+                {INTERNAL_HEADER: internal_key(TOKEN, "discord")},  # (the key unsigned)
+                signed_headers(other, w1.address, body.encode()),
+            ):
                 # reaching the endpoint is not enough: without the bot's key nothing runs
                 hdrs = {**headers, **forged}
                 async with http.post(f"{w1.address}/discord", data=body, headers=hdrs) as r:
@@ -119,11 +124,13 @@ async def test_r14_a_forwarded_dm_press_reaches_the_holder_only() -> None:
                 async with http.post(f"{w1.address}/telegram", data="{}", headers=hdrs) as r:
                     assert r.status == 403  # the router's route too
             assert len(p1.got) == 1
-            headers[INTERNAL_HEADER] = internal_key(TOKEN, "discord")
-            async with http.post(f"{w0.address}/discord", data=body, headers=headers) as r:
+            key = internal_key(TOKEN, "discord")
+            signed = signed_headers(key, w0.address, body.encode())
+            async with http.post(f"{w0.address}/discord", data=body, headers=signed) as r:
                 assert r.status == 409 and await r.json() == {"owner": w1.address}
             for bad in ("[]", '{"table": "x", "press": {}}', '{"table": 1, "press": []}'):
-                async with http.post(f"{w1.address}/discord", data=bad, headers=headers) as r:
+                signed = signed_headers(key, w1.address, bad.encode())
+                async with http.post(f"{w1.address}/discord", data=bad, headers=signed) as r:
                     assert r.status == 400
         assert p0.got == [] and len(p1.got) == 1
         assert await w0.forward_press(t.id + 1000, press) is None  # no such table

@@ -10,6 +10,7 @@ group whose presenter says what it was asked to write."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -20,7 +21,7 @@ from typing import Any
 
 from aiohttp import ClientSession
 
-from bot.cluster import INTERNAL_HEADER, Worker, internal_key
+from bot.cluster import INTERNAL_HEADER, Worker, internal_key, signed_headers
 from bot.model import Actor, ChatRef, LiveTable
 from bot.service import TableService
 from bot.telegram.fake_api import FakeTelegram
@@ -156,22 +157,24 @@ async def test_r14_a_block_telegram_tells_reaches_the_other_worker(tmp_path: Pat
 
 async def test_r14_the_private_endpoint_wants_the_key(tmp_path: Path) -> None:
     """``POST /private`` without the internal key is refused (anyone reaching the endpoint
-    would post a hand, or silence a player); a malformed body changes nothing."""
+    would post a hand, or silence a player); a malformed body changes nothing. (fix39b: the
+    key alone, unsigned, is refused too: :func:`bot.cluster.signed_headers`.)"""
     async with two_workers(tmp_path) as c:
         c.presenter2.blocked.discard(BOB_ID)
         url = f"{c.w2.address}/private"
-        body = {"user": BOB_ID, "blocked": False}
+        body = json.dumps({"user": BOB_ID, "blocked": False}).encode()
         key = internal_key(TOKEN, "private")
         async with ClientSession() as http:
-            async with http.post(url, json=body) as r:
-                assert r.status == 403
-            async with http.post(url, json=body, headers={INTERNAL_HEADER: "x"}) as r:
-                assert r.status == 403
-            bad = {"user": int(BOB_ID), "blocked": False}
-            async with http.post(url, json=bad, headers={INTERNAL_HEADER: key}) as r:
+            for headers in ({}, {INTERNAL_HEADER: "x"}, {INTERNAL_HEADER: key}):
+                async with http.post(url, data=body, headers=headers) as r:
+                    assert r.status == 403
+            bad = json.dumps({"user": int(BOB_ID), "blocked": False}).encode()
+            signed = signed_headers(key, c.w2.address, bad)
+            async with http.post(url, data=bad, headers=signed) as r:
                 assert r.status == 400
             assert BOB_ID not in c.presenter2.privates
-            async with http.post(url, json=body, headers={INTERNAL_HEADER: key}) as r:
+            signed = signed_headers(key, c.w2.address, body)
+            async with http.post(url, data=body, headers=signed) as r:
                 assert r.status == 200
         await c.service2.rt.drain()
         assert len(c.presenter2.privates[BOB_ID]) == 1

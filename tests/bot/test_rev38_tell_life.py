@@ -10,7 +10,7 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.cluster import INTERNAL_HEADER, Worker, internal_key
+from bot.cluster import INTERNAL_HEADER, Signatures, Worker, internal_key
 from storage.api import lease_key
 from tests.bot.cluster.harness import free_port
 from tests.waiting import until
@@ -43,10 +43,11 @@ class _Store:
 
 async def test_a_dead_worker_does_not_keep_the_next_from_being_told() -> None:
     told: list[dict[str, Any]] = []
-    key = internal_key(TOKEN, "private")
+    signatures: list[Signatures] = []
 
     async def private(request: web.Request) -> web.Response:
-        assert request.headers[INTERNAL_HEADER] == key
+        header = request.headers[INTERNAL_HEADER]
+        assert signatures[0].allowed("private", header, await request.read())
         told.append(await request.json())
         return web.json_response({"ok": True})
 
@@ -58,6 +59,8 @@ async def test_a_dead_worker_does_not_keep_the_next_from_being_told() -> None:
     await web.TCPSite(runner, "127.0.0.1", port).start()
     # (the dead one first in the order the workers were told in: port 1, nobody listening)
     dead, up = "http://127.0.0.1:1", f"http://127.0.0.1:{port}"
+    signatures.append(Signatures(up))
+    signatures[0].keys["private"] = internal_key(TOKEN, "private")
     assert sorted((up, dead))[0] == dead
     store = _Store({"dead": dead, "up": up})
     service: Any = SimpleNamespace(store=store, tables={})
