@@ -30,7 +30,8 @@ def _prog() -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit status (2 for bad configuration, an ``--env-file``
     that is not there included: without the flag ``.env`` is read if there is one; 75,
-    :data:`EX_TEMPFAIL`, for a platform or the database out of reach at the start)."""
+    :data:`EX_TEMPFAIL`, for a platform or the database out of reach at the start, or a lost
+    PostgreSQL lock not taken again in time)."""
     parser = argparse.ArgumentParser(prog=_prog(), description="Run the OFC bot.")
     parser.add_argument(
         "--env-file",
@@ -214,13 +215,16 @@ def _run(main: Coroutine[Any, Any, None]) -> int:
     (:data:`EX_TEMPFAIL`) with one line for a platform or the database out of reach at the
     start (:class:`OutOfReach`), and 2 for a bot stopped because another took its PostgreSQL
     database or its Telegram token, or because Discord, all it served, ended its connection
-    for good (the line is logged)."""
-    from bot.app import DatabaseTaken, DiscordEnded, TokenTaken
+    for good (the line is logged); 75 for a bot stopped because it could not take its lost
+    PostgreSQL lock again in time (:class:`bot.app.DatabaseLost`; the line is logged)."""
+    from bot.app import DatabaseLost, DatabaseTaken, DiscordEnded, TokenTaken
 
     try:
         asyncio.run(main)
     except (DatabaseTaken, TokenTaken, DiscordEnded):
         return 2
+    except DatabaseLost:
+        return EX_TEMPFAIL
     except OutOfReach as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EX_TEMPFAIL

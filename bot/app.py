@@ -17,8 +17,10 @@ from urllib.parse import urlsplit
 
 from telegram.error import BadRequest, InvalidToken, NetworkError
 
+from bot import dblock
 from bot.config import ConfigError, OutOfReach, Settings, pg_servers, split_listen
 from bot.dblock import (
+    LOCK_LOST,
     PostgresBusy,
     PostgresLock,
     held_alone,
@@ -35,6 +37,7 @@ if TYPE_CHECKING:
     from bot.telegram import TelegramAdapter
 
 __all__ = [
+    "DatabaseLost",
     "DatabaseTaken",
     "DiscordEnded",
     "TokenTaken",
@@ -58,6 +61,15 @@ class DatabaseTaken(Exception):
     """The bot stopped because another process took its PostgreSQL lock while the lock's
     connection was lost (:class:`bot.dblock.PostgresLock`); the message is the line already
     logged then. ``python -m bot`` exits with status 2 without saying it again."""
+
+
+class DatabaseLost(Exception):
+    """The bot stopped because its PostgreSQL lock's connection was lost and the lock could
+    not be taken again within :data:`bot.dblock.PG_LOST_SECONDS` (the server out of reach):
+    served on without it, another bot could take it and serve the same tables. The message is
+    the line already logged then. ``python -m bot`` exits with status 75 (``EX_TEMPFAIL``, as
+    for a database out of reach at the start: a restart later may well succeed) without
+    saying it again."""
 
 
 class TokenTaken(Exception):
@@ -363,6 +375,8 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
         reached.
     :raises DatabaseTaken: once stopped because another process took the PostgreSQL
         database's lock while its connection was lost (the line logged then).
+    :raises DatabaseLost: once stopped because that lock could not be taken again within
+        :data:`bot.dblock.PG_LOST_SECONDS` (the line logged then).
     :raises TokenTaken: once stopped because another process takes the Telegram token's
         updates (the line logged then).
     :raises DiscordEnded: once stopped because Discord, the only platform served, ended the
@@ -387,19 +401,21 @@ async def _serve(settings: Settings, stop: asyncio.Event) -> None:
 
     :raises _StoppedStarting: as its name says.
     :raises DatabaseTaken: once stopped after its PostgreSQL lock was taken (not when the
-        stop came first)."""
+        stop came first).
+    :raises DatabaseLost: once stopped after its PostgreSQL lock could not be taken again in
+        time (:data:`bot.dblock.PG_LOST_SECONDS`; not when the stop came first)."""
     if settings.database_url is None:
         await _serve_on(settings, stop)
         return
     lock = await _unless_stopped(_hold_postgres(settings), stop)
-    taken: list[str] = []
+    taken: list[tuple[str, str]] = []  # (what, the line)
 
     def on_taken(what: str) -> None:
-        line = _pg_busy(settings, what, running=True)
+        line = _pg_lost(settings) if what == LOCK_LOST else _pg_busy(settings, what, running=True)
         if stop.is_set():  # (SIGTERM/SIGINT came first: a plain stop, status 0, as _TokenTaken)
             log.warning("%s", line)
             return
-        taken.append(line)
+        taken.append((what, line))
         log.error("%s", line)
         stop.set()
 
@@ -412,7 +428,8 @@ async def _serve(settings: Settings, stop: asyncio.Event) -> None:
     finally:
         await lock.release()
     if taken:
-        raise DatabaseTaken(taken[0])
+        what, line = taken[0]
+        raise DatabaseLost(line) if what == LOCK_LOST else DatabaseTaken(line)
 
 
 async def _hold_postgres(settings: Settings) -> PostgresLock:
@@ -430,6 +447,17 @@ async def _hold_postgres(settings: Settings) -> PostgresLock:
         raise ConfigError(_pg_busy(settings, exc.what, running=False)) from None
     except StorageError as exc:
         raise _postgres_refused(settings, exc) from None
+
+
+def _pg_lost(settings: Settings) -> str:
+    """The line of a bot that could not take its PostgreSQL lock again in time
+    (:data:`bot.dblock.PG_LOST_SECONDS` after its connection dropped)."""
+    return (
+        f"lost the lock on the database {database_name(settings)} (its connection dropped) and "
+        f"could not take it again within {dblock.PG_LOST_SECONDS:g} s: this bot stops, so that no "
+        "other bot serves its tables beside it (restarted, it waits for the server: "
+        "docs/operations.md)"
+    )
 
 
 def _pg_busy(settings: Settings, what: str, *, running: bool) -> str:

@@ -16,7 +16,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["PostgresBusy", "PostgresLock", "hold_database", "hold_worker", "let_go", "pg_key"]
+__all__ = [
+    "LOCK_LOST",
+    "PG_LOST_SECONDS",
+    "PostgresBusy",
+    "PostgresLock",
+    "hold_database",
+    "hold_worker",
+    "let_go",
+    "pg_key",
+]
 
 log = logging.getLogger(__name__)
 
@@ -148,6 +157,17 @@ PG_CLOSE_TIMEOUT = 2.0
 PG_RETAKE_TIMEOUT = 30.0
 #: seconds between tries to take the lock again once its connection is lost
 PG_RETRY_SECONDS = 2.0
+#: seconds a bot goes on without its lock, trying to take it again, before it stops
+#: (:data:`LOCK_LOST`): the server ends a cut-off session by its keepalives about two
+#: minutes after the network went silent (``storage.postgres.KEEPALIVES``), when another bot
+#: may take the lock; the ping finds the silence within :data:`PG_PING_SECONDS` +
+#: :data:`PG_PING_TIMEOUT`, so the bot has stopped by then (it served on unlocked, with no
+#: limit, beside the other bot)
+PG_LOST_SECONDS = 60.0
+
+#: the ``what`` :meth:`PostgresLock.watch` gives ``on_taken`` when the lock could not be taken
+#: again within :data:`PG_LOST_SECONDS` (the server out of reach all that time)
+LOCK_LOST = "lost"
 
 #: tries :meth:`PostgresLock.take` makes while a refusing holder is gone before it is named
 PG_TAKE_TRIES = 3
@@ -189,6 +209,9 @@ class PostgresLock:
     :data:`PG_RETRY_SECONDS` until the server answers (the bot goes on meanwhile; its store
     waits on the same server). Should another process hold them by then, ``on_taken`` is
     called with ``what`` (see :class:`PostgresBusy`) and the watch ends: the bot must stop.
+    Not taken again within :data:`PG_LOST_SECONDS` of the loss (each try bound to what is
+    left of them), ``on_taken`` is called with :data:`LOCK_LOST` and the watch ends: the bot
+    must stop too, before another may take the lock.
     A session of this process that the server still holds (a connection silently cut) is
     known by its ``application_name`` and terminated, not taken for another bot.
     :meth:`release` closes the connection (the locks go with it), as does the end of the
@@ -289,7 +312,9 @@ class PostgresLock:
 
     def watch(self, on_taken: Callable[[str], None]) -> None:
         """Watch the lock connection from now on (see the class doc); ``on_taken(what)``
-        once another process holds the locks after a loss."""
+        once another process holds the locks after a loss (``what``: see
+        :class:`PostgresBusy`), or once they could not be taken again within
+        :data:`PG_LOST_SECONDS` (``what``: :data:`LOCK_LOST`)."""
         self._watch = asyncio.create_task(self._watching(on_taken), name="postgres lock")
 
     async def _watching(self, on_taken: Callable[[str], None]) -> None:
@@ -299,9 +324,17 @@ class PostgresLock:
                 return
             log.warning("the PostgreSQL lock's connection was lost: taking the lock again")
             self._conn = None
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + PG_LOST_SECONDS
             while True:
+                left = deadline - loop.time()
+                if left <= 0:
+                    on_taken(LOCK_LOST)
+                    return
                 try:
-                    state = await asyncio.wait_for(self._connect_and_take(), PG_RETAKE_TIMEOUT)
+                    state = await asyncio.wait_for(
+                        self._connect_and_take(), min(PG_RETAKE_TIMEOUT, left)
+                    )
                 except Exception as e:  # (the server out of reach: tried again)
                     log.debug("taking the PostgreSQL lock again failed: %s", e)
                     state = _AGAIN
@@ -311,7 +344,7 @@ class PostgresLock:
                 if state != _AGAIN:
                     on_taken(state)
                     return
-                await asyncio.sleep(PG_RETRY_SECONDS)
+                await asyncio.sleep(min(PG_RETRY_SECONDS, max(0.0, deadline - loop.time())))
 
     async def _until_lost(self) -> None:
         """Return once the lock connection is lost: terminated (at once), or a ping not

@@ -1211,6 +1211,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "#{n} is a settlement, not a hand with cards to replay.",
         "ru": "#{n} — это расчёт, а не раздача с картами.",
     },
+    # the frames of a replay not made within a press's time (bot/service/stats.py, _frames)
+    "replay.busy": {
+        "en": "⏳ The replay took too long to prepare. Try again in a moment.",
+        "ru": "⏳ Повтор раздачи готовится слишком долго. Попробуйте ещё раз чуть позже.",
+    },
     "replay.sent": {
         "en": "🎬 Replay of #{n} sent to your private chat.",
         "ru": "🎬 Повтор #{n} отправлен в личный чат.",

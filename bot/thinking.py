@@ -288,6 +288,39 @@ class Thinker:
             self._press_thread(fn, k, fallback), max(0.0, PRESS_SECONDS - within)
         )
 
+    async def compute(self, fn: Callable[..., T], *args: object) -> T:
+        """``fn(*args)`` off the event loop for a press that is no decision but may make some:
+        a replay's frames (:func:`game.history.replay_frames`, which decides again, with the
+        strategy, each timeout of a hand log that did not record its placement, R8.5). In
+        process mode in the worker process, queued with the decisions (asked again of a new
+        worker once if it died under it); in thread mode, or when the worker failed (died
+        twice, hung, shut down under it: logged), in a press thread (:data:`PRESS_THREADS`).
+        A thread of the bot held the event loop, and every other table's presses with it,
+        for as long as the strategy took. Waited for :data:`PRESS_SECONDS` in all.
+
+        :param fn: a module-level function (pickled by name to the worker), ``args``
+            picklable.
+        :raises TimeoutError: nothing came back in :data:`PRESS_SECONDS` (:class:`GivenUp`:
+            the stop gave it up).
+        :raises Exception: what ``fn`` raised."""
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        if self.in_process:
+            self._replace_if_hung()
+            self._asked += 1
+            self._watch()
+            try:
+                done = self.worker.run_again_if_died(fn, *args, logger=log, what="decision")
+                return await asyncio.wait_for(done, PRESS_SECONDS)
+            except (TaskHung, RuntimeError, OSError) as exc:
+                log.warning("the decision process failed (%r): this work in a thread", exc)
+            finally:
+                self._asked -= 1
+        if self._press_threads is None:
+            self._press_threads = _Threads(PRESS_THREADS, "ofc-arrange")
+        left = max(0.0, PRESS_SECONDS - (loop.time() - began))
+        return await asyncio.wait_for(self._press_threads.run(fn, *args), left)
+
     async def _in_thread(
         self, fn: Decide, k: SeatKnowledge, level: Level, within: float | None
     ) -> Moves:

@@ -441,6 +441,8 @@ def candidate_placements(
     ranked = sorted(
         _candidates(board, cards, discards), key=lambda p: _static_value(board, p), reverse=True
     )
+    if board.count == 0:  # (the first street: see _loaded_middle)
+        ranked = [p for p in ranked if not _loaded_middle(board, p)] or ranked
     first = [greedy]
     if chase:
         hunt = _greedy(board, cards, len(cards) - discards, True)
@@ -449,6 +451,24 @@ def candidate_placements(
     if chase:
         first.extend(_top_candidates(board, [p for p in ranked if p not in first]))
     return [*first, *[c for c in ranked if c not in first][: width - len(first)]]
+
+
+def _loaded_middle(board: Board, placement: Sequence[tuple[Card, Box | None]]) -> bool:
+    """Whether ``placement`` leaves a middle of four or five cards with no pair or better
+    over a bottom with fewer cards: the middle, nearly full of unpaired cards, is all but
+    settled as high card (it loses its row to nearly any board) while the bottom, above it
+    by rule (R2.3), has every card still to come. The static score ranks such a placement
+    like any other and 32 play-outs could not tell it apart from better ones: "Arrange for
+    me" put four cards in the middle on classic OFC's first street (9♣ 5♣ 10♥ K♦, A♠ below).
+    Left out of :func:`candidate_placements`' static-score candidates on the first street
+    (an empty board: the five cards of classic OFC and Pineapple, R3.2, R4.1), where the most
+    cards are still to come and the play-outs vary most; later streets keep their candidates
+    (the play-outs' choices measured in bench/ and pinned in tests/game/test_policy.py)."""
+    middle = [*board.middle, *(c for c, b in placement if b is Box.MIDDLE)]
+    bottom = len(board.bottom) + sum(b is Box.BOTTOM for _, b in placement)
+    if len(middle) < 4 or len(middle) <= bottom:
+        return False
+    return _BoxState(middle, 5).made >> 20 == 0
 
 
 def _playouts(

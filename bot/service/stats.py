@@ -23,7 +23,6 @@ strategy again), so frames are built in a worker thread, off the event loop.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -37,6 +36,7 @@ from bot.service.bots import BOT_NAMES, BOT_USER_PREFIX, computer_user_id, is_co
 from bot.service.runtime import Runtime
 from bot.service.settings import day_zone
 from bot.texts import group_from, kush_word, minus, on, signed, tr
+from bot.thinking import Thinker
 from game.board import BOXES
 from game.errors import GameError
 from game.history import ReplayFrame, distinct_frames, replay_frames, revealed_boxes
@@ -510,16 +510,24 @@ async def _watch(
     return record, seat, names, community
 
 
-async def _frames(record: HandRecord, seat: int) -> tuple[ReplayFrame, ...]:
-    """The frames of a hand seen by the player at ``seat`` (in a worker thread); boxes a
-    Chinese Poker claim left unrevealed stay hidden but the watcher's own (R7.5); streets
-    that showed the player the same are one step (:func:`~game.history.distinct_frames`).
-    :raises _Refused: if the stored hand does not replay."""
+async def _frames(thinker: Thinker, record: HandRecord, seat: int) -> tuple[ReplayFrame, ...]:
+    """The frames of a hand seen by the player at ``seat``, made off the event loop like a
+    decision (``thinker``, the runtime's: :meth:`bot.thinking.Thinker.compute`, in the
+    decision process, or a press thread): a hand log whose timeouts did not record their
+    placement has them decided again by the strategy (R8.5), which made in a thread of the
+    bot held every other table's presses meanwhile. Boxes a Chinese Poker claim left
+    unrevealed stay hidden but the watcher's own (R7.5); streets that showed the player the
+    same are one step (:func:`~game.history.distinct_frames`).
+
+    :raises _Refused: if the stored hand does not replay (``replay.no_cards``), or its
+        frames did not come within :data:`bot.thinking.PRESS_SECONDS` (``replay.busy``)."""
     try:
-        frames = await asyncio.to_thread(
+        frames = await thinker.compute(
             replay_frames, record.hand, seat, revealed_boxes(record.result)
         )
         return distinct_frames(frames)
+    except TimeoutError as exc:  # (GivenUp included: the stop gave it up)
+        raise _Refused("replay.busy") from exc
     except (GameError, KeyError, TypeError, ValueError) as exc:
         raise _Refused("replay.no_cards", n=record.id) from exc
 
@@ -675,7 +683,7 @@ async def replay(
         return Reply(tr(lang, "replay.usage"), alert=True)
     try:
         record, seat, names, community = await _watch(rt, actor, int(n))
-        frames = await _frames(record, seat)
+        frames = await _frames(rt.thinker, record, seat)
     except _Refused as r:
         return Reply(tr(lang, r.key, **r.values), alert=True)
     screen = replay_screen(
@@ -703,7 +711,7 @@ async def replay_press(rt: Runtime, actor: Actor, press: ReplayStep, lang: str) 
     a replay whose frames changed since, is refused with a notice and shows nothing."""
     try:
         record, seat, names, community = await _watch(rt, actor, press.table)
-        frames = await _frames(record, seat)
+        frames = await _frames(rt.thinker, record, seat)
     except _Refused as r:
         return Reply(tr(lang, r.key, **r.values), alert=True)
     lang = _language(community, lang)

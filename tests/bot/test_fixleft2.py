@@ -16,6 +16,7 @@ from bot.service import stats as stats_mod
 from bot.service.settings import table_options
 from bot.telegram.fake_api import ApiCall
 from bot.texts import tr
+from bot.thinking import Thinker
 from storage.api import HandRecord, Store
 from storage.check import check_store
 from storage.sqlite import SqliteStore
@@ -238,7 +239,7 @@ async def test_r6_3_a_fantasyland_replay_steps_once_through_streets_that_showed_
     assert hand.result is not None
     record = HandRecord(7, 1, 3, stored(hand), hand.result.to_json(), {0: 10, 1: 11}, 0.0)
     names = {0: "Alice", 1: "Bob"}
-    frames = await stats_mod._frames(record, 0)
+    frames = await stats_mod._frames(Thinker(False), record, 0)
     assert [(f.first, f.street, f.final) for f in frames] == [(1, 4, False), (0, 5, True)]
     first = stats_mod.replay_screen(record, frames, 1, 0, names, lang)
     lines = first.text.splitlines()
@@ -249,7 +250,7 @@ async def test_r6_3_a_fantasyland_replay_steps_once_through_streets_that_showed_
     last = stats_mod.replay_screen(record, frames, 2, 0, names, lang)
     assert last.text.splitlines()[1] == tr(lang, "replay.showdown")
     assert [b.label for row in last.buttons for b in row] == ["◀"]
-    bob = await stats_mod._frames(record, 1)
+    bob = await stats_mod._frames(Thinker(False), record, 1)
     assert [(f.first, f.street) for f in bob] == [(0, k) for k in range(1, 6)]
     assert len({(f.boards, f.discards) for f in bob}) == 5
     text = stats_mod.replay_screen(record, bob, 2, 1, names, lang).text

@@ -12,6 +12,7 @@ from pathlib import Path
 from bot.sandbox import Sandbox, SandboxOptions
 from bot.service import TableService
 from bot.service import stats as stats_mod
+from bot.thinking import Thinker
 from game.cards import parse_cards
 from game.evaluator import evaluate
 from game.names import hand_name
@@ -51,7 +52,7 @@ async def test_replay_frames_show_boxes_sorted_and_named_as_during_play() -> Non
     assert me is not None
     hand = (await store.hand_history(me.player_id, 1))[0]
     seat = next(s for s, pid in hand.players.items() if pid == me.player_id)
-    frames = await stats_mod._frames(hand, seat)
+    frames = await stats_mod._frames(Thinker(False), hand, seat)
     names = {0: "A", 1: "B"}
     en = stats_mod.replay_screen(hand, frames, 1, seat, names, "en").text.splitlines()
     own = en[en.index("You:") + 1 : en.index("You:") + 4]

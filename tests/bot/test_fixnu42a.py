@@ -14,6 +14,7 @@ import pytest
 from bot import render
 from bot.service import stats as stats_mod
 from bot.texts import tr
+from bot.thinking import Thinker
 from storage.api import HandRecord, HandStats
 from storage.check import check_store
 from tests.bot.conftest import service_env
@@ -241,7 +242,7 @@ async def test_replay_says_hidden_and_the_table_as_the_live_game_does(lang: str)
         hand.timeout(hand.to_act[0])
     record = HandRecord(7, 1, 3, stored(hand), hand.result.to_json() if hand.result else {},
                         {0: 10, 1: 11}, 0.0)  # fmt: skip
-    frames = await stats_mod._frames(record, 1)
+    frames = await stats_mod._frames(Thinker(False), record, 1)
     lines = stats_mod.replay_screen(record, frames, 1, 1, {0: "Alice", 1: "Bob"}, lang).text
     want = {
         "en": ("🎬 #7 · table #1 · hand 3", "  🂠 hidden until showdown"),

@@ -12,6 +12,7 @@ from bot.presses import Payload
 from bot.sandbox import Sandbox, SandboxOptions
 from bot.service import stats as stats_mod
 from bot.texts import tr
+from bot.thinking import Thinker
 from game.board import Box
 from storage.memory import MemoryStore
 from tests.bot.fakes import FakePresenter
@@ -55,7 +56,7 @@ async def test_r1_2_the_showdown_lists_a_box_as_the_hand_reads() -> None:
     # the last frame of the hand's /replay is the showdown: listed the same way
     alice = t.seats[0].player_id
     record = (await store.hand_history(alice, 1))[0]
-    frames = await stats_mod._frames(record, 0)
+    frames = await stats_mod._frames(Thinker(False), record, 0)
     text = stats_mod.replay_screen(record, frames, len(frames), 0, {0: "A", 1: "B"}, "en").text
     assert frames[-1].final and "  K♠ K♥ Q♠ Q♥ 9♠ — two pair, kings and queens\n" in text, text
     assert "  7♥ 6♦ 5♣ — seven high\n" in text, text

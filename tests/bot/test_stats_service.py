@@ -17,6 +17,7 @@ from bot.screens import Screen
 from bot.service import TableService
 from bot.service import stats as stats_mod
 from bot.texts import tr
+from bot.thinking import Thinker
 from game.board import Box
 from game.cards import Card, parse_cards
 from storage.api import BuyIn, HandStats, Settlement
@@ -396,7 +397,7 @@ async def test_replay_showdown_reads_like_the_live_one_you_kush_and_timeout(env)
     older = {k: v for k, v in hand.result.items() if k != "stacks"}
     record = dataclasses.replace(hand, result={**older, "seats": seats})
     seat = next(s for s, pid in hand.players.items() if pid == me.player_id)
-    frame = await stats_mod._frames(record, seat)
+    frame = await stats_mod._frames(Thinker(False), record, seat)
     text = stats_mod.replay_screen(record, frame, len(frame), seat, {0: "A", 1: "B"}, "en").text
     lines = text.splitlines()
     own = lines[lines.index("You:") + 4]

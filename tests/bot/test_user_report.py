@@ -9,6 +9,7 @@ import pytest
 from bot import pictures
 from bot.service import stats as stats_mod
 from bot.texts import tr
+from bot.thinking import Thinker
 from game.scoring import ChineseShowdown
 from storage.api import HandRecord
 from storage.check import check_store
@@ -56,7 +57,7 @@ async def test_r6_a_closing_table_announces_no_fantasyland(drawn: list[dict[str,
     # nor does the hand's /replay
     record = (await store.hand_history(alice, 1))[0]
     seat = next(s for s, pid in record.players.items() if pid == alice)
-    frames = await stats_mod._frames(record, seat)
+    frames = await stats_mod._frames(Thinker(False), record, seat)
     text = stats_mod.replay_screen(record, frames, len(frames), seat, {0: "A", 1: "B"}, "en").text
     assert frames[-1].final and "🌴" not in text and "Fantasyland" not in text
 
@@ -154,7 +155,7 @@ async def test_r6_3_a_replay_shows_its_watcher_their_own_fantasyland_cards(lang:
     own = sorted((*board.cards(), *hand.discards_of(0)), key=lambda c: (-c.rank, c.index))
     line = "  " + tr(lang, "replay.fl_dealt_at_once", cards=" ".join(c.face for c in own))
     for seat in (0, 1):
-        frames = await stats_mod._frames(record, seat)
+        frames = await stats_mod._frames(Thinker(False), record, seat)
         # (streets 1–4 showed Alice the same: one step, fixleft2)
         assert len(frames) == (2 if seat == 0 else 5) and frames[-1].final
         for k in range(1, len(frames)):
