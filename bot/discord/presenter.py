@@ -416,6 +416,10 @@ class DiscordPresenter(LatePictures):
         self._latest_ping: dict[tuple[str, str], tuple[int, Screen] | None] = {}
         self._pings: dict[tuple[str, str], _ChannelKey] = {}
         self._writers: dict[object, asyncio.Task[None]] = {}
+        #: writers' keys (a message's, ``("live", …)`` an ephemeral hand's) whose request is
+        #: on its way now (discord.py may be waiting a 429 out inside it): a press's answer
+        #: written meanwhile is written again after it (:meth:`answered_private`)
+        self._sending: set[object] = set()
         #: set while no interaction is being answered (the adapter's); background writes wait
         #: for it, a press's answer being what a player waits for
         self.quiet: asyncio.Event | None = None
@@ -522,9 +526,11 @@ class DiscordPresenter(LatePictures):
                 edit = _NewestEdit(self, key, screen)
                 try:
                     request = asyncio.ensure_future(self.client.http.request(edit.route, form=edit))
+                    self._sending.add(key)
                     try:
                         held = await self._held_at_the_stop(request)  # (a long 429: the stop)
                     finally:
+                        self._sending.discard(key)
                         screen = edit.screen  # (the screen its last try carried)
                     if held:
                         self._latest_msg.pop(key, None)
@@ -700,6 +706,7 @@ class DiscordPresenter(LatePictures):
                 if live is None or live.expires < time.monotonic():
                     self._live.pop(live_key, None)
                     continue
+                self._sending.add(key)
                 try:
                     await live.edit(content_of(screen.text), view_of(screen))
                 except (aiohttp.ClientError, OSError) as exc:  # the network: the next one
@@ -708,6 +715,8 @@ class DiscordPresenter(LatePictures):
                     log.info("dropping the ephemeral hand of %s: %s", live_key[0], exc)
                     if self._live.get(live_key) is live:
                         del self._live[live_key]
+                finally:
+                    self._sending.discard(key)
         finally:
             self._writers.pop(key, None)
 
@@ -1007,15 +1016,14 @@ class DiscordPresenter(LatePictures):
         """The adapter wrote the player's DM hand ``ref`` as its answer to a press on it (the
         service does not write a pressed hand message): an edit of it queued before the press
         is dropped, the turn ping follows, and the live ephemeral hand shows the same. An
-        edit of it under way (a 429 waited out inside discord.py's request, which then sends
+        edit of it on its way (a 429 waited out inside discord.py's request, which then sends
         the newest screen queued, :class:`_NewestEdit`; or one landing after the answer) is
         followed by ``shown`` (what the answer wrote: ``screen`` with the press's notice;
         ``screen`` when not given): its older screen, written over the answer's, stayed
-        until the hand changed again."""
+        until the hand changed again. (One queued and not sent yet is dropped, as before.)"""
         key = _parse_ref(ref)
         if key is not None:
-            writer = self._writers.get(key)
-            if writer is not None and not writer.done():
+            if key in self._sending:
                 self._latest_msg[key] = screen if shown is None else shown
             else:
                 self._latest_msg.pop(key, None)
@@ -1326,8 +1334,7 @@ class DiscordPresenter(LatePictures):
         screen it was made with) is followed by ``screen``, else its older screen stayed
         over the answer's until the hand changed again."""
         live_key = (user_id, live.table)
-        writer = self._writers.get(("live", live_key))
-        if screen is not None and writer is not None and not writer.done():
+        if screen is not None and ("live", live_key) in self._sending:
             self._latest_live[live_key] = screen
         else:
             self._latest_live.pop(live_key, None)
