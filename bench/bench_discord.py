@@ -254,15 +254,24 @@ class Driver:
         answered with the edited hand (type 7) has the street worked out again: an
         ephemeral notice (4: a Confirm that would foul the board asks first, R2.3, pressed
         again as the street is worked out again; or "nothing changed" when storage did not
-        answer in time) or a deferral (6: the answer came later)."""
+        answer in time) or a deferral (6: the answer came later). So has a press the fake
+        refuses, the player's DM not showing the button yet (409, or 404: a table restored
+        anew, whose messages its sender writes a moment after it is served; a hand being
+        posted, its ref a pending one): a person sees the button before pressing it."""
 
         async def one(now: LiveTable, seat: SeatState, want: tuple[str, str], data: str) -> bool:
             hand = now.hand
             assert seat.private_ref is not None, "the player's DM"
-            channel, message = map(int, seat.private_ref.split(":"))
-            await self.presenter.written(channel, message)  # the player sees the buttons
-            body = {"user": int(seat.user_id), "message": message, "custom_id": data}
+            channel, _, message = seat.private_ref.partition(":")
+            if not (channel.isdigit() and message.isdigit()):  # (being posted)
+                await asyncio.sleep(0.05)
+                return False
+            await self.presenter.written(int(channel), int(message))  # the player sees it
+            body = {"user": int(seat.user_id), "message": int(message), "custom_id": data}
             answer = await self._post("/_press", body)
+            if "callback_type" not in answer:  # (not on the DM yet: refused by the fake)
+                await asyncio.sleep(0.05)
+                return False
             assert answer["callback_type"] in (4, 6, 7), answer  # (answered at all)
             self.presses.append(answer["id"])
             self.actions[answer["id"]] = want[0]

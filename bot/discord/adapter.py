@@ -1561,16 +1561,33 @@ class DiscordAdapter:
 
             async def answer(reply: Reply) -> None:
                 """Answer once: as soon as the last press's step is committed, before its
-                messages (a showdown's picture is drawn and uploaded) are sent."""
+                messages (a showdown's picture is drawn and uploaded) are sent. An answer
+                that writes the pressed message waits for that message's earlier answers
+                (:meth:`DiscordPresenter.answer_turn`; the deferral still comes on time) and
+                writes it only if no later press's answer came meanwhile."""
                 nonlocal answered
                 if answered:
                     return
                 answered = True
-                ack.stop()
+                turn = None
+                if (
+                    message is not None
+                    and reply.screen is not None
+                    and (on_hand or not reply.private)
+                ):
+                    turn = self.presenter.answer_turn(message.channel.id, message.id)
                 try:
-                    await self._answer_press(interaction, reply, on_hand, ack)
+                    if turn is not None:
+                        await turn.wait()
+                    ack.stop()
+                    newest = turn is None or turn.newest
+                    await self._answer_press(interaction, reply, on_hand, ack, newest=newest)
                 except Exception as exc:  # not into the service: raised below
                     failed.append(exc)
+                finally:
+                    ack.stop()
+                    if turn is not None:
+                        turn.finish()
 
             async def admin() -> bool:
                 return is_admin(interaction)
@@ -1766,9 +1783,17 @@ class DiscordAdapter:
         return reply
 
     async def _answer_press(
-        self, interaction: Interaction, reply: Reply, on_hand: bool, ack: _Ack
+        self, interaction: Interaction, reply: Reply, on_hand: bool, ack: _Ack, *, newest: bool
     ) -> None:
+        """Answer a press with ``reply`` (``on_hand``: the pressed message is a hand, a DM or
+        an ephemeral one; ``ack``: its deferral). ``newest``: ``False`` when a later press of
+        the same message has its answer queued (:meth:`DiscordPresenter.answer_turn`): the
+        press is only acknowledged, the later answer writes the message."""
         deferred = await ack.deferred()
+        if not newest:
+            if not deferred:
+                await interaction.response.defer()
+            return
         screen = reply.screen
         message = interaction.message
         user_id = str(interaction.user.id)
@@ -1778,19 +1803,24 @@ class DiscordAdapter:
         try:
             if screen is not None and (on_hand or not reply.private):
                 # the pressed hand (or settings) message shows the new screen
-                content = content_of(_compose(reply.text, screen))
+                text = _compose(reply.text, screen)
+                content = content_of(text)
                 view = view_of(screen)
                 if deferred:
                     await interaction.edit_original_response(content=content, view=view)
                 else:
                     await interaction.response.edit_message(content=content, view=view)
+                # (what the message shows now, its notice too: an older write of it still
+                # under way is followed by this)
+                shown = screen if text == screen.text else dataclasses.replace(screen, text=text)
                 if dm_hand is not None:
-                    self.presenter.answered_private(user_id, dm_hand, screen)
+                    self.presenter.answered_private(user_id, dm_hand, screen, shown=shown)
                     dm_hand = None
                 if reply.private and reply.live and message is not None and message.flags.ephemeral:
                     self.presenter.remember_live(
                         user_id,
                         LiveHand(message.id, _original_editor(interaction), table=screen.table),
+                        shown,
                     )
             elif screen is not None:
                 # "My cards" on the table message: the hand as a new ephemeral message

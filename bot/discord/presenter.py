@@ -41,6 +41,14 @@ message), and notices.
   :meth:`DiscordPresenter.answered_private`, for the turn ping and the ephemeral hand), nor,
   through :meth:`DiscordPresenter.show_private`'s ``answered``, the ephemeral hand that was
   pressed (its ref is :func:`ephemeral_ref`, never a private ref).
+* Writes to one pressed message keep their order (:meth:`DiscordPresenter.answer_turn`): the
+  answers to two quick presses of one player on it go out one after the other, in the order
+  their steps committed, and one whose turn comes after a newer one was taken is not written
+  (only acknowledged), so an earlier press's screen never lands over a later one's (Discord
+  applies two requests in flight in either order, and discord.py sends an answer refused with
+  a 5xx or a 429 again a second or more later, with the screen it carried then). A REST edit of
+  a DM hand still under way when a press's answer wrote it (a 429 being waited out inside it)
+  ends with the answered screen (:meth:`DiscordPresenter.answered_private`), not its older one.
 """
 
 from __future__ import annotations
@@ -77,7 +85,7 @@ from bot.retries import (
 )
 from bot.screens import Screen
 
-__all__ = ["PLATFORM", "DiscordPresenter", "LiveHand", "ephemeral_ref"]
+__all__ = ["PLATFORM", "AnswerTurn", "DiscordPresenter", "LiveHand", "ephemeral_ref"]
 
 log = logging.getLogger(__name__)
 
@@ -320,6 +328,50 @@ def _parse_ref(ref: str) -> _ChannelKey | None:
     return None
 
 
+class AnswerTurn:
+    """One press's turn to write the message it pressed (:meth:`DiscordPresenter.answer_turn`):
+    the turns of one message are taken in the order the presses' steps committed, and each
+    waits for the one before.
+
+    :ivar key: the pressed message, ``(channel id, message id)``
+    :ivar number: this turn's place among the message's turns (1, 2, …)
+    """
+
+    __slots__ = ("_before", "_done", "_order", "key", "number")
+
+    def __init__(
+        self,
+        order: dict[_ChannelKey, tuple[int, asyncio.Future[None]]],
+        key: _ChannelKey,
+    ) -> None:
+        earlier = order.get(key)
+        self._order = order
+        self.key = key
+        self.number = 1 if earlier is None else earlier[0] + 1
+        self._before = None if earlier is None else earlier[1]
+        self._done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        order[key] = (self.number, self._done)
+
+    async def wait(self) -> None:
+        """Wait until the turn before this one (if any) has written its answer, or given up."""
+        if self._before is not None and not self._before.done():
+            await asyncio.wait((self._before,))  # (not cancelled with this task)
+
+    @property
+    def newest(self) -> bool:
+        """Whether no later turn was taken for the message: only then is this one's screen
+        written (a later one carries a newer screen, written after it)."""
+        entry = self._order.get(self.key)
+        return entry is not None and entry[0] == self.number
+
+    def finish(self) -> None:
+        """This turn's write is done (or failed): the next may go. Idempotent."""
+        if not self._done.done():
+            self._done.set_result(None)
+        if self.newest:
+            del self._order[self.key]
+
+
 class DiscordPresenter(LatePictures):
     """Writes the service's screens to Discord through a logged-in :class:`discord.Client`.
 
@@ -350,12 +402,19 @@ class DiscordPresenter(LatePictures):
         self._live: dict[_LiveKey, LiveHand] = {}
         self._moved: dict[tuple[str, str], str] = {}  # table message re-sent after a deletion
         self._latest_msg: dict[_ChannelKey, Screen] = {}
+        #: pressed message → its newest answer turn's number and when that one is done
+        #: (:meth:`answer_turn`)
+        self._answer_order: dict[_ChannelKey, tuple[int, asyncio.Future[None]]] = {}
         self._latest_live: dict[_LiveKey, Screen] = {}
         #: (user, DM hand ref) → the "your move" DM wanted / sent for that hand: a player at
         #: two tables has one per table (the end of a turn at one never deletes the other's)
         self._latest_ping: dict[tuple[str, str], tuple[int, Screen] | None] = {}
         self._pings: dict[tuple[str, str], _ChannelKey] = {}
         self._writers: dict[object, asyncio.Task[None]] = {}
+        #: writers' keys (a message's, ``("live", …)`` an ephemeral hand's) whose request is
+        #: on its way now (discord.py may be waiting a 429 out inside it): a press's answer
+        #: written meanwhile is written again after it (:meth:`answered_private`)
+        self._sending: set[object] = set()
         #: set while no interaction is being answered (the adapter's); background writes wait
         #: for it, a press's answer being what a player waits for
         self.quiet: asyncio.Event | None = None
@@ -461,9 +520,11 @@ class DiscordPresenter(LatePictures):
                 edit = _NewestEdit(self, key, screen)
                 try:
                     request = asyncio.ensure_future(self.client.http.request(edit.route, form=edit))
+                    self._sending.add(key)
                     try:
                         held = await self._held_at_the_stop(request)  # (a long 429: the stop)
                     finally:
+                        self._sending.discard(key)
                         screen = edit.screen  # (the screen its last try carried)
                     if held:
                         self._latest_msg.pop(key, None)
@@ -639,6 +700,7 @@ class DiscordPresenter(LatePictures):
                 if live is None or live.expires < time.monotonic():
                     self._live.pop(live_key, None)
                     continue
+                self._sending.add(key)
                 try:
                     await live.edit(content_of(screen.text), view_of(screen))
                 except (aiohttp.ClientError, OSError) as exc:  # the network: the next one
@@ -647,6 +709,8 @@ class DiscordPresenter(LatePictures):
                     log.info("dropping the ephemeral hand of %s: %s", live_key[0], exc)
                     if self._live.get(live_key) is live:
                         del self._live[live_key]
+                finally:
+                    self._sending.discard(key)
         finally:
             self._writers.pop(key, None)
 
@@ -928,13 +992,35 @@ class DiscordPresenter(LatePictures):
         self.closed_dms.add(user_id)
         self._closed_at[user_id] = time.monotonic()
 
-    def answered_private(self, user_id: str, ref: str, screen: Screen) -> None:
+    def answer_turn(self, channel_id: int, message_id: int) -> AnswerTurn:
+        """A turn to write the pressed message ``message_id`` of ``channel_id`` (a DM hand,
+        an ephemeral hand, a settings message) as a press's answer, taken as soon as the
+        press's step has committed (so turns come in the order of the steps). The adapter
+        waits for it (:meth:`AnswerTurn.wait`), writes the message only if the turn is still
+        the :attr:`~AnswerTurn.newest` (else it only acknowledges the press), then calls
+        :meth:`~AnswerTurn.finish`. So two answers of one message are never in flight at
+        once: Discord applied them in either order, and discord.py sends one refused with a
+        5xx or a 429 again after a second or more, with the screen it carried then (the hand
+        showed the first of two quick presses, the second card not on it)."""
+        return AnswerTurn(self._answer_order, (channel_id, message_id))
+
+    def answered_private(
+        self, user_id: str, ref: str, screen: Screen, *, shown: Screen | None = None
+    ) -> None:
         """The adapter wrote the player's DM hand ``ref`` as its answer to a press on it (the
         service does not write a pressed hand message): an edit of it queued before the press
-        is dropped, the turn ping follows, and the live ephemeral hand shows the same."""
+        is dropped, the turn ping follows, and the live ephemeral hand shows the same. An
+        edit of it on its way (a 429 waited out inside discord.py's request, which then sends
+        the newest screen queued, :class:`_NewestEdit`; or one landing after the answer) is
+        followed by ``shown`` (what the answer wrote: ``screen`` with the press's notice;
+        ``screen`` when not given): its older screen, written over the answer's, stayed
+        until the hand changed again. (One queued and not sent yet is dropped, as before.)"""
         key = _parse_ref(ref)
         if key is not None:
-            self._latest_msg.pop(key, None)
+            if key in self._sending:
+                self._latest_msg[key] = screen if shown is None else shown
+            else:
+                self._latest_msg.pop(key, None)
             self._follow_turn(user_id, ref, key[0], screen)
         live_key = (user_id, screen.table)
         if live_key in self._live:
@@ -1235,11 +1321,19 @@ class DiscordPresenter(LatePictures):
         return None
 
     # -- ephemeral hands -------------------------------------------------------------------
-    def remember_live(self, user_id: str, live: LiveHand) -> None:
+    def remember_live(self, user_id: str, live: LiveHand, screen: Screen | None = None) -> None:
         """The player's ephemeral hand of ``live.table`` to refresh from now on (the newest
-        one of that table wins; another table's is kept apart)."""
-        self._latest_live.pop((user_id, live.table), None)
-        self._live[(user_id, live.table)] = live
+        one of that table wins; another table's is kept apart). ``screen``: what a press's
+        answer just wrote on it (a press on the ephemeral hand itself): a refresh of it
+        under way (a 429 waited out inside discord.py's request, which then sends the
+        screen it was made with) is followed by ``screen``, else its older screen stayed
+        over the answer's until the hand changed again."""
+        live_key = (user_id, live.table)
+        if screen is not None and ("live", live_key) in self._sending:
+            self._latest_live[live_key] = screen
+        else:
+            self._latest_live.pop(live_key, None)
+        self._live[live_key] = live
 
     def refresh_live(self, user_id: str, message_id: int, screen: Screen) -> None:
         """The answer to a press on the player's ephemeral hand ``message_id`` failed: if it

@@ -1500,11 +1500,23 @@ class FakeDiscord:
 
     async def _control_press(self, request: web.Request) -> web.Response:
         """``{"user", "message", "custom_id", "values"?, "wait"?}``: a press; with ``wait``
-        the answer comes once the bot has answered the interaction."""
+        the answer comes once the bot has answered the interaction. A press no user could
+        make is refused, nothing sent to the bot: a message that does not exist (or was
+        deleted) answers 404, a component the message does not carry (not yet: an edit or
+        a new hand message still on its way; or no more) 409, each with a JSON body
+        ``{"message", "code"}`` (the ``KeyError`` of :meth:`press` was aiohttp's bare 500,
+        which a driver could not tell from the fake failing)."""
         body = await request.json()
-        record = await self.press(
-            self._user(body["user"]), int(body["message"]), body["custom_id"], body.get("values")
-        )
+        mid = int(body["message"])
+        msg = self.messages.get(mid)
+        if msg is None or mid in self.deleted:
+            return _json({"message": f"fake: no message {mid}", "code": 10008}, 404)
+        try:
+            record = await self.press(
+                self._user(body["user"]), msg, body["custom_id"], body.get("values")
+            )
+        except KeyError as exc:
+            return _json({"message": f"fake: {exc.args[0]}", "code": 0}, 409)
         return await self._answered(record, bool(body.get("wait")))
 
     async def _control_slash(self, request: web.Request) -> web.Response:
