@@ -509,7 +509,7 @@ async def test_pg_a_command_while_the_network_is_silent_fails_within_seconds(
         assert reply.alert and reply.text == tr("en", "err.storage_slow")
         proxy.silent = False
         reply = await service.balance(GROUP, ALICE)
-        assert not reply.alert and "1000" in reply.text
+        assert not reply.alert and "1,000" in reply.text
         await service.stop()
     finally:
         await proxy.stop()
