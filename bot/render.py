@@ -50,10 +50,11 @@ def mmss(seconds: float) -> str:
 
 
 def _clock_text(t: LiveTable, seat: int, now: float, lang: str, short: bool = False) -> str:
-    """``1:52 + bank 1:00`` while the budget runs (``1:52 + bank 0:00`` once an earlier
-    timeout spent the bank; no bank at a table without one), ``bank 0:45`` once it is spent (R8.5);
-    ``💤 0:08`` while the grace of a tournament player away runs (R8.7). ``short``: the bank
-    was spelled out already on the line, ``1:52+1:00`` and ``0:00+0:45``."""
+    """``1:52 + bank 1:00`` while the budget runs (``1:52`` alone once an earlier timeout
+    spent the bank, and at a table without one), ``bank 0:45`` once the budget is spent
+    (R8.5); ``💤 0:08`` while the grace of a tournament player away runs (R8.7). ``short``:
+    the bank was spelled out already on the line, ``1:52+1:00`` and ``0:00+0:45`` (a spent
+    bank's ``+0:00`` left out: ``1:52``)."""
     owner = t.owner(seat)
     clock = t.clocks.get(owner)  # one clock per player (R4.2)
     if clock is None:
@@ -62,9 +63,10 @@ def _clock_text(t: LiveTable, seat: int, now: float, lang: str, short: bool = Fa
     if t.grace(owner) is not None and end is not None:
         return f"💤 {mmss(max(0.0, end - now))}"
     budget, bank = clock.left(now)
-    # a bank spent at an earlier timeout (it does not refill here, R8.5) still shows, as 0:00:
-    # "2:00 + time bank 0:30" turned into a bare "1:49", the bank gone without a word
-    banked = bank > 0 or t.options.time_bank_seconds > 0
+    # a bank spent at an earlier timeout (it does not refill here, R8.5) is left out: "+0:00"
+    # on the group's line read as nothing anyone understood, and "+ time bank 0:00" only
+    # lengthened a phone's line; a bank still there shows, "+1:00"
+    banked = bank > 0
     if short and banked:
         return f"{mmss(budget)}+{mmss(bank)}"
     if budget > 0:
@@ -110,7 +112,7 @@ def _until_text(
     if budget <= 0:
         return tr(lang, "board.bank_until", at=clock_time(now + bank, zone))
     until = tr(lang, "board.until", at=clock_time(now + budget, zone))
-    if bank <= 0 and t.options.time_bank_seconds <= 0:  # (a spent bank: "+0:00", as above)
+    if bank <= 0:  # (no bank, or one spent: left out, as above)
         return until
     key = "board.plus_bank_short" if short else "board.plus_bank"
     return f"{until} " + tr(lang, key, bank=mmss(bank))
