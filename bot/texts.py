@@ -1343,6 +1343,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "That is not a number: write it in digits.",
         "ru": "Это не число: напишите его цифрами.",
     },
+    # an amount or a whole-number setting refused as written ("1_000", "١٠٠"): its thousands
+    # may be grouped as the bot writes them (bot.service.numbers.ungrouped)
+    "reply.number_grouped": {
+        "en": "Type the number with the digits 0–9, its thousands grouped or not (5000, 5,000 or 5 000; not 5_000).",
+        "ru": "Набирайте число цифрами 0–9, тысячи можно отделить пробелом (5000 или 5 000; не 5_000).",
+    },
+    # a number of a setting that takes fractions (reveal_pause_seconds "1 000"): nothing
+    # between its digits (a comma is its decimal sign in Russian)
     "reply.number_digits": {
         "en": "Type the number with the digits 0–9 only, without spaces or separators (1000, not 1 000 or 1_000).",
         "ru": "Набирайте число только цифрами 0–9, без пробелов и разделителей (1000, а не 1 000 или 1_000).",
