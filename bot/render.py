@@ -799,6 +799,17 @@ def game_target(t: LiveTable) -> int:
     return t.chinese.target if t.chinese is not None else t.options.target_points
 
 
+def reveal_target(t: LiveTable) -> int:
+    """The points the hand being revealed is played to (R7.1, R7.5): the game's target as
+    its reveal began (``reveal["target"]``), in every frame of it and its picture, though a
+    ``target_points`` an admin changed during the hand applies to the game as the hand
+    closes (:func:`bot.service.chinese.close_chinese_hand`): its last frame read "(target
+    20)" under frames of "(target 200)". Without a reveal (or one saved without it),
+    :func:`game_target`."""
+    target = t.reveal.get("target") if t.reveal is not None else None
+    return int(target) if target is not None else game_target(t)
+
+
 def button_order(dealt: Sequence[Card], cards: Sequence[Card]) -> list[Card]:
     """``cards`` (some of the ``dealt`` ones) in the order the hand's buttons list them: a
     street's cards as dealt; a whole hand at once (Chinese Poker, Fantasyland: 13–17 cards)
@@ -833,7 +844,7 @@ def reveal_screen(
     boxes = _REVEAL_ORDER[:shown]
     title = tr(lang, "reveal.title", table=t.id, hand=t.shown_no)
     lines = [title]
-    target = game_target(t)
+    target = reveal_target(t)  # (one target in every frame: a new one is said at the end)
     for i, r in enumerate(hand.result.seats):
         seat = t.player_of(r.seat)
         total = game.totals.get(r.seat, 0) if game else 0
@@ -866,7 +877,8 @@ def reveal_screen(
     if claim:
         names = ", ".join(t.board_label(s) for s in claim["seats"])
         lines.append("")
-        offer = tr(lang, "reveal.claim", names=names, target=target)
+        # (the target the claim goes by, R7.5: the game's, the one the reveal shows)
+        offer = tr(lang, "reveal.claim", names=names, target=game.target if game else target)
         deadline = claim.get("deadline")
         if now is not None and deadline is not None:  # (it goes on by itself after it)
             left = max(0.0, float(deadline) - now)
@@ -891,7 +903,11 @@ def reveal_screen(
             # the target reached ends it (R7.6), whoever left or timed out in that hand: "🚪
             # Boris left, so the game ends here" blamed a leaver for a game over anyway
             names = ", ".join(t.board_label(s) for s in reached)
-            lines.append(tr(lang, "reveal.game_over_target", names=names, target=target))
+            if game.target != target:  # an admin's new target, reached as the hand ended
+                text = tr(lang, "reveal.game_over_new_target", names=names, target=game.target)
+            else:
+                text = tr(lang, "reveal.game_over_target", names=names, target=target)
+            lines.append(text)
             said = True
         else:  # why it ends short of the target: a player left (R7.6), or a player's time
             # ran out (R7.7); a leaver's moves were made as on timeout (R8.5), but they left:
@@ -916,6 +932,10 @@ def reveal_screen(
         # and settled." said it twice): then only that it is settled
         over = "reveal.game_over" if t.tournament is None else "reveal.game_over_chips"
         lines.append(tr(lang, over.replace("game_over", "settled") if said else over))
+    elif game is not None and game.target != target and shown == len(_REVEAL_ORDER):
+        # a target_points changed during the hand, not reached: the game plays on to it
+        lines.append("")
+        lines.append(tr(lang, "reveal.new_target", target=game.target))
     for name, stack in busted:
         lines.append(busted_notice(t, lang, name, stack))
     return Screen("\n".join(lines), buttons)

@@ -467,6 +467,17 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "🏆 {names} reached {target:point|points}, so the game ends here.",
         "ru": "🏆 {names}: цель в {target:очко|очка|очков} достигнута, игра окончена.",
     },
+    # the target an admin changed during the hand (target_points), reached as it ended: the
+    # reveal's frames showed the target the hand was played to
+    "reveal.game_over_new_target": {
+        "en": "🏆 {names} reached the game's new target, {target:point|points}, so the game ends here.",
+        "ru": "🏆 {names}: новая цель игры, {target:очко|очка|очков}, достигнута, игра окончена.",
+    },
+    # ... and not reached: the game plays on to it from the next hand
+    "reveal.new_target": {
+        "en": "🎯 From the next hand the game plays to {target:point|points}.",
+        "ru": "🎯 Со следующей раздачи игра идёт до {target:очка|очков|очков}.",
+    },
     "reveal.game_over_left": {
         "en": "🚪 {names} left the table, so the game ends here.",
         "ru": "🚪 {names}: уход из-за стола, поэтому игра на этом окончена.",
