@@ -253,8 +253,8 @@ class SettingRefused(ValueError):
         # came ungrouped under a hint on typing numbers ("от 1 до 1000000000000 кушей"); the
         # hint says how to type one ("Набирайте число … 5000 или 5 000"), not how it reads
         written = self.digits if isinstance(self.digits, str) else ""
-        whole = self.setting is None or self.setting.kind is not Kind.NUMBER
-        hint = digits_hint(lang, written, whole=whole) if self.digits else ""
+        integral = self.setting is None or self.setting.kind is not Kind.NUMBER
+        hint = digits_hint(lang, written, whole=integral) if self.digits else ""
         said = self.setting.range_text(lang, label) if self.setting is not None else self.text(lang)
         said = said if said.endswith((".", "!", "?")) else said + "."
         if self.off_grain and self.setting is not None:
