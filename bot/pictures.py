@@ -256,9 +256,9 @@ def showdown_picture(
     boards: list[BoardPicture] = []
     target = None
     if chinese:
-        from bot.render import game_target  # (render → model → …: not at the top)
+        from bot.render import reveal_target  # (render → model → …: not at the top)
 
-        target = game_target(t)
+        target = reveal_target(t)  # (as the reveal's text: the target it was played to)
         shown = int((t.reveal or {}).get("stage", 3))
         stages = t.reveal_stages()
         revealed = {box: stages[k] for k, box in enumerate(_REVEAL_ORDER[:shown])}

@@ -50,10 +50,11 @@ def mmss(seconds: float) -> str:
 
 
 def _clock_text(t: LiveTable, seat: int, now: float, lang: str, short: bool = False) -> str:
-    """``1:52 + bank 1:00`` while the budget runs (``1:52 + bank 0:00`` once an earlier
-    timeout spent the bank; no bank at a table without one), ``bank 0:45`` once it is spent (R8.5);
-    ``💤 0:08`` while the grace of a tournament player away runs (R8.7). ``short``: the bank
-    was spelled out already on the line, ``1:52+1:00`` and ``0:00+0:45``."""
+    """``1:52 + bank 1:00`` while the budget runs (``1:52`` alone once an earlier timeout
+    spent the bank, and at a table without one), ``bank 0:45`` once the budget is spent
+    (R8.5); ``💤 0:08`` while the grace of a tournament player away runs (R8.7). ``short``:
+    the bank was spelled out already on the line, ``1:52+1:00`` and ``0:00+0:45`` (a spent
+    bank's ``+0:00`` left out: ``1:52``)."""
     owner = t.owner(seat)
     clock = t.clocks.get(owner)  # one clock per player (R4.2)
     if clock is None:
@@ -62,9 +63,10 @@ def _clock_text(t: LiveTable, seat: int, now: float, lang: str, short: bool = Fa
     if t.grace(owner) is not None and end is not None:
         return f"💤 {mmss(max(0.0, end - now))}"
     budget, bank = clock.left(now)
-    # a bank spent at an earlier timeout (it does not refill here, R8.5) still shows, as 0:00:
-    # "2:00 + time bank 0:30" turned into a bare "1:49", the bank gone without a word
-    banked = bank > 0 or t.options.time_bank_seconds > 0
+    # a bank spent at an earlier timeout (it does not refill here, R8.5) is left out: "+0:00"
+    # on the group's line read as nothing anyone understood, and "+ time bank 0:00" only
+    # lengthened a phone's line; a bank still there shows, "+1:00"
+    banked = bank > 0
     if short and banked:
         return f"{mmss(budget)}+{mmss(bank)}"
     if budget > 0:
@@ -110,7 +112,7 @@ def _until_text(
     if budget <= 0:
         return tr(lang, "board.bank_until", at=clock_time(now + bank, zone))
     until = tr(lang, "board.until", at=clock_time(now + budget, zone))
-    if bank <= 0 and t.options.time_bank_seconds <= 0:  # (a spent bank: "+0:00", as above)
+    if bank <= 0:  # (no bank, or one spent: left out, as above)
         return until
     key = "board.plus_bank_short" if short else "board.plus_bank"
     return f"{until} " + tr(lang, key, bank=mmss(bank))
@@ -797,6 +799,17 @@ def game_target(t: LiveTable) -> int:
     return t.chinese.target if t.chinese is not None else t.options.target_points
 
 
+def reveal_target(t: LiveTable) -> int:
+    """The points the hand being revealed is played to (R7.1, R7.5): the game's target as
+    its reveal began (``reveal["target"]``), in every frame of it and its picture, though a
+    ``target_points`` an admin changed during the hand applies to the game as the hand
+    closes (:func:`bot.service.chinese.close_chinese_hand`): its last frame read "(target
+    20)" under frames of "(target 200)". Without a reveal (or one saved without it),
+    :func:`game_target`."""
+    target = t.reveal.get("target") if t.reveal is not None else None
+    return int(target) if target is not None else game_target(t)
+
+
 def button_order(dealt: Sequence[Card], cards: Sequence[Card]) -> list[Card]:
     """``cards`` (some of the ``dealt`` ones) in the order the hand's buttons list them: a
     street's cards as dealt; a whole hand at once (Chinese Poker, Fantasyland: 13–17 cards)
@@ -831,7 +844,7 @@ def reveal_screen(
     boxes = _REVEAL_ORDER[:shown]
     title = tr(lang, "reveal.title", table=t.id, hand=t.shown_no)
     lines = [title]
-    target = game_target(t)
+    target = reveal_target(t)  # (one target in every frame: a new one is said at the end)
     for i, r in enumerate(hand.result.seats):
         seat = t.player_of(r.seat)
         total = game.totals.get(r.seat, 0) if game else 0
@@ -864,7 +877,8 @@ def reveal_screen(
     if claim:
         names = ", ".join(t.board_label(s) for s in claim["seats"])
         lines.append("")
-        offer = tr(lang, "reveal.claim", names=names, target=target)
+        # (the target the claim goes by, R7.5: the game's, the one the reveal shows)
+        offer = tr(lang, "reveal.claim", names=names, target=game.target if game else target)
         deadline = claim.get("deadline")
         if now is not None and deadline is not None:  # (it goes on by itself after it)
             left = max(0.0, float(deadline) - now)
@@ -889,7 +903,11 @@ def reveal_screen(
             # the target reached ends it (R7.6), whoever left or timed out in that hand: "🚪
             # Boris left, so the game ends here" blamed a leaver for a game over anyway
             names = ", ".join(t.board_label(s) for s in reached)
-            lines.append(tr(lang, "reveal.game_over_target", names=names, target=target))
+            if game.target != target:  # an admin's new target, reached as the hand ended
+                text = tr(lang, "reveal.game_over_new_target", names=names, target=game.target)
+            else:
+                text = tr(lang, "reveal.game_over_target", names=names, target=target)
+            lines.append(text)
             said = True
         else:  # why it ends short of the target: a player left (R7.6), or a player's time
             # ran out (R7.7); a leaver's moves were made as on timeout (R8.5), but they left:
@@ -914,6 +932,10 @@ def reveal_screen(
         # and settled." said it twice): then only that it is settled
         over = "reveal.game_over" if t.tournament is None else "reveal.game_over_chips"
         lines.append(tr(lang, over.replace("game_over", "settled") if said else over))
+    elif game is not None and game.target != target and shown == len(_REVEAL_ORDER):
+        # a target_points changed during the hand, not reached: the game plays on to it
+        lines.append("")
+        lines.append(tr(lang, "reveal.new_target", target=game.target))
     for name, stack in busted:
         lines.append(busted_notice(t, lang, name, stack))
     return Screen("\n".join(lines), buttons)

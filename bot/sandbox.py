@@ -429,7 +429,7 @@ class Sandbox:
         self.line(self._what_to_press(table, resumed=resumed))
         if self.bob_auto:
             self.line(tr(self.lang, "sandbox.bob_auto_kept", bob=self.bob.first_name))
-        self.line(tr(self.lang, "sandbox.help"))
+        self.line(tr(self.lang, "sandbox.help", bob=self.bob.first_name))
 
     def _fantasyland_deal(
         self,
@@ -1500,7 +1500,7 @@ class Sandbox:
             pass
         elif command == "/help":
             await self.say(text)
-            self.line("» " + tr(self.lang, "sandbox.help"))
+            self.line("» " + tr(self.lang, "sandbox.help", bob=self.bob.first_name))
         elif command in PRIVATE_COMMANDS:
             await self.say_private(text)
         elif command == "/newtable":

@@ -467,6 +467,17 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "🏆 {names} reached {target:point|points}, so the game ends here.",
         "ru": "🏆 {names}: цель в {target:очко|очка|очков} достигнута, игра окончена.",
     },
+    # the target an admin changed during the hand (target_points), reached as it ended: the
+    # reveal's frames showed the target the hand was played to
+    "reveal.game_over_new_target": {
+        "en": "🏆 {names} reached the game's new target, {target:point|points}, so the game ends here.",
+        "ru": "🏆 {names}: новая цель игры, {target:очко|очка|очков}, достигнута, игра окончена.",
+    },
+    # ... and not reached: the game plays on to it from the next hand
+    "reveal.new_target": {
+        "en": "🎯 From the next hand the game plays to {target:point|points}.",
+        "ru": "🎯 Со следующей раздачи игра идёт до {target:очка|очков|очков}.",
+    },
     "reveal.game_over_left": {
         "en": "🚪 {names} left the table, so the game ends here.",
         "ru": "🚪 {names}: уход из-за стола, поэтому игра на этом окончена.",
@@ -1348,6 +1359,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "That is not a number: write it in digits.",
         "ru": "Это не число: напишите его цифрами.",
     },
+    # an amount or a whole-number setting refused as written ("1_000", "١٠٠"): its thousands
+    # may be grouped as the bot writes them (bot.service.numbers.ungrouped)
+    "reply.number_grouped": {
+        "en": "Type the number with the digits 0–9, its thousands grouped or not (5000, 5,000 or 5 000; not 5_000).",
+        "ru": "Набирайте число цифрами 0–9, тысячи можно отделить пробелом (5000 или 5 000; не 5_000).",
+    },
+    # a number of a setting that takes fractions (reveal_pause_seconds "1 000"): nothing
+    # between its digits (a comma is its decimal sign in Russian)
     "reply.number_digits": {
         "en": "Type the number with the digits 0–9 only, without spaces or separators (1000, not 1 000 or 1_000).",
         "ru": "Набирайте число только цифрами 0–9, без пробелов и разделителей (1000, а не 1 000 или 1_000).",
@@ -1620,15 +1639,15 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Sandbox: N presses button N of your hand, rN a button of a /replay, gN a button "
         "of the group message (or g and its label: g ready, g join); /hand goes to your private chat, every other command to the "
         "group; /addbot [easy|normal|strong] seats a computer player, /removebot stands it up; "
-        "/closetable then /newtable ofc (or chinese) changes the game; b … acts as Bob, a second "
-        "member (b g register, b auto: /tournament; b name X renames him; b auto and his name "
+        "/closetable then /newtable ofc (or chinese) changes the game; b … acts as {bob}, a second "
+        "member (b g register, b auto: /tournament; b name X renames {bob}; b auto and the name "
         "are kept for the next start); /quit exits (delete the sandbox's .sqlite3 file to "
         "start afresh).",
         "ru": "Песочница: N нажимает кнопку N вашей руки, rN — кнопку /replay, gN — кнопку "
         "сообщения группы (или g и её название: g готов, g сесть); /hand уходит в личный чат, остальные команды — в группу; "
-        "/addbot [лёгкий|средний|сильный] сажает компьютерного игрока, /removebot его убирает; "
-        "/closetable, затем /newtable ofc (или chinese) меняет игру; b … — ходы Боба, второго "
-        "участника (b g участвовать, b auto: /tournament; b имя X меняет его имя; b auto и "
+        "/addbot [лёгкий|средний|сильный] сажает компьютерного игрока, /removebot — убирает; "
+        "/closetable, затем /newtable ofc (или chinese) меняет игру; b … — ходы второго "
+        "участника, {bob} (b g участвовать, b auto: /tournament; b имя X даёт другое имя; b auto и "
         "имя сохраняются до следующего запуска); /quit — выход (удалите файл .sqlite3 "
         "песочницы, чтобы начать заново).",
     },
@@ -1801,7 +1820,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "{n} — это была кнопка «{button}», её больше нет: ничего не нажато. Номера "
         "остаются за кнопками до конца улицы; ваши кнопки сейчас:\n{buttons}",
     },
-    # the same for Bob's hand (b N): {n} as typed ("b5"), {bob} his name
+    # the same for Bob's hand (b N): {n} as typed ("b5"), {bob} the name (b name X)
     "sandbox.bob_button_gone": {
         "en": '{n} was "{button}", which is gone now: nothing pressed. The numbers stay with '
         "their buttons for the street; {bob}'s buttons now:\n{buttons}",
@@ -1863,31 +1882,34 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "личный чат · {bob} (видит только {bob})",
     },
     "sandbox.tournament_bob": {
-        "en": "» {bob} is the group's second member: b g register registers him, b auto plays "
-        "his hands (b N presses his button N).",
-        "ru": "» {bob} — второй участник группы: b g участвовать регистрирует его, b auto "
-        "играет за него (b N — его кнопка N).",
+        "en": "» {bob} is the group's second member: b g register registers {bob}, b auto plays "
+        "{bob}'s hands (b N presses button N of {bob}'s hand).",
+        "ru": "» {bob} — второй участник группы: b g участвовать — регистрация, b auto — руки "
+        "играются автоматически (b N — кнопка N руки: {bob}).",
     },
     "sandbox.bob_auto": {
-        "en": "» {bob}'s hands are arranged for him now (b manual: his moves are yours to type)",
-        "ru": "» {bob} играет сам: его руки раскладываются (b manual — ходы за него вводите вы)",
+        "en": "» {bob}'s hands are arranged automatically now (b manual: you type {bob}'s moves)",
+        "ru": "» {bob}: руки раскладываются автоматически (b manual — ходы вводите вы)",
     },
     "sandbox.bob_manual": {
-        "en": "» {bob}'s moves are yours to type: b N presses his button N (b auto: arranged)",
-        "ru": "» {bob}: ходы за него вводите вы, b N — его кнопка N (b auto — играет сам)",
+        "en": "» {bob}'s moves are yours to type: b N presses button N of {bob}'s hand (b auto: "
+        "arranged automatically)",
+        "ru": "» {bob}: ходы вводите вы, b N — кнопка N руки (b auto — автоматически)",
     },
     # a resumed start whose Bob was on b auto (kept on the database's side file)
     "sandbox.bob_auto_kept": {
-        "en": "» {bob} plays his own hands, as at the last start (b manual: his moves are "
-        "yours to type)",
-        "ru": "» {bob} играет сам, как и в прошлый запуск (b manual — ходы за него вводите вы)",
+        "en": "» {bob}'s hands are arranged automatically, as at the last start (b manual: you "
+        "type {bob}'s moves)",
+        "ru": "» {bob}: руки раскладываются автоматически, как и в прошлый запуск (b manual — "
+        "ходы вводите вы)",
     },
-    # once a street, Bob on manual: nothing of his cards (his private chat after a b line)
+    # once a street, Bob on manual: nothing of the cards (the private chat after a b line);
+    # the texts about Bob name the player, no "his"/«его»: b name Alice renames (fix39g)
     "sandbox.bob_move": {
-        "en": "» {bob}'s move: b shows his hand, b N presses his button N (b auto plays it "
-        "for him)",
-        "ru": "» {bob}: его ход — b покажет его руку, b N нажмёт его кнопку N (b auto "
-        "сыграет за него)",
+        "en": "» {bob}'s move: b shows {bob}'s hand, b N presses its button N (b auto plays "
+        "it automatically)",
+        "ru": "» Ход: {bob} — b покажет руку, b N нажмёт её кнопку N (b auto сыграет "
+        "автоматически)",
     },
     "sandbox.bob_named": {
         "en": "» {old} is called {bob} now (kept for the next start)",
@@ -1905,13 +1927,13 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "sandbox.bob_no_hand": {
         "en": "{bob} has no move to make now",
-        "ru": "{bob}: сейчас не его ход",
+        "ru": "{bob}: сейчас хода нет",
     },
     "sandbox.bob_help": {
-        "en": "» {bob}: b /command, b gN (or b g LABEL), b N for his hand, b auto, b manual, "
-        "b name X; b alone shows his hand",
-        "ru": "» {bob}: b /команда, b gN (или b g название), b N — его рука, b auto, b manual, "
-        "b имя X; b — показать его руку",
+        "en": "» {bob}: b /command, b gN (or b g LABEL), b N for {bob}'s hand, b auto, b manual, "
+        "b name X; b alone shows {bob}'s hand",
+        "ru": "» {bob}: b /команда, b gN (или b g название), b N — кнопки руки, b auto, b manual, "
+        "b имя X; b — показать руку",
     },
     "sandbox.number": {
         "en": "» type a button number (1, 2 … for your hand, r1 … for a replay, g1 … for the "

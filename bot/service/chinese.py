@@ -38,7 +38,17 @@ def start_reveal(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     # two_at_middle: the middle stage pays the two-of-three point it decides (R7.3, R7.5); a
     # reveal saved without the mark by an older version after its middle goes on without
     # (LiveTable.reveal_stages)
-    t.reveal = {"stage": 0, "at": rt.clock(), "claim": None, "two_at_middle": True}
+    # target: the points this hand's reveal is played to, every frame of it and the picture
+    # (render.reveal_target): a target_points changed during the hand applies as it closes
+    # (_new_target), and the last frame read "(target 20)" under frames of "(target 200)"
+    target = t.chinese.target if t.chinese is not None else t.options.target_points
+    t.reveal = {
+        "stage": 0,
+        "at": rt.clock(),
+        "claim": None,
+        "two_at_middle": True,
+        "target": target,
+    }
     t.phase = Phase.REVEALING
     reveal_step(rt, t, tx)
 
@@ -133,7 +143,8 @@ def _new_target(t: LiveTable, game: ChineseGame) -> ChineseGame:
     now has reached it, and the game is over with this hand, settled in its record (R7.6);
     otherwise the game plays on to it. It waited for the next deal: the table message
     showed the old target between hands, and a game the hand had ended was settled and
-    announced only as the next hand was dealt."""
+    announced only as the next hand was dealt. The reveal's frames keep the target it was
+    played to (``reveal["target"]``), its last frame saying the new one (fix39g)."""
     new = t.pending_options
     if game.over or new is None or t.tournament is not None or new.target_points == game.target:
         return game

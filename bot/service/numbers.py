@@ -2,6 +2,11 @@
 (``/grant``, ``/topup``, a whole-number setting of ``/settings``), and the fractions of a
 setting that takes them (with a decimal point or, as Russian writes them, a decimal comma).
 
+A whole number may be typed back as the bot writes it, its thousands grouped (:func:`grouped
+<bot.texts.grouped>`: "5,000", "10 000" with a no-break space): :func:`ungrouped`. A setting
+that takes fractions does not read them so ("1,500": fifteen hundred, or one and a half?
+:func:`ambiguous_comma`).
+
 Python's ``int()`` (and pydantic) read far more than anyone types as an amount: other scripts'
 digits ("٣", full-width "１００"), "1_000", surrounding signs and spaces; ``str.isdecimal``
 takes the other scripts' digits too. Here a number is written with the ASCII digits 0–9 only,
@@ -27,6 +32,7 @@ __all__ = [
     "read_fraction",
     "read_whole",
     "unformatted",
+    "ungrouped",
 ]
 
 #: What digits beyond any limit read as (and a number cut short, "123…"): above every range a
@@ -58,16 +64,42 @@ def ascii_sign(text: str) -> str:
 
 #: ``[0-9]`` is ASCII only (``\d`` would take every script's digits).
 _WHOLE = re.compile(r"([+-]?)([0-9]+)(…?)")
+
+#: What separates a whole number's thousands where it is grouped: a comma (English, as the
+#: bot writes "5,000"), a space, a no-break space (Russian, as it writes "10 000"), a thin or
+#: a narrow no-break space (typographers' and some keyboards').
+GROUP_MARKS = ", \u00a0\u2009\u202f"
+
+#: A whole number with its thousands grouped: 1–3 digits, the first not 0, then groups of
+#: exactly three, each after one mark, the same mark throughout ("1,000,000", "10 000").
+_GROUPED = re.compile(
+    r"([+-]?)([1-9][0-9]{0,2})(?:([" + GROUP_MARKS + r"])[0-9]{3})(?:\3[0-9]{3})*"
+)
 _NUMBER = re.compile(r"([+-]?[0-9]+)(?:([.,])([0-9]+))?")
+
+
+def ungrouped(text: str) -> str:
+    """``text`` as :func:`ascii_sign` writes it, and, when it is a whole number with its
+    thousands grouped (strictly: 1–3 digits, the first not 0, then groups of three after
+    one of :data:`GROUP_MARKS`, the same one throughout), without the marks: "5,000" →
+    "5000", "−10 000" → "-10000", "1,000,000" → "1000000". As every amount is written
+    (:func:`bot.texts.grouped`), so typed back it has one reading as a whole number. Not
+    grouped, and unchanged: "1,5", "1,50", "0,500", "1.000", "1,000 000", "10,00"."""
+    text = ascii_sign(text)
+    m = _GROUPED.fullmatch(text)
+    if m is None:
+        return text
+    return m.group(1) + "".join(ch for ch in text if ch in "0123456789")
 
 
 def read_whole(text: str) -> int | None:
     """The whole number ``text`` is written as (spaces around it ignored), or ``None`` when it
-    is not one: "100", "-5", "+5" are; "١٠٠", "１００", "1_000", "1 000", "1e3", "5.0", "0x10"
-    and "" are not; "−100" (a typographic minus, :data:`MINUSES`) is -100. More digits than
-    any amount has (or digits cut short with "…" where a command was read) read as
-    :data:`HUGE`, with their sign."""
-    m = _WHOLE.fullmatch(ascii_sign(text))
+    is not one: "100", "-5", "+5" are, and so are its thousands grouped as the bot writes
+    amounts (:func:`ungrouped`: "5,000", "10 000", "1 000 000"); "١٠٠", "１００", "1_000",
+    "1.000", "1,5", "1e3", "5.0", "0x10" and "" are not; "−100" (a typographic minus,
+    :data:`MINUSES`) is -100. More digits than any amount has (or digits cut short with "…"
+    where a command was read) read as :data:`HUGE`, with their sign."""
+    m = _WHOLE.fullmatch(ungrouped(text))
     if m is None:
         return None
     sign, digits, cut = m.groups()
@@ -101,13 +133,16 @@ def ambiguous_comma(text: str) -> bool:
     return not m.group(1).lstrip("+-").startswith("0")
 
 
-def digits_hint(lang: str, text: str = "") -> str:
-    """What a refused number ``text`` is told, in ``lang``: the digits 0–9, nothing between
-    them; or, when ``text`` has no digit at all ("абв"), that it is no number ("without
-    spaces or separators" answered a word)."""
+def digits_hint(lang: str, text: str = "", *, whole: bool = True) -> str:
+    """What a refused number ``text`` is told, in ``lang``: the digits 0–9, their thousands
+    grouped or not (``whole``: an amount or a whole-number setting, :func:`read_whole`; it
+    said "without spaces or separators, 1000, not 1 000" where "1 000" is read); for a
+    number that may have a fraction (``whole=False``), nothing between the digits; or, when
+    ``text`` has no digit at all ("абв"), that it is no number ("without spaces or
+    separators" answered a word)."""
     if text.strip() and not any(ch.isdecimal() for ch in text):
         return tr(lang, "reply.number_none")
-    return tr(lang, "reply.number_digits")
+    return tr(lang, "reply.number_grouped" if whole else "reply.number_digits")
 
 
 def comma_hint(text: str, lang: str) -> str:

@@ -6,6 +6,9 @@ it (issue 10)."""
 
 from __future__ import annotations
 
+import time
+from dataclasses import replace
+
 from bot.model import LEAVE_CONFIRM_SECONDS, LiveTable, Reply, SeatState
 from bot.presses import (
     CARD_PRESSES,
@@ -23,11 +26,12 @@ from bot.service.runtime import SAFE_PRESS_SECONDS, Answered, Runtime, Tx
 from bot.service.showdown import finish_open_face
 from bot.texts import error_text, tr
 from game.actions import Action, Confirm, Discard, Place, Timeout, Unplace
-from game.board import assess_board
+from game.board import Board, Box, assess_board
+from game.cards import Card
 from game.errors import GameError
 from game.hand import Hand
 from game.options import GameKind
-from game.policy import Level, decide, knowledge
+from game.policy import Level, SeatKnowledge, decide, knowledge
 
 __all__ = ["ARRANGE_LEVEL", "ARRANGE_SECONDS", "advance", "hand_press", "mark_away"]
 
@@ -188,20 +192,38 @@ async def hand_press(
             return Reply(tr(lang, "err.nothing_to_undo"), alert=True)
         actions = [Unplace(board, pending[-1][0])]
     elif isinstance(press, Arrange):
-        if board in hand.to_act and not hand.to_place(board):  # (all in boxes: say so at
-            return Reply(tr(lang, "err.nothing_to_arrange"), alert=True)  # once, no decision)
+        fresh = _afresh(hand, board) if board in hand.to_act else None
+        if board in hand.to_act and not hand.to_place(board) and fresh is None:  # (all in
+            # boxes: say so at once, no decision)
+            return Reply(tr(lang, "err.nothing_to_arrange"), alert=True)
         # "arrange for me": a strong player's placement from what the seat may know, made in
         # the decision process (off the event loop's GIL; the table's lock keeps the hand as
         # it is meanwhile), or a normal one if that takes too long for the press's answer
+        until = time.monotonic() + ARRANGE_SECONDS
+        taken_back: list[Action] = []
         try:
-            moves = await rt.thinker.decide(
-                decide, knowledge(hand, board), ARRANGE_LEVEL, within=ARRANGE_SECONDS
-            )
+            moves = None
+            if fresh is not None:  # the cards kept force a foul: the street's cards afresh
+                moves = await rt.thinker.decide(
+                    decide, fresh, ARRANGE_LEVEL, within=ARRANGE_SECONDS
+                )
+                if moves and not _fouls(hand.board_of(board), moves):
+                    taken_back = [Unplace(board, c) for c, _box in hand.pending(board)]
+                else:  # (fouled afresh too: the player's cards stay, the rest placed)
+                    moves = None
+            if moves is None and not hand.to_place(board):
+                return Reply(tr(lang, "err.nothing_to_arrange"), alert=True)
+            if moves is None:
+                left = max(0.05, until - time.monotonic())
+                moves = await rt.thinker.decide(
+                    decide, knowledge(hand, board), ARRANGE_LEVEL, within=left
+                )
         except TimeoutError:  # (hung: given up, the table freed; the clock goes on, R8.5)
             return Reply(tr(lang, "err.arrange_late"), alert=True)
         if not moves:
             return Reply(error_text(lang, "no_change"), alert=True)
-        actions = [Place(board, c, b) if b else Discard(board, c) for c, b in moves]
+        placed = [Place(board, c, b) if b else Discard(board, c) for c, b in moves]
+        actions = [*taken_back, *placed]
     else:
         return Reply(tr(lang, "err.forged"), alert=True)
     try:
@@ -218,6 +240,39 @@ async def hand_press(
         await rt.send_private(t, p, seat, screen, answered=ref)
     rt.save_soon(t)  # a placement before Confirm: losing it in a crash loses nothing
     return Reply(screen=screen, private=True)
+
+
+def _afresh(hand: Hand, board: int) -> SeatKnowledge | None:
+    """What ``board``'s seat may know with this street's placements taken back (they may be
+    moved freely until Confirm, R3.4; confirmed cards never move), for "Arrange for me" to
+    place the street's cards from scratch: when the cards placed this street make the board
+    fouled however it is finished (R2.3, :attr:`~game.board.Board.foul_certain`: a full box
+    above a full box below it) and the confirmed cards alone do not. ``None`` otherwise:
+    Arrange places only the cards still to place, as it always did (a dead hand's warning
+    then took one Undo a card)."""
+    pending = hand.pending(board)
+    confirmed = hand.board_of(board)
+    if not pending or confirmed.foul_certain:
+        return None
+    if not hand.board_of(board, with_pending=True).foul_certain:
+        return None
+    k = knowledge(hand, board)
+    discarded = sum(1 for _card, box in pending if box is None)
+    return replace(
+        k,
+        board=confirmed,
+        cards=hand.current_cards(board),
+        discards_needed=k.discards_needed + discarded,
+    )
+
+
+def _fouls(board: Board, moves: list[tuple[Card, Box | None]]) -> bool:
+    """Whether ``board`` with ``moves`` placed (a discard: ``None``) fouls however it is
+    finished (R2.3, :attr:`~game.board.Board.foul_certain`)."""
+    for card, box in moves:
+        if box is not None:
+            board = board.with_card(box, card)
+    return board.foul_certain
 
 
 def _fouling(t: LiveTable, hand: Hand, board: int) -> bool:

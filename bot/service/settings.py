@@ -48,6 +48,7 @@ from bot.service.numbers import (
     read_fraction,
     read_whole,
     unformatted,
+    ungrouped,
 )
 from bot.service.runtime import Runtime, TransitionFailed, Tx
 from bot.texts import LANGS, TEXTS, decimal, grouped, kush_word, language_of, latin_only, on, tr
@@ -250,9 +251,10 @@ class SettingRefused(ValueError):
         -5 and 0 did not); an amount of kush named with the group's kush ``label``."""
         # the range's bounds grouped as every amount is (/grant's "1 000 000 000 000"): they
         # came ungrouped under a hint on typing numbers ("от 1 до 1000000000000 кушей"); the
-        # hint says how to type one ("Набирайте число … 1000, а не 1 000"), not how it reads
+        # hint says how to type one ("Набирайте число … 5000 или 5 000"), not how it reads
         written = self.digits if isinstance(self.digits, str) else ""
-        hint = digits_hint(lang, written) if self.digits else ""
+        integral = self.setting is None or self.setting.kind is not Kind.NUMBER
+        hint = digits_hint(lang, written, whole=integral) if self.digits else ""
         said = self.setting.range_text(lang, label) if self.setting is not None else self.text(lang)
         said = said if said.endswith((".", "!", "?")) else said + "."
         if self.off_grain and self.setting is not None:
@@ -451,6 +453,11 @@ class Setting(BaseModel):
                 raise SettingRefused(self.range_text, self, in_unit=(text, timed))
             else:
                 raise SettingRefused(self.range_text, self, digits=text or True)
+        elif isinstance(raw, str) and self.kind is Kind.WHOLE:
+            # "5,000", "10 000": as every answer writes an amount (its range, its value), a
+            # whole number with its thousands grouped has one reading (read_whole); it was
+            # refused ("write 5000, without the ‘,’") or, with a space, told the digits 0–9
+            text = ungrouped(text)
         elif isinstance(raw, str) and self.clock and any(ch in _COLONS for ch in text):
             if any(ch.isdigit() and not ch.isascii() for ch in text):
                 # "５:45" (full-width digits): the digits 0–9 hint, as the other settings

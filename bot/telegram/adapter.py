@@ -2001,7 +2001,7 @@ class TelegramAdapter:
         the table's messages go out, so a 429 on them never delays the answer; ``whole_arg``:
         everything typed after the command is passed on as one argument (``""`` without
         any), so the service judges all of it: ``/topup 1 000`` (a thousand with its digits
-        grouped, as Russian writes it) is refused with the usage, never read as 1 kush;
+        grouped, as Russian writes it) is a thousand, never read as 1 kush;
         ``request``: a one-shot command given its key ``tg:<chat>:<update_id>``
         (``request=``), so an update Telegram delivers again applies once."""
 
@@ -2237,7 +2237,7 @@ class TelegramAdapter:
         whom, mentioned = _replied(msg), _mentioned(msg)
         # /grant @bob 100, /grant Anna Maria 100: the words before the first number are the
         # name (a name of several words is one), the rest the amount, judged whole by the
-        # service ("/grant @bob 1 000" is refused with the usage, never a grant to "@bob 1")
+        # service ("/grant @bob 1 000" is a thousand, never a grant to "@bob 1")
         first = next((i for i in range(1, len(args)) if _numeric(args[i])), len(args))
         if first == len(args) > 1:  # /grant @bob abc: no number, the last word the amount,
             # refused as /topup's ("That is not a number"; it was the usage alone)
@@ -2249,7 +2249,7 @@ class TelegramAdapter:
             named_member = user
         elif whom is not None and args and not named:
             # a reply names the player: all that is typed is the amount, judged whole
-            # ("1 000" is refused with the usage, not read as a grant to "1" of "000")
+            # ("1 000" is a thousand, not read as a grant to "1" of "000")
             target, amount = str(whom.id), " ".join(args)
             shown = f"@{whom.username}" if whom.username else whom.first_name
             bot = whom.is_bot  # this bot, another one, or the group itself (anonymous)

@@ -38,10 +38,13 @@ async def test_r7_6_a_target_lowered_during_a_hand_ends_the_game_with_that_hand(
     game = hands[0]["result"]["chinese"]
     assert (game["target"], game["over"], game["totals"]) == (20, True, {"0": 22, "1": 0})
     reveal = next(s.text for s in reversed(presenter.tables[GROUP.chat_id]) if "hand 1" in s.text)
-    # said once: "🏆 … so the game ends here." then only that it is settled
-    assert "🏆 Alice reached 20 points, so the game ends here.\nThe game is settled." in reveal
+    # said once: "🏆 … so the game ends here." then only that it is settled; the frames all
+    # show the target the hand was played to, the last one the new target it reached (fix39g:
+    # "(target 20)" in the last frame under frames of "(target 200)")
+    reached = "🏆 Alice reached the game's new target, 20 points, so the game ends here."
+    assert reached + "\nThe game is settled." in reveal, reveal
     assert tr("en", "reveal.game_over") not in reveal, reveal
-    assert "Alice · 22 pts (target 20)" in reveal, reveal
+    assert "Alice · 22 pts (target 200)" in reveal, reveal
     assert not any("over" in text for _, text in presenter.posts), presenter.posts
     clock.now += 5
     await service.run_due()

@@ -117,7 +117,7 @@ async def test_a_time_typed_with_its_unit_is_told_the_number_in_the_settings_uni
         assert reply.alert and reply.text.splitlines()[1:] == [said], reply.text
     # an amount of kush is no time: still told how to type a number
     reply = await say(service, "min_buy_in", "2m")
-    assert reply.text.endswith("(1000, not 1 000 or 1_000)."), reply.text
+    assert reply.text.endswith("(5000, 5,000 or 5 000; not 5_000)."), reply.text
 
 
 # -- 3. /closetable during a hand says where the stacks go ----------------------------------

@@ -30,7 +30,7 @@ async def test_a_grant_of_a_word_says_it_is_not_a_number(
             reply = await w.say(admin, text)
             assert reply["text"] == tr(lang, "reply.number_none") + "\n" + usage, (text, reply)
         reply = await w.say(admin, "/grant @bob 1k")  # (a digit: how to write the number)
-        assert reply["text"] == tr(lang, "reply.number_digits") + "\n" + usage, reply
+        assert reply["text"] == tr(lang, "reply.number_grouped") + "\n" + usage, reply
         reply = await w.say(admin, "/grant @bob")  # no amount at all: the usage alone
         assert reply["text"] == usage, reply
         said = await w.say(BOB, "/balance")

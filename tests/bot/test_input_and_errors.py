@@ -70,22 +70,26 @@ async def test_grant_and_stats_to_a_username_nobody_here_has_echo_the_username(
 
 async def test_a_grant_as_a_reply_reads_all_it_is_given_as_the_amount(tmp_path: Path) -> None:
     """A reply names the player, so "/grant 1 000" (a thousand as Russian writes it) is one
-    amount, refused with the usage; it was read as a grant to a player "1" of "000" and
-    refused for its amount. "/grant -50" and "/grant @name N" as a reply still work."""
+    amount; it was read as a grant to a player "1" of "000" and refused for its amount, then
+    refused with the usage: it is a thousand (fix39g: thousands grouped as the bot writes
+    them), and "/grant 1 00" is refused with how to write one. "/grant -50" and "/grant
+    @name N" as a reply still work."""
     async with world(tmp_path) as w:
         w.fake.admins[GROUP_ID] = {ALICE.id}
         said = await w.say(BOB, "/balance")  # Bob has a wallet here (1000)
         assert said["text"].startswith("Bob: 1000"), said
         texts = {m: msg.get("text") for (c, m), msg in w.fake.messages.items() if c == GROUP_ID}
         mid = next(m for m, text in texts.items() if text == "/balance")
-        reply = await w.say(ALICE, "/grant 1 000", reply_to=mid)
-        assert reply["text"] == tr("en", "reply.number_digits") + "\n" + tr(
+        reply = await w.say(ALICE, "/grant 1 00", reply_to=mid)
+        assert reply["text"] == tr("en", "reply.number_grouped") + "\n" + tr(
             "en", "reply.grant_usage"
         ), reply
         reply = await w.say(BOB, "/balance")
         assert reply["text"].startswith("Bob: 1000"), reply  # nothing moved
+        reply = await w.say(ALICE, "/grant 1 000", reply_to=mid)
+        assert "+1,000" in reply["text"] and "2,000" in reply["text"], reply
         reply = await w.say(ALICE, "/grant -50", reply_to=mid)
-        assert "950" in reply["text"], reply
+        assert "1,950" in reply["text"], reply
 
 
 async def test_names_lose_bidi_controls_and_are_cut_at_whole_emoji(tmp_path: Path) -> None:

@@ -43,13 +43,17 @@ async def test_stats_and_grant_take_a_name_of_several_words(tmp_path: Path) -> N
         reply = await w.say(ALICE, "/grant Anna Maria 100")
         assert reply["text"] == tr("en", "reply.granted", name="Anna Maria", amount=100,
                                    label="kush", balance=1100), reply  # fmt: skip
-        # an amount of grouped digits after the name is judged whole (refused, nothing moved)
-        reply = await w.say(ALICE, "/grant Anna Maria 1 000")
-        assert reply["text"] == tr("en", "reply.number_digits") + "\n" + tr(
+        # an amount of grouped digits after the name is judged whole: a thousand (fix39g:
+        # as the bot writes it); "1 00" is refused, nothing moved
+        reply = await w.say(ALICE, "/grant Anna Maria 1 00")
+        assert reply["text"] == tr("en", "reply.number_grouped") + "\n" + tr(
             "en", "reply.grant_usage"
         ), reply
         said = await w.say(ANNA_MARIA, "/balance")
         assert said["text"].startswith("Anna Maria: 1,100"), said
+        reply = await w.say(ALICE, "/grant Anna Maria 1 000")
+        assert reply["text"] == tr("en", "reply.granted", name="Anna Maria", amount=1000,
+                                   label="kush", balance=2100), reply  # fmt: skip
         # a reply names the player: a name typed besides is one too many (the usage)
         mid = await _message_id(w, "/balance")
         reply = await w.say(ALICE, "/stats Anna Maria", reply_to=mid)
@@ -181,11 +185,13 @@ async def test_a_grant_whose_words_read_two_ways_is_refused_showing_both(tmp_pat
         reply = await w.say(ALICE, "/grant Anna 2 -150")
         assert reply["text"] == tr("en", "reply.granted", name="Anna 2", amount=-150,
                                    label="kush", balance=1000), reply  # fmt: skip
-        reply = await w.say(ALICE, "/grant Anna 2 050")  # (no amount: a thousands' group)
-        assert reply["text"].startswith(tr("en", "reply.number_digits")), reply
+        # ("050" is no amount: "2 050" is a thousands' group, the one reading, fix39g)
+        reply = await w.say(ALICE, "/grant Anna 2 050")
+        assert reply["text"] == tr("en", "reply.granted", name="Anna", amount=2050,
+                                   label="kush", balance=3050), reply  # fmt: skip
         reply = await w.say(ALICE, "/grant Anna 2100")  # said one way: granted
         assert reply["text"] == tr("en", "reply.granted", name="Anna", amount=2100,
-                                   label="kush", balance=3100), reply  # fmt: skip
+                                   label="kush", balance=5150), reply  # fmt: skip
 
 
 async def test_a_name_with_html_shows_as_written_and_no_parse_mode_is_used(tmp_path: Path) -> None:
@@ -211,7 +217,8 @@ async def test_a_grant_with_a_typographic_minus_takes_and_odd_digits_get_the_hin
     "from −1000000 to …") or a dash a phone put for "-" (en dash, em dash, hyphen) was
     answered with the bare usage, no word about the amount: the typed name ended at the
     first word starting with a digit, and "−100" did not. It takes, as "-100" does. Digits
-    written otherwise (full-width, grouped with a space or a comma) get the digits hint."""
+    written otherwise (full-width, "1,00", "1 00") get the digits hint; a thousand grouped as
+    the bot writes it ("1,000", "1 000") is one (fix39g)."""
     async with world(tmp_path) as w:
         w.fake.admins[GROUP_ID] = {ALICE.id}
         said = await w.say(ANNA_MARIA, "/balance")
@@ -222,12 +229,18 @@ async def test_a_grant_with_a_typographic_minus_takes_and_odd_digits_get_the_hin
             balance -= 100
             assert reply["text"] == tr("en", "reply.granted", name="Anna Maria", amount=-100,
                                        label="kush", balance=balance), (minus, reply)  # fmt: skip
-        hint = tr("en", "reply.number_digits") + "\n" + tr("en", "reply.grant_usage")
-        for amount in ("\uff11\uff10\uff10", "1,000", "1 000", "\u2212\uff11\uff10"):
+        hint = tr("en", "reply.number_grouped") + "\n" + tr("en", "reply.grant_usage")
+        for amount in ("\uff11\uff10\uff10", "1,00", "1 00", "\u2212\uff11\uff10"):
             reply = await w.say(ALICE, f"/grant Anna Maria {amount}")
             assert reply["text"] == hint, (amount, reply)
         said = await w.say(ANNA_MARIA, "/balance")
         assert said["text"].startswith(f"Anna Maria: {balance}"), said
+        # grouped as the bot writes amounts, a thousand (fix39g), with a typographic minus too
+        for amount, delta in (("1,000", 1000), ("1 000", 1000), ("\u22121,000", -1000)):
+            reply = await w.say(ALICE, f"/grant Anna Maria {amount}")
+            balance += delta
+            assert reply["text"] == tr("en", "reply.granted", name="Anna Maria", amount=delta,
+                                       label="kush", balance=balance), (amount, reply)  # fmt: skip
 
 
 async def test_stats_finds_a_name_holding_a_period_word(tmp_path: Path) -> None:

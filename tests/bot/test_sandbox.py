@@ -950,8 +950,8 @@ async def test_the_help_note_follows_the_groups_language_as_the_bots_help_does(
         assert await box.handle("/help")
         lines = out.getvalue().splitlines()[before:]
         assert lines[0] == "» " + tr("ru", "help").splitlines()[0], lines
-        assert "» " + tr("ru", "sandbox.help") in lines, lines
-        assert "» " + tr("en", "sandbox.help") not in lines, lines
+        assert "» " + tr("ru", "sandbox.help", bob=box.bob.first_name) in lines, lines
+        assert "» " + tr("en", "sandbox.help", bob=box.bob.first_name) not in lines, lines
     finally:
         await box.stop()
 
@@ -1135,8 +1135,8 @@ async def test_tournament_opens_in_the_sandbox_and_names_bob(tmp_path: Path) -> 
         assert box.bob.first_name == "Bob"  # (named at the start, in --lang's language)
         assert await box.handle("/tournament ofc")
         assert out.getvalue().splitlines()[-1] == (
-            "» Bob — второй участник группы: b g участвовать регистрирует его, b auto играет "
-            "за него (b N — его кнопка N)."
+            "» Bob — второй участник группы: b g участвовать — регистрация, b auto — руки "
+            "играются автоматически (b N — кнопка N руки: Bob)."
         )
         t = box.service.table_in(SANDBOX_GROUP)
         assert t is not None and t.tournament is not None

@@ -244,7 +244,7 @@ async def test_bob_manual_in_russian_is_not_the_word_auto_is_said_with(tmp_path:
     try:
         await box.start()
         assert await box.handle("b авто")
-        assert box.bob_auto and "играет сам" in out.getvalue().splitlines()[-1]
+        assert box.bob_auto and "автоматически" in out.getvalue().splitlines()[-1]
         assert await box.handle("b сам")
         assert box.bob_auto  # (told how to write his lines, nothing changed)
         assert await box.handle("b вручную")

@@ -427,20 +427,20 @@ async def test_grant_takes_ascii_digits_only_as_settings_and_topup_do(typed: str
     await service.balance(GROUP, ALICE)
     reply = await service.grant(GROUP, ALICE, True, "1", typed, "k1")
     assert reply.alert and reply.text == (
-        "Type the number with the digits 0–9 only, without spaces or separators"
-        " (1000, not 1 000 or 1_000).\nUsage: /grant @user N"
+        "Type the number with the digits 0–9, its thousands grouped or not"
+        " (5000, 5,000 or 5 000; not 5_000).\nUsage: /grant @user N"
     )
     reply = await service.grant(GROUP, BORIS, True, "1", typed, "k2")
     assert reply.alert and reply.text == (
-        "Набирайте число только цифрами 0–9, без пробелов и разделителей"
-        " (1000, а не 1 000 или 1_000).\nФормат: /grant @игрок N"
+        "Набирайте число цифрами 0–9, тысячи можно отделить пробелом"
+        " (5000 или 5 000; не 5_000).\nФормат: /grant @игрок N"
     )
     player = await store.find_player((await store.community("telegram", "-100")).id, "1")
     assert player is not None and player.balance == 1000
     setting = await say(service, "min_buy_in", *typed.split())
     assert setting.alert and setting.text.endswith(
-        "\nType the number with the digits 0–9 only, without spaces or separators"
-        " (1000, not 1 000 or 1_000)."
+        "\nType the number with the digits 0–9, its thousands grouped or not"
+        " (5000, 5,000 or 5 000; not 5_000)."
     ), setting.text
     assert not (await service.grant(GROUP, ALICE, True, "1", " +100 ", "k3")).alert
     player = await store.find_player((await store.community("telegram", "-100")).id, "1")
@@ -900,12 +900,13 @@ async def test_a_comma_before_three_digits_is_asked_again(
 @pytest.mark.parametrize("actor", [ALICE, BORIS], ids=["en", "ru"])
 @pytest.mark.parametrize(
     ("name", "value"),
-    [("daily_bonus", "2,5"), ("kush_per_point", "10,0"), ("min_buy_in", "1,000")],
+    [("daily_bonus", "2,5"), ("kush_per_point", "10,0"), ("min_buy_in", "1.000")],
 )
 async def test_a_whole_number_setting_takes_no_comma(actor: Actor, name: str, value: str) -> None:
     """Whole-number settings and kush amounts stay whole: "2,5" is refused with their range
-    and that they take whole numbers (2 or 3); "10,0" and "1,000" with how to write a number
-    (the digits only), in the admin's language."""
+    and that they take whole numbers (2 or 3); "10,0" and "1.000" with how to write a number
+    (the digits, grouped or not), in the admin's language. ("1,000", grouped as the bot
+    writes it, is 1000: tests/bot/test_fix39g_numbers.py.)"""
     service, store = new_service()
     before = await stored(store)
     reply = await say(service, name, value, actor=actor)
@@ -914,11 +915,11 @@ async def test_a_whole_number_setting_takes_no_comma(actor: Actor, name: str, va
         hint = {"en": "Whole numbers only: 2 or 3, not 2.5.",
                 "ru": "Только целые числа: 2 или 3, а не 2,5."}[lang]  # fmt: skip
         assert reply.alert and reply.text.endswith(hint), reply.text
-    elif value == "1,000":  # (a whole number: the comma named, fixnu6a)
-        hint = tr(lang, "reply.number_thousands", value=value, whole="1000", mark=",")
+    elif value == "1.000":  # (a whole number: the point named, fixnu6a)
+        hint = tr(lang, "reply.number_thousands", value=value, whole="1000", mark=".")
         assert reply.alert and reply.text.endswith(hint), reply.text
     else:
-        assert reply.alert and reply.text.endswith(tr(lang, "reply.number_digits"))
+        assert reply.alert and reply.text.endswith(tr(lang, "reply.number_grouped"))
     assert await stored(store) == before
 
 

@@ -487,7 +487,7 @@ async def test_r8_2_topup_command_takes_its_amount_through_the_adapter(tmp_path:
 
 
 async def test_r8_2_a_topup_amount_typed_in_two_words_is_refused_whole(tmp_path: Path) -> None:
-    """``/topup 1 000`` (a thousand as Russian writes it, digits grouped by a space) or
+    """``/topup 1 00`` (digits grouped wrong; "1 000" is a thousand, fix39g) or
     ``/topup 100 kush`` is refused with the usage and moves nothing (bad input: a clear
     message, nothing changed): the adapter read only the first word, so the first topped up
     by 1 kush and the second by 100 without a word of the rest."""
@@ -498,11 +498,15 @@ async def test_r8_2_a_topup_amount_typed_in_two_words_is_refused_whole(tmp_path:
         await w.say(ALICE, "/newtable")
         await w.press_lobby(ALICE, "j")
         await w.press_lobby(ALICE, "r")
-        refused = tr("en", "reply.number_digits") + "\n"  # how to write an amount
-        refused += tr("en", "reply.topup_range", room=800, max=1000, label="kush")
-        for typed in ("/topup 1 000", "/topup 1\u00a0000", "/topup 100 kush"):
+        room = tr("en", "reply.topup_range", room=800, max=1000, label="kush")
+        refused = tr("en", "reply.number_grouped") + "\n" + room  # how to write an amount
+        for typed in ("/topup 1 00", "/topup 100 kush"):
             reply = await w.say(ALICE, typed)
             assert reply["text"] == refused, typed
+        # a thousand grouped as the bot writes it (fix39g): past the room, the range alone
+        for typed in ("/topup 1 000", "/topup 1\u00a0000", "/topup 1,000"):
+            reply = await w.say(ALICE, typed)
+            assert reply["text"] == room, typed
         t = w.service.table_in(ChatRef("telegram", str(GROUP_ID), str(GROUP_ID)))
         assert t is not None
         assert await w.store.stacks(t.id) == {t.seats[0].player_id: 200}
