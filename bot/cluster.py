@@ -1115,8 +1115,10 @@ class Worker:
         told once a worker holds it (this one: :meth:`TableService.private_news` here): it
         was told nothing, its seat left as its snapshot had it (a player who had unblocked
         the bot not written to) until the player's next sign of life. A later telling of
-        the user's news ends that wait (it tells every table of theirs anew). Failures are
-        logged, never retried."""
+        the user's news ends that wait (it tells every table of theirs anew). A holder that
+        did not take the news (503 while it stops, its process dead before its lease ran
+        out: its tables about to be taken over) is as nobody: its tables are looked at
+        again the same way (the news was dropped). Failures are logged."""
         if after is not None:
             await asyncio.wait({after})
         me = asyncio.current_task()
@@ -1125,15 +1127,18 @@ class Worker:
         waiting: set[int] | None = None  # (the first look: every table of theirs)
         while True:
             try:
-                addresses, here, waiting = await self._life_targets(user_id, waiting)
+                targets, here, waiting = await self._life_targets(user_id, waiting)
                 if here:  # taken over here since the news was heard
                     await self.service.private_news(TELEGRAM, user_id, blocked=blocked)
             except Exception:
                 log.exception("worker %s: user %s's private chat not told", self.worker_id, user_id)
                 return
-            await asyncio.gather(
-                *(self._tell_one(a, user_id, body) for a in sorted(addresses - {self.address}))
-            )
+            addresses = sorted(targets.keys() - {self.address})
+            told = await asyncio.gather(*(self._tell_one(a, user_id, body) for a in addresses))
+            for address, ok in zip(addresses, told, strict=True):
+                if not ok:  # (stopping, or dead with its lease not run out: its tables are
+                    # about to be taken over, told as a table nobody holds)
+                    waiting |= targets[address]
             if not waiting or self.stopping or self._last_telling.get(user_id) is not me:
                 return
             if time.monotonic() >= deadline:
@@ -1148,13 +1153,14 @@ class Worker:
 
     async def _life_targets(
         self, user_id: str, only: set[int] | None
-    ) -> tuple[set[str], bool, set[int]]:
+    ) -> tuple[dict[str, set[int]], bool, set[int]]:
         """Where :meth:`_tell_life` tells ``user_id``'s news now, of the tables they sit at
         (``only`` those, ``None``: the first look): the addresses of the other live workers
-        holding them, whether one was taken over here since the first look (its seat to be
-        told here), and the tables nobody live holds yet (or being restored here)."""
+        holding them, each with its tables of theirs, whether one was taken over here since
+        the first look (its seat to be told here), and the tables nobody live holds yet (or
+        being restored here)."""
         live = await self.store.live_workers()
-        addresses: set[str] = set()
+        addresses: dict[str, set[int]] = {}
         here = False
         waiting: set[int] = set()
         for table_id in await self.store.seated_tables(TELEGRAM, user_id):
@@ -1168,24 +1174,26 @@ class Worker:
                 continue  # (no such table any more)
             owner = await self.store.lease_owner(key)
             if owner is not None and owner != self.worker_id and owner in live:
-                addresses.add(live[owner])
+                addresses.setdefault(live[owner], set()).add(table_id)
             else:
                 waiting.add(table_id)
         return addresses, here, waiting
 
-    async def _tell_one(self, address: str, user_id: str, body: bytes) -> None:
-        """One ``POST /private`` of :meth:`_tell_life`; a failure logged, never raised."""
+    async def _tell_one(self, address: str, user_id: str, body: bytes) -> bool:
+        """One ``POST /private`` of :meth:`_tell_life`: whether the worker took it (200); a
+        failure logged, never raised."""
         headers = signed_headers(self.keys.get("private", ""), address, body)
         try:
             async with self._client().post(f"{address}/private", data=body, headers=headers) as r:
-                if r.status != 200:
-                    log.warning(
-                        "worker %s: %s not told of user %s's private chat (%s)",
-                        self.worker_id,
-                        address,
-                        user_id,
-                        r.status,
-                    )
+                if r.status == 200:
+                    return True
+                log.warning(
+                    "worker %s: %s not told of user %s's private chat (%s)",
+                    self.worker_id,
+                    address,
+                    user_id,
+                    r.status,
+                )
         except (ClientError, OSError, TimeoutError) as exc:
             log.warning(
                 "worker %s: %s not told of user %s's private chat: %r",
@@ -1198,6 +1206,7 @@ class Worker:
             log.exception(
                 "worker %s: %s not told of user %s's private chat", self.worker_id, address, user_id
             )
+        return False
 
     async def _on_private(self, request: web.Request) -> web.Response:
         """What another worker heard of a user's Telegram private chat (``{"user": id,
