@@ -3321,10 +3321,13 @@ class _Amount(int):
 
 
 #: the values that are amounts of kush (or chips) wherever a template names them; a value
-#: written just before ``{label}`` is one too (:func:`_amount_names`)
+#: written just before ``{label}`` is one too (:func:`_amount_names`). A whole number only
+#: (a name of the same field, "{other}" in ``reply.grant_which``, is left as it is). One
+#: left out stayed bare beside grouped ones: "1,200 kush on balance, … 1500 at other tables"
 _AMOUNT_NAMES = frozenset(
     {"amount", "kush", "prize", "stack", "max", "balance", "delta", "limit", "pool", "buy_in",
-     "room", "point", "won", "have", "need", "added", "before", "min_buy_in", "chips"}
+     "room", "point", "won", "have", "need", "added", "before", "min_buy_in", "chips",
+     "other", "taken", "kept", "max_buy_in", "cpp"}
 )  # fmt: skip
 
 

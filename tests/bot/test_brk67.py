@@ -11,6 +11,11 @@
    out: connection refused), was dropped: "told once a worker holds it" covered only a
    table nobody held at the first look, and the most common takeover (a holder dying) lost
    the news. A table whose holder was not told is looked at again as one nobody holds.
+3. English groups amounts from 1,000 now (fix39c), by the template's field names: the
+   amounts named otherwise stayed bare beside grouped ones in one text: "/balance" said
+   "1,200 kush on balance, …, 1500 at other tables here"; a grant over the limit "Of this
+   grant of 1,500, 1200 is taken back"; "max_buy_in (5000) cannot be below min_buy_in
+   (10,000)"; a tournament's "1200 chips a point · chips: 12,000" and its schedule.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import ConfigError, load_settings
+from bot.texts import tr
 from tests.bot.test_fixcl38_private_life import BOB_ID, two_workers
 from tests.waiting import until
 
@@ -86,3 +92,51 @@ async def test_r14_a_sign_of_life_the_holder_did_not_take_is_told_again(tmp_path
         assert len(c.presenter2.privates.get(BOB_ID, [])) == 1
         bob = c.t2.seat_of(BOB_ID)
         assert bob is not None and bob.reachable
+
+
+@pytest.mark.parametrize(
+    ("key", "values", "en", "ru"),
+    [
+        ("reply.balance_elsewhere", {"other": 1500}, ", 1,500 at other", ", 1500 "),
+        (
+            "reply.grant_over_partial",
+            {"name": "Bob", "limit": 10**6, "label": "kush", "amount": 1500, "taken": 1200,
+             "kept": 300, "balance": 10**6},
+            "grant of 1,500, 1,200 is taken back; 300 was",
+            "1500",
+        ),
+        (
+            "settings.buy_in_order",
+            {"min_buy_in": 10_000, "max_buy_in": 5000},
+            "max_buy_in (5,000) cannot be below min_buy_in (10,000)",
+            "5000",
+        ),
+        ("tour.chips_line", {"level": 12, "cpp": 1200, "chips": 12_000}, "1,200 chips a point", "1200"),
+        ("tour.status", {"level": 12, "cpp": 1200, "next": "5:00"}, "1,200 chips a point", "1200"),
+    ],
+)  # fmt: skip
+def test_every_amount_of_a_text_is_grouped_alike(
+    key: str, values: dict[str, object], en: str, ru: str
+) -> None:
+    assert en in tr("en", key, **values)
+    assert ru in tr("ru", key, **values)  # (Russian groups from five digits: unchanged)
+
+
+async def test_r8_7_the_tournament_lobby_groups_its_schedule_as_its_chips() -> None:
+    """A schedule of 1,000 chips a point and up read "1000, 1500, 2000, 3000" under
+    "chips: 10,000" (the schedule was joined with ``str``)."""
+    from bot import render
+    from tests.bot.test_tournament_service import ALICE, GROUP, configure, new_service
+
+    service, _presenter, _store, clock = new_service(0.0)
+    try:
+        await configure(service, tournament_chips="100000", chips_schedule="1000 1500 2000 3000")
+        assert not (await service.new_tournament(GROUP, ALICE, "pineapple")).alert
+        t = service.table_in(GROUP)
+        assert t is not None
+        en = render.tournament_lobby(t, "en", clock.now).text
+        assert "1,000, 1,500, 2,000, 3,000" in en, en
+        ru = render.tournament_lobby(t, "ru", clock.now).text
+        assert "1000, 1500, 2000, 3000" in ru, ru
+    finally:
+        await service.stop()
