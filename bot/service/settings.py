@@ -2464,21 +2464,30 @@ def _reshow(t: LiveTable, tx: Tx, seats: list[int]) -> None:
     language just changed) that are on screen: a hand in progress, or the one that ended."""
     if t.hand is None:
         return
-    tx.show.update(s for s in seats if t.seats[s].private_ref is not None)
+    tx.show.update(s for s in seats if _hand_on_screen(t, t.seats[s]))
+
+
+def _hand_on_screen(t: LiveTable, seat: SeatState) -> bool:
+    """Whether ``seat``'s private message (a person's) shows the hand under way at ``t``,
+    which a step may write anew: they play in it. One sitting it out keeps their last
+    hand's message ("hand 2 is over … /back to play again"), which the hand's screen
+    would write over with "You have no hand at this table now"."""
+    return not seat.bot and seat.private_ref is not None and bool(t.boards_of(seat))
 
 
 def _rezone(t: LiveTable, tx: Tx) -> None:
     """The group's time zone (``utc_offset``) moved: write anew, in step ``tx``, the screens
     of a hand under way that show the turn's clock as a clock time in it (R8.5, "until
-    18:41", :func:`bot.render.clock_time`): every player's private hand message on screen
-    and the table message (one group write: the step's, ``tx.group``). They kept the old
-    zone's time until their next rewrite (a move), which may be the whole turn. No hand:
+    18:41", :func:`bot.render.clock_time`): the private hand message of every player in it
+    on screen (:func:`_hand_on_screen`; not one sitting it out) and the table message (one
+    group write: the step's, ``tx.group``). They kept the old zone's time until their next
+    rewrite (a move), which may be the whole turn. No hand:
     nothing shows a turn's clock (the step writes the table message anyway, and a
     tournament's "next level at" with it, R8.7)."""
     if t.hand is None:
         return
     tx.group = True
-    tx.show.update(s for s, seat in t.seats.items() if not seat.bot and seat.private_ref)
+    tx.show.update(s for s, seat in t.seats.items() if _hand_on_screen(t, seat))
 
 
 def missed(t: LiveTable, s: CommunitySettings, label: str) -> bool:

@@ -16,6 +16,10 @@
    "1,200 kush on balance, …, 1500 at other tables here"; a grant over the limit "Of this
    grant of 1,500, 1200 is taken back"; "max_buy_in (5000) cannot be below min_buy_in
    (10,000)"; a tournament's "1200 chips a point · chips: 12,000" and its schedule.
+4. ``/settings utc_offset`` mid-hand rewrote every seat's private message on screen: a
+   player sitting the hand out had their last hand's "hand 2 is over … You sit out from the
+   next hand on. /back to play again." written over with "You have no hand at this table
+   now." Only the hand's players' messages show its clock.
 """
 
 from __future__ import annotations
@@ -140,3 +144,44 @@ async def test_r8_7_the_tournament_lobby_groups_its_schedule_as_its_chips() -> N
         assert "1000, 1500, 2000, 3000" in ru, ru
     finally:
         await service.stop()
+
+
+async def _play_hand(service, presenter, t) -> None:  # type: ignore[no-untyped-def]
+    """Every player of the hand under way arranges and confirms until it ends."""
+    from tests.bot.test_service import ALICE as A, BOB as B, CAROL as C, press_auto_and_confirm
+
+    hand_no = t.hand_no
+    for _ in range(60):
+        await service.rt.settled(t)
+        if t.hand is None or t.hand_no != hand_no:
+            break
+        acting = t.seats[t.owner(t.hand.to_act[0])]
+        actor = {a.user_id: a for a in (A, B, C)}[acting.user_id]
+        await press_auto_and_confirm(service, presenter, actor)
+    await service.rt.settled(t)
+
+
+async def test_r8_5_a_new_utc_offset_leaves_a_sitting_out_players_last_hand_alone(env) -> None:  # type: ignore[no-untyped-def]
+    """Carol played hand 2 and sits out from hand 3: her private message says hand 2 is over
+    and how to come back. The group's zone changes during hand 3: Alice's and Bob's hand
+    messages are written anew (their clocks), Carol's is not touched."""
+    from tests.bot.test_service import ALICE as A, BOB as B, CAROL as C, GROUP as G, seated
+
+    service, presenter, _store, _clock = env
+    assert not (await service.settings(G, A, True, ["utc_offset", "3"])).alert
+    t = await seated(service, A, B, C)
+    await _play_hand(service, presenter, t)  # (hand 1: Alice and Bob; Carol joined late)
+    assert not (await service.sit_out(G, C)).alert
+    await _play_hand(service, presenter, t)  # (hand 2: the three of them)
+    assert t.hand is not None and t.seat_of(C.user_id) not in [
+        t.seats[t.owner(s)] for s in t.hand.order
+    ]
+    last = presenter.last_private(C.user_id).text
+    assert last.startswith(f"🃏 Table #{t.id} · hand 2 is over"), last
+    said = {u: len(presenter.privates[u]) for u in (A.user_id, B.user_id, C.user_id)}
+    assert not (await service.settings(G, A, True, ["utc_offset", "-5"])).alert
+    await service.rt.settled(t)
+    assert len(presenter.privates[C.user_id]) == said[C.user_id]
+    assert presenter.last_private(C.user_id).text == last
+    for user in (A.user_id, B.user_id):  # (their clocks in the new zone: written anew)
+        assert len(presenter.privates[user]) == said[user] + 1
