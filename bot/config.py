@@ -314,7 +314,8 @@ class Settings(BaseSettings):
         if count is not None and not 1 <= count <= MAX_SHARD_COUNT:  # (-1 was taken)
             raise ValueError(
                 f"DISCORD_SHARD_COUNT must be a number of shards from 1 to {MAX_SHARD_COUNT:,}"
-                " (the shards in all, with DISCORD_SHARD_IDS)"
+                " (the shards in all: this process runs every one, or with DISCORD_SHARD_IDS"
+                " those)"
             )
         if self.discord_shard_ids is not None:
             shards = parse_shards(self.discord_shard_ids)

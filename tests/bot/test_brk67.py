@@ -20,6 +20,8 @@
    player sitting the hand out had their last hand's "hand 2 is over … You sit out from the
    next hand on. /back to play again." written over with "You have no hand at this table
    now." Only the hand's players' messages show its clock.
+5. ``DISCORD_SHARD_COUNT=0`` alone (which now runs every shard in one process) was refused
+   as "… (the shards in all, with DISCORD_SHARD_IDS)", as if the count needed the ids.
 """
 
 from __future__ import annotations
@@ -36,7 +38,14 @@ from tests.waiting import until
 
 def _load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *lines: str):  # type: ignore[no-untyped-def]
     monkeypatch.chdir(tmp_path)
-    for name in ("WORKER_ADDRESS", "WORKER_ID", "WORKER_LISTEN", "DISCORD_BOT_TOKEN"):
+    for name in (
+        "WORKER_ADDRESS",
+        "WORKER_ID",
+        "WORKER_LISTEN",
+        "DISCORD_BOT_TOKEN",
+        "DISCORD_SHARD_IDS",
+        "DISCORD_SHARD_COUNT",
+    ):
         monkeypatch.delenv(name, raising=False)
     (tmp_path / ".env").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return load_settings(".env")
@@ -185,3 +194,17 @@ async def test_r8_5_a_new_utc_offset_leaves_a_sitting_out_players_last_hand_alon
     assert presenter.last_private(C.user_id).text == last
     for user in (A.user_id, B.user_id):  # (their clocks in the new zone: written anew)
         assert len(presenter.privates[user]) == said[user] + 1
+
+
+@pytest.mark.parametrize("count", ["0", "-1", "100001"])
+def test_a_shard_count_out_of_range_alone_is_not_told_it_needs_shard_ids(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, count: str
+) -> None:
+    monkeypatch.delenv("DISCORD_SHARD_IDS", raising=False)
+    monkeypatch.delenv("DISCORD_SHARD_COUNT", raising=False)
+    with pytest.raises(ConfigError) as caught:
+        _load(tmp_path, monkeypatch, f"DISCORD_SHARD_COUNT={count}")
+    assert str(caught.value) == (
+        "DISCORD_SHARD_COUNT must be a number of shards from 1 to 100,000 (the shards in all: "
+        "this process runs every one, or with DISCORD_SHARD_IDS those)"
+    )
