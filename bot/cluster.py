@@ -226,30 +226,48 @@ class Signatures:
         #: route → the key its requests are signed with (:func:`internal_key`); a route
         #: without one refuses every request
         self.keys: dict[str, str] = {}
+        #: why the last request refused was (:meth:`allowed`), for the worker's log line
+        self.refused = ""
         self._seen: set[str] = set()
         self._expiry: list[tuple[float, str]] = []  # (when forgotten, nonce), a heap
 
     def allowed(self, route: str, header: str, body: bytes) -> bool:
         """Whether a request to ``route`` with ``header`` (its :data:`INTERNAL_HEADER`) and
         ``body`` is taken: signed with the route's key for this address (compared in
-        constant time), fresh, its nonce new (remembered from now on)."""
+        constant time), fresh, its nonce new (remembered from now on). A refused one
+        leaves why in :attr:`refused` (a signed time too far from this clock says by how
+        much: the machines' clocks apart refused every request, unexplained)."""
         key = self.keys.get(route)
         stamp, _, rest = header.partition(":")
         nonce, _, given = rest.partition(":")
         if key is None or not nonce or len(nonce) > 64:
+            self.refused = "not signed"
             return False
         want = _mac(key, stamp, nonce, self.address, body)
         if not hmac.compare_digest(given.encode(), want.encode()):
+            self.refused = (
+                f"its signature is not this bot token's for {self.address} (the sender's "
+                "token, or the address it was sent to, differs)"
+            )
             return False
         try:
             at = float(stamp)
         except ValueError:
+            self.refused = "not signed"
             return False
         now = self.clock()
         while self._expiry and self._expiry[0][0] < now:
             self._seen.discard(heapq.heappop(self._expiry)[1])
-        if not abs(now - at) <= SIGNED_SECONDS or nonce in self._seen:
-            return False  # (stale, from too far ahead, or a replay)
+        if not abs(now - at) <= SIGNED_SECONDS:  # (stale, or from too far ahead; nan too)
+            self.refused = (
+                f"signed {abs(now - at):.0f} s {'before' if at < now else 'after'} this "
+                f"machine's time (more than {SIGNED_SECONDS:g} s: are the machines' clocks "
+                "apart? keep them synchronised, e.g. NTP)"
+            )
+            return False
+        if nonce in self._seen:
+            self.refused = "replayed (its nonce was taken already)"
+            return False
         self._seen.add(nonce)
         heapq.heappush(self._expiry, (at + SIGNED_SECONDS, nonce))
         return True
@@ -476,6 +494,7 @@ class Worker:
         self.stopping = False
         #: what the internal endpoint checks of every request (:class:`Signatures`)
         self.signatures = Signatures(address)
+        self._refusals_said: dict[str, float] = {}  # kind of refusal → when last logged
         #: route → the key its requests are signed with (:func:`internal_key`); a route
         #: without one refuses every request (the one :attr:`signatures` checks with)
         self.keys = self.signatures.keys
@@ -488,7 +507,17 @@ class Worker:
         (every route's one check), else ``None`` (refused: 403)."""
         body = await request.read()
         header = request.headers.get(INTERNAL_HEADER, "")
-        return body if self.signatures.allowed(route, header, body) else None
+        if self.signatures.allowed(route, header, body):
+            return body
+        why = self.signatures.refused
+        now = time.monotonic()
+        kind = why.split(" ", 1)[0]  # (once a minute a kind of refusal: a flood logs little)
+        if now - self._refusals_said.get(kind, -SIGNED_SECONDS) >= SIGNED_SECONDS:
+            self._refusals_said[kind] = now
+            log.warning(
+                "worker %s: a request to /%s refused (403): %s", self.worker_id, route, why
+            )
+        return None
 
     def attach_telegram(self, adapter: TelegramAdapter) -> None:
         """Compose this worker with its Telegram adapter (as :func:`bot.app.run` does): it is
@@ -1644,6 +1673,7 @@ class Router:
             body = json.dumps(data).encode()
         deadline = time.monotonic() + self.retry_seconds
         address = await self.target(key)
+        last = "no live worker"  # (the last answer, said when none took it)
         while time.monotonic() < deadline:
             status = 0
             reply: Any = {}
@@ -1658,6 +1688,7 @@ class Router:
                 except (ClientError, OSError, TimeoutError, ValueError):
                     reply = {}
                 self.forwards.append((time.monotonic(), key, address, status))
+                last = f"{status or 'no answer'} from {address}"
                 if status == 200:
                     self._owners[key] = (time.monotonic(), address)  # it holds the chat now
                     return True
@@ -1667,5 +1698,8 @@ class Router:
                     continue
             await asyncio.sleep(0.2)
             address = await self.target(key, fresh=True)
-        log.error("router: no worker took update %s for %s", data.get("update_id"), key)
+        # (the last answer: a 403 is a signature refused, the worker's log says why)
+        log.error(
+            "router: no worker took update %s for %s (last: %s)", data.get("update_id"), key, last
+        )
         return False

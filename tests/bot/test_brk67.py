@@ -22,6 +22,11 @@
    now." Only the hand's players' messages show its clock.
 5. ``DISCORD_SHARD_COUNT=0`` alone (which now runs every shard in one process) was refused
    as "… (the shards in all, with DISCORD_SHARD_IDS)", as if the count needed the ids.
+6. The router's clock more than 60 s from a worker's (no NTP on one machine): every update
+   forwarded was refused 403 and dropped after the retries with "router: no worker took
+   update …" alone; the worker said nothing. The worker now says why it refused (signed
+   90 s from its clock: the machines' clocks apart?), once a minute at most, and the
+   router's line names the last answer (403 from the worker).
 """
 
 from __future__ import annotations
@@ -208,3 +213,42 @@ def test_a_shard_count_out_of_range_alone_is_not_told_it_needs_shard_ids(
         "DISCORD_SHARD_COUNT must be a number of shards from 1 to 100,000 (the shards in all: "
         "this process runs every one, or with DISCORD_SHARD_IDS those)"
     )
+
+
+async def test_r14_a_router_clock_too_far_from_the_workers_is_said(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Worker 2's clock runs 90 s ahead of the router's: the forwarded update is refused
+    (403) each time; the worker logs that the request was signed 90 s from its clock, once,
+    and the router's line names the 403."""
+    import logging
+    import time
+
+    from aiohttp import ClientSession
+
+    from bot.cluster import Router
+    from storage.memory import MemoryStore
+    from tests.bot.test_fixcl38_private_life import TOKEN
+
+    async with two_workers(tmp_path) as c:
+        c.w2.signatures.clock = lambda: time.time() + 90.0
+        router = Router(MemoryStore(), TOKEN, "http://127.0.0.1:1/bot", retry_seconds=0.7)
+        router._session = ClientSession()
+
+        async def target(key: str, fresh: bool = False) -> str:
+            return c.w2.address
+
+        router.target = target  # type: ignore[method-assign]
+        try:
+            with caplog.at_level(logging.WARNING, logger="bot.cluster"):
+                data = {"update_id": 7, "message": {"chat": {"id": -5}}}
+                assert not await router.forward("telegram:-5", data)
+        finally:
+            await router._session.close()
+        assert [f[3] for f in router.forwards] and {f[3] for f in router.forwards} == {403}
+        refused = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
+        assert len(refused) == 1, refused
+        assert "/telegram" in refused[0] and "signed 90 s" in refused[0], refused
+        assert "clocks" in refused[0]
+        (gave_up,) = [r.getMessage() for r in caplog.records if "no worker took" in r.getMessage()]
+        assert "403" in gave_up and c.w2.address in gave_up, gave_up
