@@ -514,9 +514,7 @@ class Worker:
         kind = why.split(" ", 1)[0]  # (once a minute a kind of refusal: a flood logs little)
         if now - self._refusals_said.get(kind, -SIGNED_SECONDS) >= SIGNED_SECONDS:
             self._refusals_said[kind] = now
-            log.warning(
-                "worker %s: a request to /%s refused (403): %s", self.worker_id, route, why
-            )
+            log.warning("worker %s: a request to /%s refused (403): %s", self.worker_id, route, why)
         return None
 
     def attach_telegram(self, adapter: TelegramAdapter) -> None:

@@ -129,7 +129,12 @@ async def test_r14_a_sign_of_life_the_holder_did_not_take_is_told_again(tmp_path
             "max_buy_in (5,000) cannot be below min_buy_in (10,000)",
             "5000",
         ),
-        ("tour.chips_line", {"level": 12, "cpp": 1200, "chips": 12_000}, "1,200 chips a point", "1200"),
+        (
+            "tour.chips_line",
+            {"level": 12, "cpp": 1200, "chips": 12_000},
+            "1,200 chips a point",
+            "1200",
+        ),
         ("tour.status", {"level": 12, "cpp": 1200, "next": "5:00"}, "1,200 chips a point", "1200"),
     ],
 )  # fmt: skip
@@ -162,7 +167,10 @@ async def test_r8_7_the_tournament_lobby_groups_its_schedule_as_its_chips() -> N
 
 async def _play_hand(service, presenter, t) -> None:  # type: ignore[no-untyped-def]
     """Every player of the hand under way arranges and confirms until it ends."""
-    from tests.bot.test_service import ALICE as A, BOB as B, CAROL as C, press_auto_and_confirm
+    from tests.bot.test_service import ALICE as A
+    from tests.bot.test_service import BOB as B
+    from tests.bot.test_service import CAROL as C
+    from tests.bot.test_service import press_auto_and_confirm
 
     hand_no = t.hand_no
     for _ in range(60):
@@ -179,7 +187,11 @@ async def test_r8_5_a_new_utc_offset_leaves_a_sitting_out_players_last_hand_alon
     """Carol played hand 2 and sits out from hand 3: her private message says hand 2 is over
     and how to come back. The group's zone changes during hand 3: Alice's and Bob's hand
     messages are written anew (their clocks), Carol's is not touched."""
-    from tests.bot.test_service import ALICE as A, BOB as B, CAROL as C, GROUP as G, seated
+    from tests.bot.test_service import ALICE as A
+    from tests.bot.test_service import BOB as B
+    from tests.bot.test_service import CAROL as C
+    from tests.bot.test_service import GROUP as G
+    from tests.bot.test_service import seated
 
     service, presenter, _store, _clock = env
     assert not (await service.settings(G, A, True, ["utc_offset", "3"])).alert
