@@ -20,12 +20,14 @@ from bot.texts import tr
 __all__ = [
     "HUGE",
     "MINUSES",
+    "THOUSANDS",
     "ambiguous_comma",
     "ascii_sign",
     "comma_hint",
     "digits_hint",
     "read_fraction",
     "read_whole",
+    "thousands_hint",
     "unformatted",
 ]
 
@@ -101,12 +103,31 @@ def ambiguous_comma(text: str) -> bool:
     return not m.group(1).lstrip("+-").startswith("0")
 
 
+#: A whole number with its thousands grouped by commas or points ("1,500", "12.000.000").
+THOUSANDS = re.compile(r"[+-]?[1-9]\d{0,2}(?:,\d{3})+|[+-]?[1-9]\d{0,2}(?:\.\d{3})+")
+
+
+def thousands_hint(lang: str, text: str) -> str:
+    """What a whole number written with its thousands grouped (:data:`THOUSANDS`: "1,500",
+    as English amounts are printed from 1,000 on) is told, in ``lang``: to write it without
+    the mark ("“1,500”: write 1500, without the “,”.")."""
+    text = text.strip()
+    mark = next(ch for ch in text if ch in ",.")
+    whole = "".join(ch for ch in text if ch not in ",.")
+    return tr(lang, "reply.number_thousands", value=text, whole=whole, mark=mark)
+
+
 def digits_hint(lang: str, text: str = "") -> str:
     """What a refused number ``text`` is told, in ``lang``: the digits 0–9, nothing between
     them; or, when ``text`` has no digit at all ("абв"), that it is no number ("without
-    spaces or separators" answered a word)."""
+    spaces or separators" answered a word); or, its thousands grouped ("1,000", as the bot
+    prints an English amount: typed back from a range), to write it without the comma
+    (:func:`thousands_hint`; "without spaces or separators (1000, not 1 000 …)" did not
+    name it)."""
     if text.strip() and not any(ch.isdecimal() for ch in text):
         return tr(lang, "reply.number_none")
+    if THOUSANDS.fullmatch(unformatted(text).strip()):
+        return thousands_hint(lang, unformatted(text))
     return tr(lang, "reply.number_digits")
 
 

@@ -41,12 +41,14 @@ from bot.presses import AllSettings, SettingStep, encode
 from bot.screens import Button, Screen
 from bot.service.dealing import apply_pending, maybe_start
 from bot.service.numbers import (
+    THOUSANDS,
     ambiguous_comma,
     ascii_sign,
     comma_hint,
     digits_hint,
     read_fraction,
     read_whole,
+    thousands_hint,
     unformatted,
 )
 from bot.service.runtime import Runtime, TransitionFailed, Tx
@@ -158,9 +160,6 @@ def _foreign_digits(text: str) -> bool:
     )
 
 
-#: A whole number with its thousands grouped by commas or points ("1,500", "12.000.000").
-_THOUSANDS = re.compile(r"[+-]?[1-9]\d{0,2}(?:,\d{3})+|[+-]?[1-9]\d{0,2}(?:\.\d{3})+")
-
 #: A setting's value as stored (JSON).
 Value = int | float | bool | str
 
@@ -265,10 +264,7 @@ class SettingRefused(ValueError):
             unit_hint = self._unit_hint(lang)
             return f"{said}\n{unit_hint}" if unit_hint else said
         if self.thousands:
-            mark = next(ch for ch in self.thousands if ch in ",.")
-            whole = "".join(ch for ch in self.thousands if ch not in ",.")
-            hint = tr(lang, "reply.number_thousands", value=self.thousands, whole=whole, mark=mark)
-            return f"{said}\n{hint}"
+            return f"{said}\n{thousands_hint(lang, self.thousands)}"
         return f"{said}\n{hint}" if self.digits else said
 
     def _unit_hint(self, lang: str) -> str:
@@ -444,7 +440,7 @@ class Setting(BaseModel):
                 and not float(fraction).is_integer()  # ("100.0": the digits, as /grant says)
             ):
                 raise SettingRefused(self.range_text, self, fraction=fraction)
-            elif _THOUSANDS.fullmatch(text):  # "1,500": "digits 0–9 only" did not say that
+            elif THOUSANDS.fullmatch(text):  # "1,500": "digits 0–9 only" did not say that
                 # the comma was the trouble (a whole number has no fraction to ask about)
                 raise SettingRefused(self.range_text, self, thousands=text)
             elif (timed := self.in_own_unit(text)) is not None:  # "2m": 120 seconds

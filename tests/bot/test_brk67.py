@@ -27,6 +27,10 @@
    update …" alone; the worker said nothing. The worker now says why it refused (signed
    90 s from its clock: the machines' clocks apart?), once a minute at most, and the
    router's line names the last answer (403 from the worker).
+7. ``/topup`` answered "1,000" typed back from its own range ("Top up from 1 to 1,500 kush";
+   English grouped from 1,000 now) with "digits 0–9 only … (1000, not 1 000 or 1_000)",
+   the comma unnamed, the range under it grouped; so did ``/grant``. An amount grouped by
+   thousands is told as ``/settings`` tells it: "“1,000”: write 1000, without the “,”."
 """
 
 from __future__ import annotations
@@ -264,3 +268,30 @@ async def test_r14_a_router_clock_too_far_from_the_workers_is_said(
         assert "clocks" in refused[0]
         (gave_up,) = [r.getMessage() for r in caplog.records if "no worker took" in r.getMessage()]
         assert "403" in gave_up and c.w2.address in gave_up, gave_up
+
+
+async def test_r8_2_an_amount_typed_back_grouped_is_told_to_drop_the_comma(env) -> None:  # type: ignore[no-untyped-def]
+    """Alice's stack holds 2,000 at most (the range says "2,000"); she types "/topup 1,200",
+    then "/grant Bob 1,000": each is told to write it without the comma, nothing moves."""
+    from tests.bot.test_service import ALICE as A, BOB as B, GROUP as G
+    from tests.bot.test_transitions import player_balance_in
+
+    service, _presenter, store, _clock = env
+    assert not (await service.settings(G, A, True, ["max_buy_in", "2000"])).alert
+    await service.new_table(G, A)
+    await service.join(G, A)
+    await service.ready(G, A)
+    await service.join(G, B)
+    reply = await service.top_up(G, A, "1,200")
+    assert reply.alert and reply.text.startswith("“1,200”: write 1200, without the “,”.\n"), (
+        reply.text
+    )
+    assert "2,000" in reply.text  # (the range under it, grouped)
+    t = service.table_in(G)
+    assert t is not None and [s.stack for s in t.seats.values()][0] == 200
+    before = await player_balance_in(store, G, B)
+    reply = await service.grant(G, A, True, "Bob", "1,000", "g1")
+    assert reply.alert and reply.text.startswith("“1,000”: write 1000, without the “,”."), (
+        reply.text
+    )
+    assert await player_balance_in(store, G, B) == before
