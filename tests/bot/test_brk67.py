@@ -273,7 +273,9 @@ async def test_r14_a_router_clock_too_far_from_the_workers_is_said(
 async def test_r8_2_an_amount_typed_back_grouped_is_told_to_drop_the_comma(env) -> None:  # type: ignore[no-untyped-def]
     """Alice's stack holds 2,000 at most (the range says "2,000"); she types "/topup 1,200",
     then "/grant Bob 1,000": each is told to write it without the comma, nothing moves."""
-    from tests.bot.test_service import ALICE as A, BOB as B, GROUP as G
+    from tests.bot.test_service import ALICE as A
+    from tests.bot.test_service import BOB as B
+    from tests.bot.test_service import GROUP as G
     from tests.bot.test_transitions import player_balance_in
 
     service, _presenter, store, _clock = env
