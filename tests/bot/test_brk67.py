@@ -290,7 +290,8 @@ async def test_r8_2_an_amount_typed_back_grouped_is_told_to_drop_the_comma(env) 
     )
     assert "2,000" in reply.text  # (the range under it, grouped)
     t = service.table_in(G)
-    assert t is not None and [s.stack for s in t.seats.values()][0] == 200
+    alice = t.seat_of(A.user_id) if t is not None else None
+    assert alice is not None and alice.stack == 200
     before = await player_balance_in(store, G, B)
     reply = await service.grant(G, A, True, "Bob", "1,000", "g1")
     assert reply.alert and reply.text.startswith("“1,000”: write 1000, without the “,”."), (
