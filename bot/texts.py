@@ -1893,6 +1893,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "» b name X (или b имя X) даёт второму участнику имя X (не длиннее {most} "
         "знаков): b имя Алиса",
     },
+    # b name X with your own name: every line of his would read as yours ("» Player: …")
+    "sandbox.bob_name_yours": {
+        "en": "» {name} is your name here: {bob} needs another (b name X)",
+        "ru": "» {name} — это ваше имя здесь: второму участнику ({bob}) нужно другое (b имя X)",
+    },
     "sandbox.bob_not_saved": {
         "en": "» (kept for this start only: the file next to the database could not be "
         "written: {error})",

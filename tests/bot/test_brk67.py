@@ -31,6 +31,9 @@
    English grouped from 1,000 now) with "digits 0–9 only … (1000, not 1 000 or 1_000)",
    the comma unnamed, the range under it grouped; so did ``/grant``. An amount grouped by
    thousands is told as ``/settings`` tells it: "“1,000”: write 1000, without the “,”."
+8. Sandbox ``b name Player`` (your own name) was taken: the table told the seats apart
+   ("Player (2)"), but every line of Bob's read as yours: "» Player: Ready …", his private
+   chat headed "private · Player (for Player's eyes only)". Your name is refused for him.
 """
 
 from __future__ import annotations
@@ -298,3 +301,31 @@ async def test_r8_2_an_amount_typed_back_grouped_is_told_to_drop_the_comma(env) 
         reply.text
     )
     assert await player_balance_in(store, G, B) == before
+
+
+async def test_sandbox_bob_is_not_given_your_name(tmp_path: Path) -> None:
+    """``b name Player`` (yours, in either language's default too) is refused in one line,
+    Bob keeps his name and nothing is saved; another name is taken."""
+    import io
+
+    from bot.sandbox import Sandbox, SandboxOptions
+
+    out = io.StringIO()
+    opts = SandboxOptions(db=tmp_path / "s.sqlite3", bots=0, bot_delay=0.0, next_hand_delay=0.2)
+    box = Sandbox(opts, out)
+    try:
+        await box.start()
+        assert await box.handle("g join")
+        assert await box.handle("b g join")
+        assert box.human.first_name == "Player"
+        for typed in ("Player", "player", "Игрок"):
+            start = len(out.getvalue())
+            assert await box.handle(f"b name {typed}")
+            said = out.getvalue()[start:]
+            assert said.startswith(tr("en", "sandbox.bob_name_yours", name=typed, bob="Bob")), said
+            assert box.bob.first_name == "Bob"
+        assert not (tmp_path / "s.sqlite3-bob.json").exists()
+        assert await box.handle("b name Alice")
+        assert box.bob.first_name == "Alice"
+    finally:
+        await box.stop()
