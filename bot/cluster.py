@@ -226,30 +226,48 @@ class Signatures:
         #: route → the key its requests are signed with (:func:`internal_key`); a route
         #: without one refuses every request
         self.keys: dict[str, str] = {}
+        #: why the last request refused was (:meth:`allowed`), for the worker's log line
+        self.refused = ""
         self._seen: set[str] = set()
         self._expiry: list[tuple[float, str]] = []  # (when forgotten, nonce), a heap
 
     def allowed(self, route: str, header: str, body: bytes) -> bool:
         """Whether a request to ``route`` with ``header`` (its :data:`INTERNAL_HEADER`) and
         ``body`` is taken: signed with the route's key for this address (compared in
-        constant time), fresh, its nonce new (remembered from now on)."""
+        constant time), fresh, its nonce new (remembered from now on). A refused one
+        leaves why in :attr:`refused` (a signed time too far from this clock says by how
+        much: the machines' clocks apart refused every request, unexplained)."""
         key = self.keys.get(route)
         stamp, _, rest = header.partition(":")
         nonce, _, given = rest.partition(":")
         if key is None or not nonce or len(nonce) > 64:
+            self.refused = "not signed"
             return False
         want = _mac(key, stamp, nonce, self.address, body)
         if not hmac.compare_digest(given.encode(), want.encode()):
+            self.refused = (
+                f"its signature is not this bot token's for {self.address} (the sender's "
+                "token, or the address it was sent to, differs)"
+            )
             return False
         try:
             at = float(stamp)
         except ValueError:
+            self.refused = "not signed"
             return False
         now = self.clock()
         while self._expiry and self._expiry[0][0] < now:
             self._seen.discard(heapq.heappop(self._expiry)[1])
-        if not abs(now - at) <= SIGNED_SECONDS or nonce in self._seen:
-            return False  # (stale, from too far ahead, or a replay)
+        if not abs(now - at) <= SIGNED_SECONDS:  # (stale, or from too far ahead; nan too)
+            self.refused = (
+                f"signed {abs(now - at):.0f} s {'before' if at < now else 'after'} this "
+                f"machine's time (more than {SIGNED_SECONDS:g} s: are the machines' clocks "
+                "apart? keep them synchronised, e.g. NTP)"
+            )
+            return False
+        if nonce in self._seen:
+            self.refused = "replayed (its nonce was taken already)"
+            return False
         self._seen.add(nonce)
         heapq.heappush(self._expiry, (at + SIGNED_SECONDS, nonce))
         return True
@@ -476,6 +494,7 @@ class Worker:
         self.stopping = False
         #: what the internal endpoint checks of every request (:class:`Signatures`)
         self.signatures = Signatures(address)
+        self._refusals_said: dict[str, float] = {}  # kind of refusal → when last logged
         #: route → the key its requests are signed with (:func:`internal_key`); a route
         #: without one refuses every request (the one :attr:`signatures` checks with)
         self.keys = self.signatures.keys
@@ -488,7 +507,15 @@ class Worker:
         (every route's one check), else ``None`` (refused: 403)."""
         body = await request.read()
         header = request.headers.get(INTERNAL_HEADER, "")
-        return body if self.signatures.allowed(route, header, body) else None
+        if self.signatures.allowed(route, header, body):
+            return body
+        why = self.signatures.refused
+        now = time.monotonic()
+        kind = why.split(" ", 1)[0]  # (once a minute a kind of refusal: a flood logs little)
+        if now - self._refusals_said.get(kind, -SIGNED_SECONDS) >= SIGNED_SECONDS:
+            self._refusals_said[kind] = now
+            log.warning("worker %s: a request to /%s refused (403): %s", self.worker_id, route, why)
+        return None
 
     def attach_telegram(self, adapter: TelegramAdapter) -> None:
         """Compose this worker with its Telegram adapter (as :func:`bot.app.run` does): it is
@@ -1115,8 +1142,10 @@ class Worker:
         told once a worker holds it (this one: :meth:`TableService.private_news` here): it
         was told nothing, its seat left as its snapshot had it (a player who had unblocked
         the bot not written to) until the player's next sign of life. A later telling of
-        the user's news ends that wait (it tells every table of theirs anew). Failures are
-        logged, never retried."""
+        the user's news ends that wait (it tells every table of theirs anew). A holder that
+        did not take the news (503 while it stops, its process dead before its lease ran
+        out: its tables about to be taken over) is as nobody: its tables are looked at
+        again the same way (the news was dropped). Failures are logged."""
         if after is not None:
             await asyncio.wait({after})
         me = asyncio.current_task()
@@ -1125,15 +1154,18 @@ class Worker:
         waiting: set[int] | None = None  # (the first look: every table of theirs)
         while True:
             try:
-                addresses, here, waiting = await self._life_targets(user_id, waiting)
+                targets, here, waiting = await self._life_targets(user_id, waiting)
                 if here:  # taken over here since the news was heard
                     await self.service.private_news(TELEGRAM, user_id, blocked=blocked)
             except Exception:
                 log.exception("worker %s: user %s's private chat not told", self.worker_id, user_id)
                 return
-            await asyncio.gather(
-                *(self._tell_one(a, user_id, body) for a in sorted(addresses - {self.address}))
-            )
+            addresses = sorted(targets.keys() - {self.address})
+            told = await asyncio.gather(*(self._tell_one(a, user_id, body) for a in addresses))
+            for address, ok in zip(addresses, told, strict=True):
+                if not ok:  # (stopping, or dead with its lease not run out: its tables are
+                    # about to be taken over, told as a table nobody holds)
+                    waiting |= targets[address]
             if not waiting or self.stopping or self._last_telling.get(user_id) is not me:
                 return
             if time.monotonic() >= deadline:
@@ -1148,13 +1180,14 @@ class Worker:
 
     async def _life_targets(
         self, user_id: str, only: set[int] | None
-    ) -> tuple[set[str], bool, set[int]]:
+    ) -> tuple[dict[str, set[int]], bool, set[int]]:
         """Where :meth:`_tell_life` tells ``user_id``'s news now, of the tables they sit at
         (``only`` those, ``None``: the first look): the addresses of the other live workers
-        holding them, whether one was taken over here since the first look (its seat to be
-        told here), and the tables nobody live holds yet (or being restored here)."""
+        holding them, each with its tables of theirs, whether one was taken over here since
+        the first look (its seat to be told here), and the tables nobody live holds yet (or
+        being restored here)."""
         live = await self.store.live_workers()
-        addresses: set[str] = set()
+        addresses: dict[str, set[int]] = {}
         here = False
         waiting: set[int] = set()
         for table_id in await self.store.seated_tables(TELEGRAM, user_id):
@@ -1168,24 +1201,26 @@ class Worker:
                 continue  # (no such table any more)
             owner = await self.store.lease_owner(key)
             if owner is not None and owner != self.worker_id and owner in live:
-                addresses.add(live[owner])
+                addresses.setdefault(live[owner], set()).add(table_id)
             else:
                 waiting.add(table_id)
         return addresses, here, waiting
 
-    async def _tell_one(self, address: str, user_id: str, body: bytes) -> None:
-        """One ``POST /private`` of :meth:`_tell_life`; a failure logged, never raised."""
+    async def _tell_one(self, address: str, user_id: str, body: bytes) -> bool:
+        """One ``POST /private`` of :meth:`_tell_life`: whether the worker took it (200); a
+        failure logged, never raised."""
         headers = signed_headers(self.keys.get("private", ""), address, body)
         try:
             async with self._client().post(f"{address}/private", data=body, headers=headers) as r:
-                if r.status != 200:
-                    log.warning(
-                        "worker %s: %s not told of user %s's private chat (%s)",
-                        self.worker_id,
-                        address,
-                        user_id,
-                        r.status,
-                    )
+                if r.status == 200:
+                    return True
+                log.warning(
+                    "worker %s: %s not told of user %s's private chat (%s)",
+                    self.worker_id,
+                    address,
+                    user_id,
+                    r.status,
+                )
         except (ClientError, OSError, TimeoutError) as exc:
             log.warning(
                 "worker %s: %s not told of user %s's private chat: %r",
@@ -1198,6 +1233,7 @@ class Worker:
             log.exception(
                 "worker %s: %s not told of user %s's private chat", self.worker_id, address, user_id
             )
+        return False
 
     async def _on_private(self, request: web.Request) -> web.Response:
         """What another worker heard of a user's Telegram private chat (``{"user": id,
@@ -1635,6 +1671,7 @@ class Router:
             body = json.dumps(data).encode()
         deadline = time.monotonic() + self.retry_seconds
         address = await self.target(key)
+        last = "no live worker"  # (the last answer, said when none took it)
         while time.monotonic() < deadline:
             status = 0
             reply: Any = {}
@@ -1649,6 +1686,7 @@ class Router:
                 except (ClientError, OSError, TimeoutError, ValueError):
                     reply = {}
                 self.forwards.append((time.monotonic(), key, address, status))
+                last = f"{status or 'no answer'} from {address}"
                 if status == 200:
                     self._owners[key] = (time.monotonic(), address)  # it holds the chat now
                     return True
@@ -1658,5 +1696,8 @@ class Router:
                     continue
             await asyncio.sleep(0.2)
             address = await self.target(key, fresh=True)
-        log.error("router: no worker took update %s for %s", data.get("update_id"), key)
+        # (the last answer: a 403 is a signature refused, the worker's log says why)
+        log.error(
+            "router: no worker took update %s for %s (last: %s)", data.get("update_id"), key, last
+        )
         return False

@@ -70,7 +70,8 @@ class Settings(BaseSettings):
         one process serving every table.
     :ivar worker_listen: ``host:port`` of the worker's internal endpoint (forwarded updates).
     :ivar worker_address: the URL other processes reach that endpoint at (default
-        ``http://<worker_listen>``).
+        ``http://<worker_listen>``): an ``http://`` or ``https://`` URL, a trailing slash
+        dropped.
     :ivar lease_seconds: how long a worker's table leases and heartbeat last unrenewed: a dead
         worker's tables are taken over within about this time. The same on every worker
         (a takeover reads the dead worker's last renewal as its lease's end less its own).
@@ -200,6 +201,30 @@ class Settings(BaseSettings):
             "(e.g. https://bot.example.com/telegram), or empty to poll"
         )
 
+    @field_validator("worker_address")
+    @classmethod
+    def _worker_url(cls, value: str | None) -> str | None:
+        """An ``http://`` or ``https://`` URL with a host, its trailing slashes dropped: the
+        router and the other workers post to ``<address>/telegram`` (``/discord``,
+        ``/private``), and ``http://w1:8600/`` made that ``//telegram``, which the endpoint
+        answers 404 (every forward lost); ``w1:8600`` failed every one. One spelling, the
+        one the requests are signed for (:func:`bot.cluster.signed_headers`)."""
+        if value is None:
+            return value
+        value = value.strip()
+        try:
+            parts = urlsplit(value)
+            good = parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
+        except ValueError:  # ("http://[::1": no "]")
+            good = False
+        if not good:
+            raise ValueError(
+                "WORKER_ADDRESS must be the http:// URL the router and the other workers "
+                "reach this worker's internal endpoint at (e.g. http://10.0.0.5:8600), or "
+                "empty for http://WORKER_LISTEN"
+            )
+        return value.rstrip("/")
+
     @field_validator("telegram_webhook_secret")
     @classmethod
     def _secret_format(cls, value: SecretStr | None) -> SecretStr | None:
@@ -289,7 +314,8 @@ class Settings(BaseSettings):
         if count is not None and not 1 <= count <= MAX_SHARD_COUNT:  # (-1 was taken)
             raise ValueError(
                 f"DISCORD_SHARD_COUNT must be a number of shards from 1 to {MAX_SHARD_COUNT:,}"
-                " (the shards in all, with DISCORD_SHARD_IDS)"
+                " (the shards in all: this process runs every one, or with DISCORD_SHARD_IDS"
+                " those)"
             )
         if self.discord_shard_ids is not None:
             shards = parse_shards(self.discord_shard_ids)

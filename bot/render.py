@@ -192,7 +192,7 @@ def tournament_lobby(t: LiveTable, lang: str, now: float) -> Screen:
         tr(lang, "tour.title", table=t.id, game=_game_name(t, lang), buy_in=cfg.buy_in,
            label=t.label, pool=tour.pool, chips=cfg.starting_chips,
            minutes=decimal(cfg.level_minutes, lang),
-           schedule=", ".join(str(cfg.chips_per_point(n)) for n in range(1, 5)),
+           schedule=", ".join(grouped(cfg.chips_per_point(n), lang) for n in range(1, 5)),
            payouts=payouts)
     ]  # fmt: skip
     v = f"L{t.version}"

@@ -61,7 +61,7 @@ from bot.service.settings import (
 from bot.telegram.adapter import TelegramAdapter
 from bot.telegram.fake_api import BOT_ID, BOT_USERNAME, ApiCall, FakeTelegram, FakeUser
 from bot.telegram.ratelimit import AnswerFirstRateLimiter
-from bot.texts import tr
+from bot.texts import LANGS, tr
 from game.cards import Card, parse_cards, shuffled_deck
 from game.errors import CardError
 from game.hand import acting_order
@@ -1224,10 +1224,17 @@ class Sandbox:
         characters, printable), his seat renamed at once as an update carrying the name would
         rename it (:func:`~bot.service.lobby.rename`), and kept for the next start
         (:meth:`_save_bob`). A name the sandbox does not take is answered with how to write
-        one, nothing changed."""
+        one, nothing changed; so is yours ("» Player: Ready …", his private chat headed
+        "private · Player", read as your own lines)."""
         name = _bob_name(typed)
         if name is None:
             self.line(tr(self.lang, "sandbox.bob_name_usage", most=BOB_NAME_MAX))
+            return
+        yours = {self.human.first_name.casefold()}
+        if self._named_by_default:  # (yours follows the language: "Player" / «Игрок»)
+            yours.update(tr(lang, "sandbox.player").casefold() for lang in LANGS)
+        if name.casefold() in yours:  # (every line of his would read as yours)
+            self.line(tr(self.lang, "sandbox.bob_name_yours", name=name, bob=self.bob.first_name))
             return
         old = self.bob.first_name
         self.bob = replace(self.bob, first_name=name)

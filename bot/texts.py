@@ -1920,6 +1920,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "» b name X (или b имя X) даёт второму участнику имя X (не длиннее {most} "
         "знаков): b имя Алиса",
     },
+    # b name X with your own name: every line of his would read as yours ("» Player: …")
+    "sandbox.bob_name_yours": {
+        "en": "» {name} is your name here: {bob} needs another (b name X)",
+        "ru": "» {name} — это ваше имя здесь: второму участнику ({bob}) нужно другое (b имя X)",
+    },
     "sandbox.bob_not_saved": {
         "en": "» (kept for this start only: the file next to the database could not be "
         "written: {error})",
@@ -3348,10 +3353,13 @@ class _Amount(int):
 
 
 #: the values that are amounts of kush (or chips) wherever a template names them; a value
-#: written just before ``{label}`` is one too (:func:`_amount_names`)
+#: written just before ``{label}`` is one too (:func:`_amount_names`). A whole number only
+#: (a name of the same field, "{other}" in ``reply.grant_which``, is left as it is). One
+#: left out stayed bare beside grouped ones: "1,200 kush on balance, … 1500 at other tables"
 _AMOUNT_NAMES = frozenset(
     {"amount", "kush", "prize", "stack", "max", "balance", "delta", "limit", "pool", "buy_in",
-     "room", "point", "won", "have", "need", "added", "before", "min_buy_in", "chips"}
+     "room", "point", "won", "have", "need", "added", "before", "min_buy_in", "chips",
+     "other", "taken", "kept", "max_buy_in", "cpp"}
 )  # fmt: skip
 
 

@@ -25,12 +25,14 @@ from bot.texts import tr
 __all__ = [
     "HUGE",
     "MINUSES",
+    "THOUSANDS",
     "ambiguous_comma",
     "ascii_sign",
     "comma_hint",
     "digits_hint",
     "read_fraction",
     "read_whole",
+    "thousands_hint",
     "unformatted",
     "ungrouped",
 ]
@@ -133,15 +135,33 @@ def ambiguous_comma(text: str) -> bool:
     return not m.group(1).lstrip("+-").startswith("0")
 
 
+#: A whole number with its thousands grouped by commas or points ("1,500", "12.000.000").
+THOUSANDS = re.compile(r"[+-]?[1-9]\d{0,2}(?:,\d{3})+|[+-]?[1-9]\d{0,2}(?:\.\d{3})+")
+
+
+def thousands_hint(lang: str, text: str) -> str:
+    """What a whole number written with its thousands grouped (:data:`THOUSANDS`: "1.500",
+    as some write an amount) is told, in ``lang``: to write it without the mark ("“1.500”:
+    write 1500, without the “.”."). (One grouped by commas, as the bot prints English
+    amounts, is read where a whole number is: :func:`ungrouped`.)"""
+    text = text.strip()
+    mark = next(ch for ch in text if ch in ",.")
+    whole = "".join(ch for ch in text if ch not in ",.")
+    return tr(lang, "reply.number_thousands", value=text, whole=whole, mark=mark)
+
+
 def digits_hint(lang: str, text: str = "", *, whole: bool = True) -> str:
     """What a refused number ``text`` is told, in ``lang``: the digits 0–9, their thousands
     grouped or not (``whole``: an amount or a whole-number setting, :func:`read_whole`; it
     said "without spaces or separators, 1000, not 1 000" where "1 000" is read); for a
     number that may have a fraction (``whole=False``), nothing between the digits; or, when
     ``text`` has no digit at all ("абв"), that it is no number ("without spaces or
-    separators" answered a word)."""
+    separators" answered a word); or, a whole one's thousands grouped by points ("1.000"),
+    to write it without them (:func:`thousands_hint`)."""
     if text.strip() and not any(ch.isdecimal() for ch in text):
         return tr(lang, "reply.number_none")
+    if whole and THOUSANDS.fullmatch(unformatted(text).strip()):
+        return thousands_hint(lang, unformatted(text))
     return tr(lang, "reply.number_grouped" if whole else "reply.number_digits")
 
 

@@ -41,12 +41,14 @@ from bot.presses import AllSettings, SettingStep, encode
 from bot.screens import Button, Screen
 from bot.service.dealing import apply_pending, maybe_start
 from bot.service.numbers import (
+    THOUSANDS,
     ambiguous_comma,
     ascii_sign,
     comma_hint,
     digits_hint,
     read_fraction,
     read_whole,
+    thousands_hint,
     unformatted,
     ungrouped,
 )
@@ -159,9 +161,6 @@ def _foreign_digits(text: str) -> bool:
     )
 
 
-#: A whole number with its thousands grouped by commas or points ("1,500", "12.000.000").
-_THOUSANDS = re.compile(r"[+-]?[1-9]\d{0,2}(?:,\d{3})+|[+-]?[1-9]\d{0,2}(?:\.\d{3})+")
-
 #: A setting's value as stored (JSON).
 Value = int | float | bool | str
 
@@ -267,10 +266,7 @@ class SettingRefused(ValueError):
             unit_hint = self._unit_hint(lang)
             return f"{said}\n{unit_hint}" if unit_hint else said
         if self.thousands:
-            mark = next(ch for ch in self.thousands if ch in ",.")
-            whole = "".join(ch for ch in self.thousands if ch not in ",.")
-            hint = tr(lang, "reply.number_thousands", value=self.thousands, whole=whole, mark=mark)
-            return f"{said}\n{hint}"
+            return f"{said}\n{thousands_hint(lang, self.thousands)}"
         return f"{said}\n{hint}" if self.digits else said
 
     def _unit_hint(self, lang: str) -> str:
@@ -446,7 +442,7 @@ class Setting(BaseModel):
                 and not float(fraction).is_integer()  # ("100.0": the digits, as /grant says)
             ):
                 raise SettingRefused(self.range_text, self, fraction=fraction)
-            elif _THOUSANDS.fullmatch(text):  # "1,500": "digits 0–9 only" did not say that
+            elif THOUSANDS.fullmatch(text):  # "1,500": "digits 0–9 only" did not say that
                 # the comma was the trouble (a whole number has no fraction to ask about)
                 raise SettingRefused(self.range_text, self, thousands=text)
             elif (timed := self.in_own_unit(text)) is not None:  # "2m": 120 seconds
@@ -2471,21 +2467,30 @@ def _reshow(t: LiveTable, tx: Tx, seats: list[int]) -> None:
     language just changed) that are on screen: a hand in progress, or the one that ended."""
     if t.hand is None:
         return
-    tx.show.update(s for s in seats if t.seats[s].private_ref is not None)
+    tx.show.update(s for s in seats if _hand_on_screen(t, t.seats[s]))
+
+
+def _hand_on_screen(t: LiveTable, seat: SeatState) -> bool:
+    """Whether ``seat``'s private message (a person's) shows the hand under way at ``t``,
+    which a step may write anew: they play in it. One sitting it out keeps their last
+    hand's message ("hand 2 is over … /back to play again"), which the hand's screen
+    would write over with "You have no hand at this table now"."""
+    return not seat.bot and seat.private_ref is not None and bool(t.boards_of(seat))
 
 
 def _rezone(t: LiveTable, tx: Tx) -> None:
     """The group's time zone (``utc_offset``) moved: write anew, in step ``tx``, the screens
     of a hand under way that show the turn's clock as a clock time in it (R8.5, "until
-    18:41", :func:`bot.render.clock_time`): every player's private hand message on screen
-    and the table message (one group write: the step's, ``tx.group``). They kept the old
-    zone's time until their next rewrite (a move), which may be the whole turn. No hand:
+    18:41", :func:`bot.render.clock_time`): the private hand message of every player in it
+    on screen (:func:`_hand_on_screen`; not one sitting it out) and the table message (one
+    group write: the step's, ``tx.group``). They kept the old zone's time until their next
+    rewrite (a move), which may be the whole turn. No hand:
     nothing shows a turn's clock (the step writes the table message anyway, and a
     tournament's "next level at" with it, R8.7)."""
     if t.hand is None:
         return
     tx.group = True
-    tx.show.update(s for s, seat in t.seats.items() if not seat.bot and seat.private_ref)
+    tx.show.update(s for s, seat in t.seats.items() if _hand_on_screen(t, seat))
 
 
 def missed(t: LiveTable, s: CommunitySettings, label: str) -> bool:

@@ -233,6 +233,11 @@ async def test_a_grant_with_a_typographic_minus_takes_and_odd_digits_get_the_hin
         for amount in ("\uff11\uff10\uff10", "1,00", "1 00", "\u2212\uff11\uff10"):
             reply = await w.say(ALICE, f"/grant Anna Maria {amount}")
             assert reply["text"] == hint, (amount, reply)
+        # grouped by points: told to drop them (brk67)
+        reply = await w.say(ALICE, "/grant Anna Maria 1.000")
+        assert reply["text"] == (
+            "“1.000”: write 1000, without the “.”.\n" + tr("en", "reply.grant_usage")
+        ), reply
         said = await w.say(ANNA_MARIA, "/balance")
         assert said["text"].startswith(f"Anna Maria: {balance}"), said
         # grouped as the bot writes amounts, a thousand (fix39g), with a typographic minus too

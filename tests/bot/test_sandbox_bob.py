@@ -161,7 +161,7 @@ async def test_a_tournament_with_bob_is_played_to_its_end_and_paid_out(tmp_path:
         await box.print_changes()
         assert typed == 2 and discards[1]  # (his typed street 2 discarded one)
         assert "🏆 Level 1 · 10 chips a point" in out.getvalue()
-        assert "🏆 Level 2 · 100000 chips a point" in out.getvalue()
+        assert "🏆 Level 2 · 100,000 chips a point" in out.getvalue()
         assert len(hand_start) >= 2
         # Bob's discards never in the group's messages of their hand (nor after it, up to
         # the next hand: the showdown included)
