@@ -818,12 +818,16 @@ def default_intents(*, members: bool = False) -> discord.Intents:
     return discord.Intents(guilds=True, moderation=True, members=members)
 
 
+#: what the operator does when Discord refused the privileged members intent (close code
+#: 4014): one text for :data:`MEMBERS_INTENT_REFUSED` and :data:`CLOSE_CODES`
+_MEMBERS_INTENT_ADVICE = (
+    "switch on Server Members Intent in the Developer Portal (Bot tab), or set "
+    "DISCORD_MEMBERS_INTENT=0"
+)
+
 #: what to do when Discord refused the privileged members intent (close code 4014,
 #: discord.py's ``PrivilegedIntentsRequired``): the start's line and a running bot's
-MEMBERS_INTENT_REFUSED = (
-    "Discord refused the members intent: switch on Server Members Intent in the Developer "
-    "Portal (Bot tab), or set DISCORD_MEMBERS_INTENT=0"
-)
+MEMBERS_INTENT_REFUSED = f"Discord refused the members intent: {_MEMBERS_INTENT_ADVICE}"
 
 #: Discord's gateway close codes that end a connection for good (discord.py reconnects on
 #: every other; Discord's gateway docs, "Gateway Close Event Codes") → what the operator
@@ -841,8 +845,7 @@ CLOSE_CODES: dict[int, str] = {
     "(pip install -U discord.py)",
     4013: "Discord refused the gateway intents as invalid: upgrade discord.py (pip install -U "
     "discord.py)",
-    4014: "the members intent was refused: switch on Server Members Intent in the Developer "
-    "Portal (Bot tab), or set DISCORD_MEMBERS_INTENT=0",
+    4014: f"the members intent was refused: {_MEMBERS_INTENT_ADVICE}",
 }
 
 
