@@ -135,8 +135,9 @@ def ambiguous_comma(text: str) -> bool:
     return not m.group(1).lstrip("+-").startswith("0")
 
 
-#: A whole number with its thousands grouped by commas or points ("1,500", "12.000.000").
-THOUSANDS = re.compile(r"[+-]?[1-9]\d{0,2}(?:,\d{3})+|[+-]?[1-9]\d{0,2}(?:\.\d{3})+")
+#: A whole number with its thousands grouped by commas or points ("1,500", "12.000.000"),
+#: in the ASCII digits 0–9 (as :data:`_WHOLE`: "1.٠٠٠" was told to be written "1٠٠٠").
+THOUSANDS = re.compile(r"[+-]?[1-9][0-9]{0,2}(?:,[0-9]{3})+|[+-]?[1-9][0-9]{0,2}(?:\.[0-9]{3})+")
 
 
 def thousands_hint(lang: str, text: str) -> str:
