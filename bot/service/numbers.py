@@ -72,11 +72,20 @@ _WHOLE = re.compile(r"([+-]?)([0-9]+)(…?)")
 #: a narrow no-break space (typographers' and some keyboards').
 GROUP_MARKS = ", \u00a0\u2009\u202f"
 
-#: A whole number with its thousands grouped: 1–3 digits, the first not 0, then groups of
-#: exactly three, each after one mark, the same mark throughout ("1,000,000", "10 000").
-_GROUPED = re.compile(
-    r"([+-]?)([1-9][0-9]{0,2})(?:([" + GROUP_MARKS + r"])[0-9]{3})(?:\3[0-9]{3})*"
-)
+
+def _grouped_by(marks: str) -> re.Pattern[str]:
+    """A whole number with its thousands grouped by one of ``marks``, the same mark
+    throughout: its sign (group 1), 1–3 ASCII digits, the first not 0 (group 2), then groups
+    of exactly three, each after the mark (group 3: the mark). The one shape of a grouped
+    number, read (:data:`_GROUPED`) or told to be written without its points
+    (:data:`THOUSANDS`)."""
+    return re.compile(
+        r"([+-]?)([1-9][0-9]{0,2})([" + re.escape(marks) + r"])[0-9]{3}(?:\3[0-9]{3})*"
+    )
+
+
+#: A whole number grouped as the bot writes one ("1,000,000", "10 000"): :func:`ungrouped`.
+_GROUPED = _grouped_by(GROUP_MARKS)
 _NUMBER = re.compile(r"([+-]?[0-9]+)(?:([.,])([0-9]+))?")
 
 
@@ -135,20 +144,23 @@ def ambiguous_comma(text: str) -> bool:
     return not m.group(1).lstrip("+-").startswith("0")
 
 
-#: A whole number with its thousands grouped by commas or points ("1,500", "12.000.000"),
-#: in the ASCII digits 0–9 (as :data:`_WHOLE`: "1.٠٠٠" was told to be written "1٠٠٠").
-THOUSANDS = re.compile(r"[+-]?[1-9][0-9]{0,2}(?:,[0-9]{3})+|[+-]?[1-9][0-9]{0,2}(?:\.[0-9]{3})+")
+#: A whole number with its thousands grouped by points ("1.500", "12.000.000"), in the ASCII
+#: digits 0–9 ("1.٠٠٠" was told to be written "1٠٠٠"): no whole number, told to be written
+#: without them (:func:`thousands_hint`). One grouped by commas is read (:func:`ungrouped`).
+THOUSANDS = _grouped_by(".")
 
 
 def thousands_hint(lang: str, text: str) -> str:
-    """What a whole number written with its thousands grouped (:data:`THOUSANDS`: "1.500",
-    as some write an amount) is told, in ``lang``: to write it without the mark ("“1.500”:
-    write 1500, without the “.”."). (One grouped by commas, as the bot prints English
-    amounts, is read where a whole number is: :func:`ungrouped`.)"""
+    """What a whole number written with its thousands grouped by points (:data:`THOUSANDS`:
+    "1.500", as some write an amount) is told, in ``lang``: to write it without them
+    ("“1.500”: write 1500, without the “.”."). (One grouped by commas, as the bot prints
+    English amounts, is read where a whole number is: :func:`ungrouped`.)
+
+    :raises AssertionError: ``text`` is not :data:`THOUSANDS`' (spaces around it aside)."""
     text = text.strip()
-    mark = next(ch for ch in text if ch in ",.")
-    whole = "".join(ch for ch in text if ch not in ",.")
-    return tr(lang, "reply.number_thousands", value=text, whole=whole, mark=mark)
+    m = THOUSANDS.fullmatch(text)
+    assert m is not None, text
+    return tr(lang, "reply.number_thousands", value=text, whole=text.replace(m[3], ""), mark=m[3])
 
 
 def digits_hint(lang: str, text: str = "", *, whole: bool = True) -> str:

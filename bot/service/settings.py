@@ -442,7 +442,7 @@ class Setting(BaseModel):
                 and not float(fraction).is_integer()  # ("100.0": the digits, as /grant says)
             ):
                 raise SettingRefused(self.range_text, self, fraction=fraction)
-            elif THOUSANDS.fullmatch(text):  # "1,500": "digits 0–9 only" did not say that
+            elif THOUSANDS.fullmatch(text):  # "1.500": "digits 0–9 only" did not say that
                 # the comma was the trouble (a whole number has no fraction to ask about)
                 raise SettingRefused(self.range_text, self, thousands=text)
             elif (timed := self.in_own_unit(text)) is not None:  # "2m": 120 seconds
