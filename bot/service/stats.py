@@ -103,7 +103,8 @@ def _avg(total: int, count: int, lang: str = "en") -> str:
     if not count:
         return "—"
     value = total / count
-    text = minus(f"{value:+,.1f}" if abs(value) >= group_from(lang) else f"{value:+.1f}")
+    text = f"{value:+.1f}"  # (grouped as rounded: 999.95 is "+1,000.0", not "+1000.0")
+    text = minus(f"{value:+,.1f}" if abs(float(text)) >= group_from(lang) else text)
     return text.replace(",", "\u00a0").replace(".", ",") if lang == "ru" else text
 
 

@@ -51,3 +51,23 @@ async def test_grant_tells_other_digits_grouped_the_digits_0_9() -> None:
     reply = await service.grant(GROUP, BORIS, True, "1", f"5.{ARABIC_ZEROS}", "k1")
     hint = tr("ru", "reply.number_grouped")
     assert reply.alert and reply.text.startswith(hint + "\n"), reply.text
+
+
+@pytest.mark.parametrize(
+    ("total", "count", "lang", "shown"),
+    [
+        (19999, 20, "en", "+1,000.0"),  # 999.95: 1000.0 once rounded
+        (-19999, 20, "en", "\u22121,000.0"),
+        (199999, 20, "ru", "+10\u00a0000,0"),  # 9999.95
+        (20000, 20, "en", "+1,000.0"),
+        (19980, 20, "en", "+999.0"),  # (below a thousand: not grouped)
+    ],
+)
+def test_an_average_rounded_up_to_a_thousand_is_grouped_as_one(
+    total: int, count: int, lang: str, shown: str
+) -> None:
+    """/stats' averages (kush a hand, points a hand): grouping was decided on the value
+    before its rounding to one decimal, so 999.95 read "+1000.0" beside "+1,000.0"."""
+    from bot.service.stats import _avg
+
+    assert _avg(total, count, lang) == shown
