@@ -176,6 +176,9 @@ INTERNAL_HEADER = "X-OFC-Internal-Key"
 #: machines' clocks may differ a little) the time it was signed at (:func:`signed_headers`);
 #: its nonce is remembered that long, so a captured request is refused when replayed
 SIGNED_SECONDS = 60.0
+#: seconds between two log lines of one kind of refused internal request (a flood logs
+#: little: :meth:`Worker._allowed`); the signing window above is another matter
+REFUSAL_LOG_SECONDS = 60.0
 
 
 def internal_key(token: str, route: str) -> str:
@@ -504,15 +507,16 @@ class Worker:
 
     async def _allowed(self, request: web.Request, route: str) -> bytes | None:
         """The request's body when it is signed for ``route`` as :class:`Signatures` wants
-        (every route's one check), else ``None`` (refused: 403)."""
+        (every route's one check), else ``None`` (refused: 403; why logged at WARNING, once
+        per :data:`REFUSAL_LOG_SECONDS` a kind of refusal)."""
         body = await request.read()
         header = request.headers.get(INTERNAL_HEADER, "")
         if self.signatures.allowed(route, header, body):
             return body
         why = self.signatures.refused
         now = time.monotonic()
-        kind = why.split(" ", 1)[0]  # (once a minute a kind of refusal: a flood logs little)
-        if now - self._refusals_said.get(kind, -SIGNED_SECONDS) >= SIGNED_SECONDS:
+        kind = why.split(" ", 1)[0]  # (each kind's first word differs: Signatures.allowed)
+        if now - self._refusals_said.get(kind, -REFUSAL_LOG_SECONDS) >= REFUSAL_LOG_SECONDS:
             self._refusals_said[kind] = now
             log.warning("worker %s: a request to /%s refused (403): %s", self.worker_id, route, why)
         return None
