@@ -34,7 +34,7 @@ import logging
 import os
 import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, InvalidStateError
 from typing import Any, TypeVar
 
@@ -214,7 +214,7 @@ class Thinker:
         self._watching: asyncio.TimerHandle | None = None  # (Thinker._watch)
         self._asked = 0  # decisions asked of the worker, not answered yet
         self._bot_threads: _Threads | None = None  # (computer players', Thinker._computer_thread)
-        self._press_threads: _Threads | None = None  # (presses', Thinker._press_thread)
+        self._press_threads: _Threads | None = None  # (presses', Thinker._press_pool)
 
     @property
     def running(self) -> bool:
@@ -257,31 +257,27 @@ class Thinker:
         :raises Exception: what ``fn`` raised."""
         if not self.in_process:
             return await self._in_thread(fn, k, level, within)
-        self._replace_if_hung()
         fallback = level
-        self._asked += 1
-        self._watch()
-        try:
-            decided = self.worker.run_again_if_died(fn, k, level, logger=log, what="decision")
-            return await asyncio.wait_for(decided, within)
-        except TimeoutError:
-            assert within is not None
-            log.info("no decision from the worker within %.1f s: %s instead", within, instead)
-            fallback = instead
-            self._watch()
-        except TaskHung:
-            if within is None:  # (a computer player's: its street is made by the timeout rule)
-                raise
-            log.warning("the decision process hung on this decision: %s instead", instead)
-            fallback = instead
-        except (RuntimeError, OSError) as exc:
-            # BrokenProcessPool (died twice), or a pool shut down under the decision (the
-            # service stopping: "cannot schedule new futures after shutdown")
-            log.warning("the decision process failed (%r): this decision in a thread", exc)
-            if within is not None:
+        with self._asking():
+            try:
+                decided = self.worker.run_again_if_died(fn, k, level, logger=log, what="decision")
+                return await asyncio.wait_for(decided, within)
+            except TimeoutError:
+                assert within is not None
+                log.info("no decision from the worker within %.1f s: %s instead", within, instead)
                 fallback = instead
-        finally:
-            self._asked -= 1
+                self._watch()
+            except TaskHung:
+                if within is None:  # (a computer player's: its street is made by the timeout rule)
+                    raise
+                log.warning("the decision process hung on this decision: %s instead", instead)
+                fallback = instead
+            except (RuntimeError, OSError) as exc:
+                # BrokenProcessPool (died twice), or a pool shut down under the decision (the
+                # service stopping: "cannot schedule new futures after shutdown")
+                log.warning("the decision process failed (%r): this decision in a thread", exc)
+                if within is not None:
+                    fallback = instead
         if within is None:
             return await self._computer_thread(fn, k, fallback)
         return await asyncio.wait_for(
@@ -306,20 +302,34 @@ class Thinker:
         loop = asyncio.get_running_loop()
         began = loop.time()
         if self.in_process:
-            self._replace_if_hung()
-            self._asked += 1
-            self._watch()
-            try:
-                done = self.worker.run_again_if_died(fn, *args, logger=log, what="decision")
-                return await asyncio.wait_for(done, PRESS_SECONDS)
-            except (TaskHung, RuntimeError, OSError) as exc:
-                log.warning("the decision process failed (%r): this work in a thread", exc)
-            finally:
-                self._asked -= 1
+            with self._asking():
+                try:
+                    done = self.worker.run_again_if_died(fn, *args, logger=log, what="decision")
+                    return await asyncio.wait_for(done, PRESS_SECONDS)
+                except (TaskHung, RuntimeError, OSError) as exc:
+                    log.warning("the decision process failed (%r): this work in a thread", exc)
+        left = max(0.0, PRESS_SECONDS - (loop.time() - began))
+        return await asyncio.wait_for(self._press_pool().run(fn, *args), left)
+
+    @contextlib.contextmanager
+    def _asking(self) -> Iterator[None]:
+        """While one call (:meth:`decide`, :meth:`compute`) is asked of the worker process: a
+        hung worker replaced first (:meth:`_replace_if_hung`), the call counted among those
+        waiting for it (:attr:`_asked`, until it returns or raises) and the worker watched
+        (:meth:`_watch`)."""
+        self._replace_if_hung()
+        self._asked += 1
+        self._watch()
+        try:
+            yield
+        finally:
+            self._asked -= 1
+
+    def _press_pool(self) -> _Threads:
+        """The threads of presses (:data:`PRESS_THREADS`), made at the first use."""
         if self._press_threads is None:
             self._press_threads = _Threads(PRESS_THREADS, "ofc-arrange")
-        left = max(0.0, PRESS_SECONDS - (loop.time() - began))
-        return await asyncio.wait_for(self._press_threads.run(fn, *args), left)
+        return self._press_threads
 
     async def _in_thread(
         self, fn: Decide, k: SeatKnowledge, level: Level, within: float | None
@@ -354,9 +364,7 @@ class Thinker:
         """``fn(k, level)`` for a press in a thread of :data:`PRESS_THREADS`: none of them is
         joined by the bot's shutdown (the event loop's default pool was, for good, when a
         decision hung there), and one given up is written off (:class:`_Threads`)."""
-        if self._press_threads is None:
-            self._press_threads = _Threads(PRESS_THREADS, "ofc-arrange")
-        return await self._press_threads.run(fn, k, level)
+        return await self._press_pool().run(fn, k, level)
 
     def _replace_if_hung(self) -> None:
         """Replace the worker when it has been on one decision longer than
