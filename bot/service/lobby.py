@@ -1091,10 +1091,8 @@ async def _leave_tournament(
         ko = left.knock_out
         knocked = tr(t.lang, "tour.knocked_out", name=seat.name, place=ko.place, prize=ko.prize,
                      label=t.label)  # fmt: skip
-        ends_now = tour.finished is not None and (t.hand is not None or t.reveal is None)
-        if not ends_now:  # (ending in this step: the knock-out is the first line of the
-            # final standings, one group write, not a notice of its own before them)
-            t.owe("post", Screen(knocked))
+        # the knock-out is a notice of its own, unless the tournament ends in this step: then
+        # it is the first line of the final standings (``before``), one group write
         if tour.finished is not None and t.hand is not None:
             # the last opponent left: the winner does not play the hand out alone (R8.7);
             # the closing step's private messages, kept with its final snapshot until sent
@@ -1103,16 +1101,19 @@ async def _leave_tournament(
             if t.chat_gone:  # the bot's removal (R8.2a): nobody reads the standings there
                 tell_chat_gone(t, tx)
         elif t.plays_now(seat):
+            t.owe("post", Screen(knocked))
             seat.leaving = True
             advance(rt, t, tx)  # the moves are made for them; the payout follows the hand
         elif t.reveal is not None:
+            t.owe("post", Screen(knocked))
             _leave_reveal(rt, t, tx, seat)
-        else:
+        elif tour.finished is not None:
             stand_up(t, tx, seat)
-            if tour.finished is not None:
-                tournaments.finish(rt, t, tx, before=[knocked])
-            else:
-                maybe_start(rt, t, tx)
+            tournaments.finish(rt, t, tx, before=[knocked])
+        else:
+            t.owe("post", Screen(knocked))
+            stand_up(t, tx, seat)
+            maybe_start(rt, t, tx)
     return Reply(tr(lang, "tour.left", place=ko.place, prize=ko.prize, label=t.label))
 
 
