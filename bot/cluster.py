@@ -233,26 +233,96 @@ class Signatures:
         """Whether a request to ``route`` with ``header`` (its :data:`INTERNAL_HEADER`) and
         ``body`` is taken: signed with the route's key for this address (compared in
         constant time), fresh, its nonce new (remembered from now on)."""
+        return self.refusal(route, header, body) is None
+
+    def refusal(self, route: str, header: str, body: bytes) -> str | None:
+        """Why a request to ``route`` is refused, ``None`` when it is taken (as
+        :meth:`allowed`; its nonce remembered from now on): ``"unsigned"`` (no header, a
+        malformed one), ``"no key"`` (a route this worker has no key for: it runs without
+        that platform's token), ``"key"`` (signed with
+        another key: a sender with another bot token, or a request for another worker's
+        address), ``"time"`` (signed more than :data:`SIGNED_SECONDS` ago or ahead: the
+        machines' clocks apart) or ``"replay"`` (its nonce taken already)."""
         key = self.keys.get(route)
         stamp, _, rest = header.partition(":")
         nonce, _, given = rest.partition(":")
-        if key is None or not nonce or len(nonce) > 64:
-            return False
+        if key is None:
+            return "no key"
+        if not nonce or len(nonce) > 64:
+            return "unsigned"
         want = _mac(key, stamp, nonce, self.address, body)
         if not hmac.compare_digest(given.encode(), want.encode()):
-            return False
+            return "key"
         try:
             at = float(stamp)
         except ValueError:
-            return False
+            return "unsigned"
         now = self.clock()
         while self._expiry and self._expiry[0][0] < now:
             self._seen.discard(heapq.heappop(self._expiry)[1])
-        if not abs(now - at) <= SIGNED_SECONDS or nonce in self._seen:
-            return False  # (stale, from too far ahead, or a replay)
+        if not abs(now - at) <= SIGNED_SECONDS:
+            return "time"  # (stale, or from too far ahead)
+        if nonce in self._seen:
+            return "replay"
         self._seen.add(nonce)
         heapq.heappush(self._expiry, (at + SIGNED_SECONDS, nonce))
-        return True
+        return None
+
+
+#: the setting whose bot token each internal route's key is derived from
+_ROUTE_TOKENS = {
+    "telegram": "TELEGRAM_BOT_TOKEN",
+    "private": "TELEGRAM_BOT_TOKEN",
+    "discord": "DISCORD_BOT_TOKEN",
+}
+#: seconds between two warnings of the same refusal of the internal endpoint (or of the
+#: router's webhook): one line says what to fix, not one per request
+REFUSAL_LOG_SECONDS = 60.0
+
+
+def refusal_advice(route: str, reason: str) -> str:
+    """What a worker's warning of a refused internal request (``reason``, from
+    :meth:`Signatures.refusal`, to ``route``) tells the operator to do."""
+    token = _ROUTE_TOKENS.get(route, "the bot token")
+    if reason == "key":
+        return (
+            f"it was signed with another key: the router and every worker must run with the "
+            f"same {token} (and WORKER_ADDRESS must be the URL the others reach this worker at)"
+        )
+    if reason == "time":
+        return (
+            f"it was signed more than {SIGNED_SECONDS:g} s before or after this machine's "
+            "time: the machines' clocks are apart; keep them in step (NTP)"
+        )
+    if reason == "no key":
+        return (
+            f"this worker runs without {token}: give it the same {token} as the router and "
+            "the other workers"
+        )
+    if reason == "replay":
+        return "it repeated a request taken already (a replay): someone else reaches WORKER_LISTEN"
+    return "it was not signed: only the router and the workers may post to WORKER_LISTEN"
+
+
+class _Quiet:
+    """Says a refusal once per :data:`REFUSAL_LOG_SECONDS` per kind (``key``): the first
+    one logged, the next ones counted and told with the next line."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self._said: dict[str, tuple[float, int]] = {}  # kind → (when said, refused since)
+
+    def due(self, kind: str) -> int | None:
+        """``None`` when a line of ``kind`` was logged within the last
+        :data:`REFUSAL_LOG_SECONDS` (this refusal counted), else how many were refused
+        since that line (0 for the first line)."""
+        now = self.clock()
+        said = self._said.get(kind)
+        if said is not None and now - said[0] < REFUSAL_LOG_SECONDS:
+            self._said[kind] = (said[0], said[1] + 1)
+            return None
+        self._said[kind] = (now, 0)
+        return 0 if said is None else said[1]
 
 
 def shard_key(shard_id: int) -> str:
@@ -476,6 +546,7 @@ class Worker:
         self.stopping = False
         #: what the internal endpoint checks of every request (:class:`Signatures`)
         self.signatures = Signatures(address)
+        self._quiet = _Quiet()  # (the warnings of refused requests: one a minute a kind)
         #: route → the key its requests are signed with (:func:`internal_key`); a route
         #: without one refuses every request (the one :attr:`signatures` checks with)
         self.keys = self.signatures.keys
@@ -488,7 +559,20 @@ class Worker:
         (every route's one check), else ``None`` (refused: 403)."""
         body = await request.read()
         header = request.headers.get(INTERNAL_HEADER, "")
-        return body if self.signatures.allowed(route, header, body) else None
+        reason = self.signatures.refusal(route, header, body)
+        if reason is None:
+            return body
+        more = self._quiet.due(f"{route}:{reason}")
+        if more is not None:  # (a token or a clock to fix: one line a minute, not per request)
+            log.warning(
+                "worker %s: refused a request to /%s from %s (403): %s%s",
+                self.worker_id,
+                route,
+                request.remote or "?",
+                refusal_advice(route, reason),
+                f" ({more} more refused since the last such line)" if more else "",
+            )
+        return None
 
     def attach_telegram(self, adapter: TelegramAdapter) -> None:
         """Compose this worker with its Telegram adapter (as :func:`bot.app.run` does): it is
@@ -1442,6 +1526,7 @@ class Router:
         #: the last forward attempts (10,000), for tests and benchmarks
         self.forwards: deque[tuple[float, str, str, int]] = deque(maxlen=10_000)
         self.guard = one_bot.TokenGuard(on_token_taken, one_bot.CONFLICT_SECONDS)
+        self._quiet = _Quiet()  # (the lines of refused requests: one a minute a kind)
         self.webhook_look_seconds = one_bot.WEBHOOK_LOOK_SECONDS
         self._webhook_look: asyncio.Task[None] | None = None
 
@@ -1501,6 +1586,20 @@ class Router:
         if request.content_type != "application/json" or not hmac.compare_digest(
             token, self._secret
         ):
+            more = self._quiet.due("secret")
+            if more is not None:  # (a proxy dropping the header: one line a minute)
+                log.warning(
+                    "router: refused a webhook request from %s (403): %s; Telegram sends "
+                    "TELEGRAM_WEBHOOK_SECRET in the X-Telegram-Bot-Api-Secret-Token header "
+                    "with a JSON body: a proxy in front must pass both%s",
+                    request.remote or "?",
+                    "not JSON"
+                    if request.content_type != "application/json"
+                    else "without the secret token"
+                    if not token
+                    else "with another secret token",
+                    f" ({more} more refused since the last such line)" if more else "",
+                )
             return web.Response(status=403)
         body = await request.read()
         try:
@@ -1649,6 +1748,16 @@ class Router:
                 except (ClientError, OSError, TimeoutError, ValueError):
                     reply = {}
                 self.forwards.append((time.monotonic(), key, address, status))
+                if status == 403 and self._quiet.due(f"forbidden:{address}") is not None:
+                    log.error(
+                        "router: the worker at %s refused update %s (403): it runs with "
+                        "another TELEGRAM_BOT_TOKEN than this router, or the two machines' "
+                        "clocks are more than %g s apart (its log says which); the chats "
+                        "it is picked for get no update until that is fixed",
+                        address,
+                        data.get("update_id"),
+                        SIGNED_SECONDS,
+                    )
                 if status == 200:
                     self._owners[key] = (time.monotonic(), address)  # it holds the chat now
                     return True

@@ -1,0 +1,136 @@
+"""nu54: an operator's run of the cluster (a router and workers, docs/operations.md).
+
+A worker started with another bot token than the router (or on a machine whose clock is a
+minute off) refused every update forwarded to it (403) without a word in either log: the
+chats rendezvous hashing gave it were silent, and the router said only "no worker took
+update N" half a minute later. A webhook request without the right secret token (a proxy
+dropping the header) was refused silently too. Each refusal is now a log line saying what
+to fix (one a minute a kind)."""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from bot.cluster import (
+    INTERNAL_HEADER,
+    SIGNED_SECONDS,
+    Signatures,
+    Worker,
+    _Quiet,
+    internal_key,
+    signed_headers,
+)
+from storage.memory import MemoryStore
+from tests.bot.cluster.harness import free_port
+from tests.bot.conftest import service_env
+from tests.bot.test_cluster import SECRET_OK, UPDATE, _Endpoint, _router, _until
+
+TOKEN = "123456:" + "A" * 35
+OTHER = "654321:" + "B" * 35
+ADDRESS = "http://127.0.0.1:9"
+
+
+def test_a_refusal_says_why() -> None:
+    """:meth:`Signatures.refusal` tells another key, a clock apart, a replay, an unsigned
+    request and a route without a key apart (``allowed`` is its ``None``)."""
+    now = [1_000_000.0]
+    checks = Signatures(ADDRESS, clock=lambda: now[0])
+    checks.keys["telegram"] = internal_key(TOKEN, "telegram")
+    body = b"{}"
+
+    def sign(token: str, at: float) -> str:
+        return signed_headers(internal_key(token, "telegram"), ADDRESS, body, now=at)[
+            INTERNAL_HEADER
+        ]
+
+    good = sign(TOKEN, now[0])
+    assert checks.refusal("telegram", good, body) is None
+    assert checks.refusal("telegram", good, body) == "replay"
+    assert checks.refusal("telegram", sign(OTHER, now[0]), body) == "key"
+    assert checks.refusal("telegram", sign(TOKEN, now[0] - SIGNED_SECONDS - 5), body) == "time"
+    assert checks.refusal("telegram", sign(TOKEN, now[0] + SIGNED_SECONDS + 5), body) == "time"
+    assert checks.refusal("telegram", "", body) == "unsigned"
+    assert checks.refusal("discord", good, body) == "no key"
+
+
+def test_the_lines_of_refusals_are_one_a_minute_a_kind() -> None:
+    now = [0.0]
+    quiet = _Quiet(clock=lambda: now[0])
+    assert quiet.due("key") == 0
+    assert quiet.due("key") is None and quiet.due("key") is None
+    assert quiet.due("time") == 0  # (another kind: its own line)
+    now[0] = 61.0
+    assert quiet.due("key") == 2  # the two refused since the last line
+
+
+async def test_a_worker_logs_a_request_signed_with_another_token(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A worker refusing a forward signed with another bot token's key says so, naming
+    TELEGRAM_BOT_TOKEN, once a minute; one signed a minute and a half ago names the clocks.
+    Without the fix the worker logged nothing: the 403s were silent."""
+    service, *_ = service_env()
+    port = free_port()
+    address = f"http://127.0.0.1:{port}"
+    worker = Worker(service, "w9", address, ttl=60.0)
+    worker.keys["telegram"] = internal_key(TOKEN, "telegram")
+    worker.telegram = object()  # type: ignore[assignment]  # (the endpoint's routes run)
+    await worker.start(("127.0.0.1", port))
+    caplog.set_level(logging.WARNING, logger="bot.cluster")
+    try:
+        async with aiohttp.ClientSession() as http:
+            for token, at in ((OTHER, None), (OTHER, None), (TOKEN, -90.0)):
+                stamp = None if at is None else time.time() + at
+                key = internal_key(token, "telegram")
+                headers = signed_headers(key, address, UPDATE, now=stamp)
+                async with http.post(f"{address}/telegram", data=UPDATE, headers=headers) as r:
+                    assert r.status == 403
+    finally:
+        await worker.halt()
+        await worker.stop()
+    lines = [r.getMessage() for r in caplog.records if r.name == "bot.cluster"]
+    refused = [line for line in lines if "refused a request to /telegram" in line]
+    assert len(refused) == 2, lines
+    assert "signed with another key" in refused[0]
+    assert "the same TELEGRAM_BOT_TOKEN" in refused[0]
+    assert "clocks are apart" in refused[1] and "NTP" in refused[1]
+
+
+async def test_the_router_logs_a_worker_s_refusal_and_a_wrong_secret(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A worker answering the router's forward with 403 (another bot token, clocks apart)
+    is an error line in the router's log naming it and TELEGRAM_BOT_TOKEN; a webhook
+    request with another secret token a warning naming the header. Without the fix the
+    router said only "no worker took update 7" once its retries ran out, and nothing of the
+    wrong secret."""
+    store = MemoryStore()
+    worker = _Endpoint(status=403)
+    await worker.start()
+    await store.heartbeat("w1", worker.address, 60.0)
+    caplog.set_level(logging.WARNING, logger="bot.cluster")
+    try:
+        async with (
+            _router(store, retry_seconds=1.0) as (_, url, _fake),
+            aiohttp.ClientSession() as http,
+        ):
+            wrong = {**SECRET_OK, "X-Telegram-Bot-Api-Secret-Token": "wrong"}
+            async with http.post(url, data=UPDATE, headers=wrong) as resp:
+                assert resp.status == 403
+            async with http.post(url, data=UPDATE, headers=SECRET_OK) as resp:
+                assert resp.status in (200, 503)
+            await _until(lambda: len(worker.bodies) >= 2)
+    finally:
+        await worker.stop()
+    lines = [r.getMessage() for r in caplog.records if r.name == "bot.cluster"]
+    secret = [line for line in lines if "refused a webhook request" in line]
+    assert len(secret) == 1 and "with another secret token" in secret[0], lines
+    assert "X-Telegram-Bot-Api-Secret-Token" in secret[0]
+    forbidden = [line for line in lines if f"worker at {worker.address} refused update 7" in line]
+    assert len(forbidden) == 1, lines  # (one line for all the retries)
+    assert "TELEGRAM_BOT_TOKEN" in forbidden[0] and "clocks" in forbidden[0]
