@@ -620,6 +620,9 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
             service.warm_up()  # (as service.start: the first picture finds its process up)
             from bot.cluster import ListenError
 
+            refused = await worker.peers_refusal()  # (another token: its chats silent)
+            if refused is not None:
+                raise ConfigError(refused)
             try:
                 await worker.start(split_listen(settings.worker_listen))
             except ListenError as exc:  # (a traceback: another worker's WORKER_LISTEN)
@@ -784,6 +787,9 @@ async def run_router(settings: Settings, stop: asyncio.Event | None = None) -> N
     )
     host, port = split_listen(settings.telegram_webhook_listen)
     try:
+        refused = await router.peers_refusal()  # (another token: their chats silent)
+        if refused is not None:
+            raise ConfigError(refused)
         # (a traceback of 105 lines ended in NetworkError; a refused URL said "cannot reach")
         with (
             _bot_api_errors(settings.telegram_api_base_url),
@@ -802,7 +808,19 @@ async def run_router(settings: Settings, stop: asyncio.Event | None = None) -> N
                     "cannot listen on TELEGRAM_WEBHOOK_LISTEN="
                     f"{settings.telegram_webhook_listen}: {exc}"
                 ) from None
-        log.info("router: webhook %s on %s", settings.telegram_webhook_url, port)
+        live = await router.live_workers(fresh=True)
+        log.log(
+            logging.INFO if live else logging.WARNING,
+            "router: webhook %s on %s; database %s; %s",
+            settings.telegram_webhook_url,
+            settings.telegram_webhook_listen,
+            database_name(settings),
+            f"{len(live)} live worker(s): {', '.join(live)}"
+            if live
+            else "no live worker on this database yet: start the workers on it (their "
+            f"DATABASE_URL or DATABASE_PATH); an update no worker takes within "
+            f'{router.retry_seconds:g} s is dropped ("no worker took update …")',
+        )
         await stop.wait()
     except _StoppedStarting:
         log.info("stopped while starting")

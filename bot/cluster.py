@@ -339,6 +339,51 @@ def _runner_key(worker: str) -> str:
     return f"discord-worker:{worker}"
 
 
+#: seconds a start's probe of another process's internal endpoint waits for its answer
+PROBE_SECONDS = 2.0
+
+
+async def probe(address: str, route: str, key: str) -> str | None:
+    """Ask the worker at ``address`` whether it takes what this process signs for ``route``
+    with ``key`` (``POST /hello``, :meth:`Worker._on_hello`): its refusal's reason
+    (:meth:`Signatures.refusal`: ``"key"``, another bot token; ``"time"``, the clocks
+    apart), ``None`` when it takes it, has no key for the route (a worker of the other
+    platform) or cannot say (unreachable, or older code without ``/hello``: nothing to
+    refuse the start for)."""
+    body = json.dumps({"route": route}).encode()
+    try:
+        async with (
+            ClientSession(timeout=ClientTimeout(total=PROBE_SECONDS)) as http,
+            http.post(
+                f"{address}/hello", data=body, headers=signed_headers(key, address, body)
+            ) as resp,
+        ):
+            if resp.status != 403:
+                return None
+            reply = await resp.json()
+    except (ClientError, OSError, TimeoutError, ValueError):
+        return None
+    reason = reply.get("refused") if isinstance(reply, Mapping) else None
+    return reason if reason in ("key", "time") else None
+
+
+def probe_refusal(worker: str, address: str, route: str, reason: str, this: str) -> str:
+    """The one line (a :class:`bot.config.ConfigError`, exit status 2) of a start that the
+    live worker ``worker`` at ``address`` refused (:func:`probe`'s ``reason`` for
+    ``route``); ``this``: the process starting ("this worker", "the router")."""
+    token = _ROUTE_TOKENS.get(route, "the bot token")
+    if reason == "time":
+        return (
+            f"the worker {worker} at {address} refused {this}'s signed request: the two "
+            f"machines' clocks are more than {SIGNED_SECONDS:g} s apart; keep them in step "
+            "(NTP), then start again"
+        )
+    return (
+        f"the worker {worker} at {address} runs with another {token} than {this} (it "
+        f"refused {this}'s signed request): give the router and every worker the same {token}"
+    )
+
+
 class ShardRunner(Protocol):
     """What a worker needs of its Discord adapter (:class:`bot.discord.DiscordAdapter`):
     run and stop one shard, and which run."""
@@ -610,6 +655,7 @@ class Worker:
             app.router.add_post("/telegram", self._on_telegram)
             app.router.add_post("/discord", self._on_discord)
             app.router.add_post("/private", self._on_private)
+            app.router.add_post("/hello", self._on_hello)
             self._runner = web.AppRunner(app, access_log=None)
             await self._runner.setup()
             await _listen(self._runner, listen[0], listen[1])
@@ -1387,6 +1433,41 @@ class Worker:
         at = self._renewed.get(key)
         return at is not None and at > time.monotonic() - self.ttl / 2
 
+    async def _on_hello(self, request: web.Request) -> web.Response:
+        """A starting worker's or router's probe (:func:`probe`, ``{"route": name}``): 200
+        when its request, signed for that route, is taken here, else 403 with
+        ``{"refused": reason}`` (:meth:`Signatures.refusal`), 400 for a malformed body."""
+        body = await request.read()
+        try:
+            route = json.loads(body).get("route")
+        except (ValueError, AttributeError):
+            route = None
+        if route not in _ROUTE_TOKENS:
+            return web.json_response({"error": "malformed"}, status=400)
+        header = request.headers.get(INTERNAL_HEADER, "")
+        reason = self.signatures.refusal(route, header, body)
+        if reason is not None:
+            return web.json_response({"refused": reason}, status=403)
+        return web.json_response({"ok": True})
+
+    async def peers_refusal(self) -> str | None:
+        """Whether the live workers take what this worker signs (:func:`probe` of each, for
+        each route it has a key for), before it registers: the one line of the first that
+        refuses (another bot token, its clock a minute apart: :func:`probe_refusal`), else
+        ``None``. A worker with another token was taken in: every update the router
+        forwarded to it was refused, its chats silent."""
+        live = await self.store.live_workers()
+        for name, address in live.items():
+            if name == self.worker_id:
+                continue
+            for route, key in self.keys.items():
+                if route == "private":  # (the Telegram token's as /telegram's: asked there)
+                    continue
+                reason = await probe(address, route, key)
+                if reason is not None:
+                    return probe_refusal(name, address, route, reason, "this worker")
+        return None
+
     async def _on_telegram(self, request: web.Request) -> web.Response:
         """A forwarded Telegram update: 200 once handled here, 409 ``{"owner": url}`` when
         another worker holds its chat, 503 while stopping."""
@@ -1550,6 +1631,16 @@ class Router:
         self._webhook_look = asyncio.create_task(
             look_at_webhook(self.bot, url, self.guard, self.webhook_look_seconds)
         )
+
+    async def peers_refusal(self) -> str | None:
+        """Whether the live workers take the updates this router signs (:func:`probe` of
+        each): the one line of the first that refuses (another ``TELEGRAM_BOT_TOKEN``, a
+        clock a minute apart: :func:`probe_refusal`), else ``None``."""
+        for name, address in (await self.live_workers(fresh=True)).items():
+            reason = await probe(address, "telegram", self._forward_key)
+            if reason is not None:
+                return probe_refusal(name, address, "telegram", reason, "the router")
+        return None
 
     async def stop(self) -> None:
         """Stop receiving, finish the forwards under way, close."""

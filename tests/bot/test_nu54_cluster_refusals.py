@@ -19,6 +19,7 @@ import pytest
 from bot.cluster import (
     INTERNAL_HEADER,
     SIGNED_SECONDS,
+    Router,
     Signatures,
     Worker,
     _Quiet,
@@ -134,3 +135,53 @@ async def test_the_router_logs_a_worker_s_refusal_and_a_wrong_secret(
     forbidden = [line for line in lines if f"worker at {worker.address} refused update 7" in line]
     assert len(forbidden) == 1, lines  # (one line for all the retries)
     assert "TELEGRAM_BOT_TOKEN" in forbidden[0] and "clocks" in forbidden[0]
+
+
+async def _listening(store: MemoryStore, name: str, token: str) -> Worker:
+    """A worker on ``store`` with ``token``'s Telegram keys, its endpoint listening and its
+    heartbeat written (live)."""
+    service, *_ = service_env(store=store)
+    port = free_port()
+    worker = Worker(service, name, f"http://127.0.0.1:{port}", ttl=60.0)
+    worker.keys["telegram"] = internal_key(token, "telegram")
+    worker.keys["private"] = internal_key(token, "private")
+    worker.telegram = object()  # type: ignore[assignment]  # (the endpoint's routes run)
+    await worker.start(("127.0.0.1", port))
+    return worker
+
+
+async def test_a_worker_or_router_with_another_token_or_clock_is_refused_at_its_start() -> None:
+    """A worker starting beside a live worker of another bot token is refused in one line
+    naming that worker and TELEGRAM_BOT_TOKEN (:meth:`Worker.peers_refusal`, before it
+    registers: ``bot.app.run`` raises it as a ConfigError, exit status 2), and so is a
+    router (:meth:`Router.peers_refusal`); a worker of the same token is not; one whose
+    clock is two minutes off is refused naming the clocks. Without the fix both started
+    and every update forwarded to the odd one was refused (403): its chats were silent."""
+    store = MemoryStore()
+    w1 = await _listening(store, "w1", TOKEN)
+    try:
+        service, *_ = service_env(store=store)
+        same = Worker(service, "w2", "http://127.0.0.1:1", ttl=60.0)
+        same.keys["telegram"] = internal_key(TOKEN, "telegram")
+        assert await same.peers_refusal() is None
+        other = Worker(service, "w3", "http://127.0.0.1:1", ttl=60.0)
+        other.keys["telegram"] = internal_key(OTHER, "telegram")
+        line = await other.peers_refusal()
+        assert line == (
+            f"the worker w1 at {w1.address} runs with another TELEGRAM_BOT_TOKEN than this "
+            "worker (it refused this worker's signed request): give the router and every "
+            "worker the same TELEGRAM_BOT_TOKEN"
+        )
+        discord_only = Worker(service, "w5", "http://127.0.0.1:1", ttl=60.0)
+        discord_only.keys["discord"] = internal_key(OTHER, "discord")
+        assert await discord_only.peers_refusal() is None  # (w1 serves no Discord)
+        router = Router(store, OTHER, "http://127.0.0.1:1/bot")
+        line = await router.peers_refusal()
+        assert line is not None and "another TELEGRAM_BOT_TOKEN than the router" in line
+        assert await Router(store, TOKEN, "http://127.0.0.1:1/bot").peers_refusal() is None
+        w1.signatures.clock = lambda: time.time() + 120.0  # (w1's machine two minutes on)
+        line = await same.peers_refusal()
+        assert line is not None and "clocks are more than 60 s apart" in line and "NTP" in line
+    finally:
+        await w1.halt()
+        await w1.stop()
