@@ -657,6 +657,7 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
         )
         await stop.wait()
     finally:
+        serving = len(service.tables)
         if worker is not None and started:
             await worker.stop()  # saves what is still ours, gives the leases up at once
         else:
@@ -666,8 +667,22 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
                 await adapter.stop()
         # (do not leave an empty database behind a failed start)
         await _close_store(store, db if fresh and not started else None, lock)
+    if started:  # (the log ended in python-telegram-bot's "Application.stop() complete")
+        log.info("%s", _stopped_line(settings, serving))
     token_taken.raise_if_taken()
     discord_ended.raise_if_taken()
+
+
+def _stopped_line(settings: Settings, tables: int) -> str:
+    """The last line of a bot or worker that stopped after running (SIGTERM, Ctrl-C, or a
+    stop of its own, whose error line came first): ``tables`` open tables were saved, and
+    where they resume."""
+    if settings.worker_id is not None:
+        return (
+            f"worker {settings.worker_id} stopped: {tables} open table(s) saved and their "
+            "leases given up (the live workers take them over)"
+        )
+    return f"bot stopped: {tables} open table(s) saved (the next start resumes them)"
 
 
 def _discord_closed(code: int) -> str:
@@ -786,6 +801,7 @@ async def run_router(settings: Settings, stop: asyncio.Event | None = None) -> N
         on_token_taken=token_taken,
     )
     host, port = split_listen(settings.telegram_webhook_listen)
+    ran = True  # (no line: a start that stopped or failed said so)
     try:
         refused = await router.peers_refusal()  # (another token: their chats silent)
         if refused is not None:
@@ -824,9 +840,12 @@ async def run_router(settings: Settings, stop: asyncio.Event | None = None) -> N
         await stop.wait()
     except _StoppedStarting:
         log.info("stopped while starting")
+        ran = False
     finally:
         await router.stop()
         await store.close()
+    if ran:  # (the updates under way were forwarded first: Router.stop)
+        log.info("router stopped")
     token_taken.raise_if_taken()
 
 

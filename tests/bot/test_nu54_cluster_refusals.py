@@ -9,12 +9,14 @@ to fix (one a minute a kind)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from pathlib import Path
 
 import aiohttp
 import pytest
+from pydantic import SecretStr
 
 from bot.cluster import (
     INTERNAL_HEADER,
@@ -26,10 +28,16 @@ from bot.cluster import (
     internal_key,
     signed_headers,
 )
+from bot.config import Settings
+from bot.telegram.fake_api import FakeTelegram
 from storage.memory import MemoryStore
+from storage.sqlite import SqliteStore
 from tests.bot.cluster.harness import free_port
 from tests.bot.conftest import service_env
 from tests.bot.test_cluster import SECRET_OK, UPDATE, _Endpoint, _router, _until
+from tests.bot.test_webhook import SECRET as WEBHOOK_SECRET
+from tests.bot.test_webhook import TOKEN as WEBHOOK_TOKEN
+from tests.waiting import until
 
 TOKEN = "123456:" + "A" * 35
 OTHER = "654321:" + "B" * 35
@@ -185,3 +193,80 @@ async def test_a_worker_or_router_with_another_token_or_clock_is_refused_at_its_
     finally:
         await w1.halt()
         await w1.stop()
+
+
+@pytest.mark.parametrize("ttl", [600.0, -1.0])
+async def test_the_router_s_start_line_names_its_live_workers_and_its_stop_is_logged(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, ttl: float
+) -> None:
+    """The router's start line names where it listens, its database and the live workers
+    (a warning when there is none: the updates would be dropped after 30 s), and a SIGTERM
+    ends its log with "router stopped". It said "router: webhook … on 8443" alone, and
+    nothing at the stop."""
+    from bot.app import run_router
+
+    caplog.set_level(logging.INFO, logger="bot")
+    db = tmp_path / "ofc.sqlite3"
+    store = await SqliteStore.open(db)
+    await store.heartbeat("w1", "http://127.0.0.1:9", ttl)  # (live for ten minutes, or not)
+    await store.close()
+    fake = FakeTelegram(WEBHOOK_TOKEN)
+    await fake.start()
+    port = free_port()
+    settings = Settings(
+        telegram_bot_token=SecretStr(WEBHOOK_TOKEN),
+        telegram_api_base_url=fake.base_url,
+        telegram_webhook_url="https://bot.example.invalid/hook",
+        telegram_webhook_secret=SecretStr(WEBHOOK_SECRET),
+        telegram_webhook_listen=f"127.0.0.1:{port}",
+        database_path=str(db),
+        _env_file=None,  # type: ignore[call-arg]
+    )
+    stop = asyncio.Event()
+    task = asyncio.create_task(run_router(settings, stop))
+    try:
+        await until(lambda: "router: webhook" in caplog.text, 20.0, "the start line")
+        stop.set()
+        await asyncio.wait_for(task, 30)
+    finally:
+        stop.set()
+        await asyncio.gather(task, return_exceptions=True)
+        await fake.stop()
+    (start,) = [r for r in caplog.records if r.getMessage().startswith("router: webhook")]
+    line = start.getMessage()
+    assert f"on 127.0.0.1:{port}; database {db}" in line
+    if ttl > 0:
+        assert start.levelno == logging.INFO and line.endswith("1 live worker(s): w1")
+    else:
+        assert start.levelno == logging.WARNING and "no live worker on this database" in line
+    assert caplog.records[-1].getMessage() == "router stopped"
+
+
+async def test_a_bot_s_stop_is_its_last_line(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A bot stopped (SIGTERM) ends its log with how many tables it saved; the log ended in
+    python-telegram-bot's "Application.stop() complete"."""
+    from bot.app import run
+
+    caplog.set_level(logging.INFO, logger="bot")
+    fake = FakeTelegram(WEBHOOK_TOKEN)
+    await fake.start()
+    settings = Settings(
+        telegram_bot_token=SecretStr(WEBHOOK_TOKEN),
+        telegram_api_base_url=fake.base_url,
+        database_path=str(tmp_path / "ofc.sqlite3"),
+        _env_file=None,  # type: ignore[call-arg]
+    )
+    stop = asyncio.Event()
+    task = asyncio.create_task(run(settings, stop))
+    try:
+        await until(lambda: "bot running" in caplog.text, 20.0, "the start line")
+        stop.set()
+        await asyncio.wait_for(task, 30)
+    finally:
+        stop.set()
+        await asyncio.gather(task, return_exceptions=True)
+        await fake.stop()
+    last = [r.getMessage() for r in caplog.records if r.name == "bot.app"][-1]
+    assert last == "bot stopped: 0 open table(s) saved (the next start resumes them)"
