@@ -92,6 +92,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if refused is not None:
         print(f"error: {refused}", file=sys.stderr)
         return 2
+    if settings.worker_id is not None and not settings.has_token and not args.sandbox:
+        # (it started the interactive sandbox: under a service manager, stdin empty, it
+        # ended at once with status 0, the worker never there and nothing said)
+        print(
+            f"error: WORKER_ID={settings.worker_id} is set but no bot token: a worker needs "
+            "the TELEGRAM_BOT_TOKEN and/or DISCORD_BOT_TOKEN of the router and the other "
+            f"workers ({args.env_file} or the environment)",
+            file=sys.stderr,
+        )
+        return 2
     args.sandbox_db = args.sandbox_db or SANDBOX_DB
     # every record of every logger goes through a filter that hides both tokens (issue 16.12)
     configure_logging(settings.log_level, settings.secrets())

@@ -270,3 +270,32 @@ async def test_a_bot_s_stop_is_its_last_line(
         await fake.stop()
     last = [r.getMessage() for r in caplog.records if r.name == "bot.app"][-1]
     assert last == "bot stopped: 0 open table(s) saved (the next start resumes them)"
+
+
+def test_a_worker_without_a_token_is_refused_not_the_sandbox(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A worker's settings without a bot token (WORKER_ID set, the token forgotten) are
+    refused in one line, exit status 2. ``python -m bot`` started the interactive sandbox
+    instead: under a service manager (stdin empty) it ended at once with status 0, the
+    worker never there and nothing said."""
+    import bot.sandbox
+    from bot.__main__ import main
+
+    async def started(*_: object, **__: object) -> None:
+        raise AssertionError("the sandbox started")
+
+    monkeypatch.setattr(bot.sandbox, "run_sandbox", started)
+    monkeypatch.chdir(tmp_path)
+    for name in ("TELEGRAM_BOT_TOKEN", "DISCORD_BOT_TOKEN", "DATABASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    (tmp_path / "w1.env").write_text("WORKER_ID=w1\nWORKER_LISTEN=127.0.0.1:8601\n")
+    assert main(["--env-file", "w1.env"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (
+        "error: WORKER_ID=w1 is set but no bot token: a worker needs the TELEGRAM_BOT_TOKEN "
+        "and/or DISCORD_BOT_TOKEN of the router and the other workers (w1.env or the "
+        "environment)\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["w1.env"]  # (no sandbox.sqlite3)
