@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import re
 import sys
 from collections.abc import Coroutine, Sequence
 from pathlib import Path
@@ -108,7 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.router:
         from bot.app import run_router
 
-        return _run(run_router(settings))
+        return _run(run_router(settings), args.env_file)
     if args.sandbox or not settings.has_token:
         if _is_bots_database(args.sandbox_db, settings):
             print(
@@ -149,7 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     from bot.app import run
 
-    return _run(run(settings))
+    return _run(run(settings), args.env_file)
 
 
 #: ``--sandbox-db``'s default
@@ -219,7 +220,14 @@ def _hand_seconds(raw: str) -> float:
         raise argparse.ArgumentTypeError(exc.text("en")) from None
 
 
-def _run(main: Coroutine[Any, Any, None]) -> int:
+def _in_env_file(line: str, env_file: str) -> str:
+    """``line`` (a start's ``error:`` line) with the settings file it names ("check
+    DATABASE_URL in .env") being ``env_file``, the file actually read: a worker started with
+    ``--env-file w1.env`` was told to fix ``.env``, which it never read."""
+    return re.sub(r"\b(in|into) \.env\b(?!\.?\w)", lambda m: f"{m[1]} {env_file}", line)
+
+
+def _run(main: Coroutine[Any, Any, None], env_file: str = ".env") -> int:
     """Run the bot or the router until it stops; 2 with one line for a ConfigError, 75
     (:data:`EX_TEMPFAIL`) with one line for a platform or the database out of reach at the
     start (:class:`OutOfReach`), and 2 for a bot stopped because another took its PostgreSQL
@@ -232,10 +240,10 @@ def _run(main: Coroutine[Any, Any, None]) -> int:
     except (DatabaseTaken, TokenTaken, DiscordEnded):
         return 2
     except OutOfReach as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {_in_env_file(str(exc), env_file)}", file=sys.stderr)
         return EX_TEMPFAIL
     except ConfigError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {_in_env_file(str(exc), env_file)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         pass

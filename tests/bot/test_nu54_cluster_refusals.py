@@ -299,3 +299,23 @@ def test_a_worker_without_a_token_is_refused_not_the_sandbox(
         "environment)\n"
     )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["w1.env"]  # (no sandbox.sqlite3)
+
+
+def test_a_start_s_error_line_names_the_env_file_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A worker started with ``--env-file w1.env`` whose database cannot be opened is told
+    to check DATABASE_PATH in w1.env, the file it read: it was told ".env", which it never
+    read (each worker of a cluster has a file of its own)."""
+    from bot.__main__ import main
+
+    monkeypatch.chdir(tmp_path)
+    for name in ("TELEGRAM_BOT_TOKEN", "DISCORD_BOT_TOKEN", "DATABASE_URL", "DATABASE_PATH"):
+        monkeypatch.delenv(name, raising=False)
+    (tmp_path / "w1.env").write_text(
+        f"TELEGRAM_BOT_TOKEN={WEBHOOK_TOKEN}\nTELEGRAM_API_BASE_URL=http://127.0.0.1:9/bot\n"
+        "DATABASE_PATH=no-such-folder/ofc.sqlite3\n"
+    )
+    assert main(["--env-file", "w1.env"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.endswith(": check DATABASE_PATH in w1.env\n"), err
