@@ -649,7 +649,6 @@ class Worker:
         ``POST /telegram``, Discord presses other workers forward, ``POST /discord``, and
         what another worker heard of a user's private chat, ``POST /private``)."""
         self._started = time.monotonic()
-        await self.store.heartbeat(self.worker_id, self.address, self.ttl)
         if listen is not None and (self.telegram is not None or self.presses is not None):
             app = web.Application()
             app.router.add_post("/telegram", self._on_telegram)
@@ -658,7 +657,15 @@ class Worker:
             app.router.add_post("/hello", self._on_hello)
             self._runner = web.AppRunner(app, access_log=None)
             await self._runner.setup()
-            await _listen(self._runner, listen[0], listen[1])
+            try:
+                await _listen(self._runner, listen[0], listen[1])
+            except ListenError:
+                await self._runner.cleanup()
+                self._runner = None
+                raise
+        # registered once it listens: a worker whose port was taken (another worker's
+        # WORKER_LISTEN) was live for a lease time at an address that was not its own
+        await self.store.heartbeat(self.worker_id, self.address, self.ttl)
         self._loop = asyncio.create_task(self._run(), name=f"worker-{self.worker_id}")
         await self.sweep()
         self._sweeper = asyncio.create_task(self._sweep_loop(), name=f"sweep-{self.worker_id}")

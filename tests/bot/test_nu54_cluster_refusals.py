@@ -319,3 +319,25 @@ def test_a_start_s_error_line_names_the_env_file_read(
     assert main(["--env-file", "w1.env"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and err.endswith(": check DATABASE_PATH in w1.env\n"), err
+
+
+async def test_a_worker_that_cannot_listen_is_not_registered() -> None:
+    """A worker whose WORKER_LISTEN port another worker took stops (``ListenError``)
+    without having said it is live: it wrote its heartbeat first, and for a lease time the
+    router could pick it for a new chat, at the other worker's address."""
+    from bot.cluster import ListenError
+
+    store = MemoryStore()
+    w1 = await _listening(store, "w1", TOKEN)
+    try:
+        service, *_ = service_env(store=store)
+        port = int(w1.address.rsplit(":", 1)[1])
+        late = Worker(service, "w2", w1.address, ttl=60.0)
+        late.keys["telegram"] = internal_key(TOKEN, "telegram")
+        late.telegram = object()  # type: ignore[assignment]
+        with pytest.raises(ListenError):
+            await late.start(("127.0.0.1", port))
+        assert await store.live_workers() == {"w1": w1.address}
+    finally:
+        await w1.halt()
+        await w1.stop()
