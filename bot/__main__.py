@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import re
 import sys
 from collections.abc import Coroutine, Sequence
 from pathlib import Path
@@ -93,13 +94,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     if refused is not None:
         print(f"error: {refused}", file=sys.stderr)
         return 2
+    if settings.worker_id is not None and not settings.has_token and not args.sandbox:
+        # (it started the interactive sandbox: under a service manager, stdin empty, it
+        # ended at once with status 0, the worker never there and nothing said)
+        print(
+            f"error: WORKER_ID={settings.worker_id} is set but no bot token: a worker needs "
+            "the TELEGRAM_BOT_TOKEN and/or DISCORD_BOT_TOKEN of the router and the other "
+            f"workers ({args.env_file} or the environment)",
+            file=sys.stderr,
+        )
+        return 2
     args.sandbox_db = args.sandbox_db or SANDBOX_DB
     # every record of every logger goes through a filter that hides both tokens (issue 16.12)
     configure_logging(settings.log_level, settings.secrets())
     if args.router:
         from bot.app import run_router
 
-        return _run(run_router(settings))
+        return _run(run_router(settings), args.env_file)
     if args.sandbox or not settings.has_token:
         if _is_bots_database(args.sandbox_db, settings):
             print(
@@ -140,7 +151,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     from bot.app import run
 
-    return _run(run(settings))
+    return _run(run(settings), args.env_file)
 
 
 #: ``--sandbox-db``'s default
@@ -210,7 +221,14 @@ def _hand_seconds(raw: str) -> float:
         raise argparse.ArgumentTypeError(exc.text("en")) from None
 
 
-def _run(main: Coroutine[Any, Any, None]) -> int:
+def _in_env_file(line: str, env_file: str) -> str:
+    """``line`` (a start's ``error:`` line) with the settings file it names ("check
+    DATABASE_URL in .env") being ``env_file``, the file actually read: a worker started with
+    ``--env-file w1.env`` was told to fix ``.env``, which it never read."""
+    return re.sub(r"\b(in|into) \.env\b(?!\.?\w)", lambda m: f"{m[1]} {env_file}", line)
+
+
+def _run(main: Coroutine[Any, Any, None], env_file: str = ".env") -> int:
     """Run the bot or the router until it stops; 2 with one line for a ConfigError, 75
     (:data:`EX_TEMPFAIL`) with one line for a platform or the database out of reach at the
     start (:class:`OutOfReach`), and 2 for a bot stopped because another took its PostgreSQL
@@ -226,10 +244,10 @@ def _run(main: Coroutine[Any, Any, None]) -> int:
     except DatabaseLost:
         return EX_TEMPFAIL
     except OutOfReach as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {_in_env_file(str(exc), env_file)}", file=sys.stderr)
         return EX_TEMPFAIL
     except ConfigError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {_in_env_file(str(exc), env_file)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         pass

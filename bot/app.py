@@ -648,6 +648,9 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
             service.warm_up()  # (as service.start: the first picture finds its process up)
             from bot.cluster import ListenError
 
+            refused = await worker.peers_refusal()  # (another token: its chats silent)
+            if refused is not None:
+                raise ConfigError(refused)
             try:
                 await worker.start(split_listen(settings.worker_listen))
             except ListenError as exc:  # (a traceback: another worker's WORKER_LISTEN)
@@ -682,6 +685,7 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
         )
         await stop.wait()
     finally:
+        serving = len(service.tables)
         if worker is not None and started:
             await worker.stop()  # saves what is still ours, gives the leases up at once
         else:
@@ -691,8 +695,22 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
                 await adapter.stop()
         # (do not leave an empty database behind a failed start)
         await _close_store(store, db if fresh and not started else None, lock)
+    if started:  # (the log ended in python-telegram-bot's "Application.stop() complete")
+        log.info("%s", _stopped_line(settings, serving))
     token_taken.raise_if_taken()
     discord_ended.raise_if_taken()
+
+
+def _stopped_line(settings: Settings, tables: int) -> str:
+    """The last line of a bot or worker that stopped after running (SIGTERM, Ctrl-C, or a
+    stop of its own, whose error line came first): ``tables`` open tables were saved, and
+    where they resume."""
+    if settings.worker_id is not None:
+        return (
+            f"worker {settings.worker_id} stopped: {tables} open table(s) saved and their "
+            "leases given up (the live workers take them over)"
+        )
+    return f"bot stopped: {tables} open table(s) saved (the next start resumes them)"
 
 
 def _discord_closed(code: int) -> str:
@@ -811,7 +829,11 @@ async def run_router(settings: Settings, stop: asyncio.Event | None = None) -> N
         on_token_taken=token_taken,
     )
     host, port = split_listen(settings.telegram_webhook_listen)
+    ran = True  # (no line: a start that stopped or failed said so)
     try:
+        refused = await router.peers_refusal()  # (another token: their chats silent)
+        if refused is not None:
+            raise ConfigError(refused)
         # (a traceback of 105 lines ended in NetworkError; a refused URL said "cannot reach")
         with (
             _bot_api_errors(settings.telegram_api_base_url),
@@ -830,13 +852,28 @@ async def run_router(settings: Settings, stop: asyncio.Event | None = None) -> N
                     "cannot listen on TELEGRAM_WEBHOOK_LISTEN="
                     f"{settings.telegram_webhook_listen}: {exc}"
                 ) from None
-        log.info("router: webhook %s on %s", settings.telegram_webhook_url, port)
+        live = await router.live_workers(fresh=True)
+        log.log(
+            logging.INFO if live else logging.WARNING,
+            "router: webhook %s on %s; database %s; %s",
+            settings.telegram_webhook_url,
+            settings.telegram_webhook_listen,
+            database_name(settings),
+            f"{len(live)} live worker(s): {', '.join(live)}"
+            if live
+            else "no live worker on this database yet: start the workers on it (their "
+            f"DATABASE_URL or DATABASE_PATH); an update no worker takes within "
+            f'{router.retry_seconds:g} s is dropped ("no worker took update …")',
+        )
         await stop.wait()
     except _StoppedStarting:
         log.info("stopped while starting")
+        ran = False
     finally:
         await router.stop()
         await store.close()
+    if ran:  # (the updates under way were forwarded first: Router.stop)
+        log.info("router stopped")
     token_taken.raise_if_taken()
 
 

@@ -176,9 +176,6 @@ INTERNAL_HEADER = "X-OFC-Internal-Key"
 #: machines' clocks may differ a little) the time it was signed at (:func:`signed_headers`);
 #: its nonce is remembered that long, so a captured request is refused when replayed
 SIGNED_SECONDS = 60.0
-#: seconds between two log lines of one kind of refused internal request (a flood logs
-#: little: :meth:`Worker._allowed`); the signing window above is another matter
-REFUSAL_LOG_SECONDS = 60.0
 
 
 def internal_key(token: str, route: str) -> str:
@@ -229,51 +226,103 @@ class Signatures:
         #: route → the key its requests are signed with (:func:`internal_key`); a route
         #: without one refuses every request
         self.keys: dict[str, str] = {}
-        #: why the last request refused was (:meth:`allowed`), for the worker's log line
-        self.refused = ""
         self._seen: set[str] = set()
         self._expiry: list[tuple[float, str]] = []  # (when forgotten, nonce), a heap
 
     def allowed(self, route: str, header: str, body: bytes) -> bool:
         """Whether a request to ``route`` with ``header`` (its :data:`INTERNAL_HEADER`) and
         ``body`` is taken: signed with the route's key for this address (compared in
-        constant time), fresh, its nonce new (remembered from now on). A refused one
-        leaves why in :attr:`refused` (a signed time too far from this clock says by how
-        much: the machines' clocks apart refused every request, unexplained)."""
+        constant time), fresh, its nonce new (remembered from now on)."""
+        return self.refusal(route, header, body) is None
+
+    def refusal(self, route: str, header: str, body: bytes) -> str | None:
+        """Why a request to ``route`` is refused, ``None`` when it is taken (as
+        :meth:`allowed`; its nonce remembered from now on): ``"unsigned"`` (no header, a
+        malformed one), ``"no key"`` (a route this worker has no key for: it runs without
+        that platform's token), ``"key"`` (signed with
+        another key: a sender with another bot token, or a request for another worker's
+        address), ``"time"`` (signed more than :data:`SIGNED_SECONDS` ago or ahead: the
+        machines' clocks apart) or ``"replay"`` (its nonce taken already)."""
         key = self.keys.get(route)
         stamp, _, rest = header.partition(":")
         nonce, _, given = rest.partition(":")
-        if key is None or not nonce or len(nonce) > 64:
-            self.refused = "not signed"
-            return False
+        if key is None:
+            return "no key"
+        if not nonce or len(nonce) > 64:
+            return "unsigned"
         want = _mac(key, stamp, nonce, self.address, body)
         if not hmac.compare_digest(given.encode(), want.encode()):
-            self.refused = (
-                f"its signature is not this bot token's for {self.address} (the sender's "
-                "token, or the address it was sent to, differs)"
-            )
-            return False
+            return "key"
         try:
             at = float(stamp)
         except ValueError:
-            self.refused = "not signed"
-            return False
+            return "unsigned"
         now = self.clock()
         while self._expiry and self._expiry[0][0] < now:
             self._seen.discard(heapq.heappop(self._expiry)[1])
-        if not abs(now - at) <= SIGNED_SECONDS:  # (stale, or from too far ahead; nan too)
-            self.refused = (
-                f"signed {abs(now - at):.0f} s {'before' if at < now else 'after'} this "
-                f"machine's time (more than {SIGNED_SECONDS:g} s: are the machines' clocks "
-                "apart? keep them synchronised, e.g. NTP)"
-            )
-            return False
+        if not abs(now - at) <= SIGNED_SECONDS:
+            return "time"  # (stale, or from too far ahead)
         if nonce in self._seen:
-            self.refused = "replayed (its nonce was taken already)"
-            return False
+            return "replay"
         self._seen.add(nonce)
         heapq.heappush(self._expiry, (at + SIGNED_SECONDS, nonce))
-        return True
+        return None
+
+
+#: the setting whose bot token each internal route's key is derived from
+_ROUTE_TOKENS = {
+    "telegram": "TELEGRAM_BOT_TOKEN",
+    "private": "TELEGRAM_BOT_TOKEN",
+    "discord": "DISCORD_BOT_TOKEN",
+}
+#: seconds between two warnings of the same refusal of the internal endpoint (or of the
+#: router's webhook): one line says what to fix, not one per request
+REFUSAL_LOG_SECONDS = 60.0
+
+
+def refusal_advice(route: str, reason: str) -> str:
+    """What a worker's warning of a refused internal request (``reason``, from
+    :meth:`Signatures.refusal`, to ``route``) tells the operator to do."""
+    token = _ROUTE_TOKENS.get(route, "the bot token")
+    if reason == "key":
+        return (
+            f"it was signed with another key: the router and every worker must run with the "
+            f"same {token} (and WORKER_ADDRESS must be the URL the others reach this worker at)"
+        )
+    if reason == "time":
+        return (
+            f"it was signed more than {SIGNED_SECONDS:g} s before or after this machine's "
+            "time: the machines' clocks are apart; keep them in step (NTP)"
+        )
+    if reason == "no key":
+        return (
+            f"this worker runs without {token}: give it the same {token} as the router and "
+            "the other workers"
+        )
+    if reason == "replay":
+        return "it repeated a request taken already (a replay): someone else reaches WORKER_LISTEN"
+    return "it was not signed: only the router and the workers may post to WORKER_LISTEN"
+
+
+class _Quiet:
+    """Says a refusal once per :data:`REFUSAL_LOG_SECONDS` per kind (``key``): the first
+    one logged, the next ones counted and told with the next line."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self._said: dict[str, tuple[float, int]] = {}  # kind → (when said, refused since)
+
+    def due(self, kind: str) -> int | None:
+        """``None`` when a line of ``kind`` was logged within the last
+        :data:`REFUSAL_LOG_SECONDS` (this refusal counted), else how many were refused
+        since that line (0 for the first line)."""
+        now = self.clock()
+        said = self._said.get(kind)
+        if said is not None and now - said[0] < REFUSAL_LOG_SECONDS:
+            self._said[kind] = (said[0], said[1] + 1)
+            return None
+        self._said[kind] = (now, 0)
+        return 0 if said is None else said[1]
 
 
 def shard_key(shard_id: int) -> str:
@@ -288,6 +337,51 @@ def _prefer_key(shard_id: int, worker: str) -> str:
 
 def _runner_key(worker: str) -> str:
     return f"discord-worker:{worker}"
+
+
+#: seconds a start's probe of another process's internal endpoint waits for its answer
+PROBE_SECONDS = 2.0
+
+
+async def probe(address: str, route: str, key: str) -> str | None:
+    """Ask the worker at ``address`` whether it takes what this process signs for ``route``
+    with ``key`` (``POST /hello``, :meth:`Worker._on_hello`): its refusal's reason
+    (:meth:`Signatures.refusal`: ``"key"``, another bot token; ``"time"``, the clocks
+    apart), ``None`` when it takes it, has no key for the route (a worker of the other
+    platform) or cannot say (unreachable, or older code without ``/hello``: nothing to
+    refuse the start for)."""
+    body = json.dumps({"route": route}).encode()
+    try:
+        async with (
+            ClientSession(timeout=ClientTimeout(total=PROBE_SECONDS)) as http,
+            http.post(
+                f"{address}/hello", data=body, headers=signed_headers(key, address, body)
+            ) as resp,
+        ):
+            if resp.status != 403:
+                return None
+            reply = await resp.json()
+    except (ClientError, OSError, TimeoutError, ValueError):
+        return None
+    reason = reply.get("refused") if isinstance(reply, Mapping) else None
+    return reason if reason in ("key", "time") else None
+
+
+def probe_refusal(worker: str, address: str, route: str, reason: str, this: str) -> str:
+    """The one line (a :class:`bot.config.ConfigError`, exit status 2) of a start that the
+    live worker ``worker`` at ``address`` refused (:func:`probe`'s ``reason`` for
+    ``route``); ``this``: the process starting ("this worker", "the router")."""
+    token = _ROUTE_TOKENS.get(route, "the bot token")
+    if reason == "time":
+        return (
+            f"the worker {worker} at {address} refused {this}'s signed request: the two "
+            f"machines' clocks are more than {SIGNED_SECONDS:g} s apart; keep them in step "
+            "(NTP), then start again"
+        )
+    return (
+        f"the worker {worker} at {address} runs with another {token} than {this} (it "
+        f"refused {this}'s signed request): give the router and every worker the same {token}"
+    )
 
 
 class ShardRunner(Protocol):
@@ -497,7 +591,7 @@ class Worker:
         self.stopping = False
         #: what the internal endpoint checks of every request (:class:`Signatures`)
         self.signatures = Signatures(address)
-        self._refusals_said: dict[str, float] = {}  # kind of refusal → when last logged
+        self._quiet = _Quiet()  # (the warnings of refused requests: one a minute a kind)
         #: route → the key its requests are signed with (:func:`internal_key`); a route
         #: without one refuses every request (the one :attr:`signatures` checks with)
         self.keys = self.signatures.keys
@@ -511,14 +605,19 @@ class Worker:
         per :data:`REFUSAL_LOG_SECONDS` a kind of refusal)."""
         body = await request.read()
         header = request.headers.get(INTERNAL_HEADER, "")
-        if self.signatures.allowed(route, header, body):
+        reason = self.signatures.refusal(route, header, body)
+        if reason is None:
             return body
-        why = self.signatures.refused
-        now = time.monotonic()
-        kind = why.split(" ", 1)[0]  # (each kind's first word differs: Signatures.allowed)
-        if now - self._refusals_said.get(kind, -REFUSAL_LOG_SECONDS) >= REFUSAL_LOG_SECONDS:
-            self._refusals_said[kind] = now
-            log.warning("worker %s: a request to /%s refused (403): %s", self.worker_id, route, why)
+        more = self._quiet.due(f"{route}:{reason}")
+        if more is not None:  # (a token or a clock to fix: one line a minute, not per request)
+            log.warning(
+                "worker %s: refused a request to /%s from %s (403): %s%s",
+                self.worker_id,
+                route,
+                request.remote or "?",
+                refusal_advice(route, reason),
+                f" ({more} more refused since the last such line)" if more else "",
+            )
         return None
 
     def attach_telegram(self, adapter: TelegramAdapter) -> None:
@@ -551,15 +650,23 @@ class Worker:
         ``POST /telegram``, Discord presses other workers forward, ``POST /discord``, and
         what another worker heard of a user's private chat, ``POST /private``)."""
         self._started = time.monotonic()
-        await self.store.heartbeat(self.worker_id, self.address, self.ttl)
         if listen is not None and (self.telegram is not None or self.presses is not None):
             app = web.Application()
             app.router.add_post("/telegram", self._on_telegram)
             app.router.add_post("/discord", self._on_discord)
             app.router.add_post("/private", self._on_private)
+            app.router.add_post("/hello", self._on_hello)
             self._runner = web.AppRunner(app, access_log=None)
             await self._runner.setup()
-            await _listen(self._runner, listen[0], listen[1])
+            try:
+                await _listen(self._runner, listen[0], listen[1])
+            except ListenError:
+                await self._runner.cleanup()
+                self._runner = None
+                raise
+        # registered once it listens: a worker whose port was taken (another worker's
+        # WORKER_LISTEN) was live for a lease time at an address that was not its own
+        await self.store.heartbeat(self.worker_id, self.address, self.ttl)
         self._loop = asyncio.create_task(self._run(), name=f"worker-{self.worker_id}")
         await self.sweep()
         self._sweeper = asyncio.create_task(self._sweep_loop(), name=f"sweep-{self.worker_id}")
@@ -1343,6 +1450,41 @@ class Worker:
         at = self._renewed.get(key)
         return at is not None and at > time.monotonic() - self.ttl / 2
 
+    async def _on_hello(self, request: web.Request) -> web.Response:
+        """A starting worker's or router's probe (:func:`probe`, ``{"route": name}``): 200
+        when its request, signed for that route, is taken here, else 403 with
+        ``{"refused": reason}`` (:meth:`Signatures.refusal`), 400 for a malformed body."""
+        body = await request.read()
+        try:
+            route = json.loads(body).get("route")
+        except (ValueError, AttributeError):
+            route = None
+        if route not in _ROUTE_TOKENS:
+            return web.json_response({"error": "malformed"}, status=400)
+        header = request.headers.get(INTERNAL_HEADER, "")
+        reason = self.signatures.refusal(route, header, body)
+        if reason is not None:
+            return web.json_response({"refused": reason}, status=403)
+        return web.json_response({"ok": True})
+
+    async def peers_refusal(self) -> str | None:
+        """Whether the live workers take what this worker signs (:func:`probe` of each, for
+        each route it has a key for), before it registers: the one line of the first that
+        refuses (another bot token, its clock a minute apart: :func:`probe_refusal`), else
+        ``None``. A worker with another token was taken in: every update the router
+        forwarded to it was refused, its chats silent."""
+        live = await self.store.live_workers()
+        for name, address in live.items():
+            if name == self.worker_id:
+                continue
+            for route, key in self.keys.items():
+                if route == "private":  # (the Telegram token's as /telegram's: asked there)
+                    continue
+                reason = await probe(address, route, key)
+                if reason is not None:
+                    return probe_refusal(name, address, route, reason, "this worker")
+        return None
+
     async def _on_telegram(self, request: web.Request) -> web.Response:
         """A forwarded Telegram update: 200 once handled here, 409 ``{"owner": url}`` when
         another worker holds its chat, 503 while stopping."""
@@ -1482,6 +1624,7 @@ class Router:
         #: the last forward attempts (10,000), for tests and benchmarks
         self.forwards: deque[tuple[float, str, str, int]] = deque(maxlen=10_000)
         self.guard = one_bot.TokenGuard(on_token_taken, one_bot.CONFLICT_SECONDS)
+        self._quiet = _Quiet()  # (the lines of refused requests: one a minute a kind)
         self.webhook_look_seconds = one_bot.WEBHOOK_LOOK_SECONDS
         self._webhook_look: asyncio.Task[None] | None = None
 
@@ -1505,6 +1648,16 @@ class Router:
         self._webhook_look = asyncio.create_task(
             look_at_webhook(self.bot, url, self.guard, self.webhook_look_seconds)
         )
+
+    async def peers_refusal(self) -> str | None:
+        """Whether the live workers take the updates this router signs (:func:`probe` of
+        each): the one line of the first that refuses (another ``TELEGRAM_BOT_TOKEN``, a
+        clock a minute apart: :func:`probe_refusal`), else ``None``."""
+        for name, address in (await self.live_workers(fresh=True)).items():
+            reason = await probe(address, "telegram", self._forward_key)
+            if reason is not None:
+                return probe_refusal(name, address, "telegram", reason, "the router")
+        return None
 
     async def stop(self) -> None:
         """Stop receiving, finish the forwards under way, close."""
@@ -1541,6 +1694,20 @@ class Router:
         if request.content_type != "application/json" or not hmac.compare_digest(
             token, self._secret
         ):
+            more = self._quiet.due("secret")
+            if more is not None:  # (a proxy dropping the header: one line a minute)
+                log.warning(
+                    "router: refused a webhook request from %s (403): %s; Telegram sends "
+                    "TELEGRAM_WEBHOOK_SECRET in the X-Telegram-Bot-Api-Secret-Token header "
+                    "with a JSON body: a proxy in front must pass both%s",
+                    request.remote or "?",
+                    "not JSON"
+                    if request.content_type != "application/json"
+                    else "without the secret token"
+                    if not token
+                    else "with another secret token",
+                    f" ({more} more refused since the last such line)" if more else "",
+                )
             return web.Response(status=403)
         body = await request.read()
         try:
@@ -1691,6 +1858,16 @@ class Router:
                     reply = {}
                 self.forwards.append((time.monotonic(), key, address, status))
                 last = f"{status or 'no answer'} from {address}"
+                if status == 403 and self._quiet.due(f"forbidden:{address}") is not None:
+                    log.error(
+                        "router: the worker at %s refused update %s (403): it runs with "
+                        "another TELEGRAM_BOT_TOKEN than this router, or the two machines' "
+                        "clocks are more than %g s apart (its log says which); the chats "
+                        "it is picked for get no update until that is fixed",
+                        address,
+                        data.get("update_id"),
+                        SIGNED_SECONDS,
+                    )
                 if status == 200:
                     self._owners[key] = (time.monotonic(), address)  # it holds the chat now
                     return True

@@ -50,13 +50,13 @@ async def test_r14_a_captured_private_request_replayed_is_refused(tmp_path: Path
     async with two_workers(tmp_path) as c:
         c.presenter2.blocked.discard(BOB_ID)
         captured: list[tuple[str, str, bytes]] = []
-        allowed = c.w2.signatures.allowed
+        refusal = c.w2.signatures.refusal
 
-        def capture(route: str, header: str, body: bytes) -> bool:
+        def capture(route: str, header: str, body: bytes) -> str | None:
             captured.append((route, header, body))
-            return allowed(route, header, body)
+            return refusal(route, header, body)
 
-        c.w2.signatures.allowed = capture  # type: ignore[method-assign]
+        c.w2.signatures.refusal = capture  # type: ignore[method-assign]
         c.w1.private_life(BOB_ID, False, True)
         await until(lambda: not c.w1._telling, 15.0, "the telling done")
         await c.service2.rt.drain()
