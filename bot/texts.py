@@ -898,6 +898,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{name} is leaving already: they stand up when this hand ends.",
         "ru": "{name} уже уходит: встанет, когда закончится эта раздача.",
     },
+    # the player an admin's /kick stands up when the hand ends presses Join (R8.2): a kick
+    # is not taken back by the player kicked (their own /leave is); after the hand, they may
+    "reply.join_kicked": {
+        "en": "An admin stood you up: you can join again after this hand.",
+        "ru": "Админ поднял вас из-за стола: сесть снова можно после этой раздачи.",
+    },
     "reply.kick_not_seated": {
         "en": "{name} is not seated here.",
         "ru": "{name} не сидит за этим столом.",
