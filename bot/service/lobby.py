@@ -846,7 +846,9 @@ async def leave(
     names the player (``kicked``: how, as the seat shows them); the player (never a computer
     player) is told in a private notice of their own after the commit
     (:meth:`~bot.model.LiveTable.owe_notice`: ``private.kicked``, ``private.kicked_nothing``
-    or ``private.kicked_later``, what became of their stack)."""
+    or ``private.kicked_later``, what became of their stack; none when the cards placed for
+    them ended the hand in the kick's own step, which stood them up: the showdown told them,
+    ``private.kicked_stood_up``, and the answer says so, ``reply.kicked_hand_ended``)."""
     seat = t.seat_of(actor.user_id)
     if seat is None:
         key = "reply.not_seated" if t.tournament is None else "tour.not_registered"
@@ -905,6 +907,10 @@ async def leave(
             key = "kicked_after_hand" if dead else "kicked_game_ends"
             target = t.chinese.target
             return Reply(tr(lang, f"reply.{key}_chinese", name=kicked, target=target))
+        if isinstance(left, str) and t.seat_of(seat.user_id) is not seat:  # the cards placed
+            # for them ended the hand (the last to act; a Fantasyland hand set last, R6.3):
+            # stood up already, the group told their cash-out by the showdown's notice
+            return Reply(tr(lang, "reply.kicked_hand_ended", name=kicked))
         if isinstance(left, str):  # (placed for them only when they play on: R8.5)
             key = "kicked_after_hand" if left == "hand" and not done else "kicked_when_hand_ends"
             return Reply(tr(lang, f"reply.{key}", name=kicked))

@@ -191,7 +191,8 @@ async def test_r6_3_r8_5_a_fantasyland_player_kicked_is_set_for_and_told_once(wh
         stack, balance = bob.stack, await player_balance_in(store, GROUP, BOB)
         before = len(presenter.privates.get(BOB.user_id, []))
         reply = await service.kick(GROUP, ALICE, True, "Bob")
-        assert reply.text == tr("en", "reply.kicked_after_hand", name="Bob")
+        key = "reply.kicked_after_hand" if when == "waiting" else "reply.kicked_hand_ended"
+        assert reply.text == tr("en", key, name="Bob")  # (not "they leave after this hand")
         await service.rt.settled(t)
         if when == "waiting":
             assert bob.leaving and t.seat_of(BOB.user_id) is bob
@@ -216,3 +217,13 @@ async def test_r6_3_r8_5_a_fantasyland_player_kicked_is_set_for_and_told_once(wh
         await assert_conserved(store)
     finally:
         await service.stop()
+
+
+def test_the_new_kick_texts_in_both_languages() -> None:
+    assert tr("en", "reply.kicked_hand_ended", name="Bob") == (
+        "Admin stood Bob up: the cards placed for them ended the hand, and they left with it."
+    )
+    assert tr("ru", "reply.kicked_hand_ended", name="Боб") == (
+        "Боб: админ поднял игрока из-за стола — разложенные за него карты завершили раздачу, "
+        "и он ушёл."
+    )
