@@ -32,6 +32,15 @@ _SECRET = re.compile(r"^[A-Za-z0-9_-]{1,256}$")
 #: held the start building the set of its numbers
 MAX_SHARD_COUNT = 100_000
 
+#: the most Discord shards one process runs of its own (``DISCORD_SHARD_COUNT`` alone, or its
+#: ``DISCORD_SHARD_IDS``): discord.py's :class:`~discord.AutoShardedClient` connects a
+#: process's shards one after another, each IDENTIFY 5 s after the last (its
+#: ``before_identify_hook``), so the last of 16 is up 75 s after the first (of 1,000: 83
+#: minutes), and every shard's gateway traffic (up to 2,500 servers each: 40,000 for 16) is read
+#: on the one event loop that answers every press. More run as workers, each with its own
+#: ``DISCORD_SHARD_IDS`` (docs/operations.md)
+MAX_SHARDS_PER_PROCESS = 16
+
 #: the most ``STORAGE_WAIT_SECONDS`` may be: a press is answered within that (a Telegram
 #: button's spinner, a Discord interaction deferred after 2 s), so more is no bound at all
 MAX_STORAGE_WAIT = 30.0
@@ -81,7 +90,9 @@ class Settings(BaseSettings):
         when free, and takes over a dead worker's; ``none``: a worker that only takes over.
     :ivar discord_shard_count: the total number of Discord shards: with shard ids, or alone
         in one process, which then runs them all (Discord's close code 4011, "sharding
-        required", asks for it: at least one shard per 2,500 servers).
+        required", asks for it: at least one shard per 2,500 servers). A process runs at most
+        :data:`MAX_SHARDS_PER_PROCESS` shards of its own (a count alone, or its shard ids;
+        more is refused at the start: workers run the rest).
     :ivar storage_wait_seconds: how long a press, a command or a timer's step waits for the
         database in all (seconds, more than 0 and at most 30; default 1): then it is answered
         "nothing changed, try again" (:data:`bot.service.runtime.STORAGE_WAIT`). More for a
@@ -325,6 +336,19 @@ class Settings(BaseSettings):
                 raise ValueError(
                     "DISCORD_SHARD_IDS needs DISCORD_SHARD_COUNT greater than every shard id"
                 )
+        runs = self.shard_ids or []
+        if len(runs) > MAX_SHARDS_PER_PROCESS:
+            named = (
+                f"DISCORD_SHARD_IDS={self.discord_shard_ids} names {len(runs):,} shards"
+                if self.discord_shard_ids is not None
+                else f"DISCORD_SHARD_COUNT={count} alone runs all {len(runs):,} shards here"
+            )
+            raise ValueError(
+                f"{named}: one process runs at most {MAX_SHARDS_PER_PROCESS} (discord.py connects"
+                " them 5 s apart on one event loop); run workers, each with WORKER_ID and"
+                f" DISCORD_SHARD_IDS of at most {MAX_SHARDS_PER_PROCESS} (e.g. 0-15, 16-31):"
+                " docs/operations.md"
+            )
         return self
 
     @property

@@ -282,8 +282,9 @@ class SeatState:
     :ivar kicked: an admin's ``/kick`` stood the player up during a hand at a cash table
         (:func:`bot.service.lobby.leave`): told so in private then, they are told again in
         private when they stand up as the hand ends, their stack back
-        (:func:`bot.service.showdown`'s stand-up; never a computer player); cleared when
-        Join takes the leave back.
+        (:func:`bot.service.showdown`'s stand-up; never a computer player). Join does not
+        take that leave back (``reply.join_kicked``; their own /leave it does): after the
+        hand they may join again.
     """
 
     seat: int

@@ -879,6 +879,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "{name}: админ поднял игрока из-за стола — он встанет, когда закончится эта "
         "раздача, стек вернётся на баланс.",
     },
+    # the cards placed for the kicked player (R8.5) ended the hand at once: they stood up with
+    # it (the showdown's notice says what went back to their balance)
+    "reply.kicked_hand_ended": {
+        "en": "Admin stood {name} up: the cards placed for them ended the hand, and they left "
+        "with it.",
+        "ru": "{name}: админ поднял игрока из-за стола — разложенные за него карты завершили "
+        "раздачу, и он ушёл.",
+    },
     # Chinese Poker (R7.7, R7.6): the kicked player's hand is dead, the game ends for everyone
     "reply.kicked_after_hand_chinese": {
         "en": "Admin stood {name} up after this hand: their hand is dead, and the game to "
@@ -897,6 +905,12 @@ TEXTS: dict[str, dict[str, str]] = {
     "reply.kick_leaving": {
         "en": "{name} is leaving already: they stand up when this hand ends.",
         "ru": "{name} уже уходит: встанет, когда закончится эта раздача.",
+    },
+    # the player an admin's /kick stands up when the hand ends presses Join (R8.2): a kick
+    # is not taken back by the player kicked (their own /leave is); after the hand, they may
+    "reply.join_kicked": {
+        "en": "An admin stood you up: you can join again after this hand.",
+        "ru": "Админ поднял вас из-за стола: сесть снова можно после этой раздачи.",
     },
     "reply.kick_not_seated": {
         "en": "{name} is not seated here.",

@@ -208,7 +208,10 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
     """Take a free seat (R8.2). Refused without enough kush for the buy-in, and at a table an
     admin closed during the hand (R8.2a, :func:`close`). At a tournament table, register
     (R8.7). Seated while hands are being played, the player has
-    ``ready_seconds`` to press Ready, or is stood up (:func:`_ready_window`).
+    ``ready_seconds`` to press Ready, or is stood up (:func:`_ready_window`). A player
+    leaving after the hand takes that back by joining (:func:`_may_stay`), unless an
+    admin's ``/kick`` stood them up (:attr:`~bot.model.SeatState.kicked`): refused,
+    ``reply.join_kicked``; after the hand they may join again (a kick is no ban).
 
     The time bank refills when the player joins another table, not when they leave and
     rejoin the same one (R8.6; seed 000: it renews whenever the player moves to another
@@ -219,12 +222,15 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
     if t.tournament is not None:
         return await tournaments.register(rt, t, community, actor, lang)
     seated = t.seat_of(actor.user_id)
+    if seated is not None and seated.leaving and seated.kicked:  # an admin's /kick is not
+        # taken back by the player kicked: they stand up as the hand ends, then may join
+        # again as anyone may (a kick is no ban); their own /leave Join takes back, below
+        return Reply(tr(lang, "reply.join_kicked"), alert=True)
     if seated is not None and seated.leaving and _may_stay(t, seated):
         async with rt.transition(t) as tx:  # Join takes a leave not yet acted on back
             seated.leaving = False
             seated.leave_asked = 0.0
             seated.left_group = False  # (back in the group: a new departure counts again)
-            seated.kicked = False  # (staying: no "you stood up" when the hand ends)
             tx.group = True
             if t.plays_now(seated):  # (their hand's screen said "you leave")
                 tx.show.add(seated.seat)
@@ -840,7 +846,9 @@ async def leave(
     names the player (``kicked``: how, as the seat shows them); the player (never a computer
     player) is told in a private notice of their own after the commit
     (:meth:`~bot.model.LiveTable.owe_notice`: ``private.kicked``, ``private.kicked_nothing``
-    or ``private.kicked_later``, what became of their stack)."""
+    or ``private.kicked_later``, what became of their stack; none when the cards placed for
+    them ended the hand in the kick's own step, which stood them up: the showdown told them,
+    ``private.kicked_stood_up``, and the answer says so, ``reply.kicked_hand_ended``)."""
     seat = t.seat_of(actor.user_id)
     if seat is None:
         key = "reply.not_seated" if t.tournament is None else "tour.not_registered"
@@ -855,9 +863,14 @@ async def leave(
         return await _leave_tournament(rt, t, seat, actor, lang, button, left_group)
     if seat.leaving and not left_group:  # asked already: they stand up when the hand (or
         # reveal) ends (gone from the group meanwhile: the group is told, below)
-        if kicked is not None:
-            return Reply(tr(lang, "reply.kick_leaving", name=kicked), alert=True)
-        return Reply(tr(lang, "reply.already_leaving"), alert=True)
+        if kicked is None:
+            return Reply(tr(lang, "reply.already_leaving"), alert=True)
+        if not seat.kicked and seat.bot is None:  # their own leave, now the admin's too:
+            # Join no longer takes it back; told in private as a kick during a hand is
+            async with rt.transition(t):
+                seat.kicked = True
+                t.owe_notice(seat.user_id, Screen(_kicked_notice(t, seat, "hand"), table=t.id))
+        return Reply(tr(lang, "reply.kick_leaving", name=kicked), alert=True)
     now = rt.clock()
     done = _placed_all(t, seat)
     if not left_group and kicked is None and leave_asks(rt, t, seat):
@@ -872,22 +885,32 @@ async def leave(
             return Reply(tr(lang, f"{key}_chinese", target=t.chinese.target), alert=True)
         return Reply(tr(lang, _placed(t, key)), alert=True)
     await _place_ahead(rt, t, seat)
+    tell = kicked is not None and seat.bot is None  # (they may not read the group: told
+    # in private too, after the commit, kept in the snapshot until sent)
     async with rt.transition(t) as tx:
+        # set before the step: the cards placed for them may end the hand in it (the last
+        # to act, a Fantasyland hand set after the others', R6.3), which stands them up
+        # at once, told so by the showdown (``private.kicked_stood_up``, their stack back)
+        seat.kicked = tell
         left = depart(rt, t, tx, seat)
         if left_group:
             seat.left_group = True  # (kept while they wait for the hand's end: told once)
             key = "notice.left_group" if isinstance(left, int) else "notice.left_group_later"
             t.owe("post", Screen(tr(t.lang, on(t.platform, key), name=seat.name)))
-        if kicked is not None and seat.bot is None:  # (they may not read the group: told
-            # in private too, after the commit, kept in the snapshot until sent)
+        if tell and (isinstance(left, int) or t.seat_of(seat.user_id) is seat):
+            # stood up now, or when the hand ends (told again then); not when their cards
+            # placed ended the hand in this step: the showdown told them it ended
             t.owe_notice(seat.user_id, Screen(_kicked_notice(t, seat, left), table=t.id))
-            seat.kicked = isinstance(left, str)  # (told again when they stand up)
     if kicked is not None:  # (the answer is the group's notice: the admin typed it there)
         if isinstance(left, str) and t.chinese is not None:  # as /leave says (R7.7, R7.6)
             dead = left == "hand" and not done
             key = "kicked_after_hand" if dead else "kicked_game_ends"
             target = t.chinese.target
             return Reply(tr(lang, f"reply.{key}_chinese", name=kicked, target=target))
+        if isinstance(left, str) and t.seat_of(seat.user_id) is not seat:  # the cards placed
+            # for them ended the hand (the last to act; a Fantasyland hand set last, R6.3):
+            # stood up already, the group told their cash-out by the showdown's notice
+            return Reply(tr(lang, "reply.kicked_hand_ended", name=kicked))
         if isinstance(left, str):  # (placed for them only when they play on: R8.5)
             key = "kicked_after_hand" if left == "hand" and not done else "kicked_when_hand_ends"
             return Reply(tr(lang, f"reply.{key}", name=kicked))
