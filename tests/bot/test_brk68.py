@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import pickle
 from pathlib import Path
+
+import pytest
 
 from bot.telegram.fake_api import FakeUser
 from bot.texts import tr
+from bot.thinking import Thinker
+from game.errors import OptionConflict
+from game.options import RuleOptions
 from tests.bot.tg_world import ALICE, GROUP_ID, world
 
 PLAYER_2 = FakeUser(313, "Player 2", None, "en")
@@ -32,3 +38,41 @@ async def test_a_grant_to_a_name_with_digits_reads_an_amount_grouped_by_spaces(
         reply = await w.say(ALICE, "/grant Bond 007 -1 000")
         assert reply["text"] == tr("en", "reply.granted", name="Bond 007", amount=-1000,
                                    label="kush", balance=10000), reply  # fmt: skip
+
+
+def _conflicting(opts: dict[str, object]) -> None:
+    """Raise what a stored hand whose options no longer go together raises as it replays."""
+    RuleOptions.from_json(opts)
+
+
+def test_an_option_conflict_survives_pickling() -> None:
+    """:class:`~game.errors.OptionConflict` crosses to and from the decision process as it is
+    (its three fields): unpickled with its message alone, it raised TypeError."""
+    exc = OptionConflict("dummy_box", "pineapple", ("ofc",))
+    back = pickle.loads(pickle.dumps(exc))
+    assert type(back) is OptionConflict and str(back) == str(exc)
+    assert (back.option, back.game, back.games, back.code) == (
+        "dummy_box",
+        "pineapple",
+        ("ofc",),
+        "option_conflict",
+    )
+
+
+async def test_a_replay_whose_options_conflict_leaves_the_decision_process_alive() -> None:
+    """/replay of a stored hand whose options conflict (R4.2, R4.3: a log from before the
+    check) raised :class:`~game.errors.OptionConflict` in the decision process, which the bot
+    could not unpickle: the pool broke ("the decision process died"), was started again and
+    broke again, every other table's decision queued there lost with it, before the
+    replay's "no cards" came from a thread. Now the refusal comes back from the worker, the
+    same process still up."""
+    thinker = Thinker(in_process=True)
+    opts = {"game": "pineapple", "dummy_box": True}
+    try:
+        await thinker.compute(abs, -1)
+        pool = thinker.worker._pool
+        with pytest.raises(OptionConflict):
+            await thinker.compute(_conflicting, opts)
+        assert thinker.worker._pool is pool and await thinker.compute(abs, -2) == 2
+    finally:
+        await thinker.close()
