@@ -1,0 +1,43 @@
+"""brk68: attacks on the Discord press answers' turns (fix39e, DiscordPresenter.answer_turn)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.bot.discord.dc_world import ALICE, BOB, components, world
+from tests.bot.discord.test_discord_e2e import seat_everyone
+from tests.bot.discord.test_stats_discord import PLAN
+from tests.game.helpers import stacked_deck
+from tests.game.test_history import DECK
+
+SERVER_ERROR = {"message": "500: Internal Server Error", "code": 0}
+
+
+async def test_a_press_waiting_for_its_turn_is_deferred_on_time(tmp_path: Path) -> None:
+    """▶ pressed twice fast on an ephemeral /replay: the first answer is refused with a 500,
+    sent again by discord.py a second later. The second press's frames are ready at once;
+    its answer waits for the first's turn. A press the service answers without a table
+    step (a replay's frames, a refusal) had its deferral stopped before that wait: however
+    long the first answer took (two 5xx: 1 s + 3 s), the second was not deferred and
+    missed Discord's 3 s (the player read "This interaction failed"). It is deferred at
+    ``answer_within`` as every press is, and shows the frame once its turn comes."""
+    async with world(tmp_path, deck_source=lambda: stacked_deck(DECK)) as w:
+        await seat_everyone(w, [ALICE, BOB])
+        t = w.table()
+        assert t.hand is not None
+        winner = ALICE if t.seats[t.hand.order[0]].user_id == str(ALICE.id) else BOB
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"},
+                          {ALICE.id: PLAN, BOB.id: PLAN})  # fmt: skip
+        history = (await w.slash(winner, "history"))["content"]
+        hand_id = int(history.splitlines()[1].split()[0].lstrip("#"))
+        frame = await w.slash(winner, "replay", {"number": hand_id})
+        step = next(c["custom_id"] for c in components(frame) if c.get("label") == "▶")
+        w.adapter.answer_within = 0.3
+        w.fake.fail_next["callback"] = [(500, SERVER_ERROR)]
+        r1 = await w.fake.press(winner, dict(frame), step)
+        r2 = await w.fake.press(winner, dict(frame), step)
+        await w.settle(r1)
+        await w.settle(r2)
+        assert r2.callback_type == 6, r2.callback_body  # deferred while it waited its turn
+        now = w.fake.messages[int(frame["id"])]
+        assert "Street 2 of 5" in now["content"], now["content"]
