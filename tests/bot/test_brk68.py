@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
 from pathlib import Path
 
 import pytest
 
+from bot import render
 from bot.telegram.fake_api import FakeUser
 from bot.texts import tr
 from bot.thinking import Thinker
 from game.errors import OptionConflict
 from game.options import RuleOptions
+from tests.bot.conftest import service_env
+from tests.bot.test_service_classic import ALICE as ALICE_S
+from tests.bot.test_service_classic import BOB as BOB_S
+from tests.bot.test_service_classic import GROUP, start
 from tests.bot.tg_world import ALICE, GROUP_ID, world
 
 PLAYER_2 = FakeUser(313, "Player 2", None, "en")
@@ -76,3 +82,27 @@ async def test_a_replay_whose_options_conflict_leaves_the_decision_process_alive
         assert thinker.worker._pool is pool and await thinker.compute(abs, -2) == 2
     finally:
         await thinker.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_r8_5_a_clock_run_out_with_its_bank_spent_says_no_bank(lang: str) -> None:
+    """A turn's budget run out with its bank spent (or at a table without a bank), its
+    timeout not taken yet (the table busy with another press's step): the clock read
+    "⏱ time bank 0:00" and "time bank until 18:41:37", a bank the player did not have,
+    where fix39g leaves a spent bank out. It reads "⏱ 0:00" and "until 18:41"."""
+    service, _presenter, _store, clock = service_env()
+    await start(service, [ALICE_S, BOB_S], "pineapple")
+    assert not (await service.settings(GROUP, ALICE_S, True, ["language", lang])).alert
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    owner = t.owner(t.hand.to_act[0])
+    t.clocks[owner] = dataclasses.replace(t.clocks[owner], bank=0.0)
+    clock.now += t.clocks[owner].left(clock.now)[0] + 0.5
+    assert t.clocks[owner].left(clock.now) == (0.0, 0.0)
+    bank = {"en": "time bank", "ru": "тайм-банк"}[lang]
+    group = render.group_screen(t, lang, None, clock.now).text
+    assert "⏱ 0:00\n" in group and bank not in group, group
+    private = service.rt.render_private(t, t.seats[owner]).text
+    assert bank not in private, private
+    zoned = render.group_screen(t, lang, None, clock.now, 3.0).text
+    assert bank not in zoned, zoned
