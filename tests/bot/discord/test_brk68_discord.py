@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from pathlib import Path
 
+from bot.discord.presenter import AnswerTurn
 from tests.bot.discord.dc_world import ALICE, BOB, components, world
 from tests.bot.discord.test_discord_e2e import seat_everyone
 from tests.bot.discord.test_stats_discord import PLAN
@@ -41,3 +44,40 @@ async def test_a_press_waiting_for_its_turn_is_deferred_on_time(tmp_path: Path) 
         assert r2.callback_type == 6, r2.callback_body  # deferred while it waited its turn
         now = w.fake.messages[int(frame["id"])]
         assert "Street 2 of 5" in now["content"], now["content"]
+
+
+async def _waits(turn: AnswerTurn) -> bool:
+    """Whether ``turn`` still waits for the turn before it (after the loop had a go)."""
+    task = asyncio.create_task(turn.wait())
+    await asyncio.sleep(0.01)
+    waiting = not task.done()
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    return waiting
+
+
+async def test_a_turn_given_up_before_its_own_came_lets_no_later_one_overtake() -> None:
+    """Three answers of one message; the first is writing, the second is given up while it
+    waits (its press's task cancelled: its ``finally`` finishes the turn). The third went at
+    once, beside the first: two answers of the message in flight, Discord applying them in
+    either order. It waits for the first. So does a turn taken after a newest one given up
+    (its entry was deleted: the next turn was the first of the message again)."""
+    order: dict[tuple[int, int], tuple[int, asyncio.Future[None]]] = {}
+    key = (1, 2)
+    first, second, third = (AnswerTurn(order, key) for _ in range(3))
+    second.finish()  # (given up while it waited)
+    assert await _waits(third)
+    first.finish()
+    assert not await _waits(third)
+    third.finish()
+    assert order == {}
+    first, second = AnswerTurn(order, key), AnswerTurn(order, key)
+    second.finish()  # the newest, given up while the first writes
+    later = AnswerTurn(order, key)
+    assert await _waits(later)
+    first.finish()
+    assert not await _waits(later)
+    later.finish()
+    later.finish()  # (idempotent)
+    assert order == {}
