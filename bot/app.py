@@ -17,7 +17,6 @@ from urllib.parse import urlsplit
 
 from telegram.error import BadRequest, InvalidToken, NetworkError
 
-from bot import dblock
 from bot.config import ConfigError, OutOfReach, Settings, pg_servers, split_listen
 from bot.dblock import (
     LOCK_LOST,
@@ -411,7 +410,10 @@ async def _serve(settings: Settings, stop: asyncio.Event) -> None:
     taken: list[tuple[str, str]] = []  # (what, the line)
 
     def on_taken(what: str) -> None:
-        line = _pg_lost(settings) if what == LOCK_LOST else _pg_busy(settings, what, running=True)
+        if what == LOCK_LOST:
+            line = _pg_lost(settings, lock.lost_seconds)
+        else:
+            line = _pg_busy(settings, what, running=True)
         if stop.is_set():  # (SIGTERM/SIGINT came first: a plain stop, status 0, as _TokenTaken)
             log.warning("%s", line)
             return
@@ -449,12 +451,13 @@ async def _hold_postgres(settings: Settings) -> PostgresLock:
         raise _postgres_refused(settings, exc) from None
 
 
-def _pg_lost(settings: Settings) -> str:
-    """The line of a bot that could not take its PostgreSQL lock again in time
-    (:data:`bot.dblock.PG_LOST_SECONDS` after its connection dropped)."""
+def _pg_lost(settings: Settings, seconds: float) -> str:
+    """The line of a bot that could not take its PostgreSQL lock again in time (``seconds``
+    after its connection dropped: :data:`bot.dblock.PG_LOST_SECONDS`, or less where the
+    server's keepalives end the lost session sooner, :func:`bot.dblock.lost_window`)."""
     return (
         f"lost the lock on the database {database_name(settings)} (its connection dropped) and "
-        f"could not take it again within {dblock.PG_LOST_SECONDS:g} s: this bot stops, so that no "
+        f"could not take it again within {seconds:g} s: this bot stops, so that no "
         "other bot serves its tables beside it (restarted, it waits for the server: "
         "docs/operations.md)"
     )

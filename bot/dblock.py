@@ -24,6 +24,7 @@ __all__ = [
     "hold_database",
     "hold_worker",
     "let_go",
+    "lost_window",
     "pg_key",
 ]
 
@@ -164,6 +165,29 @@ PG_RETRY_SECONDS = 2.0
 #: :data:`PG_PING_TIMEOUT`, so the bot has stopped by then (it served on unlocked, with no
 #: limit, beside the other bot)
 PG_LOST_SECONDS = 60.0
+#: seconds a bot that gave its lost lock up may still take to stop (its writes finished):
+#: :func:`lost_window` ends that much before the server's keepalives end the lost session
+PG_STOP_SECONDS = 10.0
+#: what the server's keepalives fall back to where a setting reads 0 (the OS's: Linux's
+#: idle time, probe interval and count; a unix socket reads 0 for all: no keepalives there)
+_OS_KEEPALIVES = (7200, 75, 9)
+
+
+def lost_window(idle: int, interval: int, count: int) -> float:
+    """Seconds a bot may try to take its lost lock again (:data:`PG_LOST_SECONDS` at most):
+    until the server would end the cut-off session by its keepalives (``idle`` seconds of
+    silence, then ``count`` probes ``interval`` seconds apart; each 0: the OS's), less the
+    time to find the loss (:data:`PG_PING_SECONDS` + :data:`PG_PING_TIMEOUT`) and to stop
+    (:data:`PG_STOP_SECONDS`); 0 when nothing is left. ``DATABASE_URL`` may ask for shorter
+    keepalives than the bot's own (``?tcp_keepalives_idle=20``): another bot could take the
+    lock while this one still tried for the whole :data:`PG_LOST_SECONDS`."""
+    idle, interval, count = (
+        given or default
+        for given, default in zip((idle, interval, count), _OS_KEEPALIVES, strict=True)
+    )
+    ended = idle + interval * count - PG_PING_SECONDS - PG_PING_TIMEOUT - PG_STOP_SECONDS
+    return max(0.0, min(PG_LOST_SECONDS, float(ended)))
+
 
 #: the ``what`` :meth:`PostgresLock.watch` gives ``on_taken`` when the lock could not be taken
 #: again within :data:`PG_LOST_SECONDS` (the server out of reach all that time)
@@ -227,6 +251,8 @@ class PostgresLock:
         self._lost = asyncio.Event()
         self._watch: asyncio.Task[None] | None = None
         self._released = False
+        #: the server's keepalives on the lock connection (idle, interval, count: 0 the OS's)
+        self._kept: tuple[int, int, int] = (0, 0, 0)
 
     @classmethod
     async def take(cls, url: str, worker_id: str | None = None) -> PostgresLock:
@@ -284,10 +310,35 @@ class PostgresLock:
         except BaseException:
             conn.terminate()
             raise
+        try:
+            kept = await self._keepalives(conn)
+        except BaseException:
+            conn.terminate()
+            raise
         lost = asyncio.Event()  # (this connection's: a late call of an old one's sets not it)
         conn.add_termination_listener(lambda _conn: lost.set())
-        self._conn, self._lost = conn, lost
+        self._conn, self._lost, self._kept = conn, lost, kept
         return _TAKEN
+
+    async def _keepalives(self, conn: Any) -> tuple[int, int, int]:
+        """The server's TCP keepalive settings on ``conn`` (idle, interval, count; 0 reads the
+        OS's, and every one on a unix socket): ``DATABASE_URL``'s own or the bot's."""
+        rows = await conn.fetch(
+            "SELECT name, setting FROM pg_settings WHERE name = ANY($1::text[])",
+            ["tcp_keepalives_idle", "tcp_keepalives_interval", "tcp_keepalives_count"],
+        )
+        got = {row["name"]: int(row["setting"]) for row in rows}
+        return (
+            got.get("tcp_keepalives_idle", 0),
+            got.get("tcp_keepalives_interval", 0),
+            got.get("tcp_keepalives_count", 0),
+        )
+
+    @property
+    def lost_seconds(self) -> float:
+        """Seconds the watch tries to take the lock again once its connection is lost
+        (:func:`lost_window` of the keepalives the lock connection had)."""
+        return lost_window(*self._kept)
 
     async def _holder(self, conn: Any, first: int, second: int, what: str) -> str:
         """Who holds the lock ``(first, second)`` refused: :data:`_AGAIN` when every holder is
@@ -325,7 +376,7 @@ class PostgresLock:
             log.warning("the PostgreSQL lock's connection was lost: taking the lock again")
             self._conn = None
             loop = asyncio.get_running_loop()
-            deadline = loop.time() + PG_LOST_SECONDS
+            deadline = loop.time() + self.lost_seconds  # (before the server ends the session)
             while True:
                 left = deadline - loop.time()
                 if left <= 0:

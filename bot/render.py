@@ -54,7 +54,8 @@ def _clock_text(t: LiveTable, seat: int, now: float, lang: str, short: bool = Fa
     spent the bank, and at a table without one), ``bank 0:45`` once the budget is spent
     (R8.5); ``💤 0:08`` while the grace of a tournament player away runs (R8.7). ``short``:
     the bank was spelled out already on the line, ``1:52+1:00`` and ``0:00+0:45`` (a spent
-    bank's ``+0:00`` left out: ``1:52``)."""
+    bank's ``+0:00`` left out: ``1:52``; run out with no bank left, its timeout still to
+    come, ``0:00``, never ``bank 0:00``)."""
     owner = t.owner(seat)
     clock = t.clocks.get(owner)  # one clock per player (R4.2)
     if clock is None:
@@ -73,6 +74,8 @@ def _clock_text(t: LiveTable, seat: int, now: float, lang: str, short: bool = Fa
         if banked:
             return f"{mmss(budget)} + {tr(lang, 'board.bank')} {mmss(bank)}"
         return mmss(budget)
+    if not banked:  # (run out, its timeout not taken yet, with no bank left: none to name)
+        return mmss(0.0)
     return f"{tr(lang, 'board.bank')} {mmss(bank)}"
 
 
@@ -109,9 +112,9 @@ def _until_text(
     if zone is None or clock is None or not clock.running or t.grace(owner) is not None:
         return _clock_text(t, seat, now, lang, short)
     budget, bank = clock.left(now)
-    if budget <= 0:
+    if budget <= 0 and bank > 0:
         return tr(lang, "board.bank_until", at=clock_time(now + bank, zone))
-    until = tr(lang, "board.until", at=clock_time(now + budget, zone))
+    until = tr(lang, "board.until", at=clock_time(now + max(0.0, budget), zone))
     if bank <= 0:  # (no bank, or one spent: left out, as above)
         return until
     key = "board.plus_bank_short" if short else "board.plus_bank"

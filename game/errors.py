@@ -50,6 +50,11 @@ class OptionConflict(OptionError):
         self.game = game
         self.games = games
 
+    def __reduce__(self) -> tuple[type[OptionConflict], tuple[str, str, tuple[str, ...]]]:
+        """Pickled with its three fields (the decision process sends it back to the bot: made
+        again from its message alone it raised TypeError, which broke the process pool)."""
+        return type(self), (self.option, self.game, self.games)
+
 
 class BoardError(GameError):
     """A board with the wrong number of cards in a box (R2.1) or a repeated card."""

@@ -1613,9 +1613,11 @@ class DiscordAdapter:
             except Exception:
                 log.exception("%s failed", describe(interaction))
                 reply = Reply(tr(language_of(actor.language), "err.internal"), alert=True)
-            finally:
-                ack.stop()
-            await answer(reply)  # not answered yet: a refusal before any table step
+            # not answered yet: a refusal before any table step, a replay's frame. The
+            # deferral is stopped by the answer, once its turn came (stopped here, a press
+            # waiting for an earlier answer of its message was never deferred: past 3 s
+            # Discord said "This interaction failed")
+            await answer(reply)
             if failed:
                 raise failed[0]
         except Exception as exc:  # discord.py would only log it, leaving the user unanswered

@@ -365,9 +365,18 @@ class AnswerTurn:
         return entry is not None and entry[0] == self.number
 
     def finish(self) -> None:
-        """This turn's write is done (or failed): the next may go. Idempotent."""
-        if not self._done.done():
-            self._done.set_result(None)
+        """This turn's write is done (or failed): the next may go. Idempotent. A turn given
+        up before its own came (its press's task cancelled while it waited) lets the next go
+        only once the one before it is done: the next went at once, beside an answer still
+        being written; and its entry, the newest, stays until then (deleted, the next press
+        of the message took the first turn and wrote beside that answer too)."""
+        if self._done.done():
+            return
+        before = self._before
+        if before is not None and not before.done():
+            before.add_done_callback(lambda _before: self.finish())
+            return
+        self._done.set_result(None)
         if self.newest:
             del self._order[self.key]
 

@@ -86,7 +86,7 @@ from bot.retries import (
 )
 from bot.screens import Payload, Screen
 from bot.service import TableService
-from bot.service.numbers import MINUSES, unformatted
+from bot.service.numbers import MINUSES, ascii_sign, read_whole, unformatted
 from bot.service.stats import means_me
 from bot.telegram.one_bot import (
     CONFLICT_SECONDS,
@@ -1567,6 +1567,12 @@ def _numeric(word: str) -> bool:
     return word.lstrip("+-" + MINUSES)[:1].isdigit()
 
 
+def _amount(words: str) -> bool:
+    """Whether ``words`` read as one whole amount, not 0 and no leading 0 (``1 000``,
+    ``5,000``, ``-1 000``; not ``000``, ``050``: a thousands' group of the words before)."""
+    return bool(read_whole(words)) and not ascii_sign(words).lstrip("+-").startswith("0")
+
+
 def _replied(msg: Message) -> User | None:
     """The author of the message ``msg`` replies to, ``None`` when it is no reply. In a forum
     topic Telegram sends a message that replies to nothing as a reply to the topic's first
@@ -2263,8 +2269,14 @@ class TelegramAdapter:
             target = await self._user_of(name)
             shown = name if target != name else None
             if first < len(args) - 1:  # /grant Anna 2 100: "Anna 2" may be the name and
-                # 100 the amount, or "2 100" a thousands' grouping; the service judges
-                other = (" ".join(args[:-1]), args[-1], None)
+                # 100 the amount, or "2 100" a thousands' grouping; the service judges. The
+                # other reading's amount is the longest tail that reads whole ("/grant
+                # Player 2 1 000": "Player 2" gets 1 000, never "Player 2 1" 000)
+                later = next(
+                    (i for i in range(first + 1, len(args)) if _amount(" ".join(args[i:]))),
+                    len(args) - 1,
+                )
+                other = (" ".join(args[:later]), " ".join(args[later:]), None)
         # a member Telegram names (by id) who never played here gets their wallet for the
         # grant, under the name they would play by, as on Discord; a typed name names nobody
         # new (a bot account is refused under the name the admin gave it)
