@@ -384,6 +384,17 @@ def probe_refusal(worker: str, address: str, route: str, reason: str, this: str)
     )
 
 
+def takeover_line(worker: str, count: int, owner: str | None) -> str:
+    """The one INFO line of a takeover (:meth:`Worker.sweep`; each table's own line is at
+    DEBUG): ``worker`` took ``count`` tables whose leases ``owner`` held until they ran out
+    (it died, or stalled past its lease time); ``None``: tables nobody held (their worker let
+    them go at its stop, or a fresh start)."""
+    tables = f"{count} table{'' if count == 1 else 's'}"
+    if owner is None:
+        return f"worker {worker} took over {tables} nobody held (let go at a stop, or a fresh start)"
+    return f"worker {worker} took over {tables} of {owner} (its lease ran out)"
+
+
 class ShardRunner(Protocol):
     """What a worker needs of its Discord adapter (:class:`bot.discord.DiscordAdapter`):
     run and stop one shard, and which run."""
@@ -797,16 +808,25 @@ class Worker:
         if orphans:
             live = await self.store.live_workers()
             live.setdefault(self.worker_id, self.address)
-            for table_id, key in orphans:
-                if self.stopping:
-                    return
-                if key.startswith(f"{TELEGRAM}:"):
-                    presents = TELEGRAM in self.service.rt.presenters
-                    mine = presents and rendezvous(key, live) == self.worker_id
-                else:
-                    mine = await self._my_discord_table(table_id)
-                if mine:
-                    await self.claim(key, table_id)
+            lapsed = await self.store.lapsed_leases("")  # (whose they were: the summary)
+            taken: dict[str | None, int] = {}  # the worker whose lease ran out → tables taken
+            try:
+                for table_id, key in orphans:
+                    if self.stopping:
+                        return
+                    if key.startswith(f"{TELEGRAM}:"):
+                        presents = TELEGRAM in self.service.rt.presenters
+                        mine = presents and rendezvous(key, live) == self.worker_id
+                    else:
+                        mine = await self._my_discord_table(table_id)
+                    fresh = table_id not in self.service.tables
+                    if mine and await self.claim(key, table_id) and fresh:
+                        if table_id in self.service.tables:
+                            owner = lapsed.get(key)
+                            taken[owner] = taken.get(owner, 0) + 1
+            finally:
+                for owner, count in taken.items():
+                    log.info("%s", takeover_line(self.worker_id, count, owner))
         await self.sweep_owed()
 
     async def sweep_owed(self) -> None:
@@ -1437,8 +1457,8 @@ class Worker:
             fresh = table_id is not None and table_id not in self.service.tables
             if table_id is not None and (fresh or again):
                 served = await self.service.adopt(table_id, alive, again=again)
-                if served and fresh:
-                    log.info("worker %s: serving table %s", self.worker_id, table_id)
+                if served and fresh:  # (a takeover's summary is one line: Worker.sweep)
+                    log.debug("worker %s: serving table %s", self.worker_id, table_id)
             # only now may updates skip the claim: the chat's table is served here
             self._renewed[key] = asked
             return True
