@@ -9,13 +9,14 @@ import random
 
 import pytest
 
-from bot.cluster import Worker
+from bot.cluster import Router, Worker, internal_key
 from bot.service import TableService
 from bot.model import ChatRef
 from storage.api import lease_key
 from storage.memory import MemoryStore
-from tests.bot.conftest import Clock
+from tests.bot.conftest import Clock, service_env
 from tests.bot.fakes import FakePresenter
+from tests.bot.test_nu54_cluster_refusals import TOKEN, _listening
 from tests.bot.test_service import ALICE
 
 CHATS = [ChatRef("telegram", f"-10{n}", f"-10{n}", f"Group {n}") for n in range(3)]
@@ -60,3 +61,28 @@ async def test_a_takeover_logs_one_line_naming_the_dead_worker(
         assert len([line for line in debugs if line.startswith("worker w2: serving table")]) == 3
     finally:
         await w2.stop()
+
+
+async def test_a_worker_with_another_lease_seconds_is_refused_at_its_start() -> None:
+    """A worker starting beside a live worker with another LEASE_SECONDS is refused in one
+    line naming both (:meth:`Worker.peers_refusal`, raised by ``bot.app.run`` as a
+    ConfigError: exit status 2, as another token or clock); the same lease time passes, and
+    the router (it takes no lease) is not asked for one. Nothing checked it: a worker with a
+    5 s lease took the tables of one with 60 s over while that one still ran."""
+    store = MemoryStore()
+    w1 = await _listening(store, "w1", TOKEN)  # (LEASE_SECONDS=60)
+    try:
+        service, *_ = service_env(store=store)
+        short = Worker(service, "w2", "http://127.0.0.1:1", ttl=5.0)
+        short.keys["telegram"] = internal_key(TOKEN, "telegram")
+        assert await short.peers_refusal() == (
+            f"the worker w1 at {w1.address} runs with LEASE_SECONDS=60 and this worker with "
+            "LEASE_SECONDS=5: give every worker the same LEASE_SECONDS"
+        )
+        same = Worker(service, "w3", "http://127.0.0.1:1", ttl=60.0)
+        same.keys["telegram"] = internal_key(TOKEN, "telegram")
+        assert await same.peers_refusal() is None
+        assert await Router(store, TOKEN, "http://127.0.0.1:1/bot").peers_refusal() is None
+    finally:
+        await w1.halt()
+        await w1.stop()
