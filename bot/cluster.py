@@ -393,10 +393,10 @@ def takeover_line(worker: str, count: int, owner: str | None) -> str:
     """The one INFO line of a takeover (:meth:`Worker.sweep`; each table's own line is at
     DEBUG): ``worker`` took ``count`` tables whose leases ``owner`` held until they ran out
     (it died, or stalled past its lease time); ``None``: tables nobody held (their worker let
-    them go at its stop, or a fresh start)."""
+    them go at its stop, or a start of the cluster)."""
     tables = f"{count} table{'' if count == 1 else 's'}"
     if owner is None:
-        return f"worker {worker} took over {tables} nobody held (let go at a stop, or a fresh start)"
+        return f"worker {worker} took over {tables} whose leases were let go or never taken"
     return f"worker {worker} took over {tables} of {owner} (its lease ran out)"
 
 
@@ -837,10 +837,10 @@ class Worker:
                     else:
                         mine = await self._my_discord_table(table_id)
                     fresh = table_id not in self.service.tables
-                    if mine and await self.claim(key, table_id) and fresh:
-                        if table_id in self.service.tables:
-                            owner = lapsed.get(key)
-                            taken[owner] = taken.get(owner, 0) + 1
+                    claimed = mine and await self.claim(key, table_id)
+                    if claimed and fresh and table_id in self.service.tables:
+                        owner = lapsed.get(key)
+                        taken[owner] = taken.get(owner, 0) + 1
             finally:
                 for owner, count in taken.items():
                     log.info("%s", takeover_line(self.worker_id, count, owner))

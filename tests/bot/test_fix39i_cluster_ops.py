@@ -10,8 +10,8 @@ import random
 import pytest
 
 from bot.cluster import Router, Worker, internal_key
-from bot.service import TableService
 from bot.model import ChatRef
+from bot.service import TableService
 from storage.api import lease_key
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock, service_env
