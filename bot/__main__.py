@@ -6,14 +6,13 @@ import argparse
 import asyncio
 import contextlib
 import logging
-import re
 import sys
 from collections.abc import Coroutine, Sequence
 from pathlib import Path
 from typing import Any
 
 from bot.config import ConfigError, OutOfReach, Settings, load_settings
-from bot.logs import configure_logging
+from bot.logs import configure_logging, in_env_file
 from bot.texts import tr
 from storage.cli import EX_TEMPFAIL, refuse_missing_env_file
 
@@ -106,7 +105,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     args.sandbox_db = args.sandbox_db or SANDBOX_DB
     # every record of every logger goes through a filter that hides both tokens (issue 16.12)
-    configure_logging(settings.log_level, settings.secrets())
+    # (and a line that says ".env" names the file actually read, as a start's error line)
+    configure_logging(settings.log_level, settings.secrets(), env_file=args.env_file)
     if args.router:
         from bot.app import run_router
 
@@ -221,13 +221,6 @@ def _hand_seconds(raw: str) -> float:
         raise argparse.ArgumentTypeError(exc.text("en")) from None
 
 
-def _in_env_file(line: str, env_file: str) -> str:
-    """``line`` (a start's ``error:`` line) with the settings file it names ("check
-    DATABASE_URL in .env") being ``env_file``, the file actually read: a worker started with
-    ``--env-file w1.env`` was told to fix ``.env``, which it never read."""
-    return re.sub(r"\b(in|into) \.env\b(?!\.?\w)", lambda m: f"{m[1]} {env_file}", line)
-
-
 def _run(main: Coroutine[Any, Any, None], env_file: str = ".env") -> int:
     """Run the bot or the router until it stops; 2 with one line for a ConfigError, 75
     (:data:`EX_TEMPFAIL`) with one line for a platform or the database out of reach at the
@@ -244,10 +237,10 @@ def _run(main: Coroutine[Any, Any, None], env_file: str = ".env") -> int:
     except DatabaseLost:
         return EX_TEMPFAIL
     except OutOfReach as exc:
-        print(f"error: {_in_env_file(str(exc), env_file)}", file=sys.stderr)
+        print(f"error: {in_env_file(str(exc), env_file)}", file=sys.stderr)
         return EX_TEMPFAIL
     except ConfigError as exc:
-        print(f"error: {_in_env_file(str(exc), env_file)}", file=sys.stderr)
+        print(f"error: {in_env_file(str(exc), env_file)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         pass

@@ -343,13 +343,14 @@ def _runner_key(worker: str) -> str:
 PROBE_SECONDS = 2.0
 
 
-async def probe(address: str, route: str, key: str) -> str | None:
+async def probe(address: str, route: str, key: str) -> tuple[str | None, float | None]:
     """Ask the worker at ``address`` whether it takes what this process signs for ``route``
-    with ``key`` (``POST /hello``, :meth:`Worker._on_hello`): its refusal's reason
-    (:meth:`Signatures.refusal`: ``"key"``, another bot token; ``"time"``, the clocks
-    apart), ``None`` when it takes it, has no key for the route (a worker of the other
-    platform) or cannot say (unreachable, or older code without ``/hello``: nothing to
-    refuse the start for)."""
+    with ``key`` (``POST /hello``, :meth:`Worker._on_hello`): ``(reason, lease seconds)``.
+    ``reason``: its refusal's (:meth:`Signatures.refusal`: ``"key"``, another bot token;
+    ``"time"``, the clocks apart), ``None`` when it takes it, has no key for the route (a
+    worker of the other platform) or cannot say (unreachable, or older code without
+    ``/hello``: nothing to refuse the start for). ``lease seconds``: its ``LEASE_SECONDS``
+    when it took the request and said it (``None`` otherwise: older code)."""
     body = json.dumps({"route": route}).encode()
     try:
         async with (
@@ -358,13 +359,17 @@ async def probe(address: str, route: str, key: str) -> str | None:
                 f"{address}/hello", data=body, headers=signed_headers(key, address, body)
             ) as resp,
         ):
-            if resp.status != 403:
-                return None
+            if resp.status not in (200, 403):
+                return None, None
             reply = await resp.json()
     except (ClientError, OSError, TimeoutError, ValueError):
-        return None
-    reason = reply.get("refused") if isinstance(reply, Mapping) else None
-    return reason if reason in ("key", "time") else None
+        return None, None
+    if not isinstance(reply, Mapping):
+        return None, None
+    reason = reply.get("refused")
+    lease = reply.get("lease_seconds")
+    seconds = float(lease) if isinstance(lease, int | float) and lease > 0 else None
+    return (reason if reason in ("key", "time") else None), seconds
 
 
 def probe_refusal(worker: str, address: str, route: str, reason: str, this: str) -> str:
@@ -381,6 +386,29 @@ def probe_refusal(worker: str, address: str, route: str, reason: str, this: str)
     return (
         f"the worker {worker} at {address} runs with another {token} than {this} (it "
         f"refused {this}'s signed request): give the router and every worker the same {token}"
+    )
+
+
+def takeover_line(worker: str, count: int, owner: str | None) -> str:
+    """The one INFO line of a takeover (:meth:`Worker.sweep`; each table's own line is at
+    DEBUG): ``worker`` took ``count`` tables whose leases ``owner`` held until they ran out
+    (it died, or stalled past its lease time); ``None``: tables nobody held (their worker let
+    them go at its stop, or a start of the cluster)."""
+    tables = f"{count} table{'' if count == 1 else 's'}"
+    if owner is None:
+        return f"worker {worker} took over {tables} whose leases were let go or never taken"
+    return f"worker {worker} took over {tables} of {owner} (its lease ran out)"
+
+
+def lease_refusal(worker: str, address: str, theirs: float, ours: float) -> str:
+    """The one line (a :class:`bot.config.ConfigError`, exit status 2) of a worker's start
+    whose ``LEASE_SECONDS`` (``ours``) differs from the live worker ``worker``'s at
+    ``address`` (``theirs``, told by :func:`probe`): a takeover reads the dead worker's
+    last renewal as its lease's end less its own lease time (R8.5), and a worker with a
+    shorter lease than another's takes its tables over while it still runs."""
+    return (
+        f"the worker {worker} at {address} runs with LEASE_SECONDS={theirs:g} and this worker "
+        f"with LEASE_SECONDS={ours:g}: give every worker the same LEASE_SECONDS"
     )
 
 
@@ -797,16 +825,25 @@ class Worker:
         if orphans:
             live = await self.store.live_workers()
             live.setdefault(self.worker_id, self.address)
-            for table_id, key in orphans:
-                if self.stopping:
-                    return
-                if key.startswith(f"{TELEGRAM}:"):
-                    presents = TELEGRAM in self.service.rt.presenters
-                    mine = presents and rendezvous(key, live) == self.worker_id
-                else:
-                    mine = await self._my_discord_table(table_id)
-                if mine:
-                    await self.claim(key, table_id)
+            lapsed = await self.store.lapsed_leases("")  # (whose they were: the summary)
+            taken: dict[str | None, int] = {}  # the worker whose lease ran out → tables taken
+            try:
+                for table_id, key in orphans:
+                    if self.stopping:
+                        return
+                    if key.startswith(f"{TELEGRAM}:"):
+                        presents = TELEGRAM in self.service.rt.presenters
+                        mine = presents and rendezvous(key, live) == self.worker_id
+                    else:
+                        mine = await self._my_discord_table(table_id)
+                    fresh = table_id not in self.service.tables
+                    claimed = mine and await self.claim(key, table_id)
+                    if claimed and fresh and table_id in self.service.tables:
+                        owner = lapsed.get(key)
+                        taken[owner] = taken.get(owner, 0) + 1
+            finally:
+                for owner, count in taken.items():
+                    log.info("%s", takeover_line(self.worker_id, count, owner))
         await self.sweep_owed()
 
     async def sweep_owed(self) -> None:
@@ -1437,8 +1474,8 @@ class Worker:
             fresh = table_id is not None and table_id not in self.service.tables
             if table_id is not None and (fresh or again):
                 served = await self.service.adopt(table_id, alive, again=again)
-                if served and fresh:
-                    log.info("worker %s: serving table %s", self.worker_id, table_id)
+                if served and fresh:  # (a takeover's summary is one line: Worker.sweep)
+                    log.debug("worker %s: serving table %s", self.worker_id, table_id)
             # only now may updates skip the claim: the chat's table is served here
             self._renewed[key] = asked
             return True
@@ -1452,7 +1489,9 @@ class Worker:
 
     async def _on_hello(self, request: web.Request) -> web.Response:
         """A starting worker's or router's probe (:func:`probe`, ``{"route": name}``): 200
-        when its request, signed for that route, is taken here, else 403 with
+        ``{"ok": true, "lease_seconds": <this worker's lease time>}`` when its request,
+        signed for that route, is taken here (a starting worker refuses to start with
+        another: :func:`lease_refusal`), else 403 with
         ``{"refused": reason}`` (:meth:`Signatures.refusal`), 400 for a malformed body."""
         body = await request.read()
         try:
@@ -1465,14 +1504,15 @@ class Worker:
         reason = self.signatures.refusal(route, header, body)
         if reason is not None:
             return web.json_response({"refused": reason}, status=403)
-        return web.json_response({"ok": True})
+        return web.json_response({"ok": True, "lease_seconds": self.ttl})
 
     async def peers_refusal(self) -> str | None:
         """Whether the live workers take what this worker signs (:func:`probe` of each, for
         each route it has a key for), before it registers: the one line of the first that
-        refuses (another bot token, its clock a minute apart: :func:`probe_refusal`), else
-        ``None``. A worker with another token was taken in: every update the router
-        forwarded to it was refused, its chats silent."""
+        refuses (another bot token, its clock a minute apart: :func:`probe_refusal`) or runs
+        with another ``LEASE_SECONDS`` (:func:`lease_refusal`), else ``None``. A worker with
+        another token was taken in: every update the router forwarded to it was refused,
+        its chats silent; one with another lease time, nothing checked it."""
         live = await self.store.live_workers()
         for name, address in live.items():
             if name == self.worker_id:
@@ -1480,9 +1520,11 @@ class Worker:
             for route, key in self.keys.items():
                 if route == "private":  # (the Telegram token's as /telegram's: asked there)
                     continue
-                reason = await probe(address, route, key)
+                reason, lease = await probe(address, route, key)
                 if reason is not None:
                     return probe_refusal(name, address, route, reason, "this worker")
+                if lease is not None and lease != self.ttl:
+                    return lease_refusal(name, address, lease, self.ttl)
         return None
 
     async def _on_telegram(self, request: web.Request) -> web.Response:
@@ -1652,9 +1694,10 @@ class Router:
     async def peers_refusal(self) -> str | None:
         """Whether the live workers take the updates this router signs (:func:`probe` of
         each): the one line of the first that refuses (another ``TELEGRAM_BOT_TOKEN``, a
-        clock a minute apart: :func:`probe_refusal`), else ``None``."""
+        clock a minute apart: :func:`probe_refusal`), else ``None``. Its ``LEASE_SECONDS``
+        is not compared: the router takes no lease, and the setting is not read here."""
         for name, address in (await self.live_workers(fresh=True)).items():
-            reason = await probe(address, "telegram", self._forward_key)
+            reason, _ = await probe(address, "telegram", self._forward_key)  # (no lease)
             if reason is not None:
                 return probe_refusal(name, address, "telegram", reason, "the router")
         return None

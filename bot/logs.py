@@ -6,29 +6,53 @@ python-telegram-bot logs the API URLs it builds at DEBUG, and a Telegram URL hol
 filter on every handler of the root logger, so it sees the records of every logger that reach
 a handler (loggers propagate to the root), at every level: it formats the message with its
 arguments, the exception and the stack, and replaces each secret (also URL-quoted, and a
-Telegram token's part after the colon) with ``[REDACTED]``.
+Telegram token's part after the colon) with ``[REDACTED]``. It also names the settings file
+actually read (``--env-file``) where a message says ``.env`` (:func:`in_env_file`), as the
+start's ``error:`` line does.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import sys
 from collections.abc import Iterable
 from typing import Any, TextIO, TypeVar
 from urllib.parse import quote
 
-__all__ = ["FORMAT", "REDACTED", "RedactSecrets", "configure_logging", "failure_logged"]
+__all__ = [
+    "FORMAT",
+    "REDACTED",
+    "RedactSecrets",
+    "configure_logging",
+    "failure_logged",
+    "in_env_file",
+]
 
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 REDACTED = "[REDACTED]"
 
 
-class RedactSecrets(logging.Filter):
-    """Replaces secrets in a record's message, exception and stack text (never drops one)."""
+def in_env_file(line: str, env_file: str) -> str:
+    """``line`` with the settings file it names ("check DATABASE_URL in .env", "copy the
+    token … into .env") being ``env_file``, the file actually read: a worker started with
+    ``--env-file w1.env`` was told to fix ``.env``, which it never read. The one way both a
+    start's ``error:`` line (``bot.__main__``) and a line logged while running
+    (:class:`RedactSecrets`) say it."""
+    if env_file == ".env":
+        return line
+    return re.sub(r"\b(in|into) \.env\b(?!\.?\w)", lambda m: f"{m[1]} {env_file}", line)
 
-    def __init__(self, secrets: Iterable[str]) -> None:
+
+class RedactSecrets(logging.Filter):
+    """Replaces secrets in a record's message, exception and stack text (never drops one),
+    and names ``env_file`` (the settings file read, ``--env-file``) where the message says
+    ``.env`` (:func:`in_env_file`)."""
+
+    def __init__(self, secrets: Iterable[str], env_file: str = ".env") -> None:
         super().__init__()
+        self.env_file = env_file
         forms: set[str] = set()
         for secret in secrets:
             if not secret:
@@ -48,13 +72,13 @@ class RedactSecrets(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         """Redact ``record`` in place (its message is formatted once, here)."""
-        if not self.secrets:
+        if not self.secrets and self.env_file == ".env":
             return True
         try:
             message = record.getMessage()
         except Exception:  # a broken format: leave it to the handler to report
             return True
-        record.msg, record.args = self.redact(message), None
+        record.msg, record.args = in_env_file(self.redact(message), self.env_file), None
         if record.exc_info and not record.exc_text:
             record.exc_text = logging.Formatter().formatException(record.exc_info)
         if record.exc_text:
@@ -69,11 +93,15 @@ class _Handler(logging.StreamHandler[TextIO]):
 
 
 def configure_logging(
-    level: str | int, secrets: Iterable[str] = (), stream: TextIO | None = None
+    level: str | int,
+    secrets: Iterable[str] = (),
+    stream: TextIO | None = None,
+    env_file: str = ".env",
 ) -> RedactSecrets:
     """Log to ``stream`` (standard error by default) at ``level``, with ``secrets`` redacted
-    from every record of every logger: the filter goes on each handler of the root logger
-    (this one and any already there). Returns the filter."""
+    from every record of every logger and ``env_file`` (the settings file read) named where
+    a message says ``.env``: the filter goes on each handler of the root logger (this one
+    and any already there). Returns the filter."""
     root = logging.getLogger()
     for old in [h for h in root.handlers if isinstance(h, _Handler)]:
         root.removeHandler(old)
@@ -81,7 +109,7 @@ def configure_logging(
     handler.setFormatter(logging.Formatter(FORMAT))
     root.addHandler(handler)
     root.setLevel(level)
-    redactor = RedactSecrets(secrets)
+    redactor = RedactSecrets(secrets, env_file)
     for h in root.handlers:
         for f in [f for f in h.filters if isinstance(f, RedactSecrets)]:
             h.removeFilter(f)

@@ -873,6 +873,11 @@ class Store(Protocol):
         ``"discord-"``: the Discord shards' leases and the workers' shard preferences), in one
         read."""
 
+    async def lapsed_leases(self, prefix: str) -> dict[str, str]:
+        """Key → worker of every lease whose key starts with ``prefix`` that ran out and was
+        not taken since (its holder died, or stalled past its lease time), in one read: whose
+        tables a takeover took (a lease given up is gone, as :meth:`lease_lapsed` says)."""
+
     async def heartbeat(self, worker: str, address: str, ttl: float) -> None:
         """Register ``worker`` as alive at ``address`` (its internal URL) for ``ttl``
         seconds."""

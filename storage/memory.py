@@ -789,6 +789,15 @@ class MemoryStore:
         entry = self._leases.get(key)
         return None if entry is None else self.clock() - entry[1]
 
+    async def lapsed_leases(self, prefix: str) -> dict[str, str]:
+        """See :meth:`storage.api.Store.lapsed_leases`."""
+        now = self.clock()
+        return {
+            key: worker
+            for key, (worker, expires) in sorted(self._leases.items())
+            if key.startswith(prefix) and expires <= now
+        }
+
     async def leases(self, prefix: str) -> dict[str, str]:
         """See :meth:`storage.api.Store.leases`."""
         found = {}

@@ -1801,6 +1801,16 @@ class PostgresStore:
         )
         return None if row is None else float(row[0])
 
+    async def lapsed_leases(self, prefix: str) -> dict[str, str]:
+        """See :meth:`storage.api.Store.lapsed_leases` (the server's clock)."""
+        rows = await self._fetch(
+            "SELECT key, worker FROM leases"
+            f" WHERE left(key, length($1)) = $1 AND expires_at <= {_now(2)} ORDER BY key",
+            prefix,
+            self._clock(),
+        )
+        return {str(k): str(w) for k, w in rows}
+
     async def leases(self, prefix: str) -> dict[str, str]:
         """See :meth:`storage.api.Store.leases`."""
         rows = await self._fetch(

@@ -1185,6 +1185,18 @@ class SqliteStore:
         )
         return None if row is None else now - float(row[0])
 
+    async def lapsed_leases(self, prefix: str) -> dict[str, str]:
+        """See :meth:`storage.api.Store.lapsed_leases`."""
+        now = self.clock()
+        rows = await self._call(
+            lambda c: c.execute(
+                "SELECT key, worker FROM leases"
+                " WHERE substr(key, 1, length(?)) = ? AND expires_at <= ? ORDER BY key",
+                (prefix, prefix, now),
+            ).fetchall()
+        )
+        return {str(k): str(w) for k, w in rows}
+
     async def leases(self, prefix: str) -> dict[str, str]:
         """See :meth:`storage.api.Store.leases`."""
         now = self.clock()

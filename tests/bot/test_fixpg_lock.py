@@ -342,7 +342,8 @@ def test_python_m_bot_exits_2_without_a_second_line_when_its_database_was_taken(
         raise DatabaseTaken("lost the lock on the database …")
 
     monkeypatch.setattr("bot.app.run", taken)
-    monkeypatch.setattr("bot.__main__.configure_logging", lambda *args: None)  # (the root's)
+    # (the root's)
+    monkeypatch.setattr("bot.__main__.configure_logging", lambda *args, **kwargs: None)
     monkeypatch.setenv("TELEGRAM_BOT_TOKEN", TOKEN)
     monkeypatch.setenv("DATABASE_PATH", str(tmp_path / "ofc.sqlite3"))
     (tmp_path / "empty.env").write_text("")

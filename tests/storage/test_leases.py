@@ -292,3 +292,23 @@ async def test_releasing_a_lease_that_ran_out_keeps_when_it_ran_out(store: Store
     assert await store.acquire_lease(KEY, "w2", 5.0)  # free to take
     await store.release_lease(KEY, "w1")  # (not w1's: nothing happens)
     assert await store.lease_owner(KEY) == "w2"
+
+
+async def test_lapsed_leases_name_whose_leases_ran_out(store: Store) -> None:
+    """Whose tables a takeover took (fix39i): the leases of a prefix that ran out and were
+    not taken since, with the worker that held them last; live and given-up ones are not."""
+    clock = _clocked(store)
+    assert await store.acquire_lease("telegram:1", "w1", 5.0)
+    assert await store.acquire_lease("telegram:2", "w1", 5.0)
+    assert await store.acquire_lease("telegram:3", "w3", 5.0)
+    assert await store.acquire_lease("discord:4", "w1", 5.0)
+    assert await store.lapsed_leases("telegram:") == {}
+    clock.now += 6.0  # every lease ran out
+    assert await store.renew_leases("w3", ["telegram:3"], 5.0) == []
+    assert await store.acquire_lease("telegram:2", "w2", 5.0)  # taken over already
+    assert await store.lapsed_leases("telegram:") == {"telegram:1": "w1", "telegram:3": "w3"}
+    assert await store.lapsed_leases("") == {
+        "discord:4": "w1",
+        "telegram:1": "w1",
+        "telegram:3": "w3",
+    }
