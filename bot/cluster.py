@@ -384,6 +384,19 @@ def probe_refusal(worker: str, address: str, route: str, reason: str, this: str)
     )
 
 
+async def _first_refusal(asks: Sequence[tuple[str, str, str, str]], this: str) -> str | None:
+    """Ask every live worker at once (``asks``: ``(worker, address, route, key)``, each a
+    :func:`probe`) and give the line (:func:`probe_refusal`) of the first in ``asks``' order
+    that refused ``this`` (the process starting), else ``None``. Together, not one after
+    another: beside hung workers (a stopped process, a machine gone whose heartbeat has not
+    expired) a start waited :data:`PROBE_SECONDS` for each worker and route in turn."""
+    reasons = await asyncio.gather(*(probe(address, route, key) for _, address, route, key in asks))
+    for (name, address, route, _), reason in zip(asks, reasons, strict=True):
+        if reason is not None:
+            return probe_refusal(name, address, route, reason, this)
+    return None
+
+
 class ShardRunner(Protocol):
     """What a worker needs of its Discord adapter (:class:`bot.discord.DiscordAdapter`):
     run and stop one shard, and which run."""
@@ -1474,16 +1487,14 @@ class Worker:
         ``None``. A worker with another token was taken in: every update the router
         forwarded to it was refused, its chats silent."""
         live = await self.store.live_workers()
-        for name, address in live.items():
-            if name == self.worker_id:
-                continue
-            for route, key in self.keys.items():
-                if route == "private":  # (the Telegram token's as /telegram's: asked there)
-                    continue
-                reason = await probe(address, route, key)
-                if reason is not None:
-                    return probe_refusal(name, address, route, reason, "this worker")
-        return None
+        asks = [
+            (name, address, route, key)
+            for name, address in live.items()
+            if name != self.worker_id
+            for route, key in self.keys.items()
+            if route != "private"  # (the Telegram token's as /telegram's: asked there)
+        ]
+        return await _first_refusal(asks, "this worker")
 
     async def _on_telegram(self, request: web.Request) -> web.Response:
         """A forwarded Telegram update: 200 once handled here, 409 ``{"owner": url}`` when
@@ -1653,11 +1664,9 @@ class Router:
         """Whether the live workers take the updates this router signs (:func:`probe` of
         each): the one line of the first that refuses (another ``TELEGRAM_BOT_TOKEN``, a
         clock a minute apart: :func:`probe_refusal`), else ``None``."""
-        for name, address in (await self.live_workers(fresh=True)).items():
-            reason = await probe(address, "telegram", self._forward_key)
-            if reason is not None:
-                return probe_refusal(name, address, "telegram", reason, "the router")
-        return None
+        live = await self.live_workers(fresh=True)
+        asks = [(name, address, "telegram", self._forward_key) for name, address in live.items()]
+        return await _first_refusal(asks, "the router")
 
     async def stop(self) -> None:
         """Stop receiving, finish the forwards under way, close."""
