@@ -361,7 +361,7 @@ async def probe(address: str, route: str, key: str) -> str | None:
             if resp.status != 403:
                 return None
             reply = await resp.json()
-    except (ClientError, OSError, TimeoutError, ValueError):
+    except (ClientError, OSError, TimeoutError, ValueError, RecursionError):
         return None
     reason = reply.get("refused") if isinstance(reply, Mapping) else None
     return reason if reason in ("key", "time") else None
@@ -1468,11 +1468,11 @@ class Worker:
         when its request, signed for that route, is taken here, else 403 with
         ``{"refused": reason}`` (:meth:`Signatures.refusal`), 400 for a malformed body."""
         body = await request.read()
-        try:
+        try:  # (read before the signature is checked: anyone's body, nested 100,000 deep)
             route = json.loads(body).get("route")
-        except (ValueError, AttributeError):
+        except (ValueError, AttributeError, RecursionError):
             route = None
-        if route not in _ROUTE_TOKENS:
+        if not isinstance(route, str) or route not in _ROUTE_TOKENS:  # ([] is unhashable)
             return web.json_response({"error": "malformed"}, status=400)
         header = request.headers.get(INTERNAL_HEADER, "")
         reason = self.signatures.refusal(route, header, body)

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 
+import aiohttp
 import pytest
 
 import bot.cluster
 from bot.cluster import Router, Worker, internal_key
 from storage.memory import MemoryStore
 from tests.bot.conftest import service_env
+from tests.bot.test_nu54_cluster_refusals import _listening
 
 TOKEN = "123456:" + "A" * 35
 
@@ -84,3 +87,30 @@ async def test_a_router_asks_the_live_workers_together(monkeypatch: pytest.Monke
     assert await router.peers_refusal() is None
     assert ("all", "together") in asked
     assert len(asked) == 5
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b"[" * 200_000, b'{"route": ' * 100_000, b'{"route": []}'],
+    ids=["array", "object", "list"],
+)
+async def test_an_unsigned_hello_nested_deep_is_malformed_not_a_traceback(
+    body: bytes, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``/hello`` reads its body before it checks the signature (the route names the key):
+    anyone reaching WORKER_LISTEN posted JSON nested 100,000 deep (``json.loads`` raised
+    RecursionError) or ``{"route": []}`` (a TypeError: unhashable), and each request was a
+    500 with a traceback of aiohttp's in the worker's log at ERROR (a flood of them,
+    unsigned). Now 400, nothing logged."""
+    store = MemoryStore()
+    worker = await _listening(store, "w1", TOKEN)
+    try:
+        async with aiohttp.ClientSession() as http:
+            for _ in range(2):
+                async with http.post(f"{worker.address}/hello", data=body) as resp:
+                    assert resp.status == 400
+                    assert await resp.json() == {"error": "malformed"}
+    finally:
+        await worker.halt()
+        await worker.stop()
+    assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
