@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from pathlib import Path
 
 import aiohttp
 import pytest
@@ -114,3 +115,27 @@ async def test_an_unsigned_hello_nested_deep_is_malformed_not_a_traceback(
         await worker.halt()
         await worker.stop()
     assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
+
+
+def test_a_router_with_a_stray_worker_id_and_no_token_is_told_what_a_router_needs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--router`` with settings shared with a worker (WORKER_ID set) and no token: its
+    one line said "a worker needs the TELEGRAM_BOT_TOKEN and/or DISCORD_BOT_TOKEN" (a
+    router runs no Discord and needs its webhook URL too); now the router's own line."""
+    from bot.__main__ import main
+
+    monkeypatch.chdir(tmp_path)
+    for name in (
+        "TELEGRAM_BOT_TOKEN",
+        "DISCORD_BOT_TOKEN",
+        "DATABASE_URL",
+        "TELEGRAM_WEBHOOK_URL",
+        "TELEGRAM_WEBHOOK_SECRET",
+    ):
+        monkeypatch.delenv(name, raising=False)
+    (tmp_path / "r.env").write_text("WORKER_ID=w1\n")
+    assert main(["--env-file", "r.env", "--router"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == "error: the router needs TELEGRAM_BOT_TOKEN and TELEGRAM_WEBHOOK_URL\n"
