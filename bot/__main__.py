@@ -93,7 +93,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if refused is not None:
         print(f"error: {refused}", file=sys.stderr)
         return 2
-    if settings.worker_id is not None and not settings.has_token and not args.sandbox:
+    if (  # (a router's settings shared with a worker's: its own line, run_router)
+        settings.worker_id is not None
+        and not settings.has_token
+        and not (args.sandbox or args.router)
+    ):
         # (it started the interactive sandbox: under a service manager, stdin empty, it
         # ended at once with status 0, the worker never there and nothing said)
         print(

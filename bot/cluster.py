@@ -362,7 +362,7 @@ async def probe(address: str, route: str, key: str) -> tuple[str | None, float |
             if resp.status not in (200, 403):
                 return None, None
             reply = await resp.json()
-    except (ClientError, OSError, TimeoutError, ValueError):
+    except (ClientError, OSError, TimeoutError, ValueError, RecursionError):
         return None, None
     if not isinstance(reply, Mapping):
         return None, None
@@ -387,6 +387,25 @@ def probe_refusal(worker: str, address: str, route: str, reason: str, this: str)
         f"the worker {worker} at {address} runs with another {token} than {this} (it "
         f"refused {this}'s signed request): give the router and every worker the same {token}"
     )
+
+
+async def _first_refusal(
+    asks: Sequence[tuple[str, str, str, str]], this: str, lease: float | None = None
+) -> str | None:
+    """Ask every live worker at once (``asks``: ``(worker, address, route, key)``, each a
+    :func:`probe`) and give the line of the first in ``asks``' order that refused ``this``
+    (the process starting: :func:`probe_refusal`) or, with ``lease`` (this worker's
+    ``LEASE_SECONDS``), said another lease time (:func:`lease_refusal`), else ``None``.
+    Together, not one after another: beside hung workers (a stopped process, a machine gone
+    whose heartbeat has not expired) a start waited :data:`PROBE_SECONDS` for each worker
+    and route in turn."""
+    answers = await asyncio.gather(*(probe(address, route, key) for _, address, route, key in asks))
+    for (name, address, route, _), (reason, theirs) in zip(asks, answers, strict=True):
+        if reason is not None:
+            return probe_refusal(name, address, route, reason, this)
+        if lease is not None and theirs is not None and theirs != lease:
+            return lease_refusal(name, address, theirs, lease)
+    return None
 
 
 def takeover_line(worker: str, count: int, owner: str | None) -> str:
@@ -1494,11 +1513,11 @@ class Worker:
         another: :func:`lease_refusal`), else 403 with
         ``{"refused": reason}`` (:meth:`Signatures.refusal`), 400 for a malformed body."""
         body = await request.read()
-        try:
+        try:  # (read before the signature is checked: anyone's body, nested 100,000 deep)
             route = json.loads(body).get("route")
-        except (ValueError, AttributeError):
+        except (ValueError, AttributeError, RecursionError):
             route = None
-        if route not in _ROUTE_TOKENS:
+        if not isinstance(route, str) or route not in _ROUTE_TOKENS:  # ([] is unhashable)
             return web.json_response({"error": "malformed"}, status=400)
         header = request.headers.get(INTERNAL_HEADER, "")
         reason = self.signatures.refusal(route, header, body)
@@ -1514,18 +1533,14 @@ class Worker:
         another token was taken in: every update the router forwarded to it was refused,
         its chats silent; one with another lease time, nothing checked it."""
         live = await self.store.live_workers()
-        for name, address in live.items():
-            if name == self.worker_id:
-                continue
-            for route, key in self.keys.items():
-                if route == "private":  # (the Telegram token's as /telegram's: asked there)
-                    continue
-                reason, lease = await probe(address, route, key)
-                if reason is not None:
-                    return probe_refusal(name, address, route, reason, "this worker")
-                if lease is not None and lease != self.ttl:
-                    return lease_refusal(name, address, lease, self.ttl)
-        return None
+        asks = [
+            (name, address, route, key)
+            for name, address in live.items()
+            if name != self.worker_id
+            for route, key in self.keys.items()
+            if route != "private"  # (the Telegram token's as /telegram's: asked there)
+        ]
+        return await _first_refusal(asks, "this worker", self.ttl)
 
     async def _on_telegram(self, request: web.Request) -> web.Response:
         """A forwarded Telegram update: 200 once handled here, 409 ``{"owner": url}`` when
@@ -1696,11 +1711,9 @@ class Router:
         each): the one line of the first that refuses (another ``TELEGRAM_BOT_TOKEN``, a
         clock a minute apart: :func:`probe_refusal`), else ``None``. Its ``LEASE_SECONDS``
         is not compared: the router takes no lease, and the setting is not read here."""
-        for name, address in (await self.live_workers(fresh=True)).items():
-            reason, _ = await probe(address, "telegram", self._forward_key)  # (no lease)
-            if reason is not None:
-                return probe_refusal(name, address, "telegram", reason, "the router")
-        return None
+        live = await self.live_workers(fresh=True)
+        asks = [(name, address, "telegram", self._forward_key) for name, address in live.items()]
+        return await _first_refusal(asks, "the router")  # (no lease compared)
 
     async def stop(self) -> None:
         """Stop receiving, finish the forwards under way, close."""

@@ -891,7 +891,9 @@ async def leave(
         # set before the step: the cards placed for them may end the hand in it (the last
         # to act, a Fantasyland hand set after the others', R6.3), which stands them up
         # at once, told so by the showdown (``private.kicked_stood_up``, their stack back)
-        seat.kicked = tell
+        # (kept by a later leave of theirs: kicked, then gone from the group during the
+        # hand, they came back and Join took the kick back, told nothing as they stood up)
+        seat.kicked = tell or seat.kicked
         left = depart(rt, t, tx, seat)
         if left_group:
             seat.left_group = True  # (kept while they wait for the hand's end: told once)
