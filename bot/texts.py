@@ -775,6 +775,18 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Вы встанете после этой раздачи; ваша рука уже разложена, стек вернётся после "
         "вскрытия.",
     },
+    # the cards placed for a player leaving during their hand ended it in the leave's own
+    # step (the last to act; a Fantasyland hand set last, R6.3): they stood up with it (R8.5)
+    "reply.left_hand_ended": {
+        "en": "Your remaining cards were placed and ended the hand: you left the table; "
+        "{amount} {label} back to your balance.",
+        "ru": "Оставшиеся карты разложены, и раздача закончилась: вы встали из-за стола; "
+        "возвращено на баланс: {amount} {label}.",
+    },
+    "reply.left_hand_ended_nothing": {
+        "en": "Your remaining cards were placed and ended the hand: you left the table.",
+        "ru": "Оставшиеся карты разложены, и раздача закончилась: вы встали из-за стола.",
+    },
     "reply.leave_after_reveal": {
         "en": "You leave when this reveal ends; the game to {target} ends then, settled for "
         "everyone, and your stack comes back.",
