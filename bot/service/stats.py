@@ -24,6 +24,7 @@ strategy again), so frames are built in a worker thread, off the event loop.
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -33,7 +34,7 @@ from bot.names import clean_arg
 from bot.presses import ReplayStep, encode
 from bot.screens import Button, Screen
 from bot.service.bots import BOT_NAMES, BOT_USER_PREFIX, computer_user_id, is_computer
-from bot.service.runtime import Runtime
+from bot.service.runtime import REPLAYS_KEPT, Runtime
 from bot.service.settings import day_zone
 from bot.texts import group_from, kush_word, minus, on, signed, tr
 from bot.thinking import Thinker
@@ -511,26 +512,43 @@ async def _watch(
     return record, seat, names, community
 
 
-async def _frames(thinker: Thinker, record: HandRecord, seat: int) -> tuple[ReplayFrame, ...]:
+async def _frames(
+    thinker: Thinker,
+    record: HandRecord,
+    seat: int,
+    kept: OrderedDict[tuple[int, int], tuple[ReplayFrame, ...]] | None = None,
+) -> tuple[ReplayFrame, ...]:
     """The frames of a hand seen by the player at ``seat``, made off the event loop like a
     decision (``thinker``, the runtime's: :meth:`bot.thinking.Thinker.compute`, in the
     decision process, or a press thread): a hand log whose timeouts did not record their
     placement has them decided again by the strategy (R8.5), which made in a thread of the
     bot held every other table's presses meanwhile. Boxes a Chinese Poker claim left
     unrevealed stay hidden but the watcher's own (R7.5); streets that showed the player the
-    same are one step (:func:`~game.history.distinct_frames`).
+    same are one step (:func:`~game.history.distinct_frames`). ``kept`` (the runtime's
+    :attr:`Runtime.replays`, an LRU of :data:`REPLAYS_KEPT`): frames made before, by
+    (history id, ``seat``), for the next ◀ ▶; one watcher's frames (their discards, R3.3)
+    are never another's.
 
     :raises _Refused: if the stored hand does not replay (``replay.no_cards``), or its
         frames did not come within :data:`bot.thinking.PRESS_SECONDS` (``replay.busy``)."""
+    key = (record.id, seat)
+    if kept is not None and key in kept:
+        kept.move_to_end(key)
+        return kept[key]
     try:
-        frames = await thinker.compute(
+        made = await thinker.compute(
             replay_frames, record.hand, seat, revealed_boxes(record.result)
         )
-        return distinct_frames(frames)
+        frames = distinct_frames(made)
     except TimeoutError as exc:  # (GivenUp included: the stop gave it up)
         raise _Refused("replay.busy") from exc
     except (GameError, KeyError, TypeError, ValueError) as exc:
         raise _Refused("replay.no_cards", n=record.id) from exc
+    if kept is not None:
+        kept[key] = frames
+        while len(kept) > REPLAYS_KEPT:
+            kept.popitem(last=False)
+    return frames
 
 
 def _kush_line(delta: int, stack: Any, label: str, lang: str) -> str:
@@ -684,7 +702,7 @@ async def replay(
         return Reply(tr(lang, "replay.usage"), alert=True)
     try:
         record, seat, names, community = await _watch(rt, actor, int(n))
-        frames = await _frames(rt.thinker, record, seat)
+        frames = await _frames(rt.thinker, record, seat, rt.replays)
     except _Refused as r:
         return Reply(tr(lang, r.key, **r.values), alert=True)
     screen = replay_screen(
@@ -712,7 +730,7 @@ async def replay_press(rt: Runtime, actor: Actor, press: ReplayStep, lang: str) 
     a replay whose frames changed since, is refused with a notice and shows nothing."""
     try:
         record, seat, names, community = await _watch(rt, actor, press.table)
-        frames = await _frames(rt.thinker, record, seat)
+        frames = await _frames(rt.thinker, record, seat, rt.replays)
     except _Refused as r:
         return Reply(tr(lang, r.key, **r.values), alert=True)
     lang = _language(community, lang)
