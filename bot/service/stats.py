@@ -609,7 +609,8 @@ def replay_screen(
     that street (hidden boards as such), the watcher's own discards so far (R3.3), at the
     showdown each board's points, the kush it moved (``label``: the group's kush label),
     royalties, foul, Fantasyland and ⌛ for a board finished on timeout (R8.5), as the
-    showdown shows them; ◀ ▶ step through."""
+    showdown shows them; before it, ⌛ under a board whose street shown the clock played
+    (:attr:`~game.history.BoardFrame.timed_out`); ◀ ▶ step through."""
     frame = frames[k - 1]
     head = "replay.showdown" if frame.final else "replay.street"
     if not frame.final and frame.first:  # (streets that showed the player the same)
@@ -651,6 +652,9 @@ def replay_screen(
             # as the table showed it during play and at the showdown: sorted as the hand
             # reads, not as placed, and named once it has made a pair or better
             lines.append("  " + render.box_line(b.board.box(box), box.size, lang))
+        if b.timed_out and not frame.final:  # the clock played this street for them (R8.5;
+            # the showdown marks the board, below)
+            lines.append("  " + tr(lang, "board.timed_out"))
         r = result.get(b.seat)
         if frame.final and r is not None:
             points = int(counted.get(str(b.seat), r.get("points", 0)))
