@@ -36,7 +36,7 @@ from bot.screens import Button, Screen
 from bot.service.bots import BOT_NAMES, BOT_USER_PREFIX, computer_user_id, is_computer
 from bot.service.runtime import REPLAYS_KEPT, Runtime
 from bot.service.settings import day_zone
-from bot.texts import group_from, kush_word, minus, on, signed, tr
+from bot.texts import grouped_tenths, kush_word, on, signed, tr
 from bot.thinking import Thinker
 from game.board import BOXES
 from game.errors import GameError
@@ -99,14 +99,9 @@ def _pct(part: int, whole: int) -> str:
 def _avg(total: int, count: int, lang: str = "en") -> str:
     """``total / count`` signed, one decimal (``+1.5``; ``+1,5`` in Russian), or ``—``; from
     :func:`~bot.texts.group_from` up its thousands grouped as every amount's
-    (:func:`~bot.texts.grouped`: ``−12,000.0``, ``−12 000,0``; the kush a hand read
+    (:func:`~bot.texts.grouped_tenths`: ``−12,000.0``, ``−12 000,0``; the kush a hand read
     "-12000.0" beside a grouped net); a negative one with :data:`~bot.texts.MINUS`."""
-    if not count:
-        return "—"
-    value = total / count
-    text = f"{value:+.1f}"  # (grouped as rounded: 999.95 is "+1,000.0", not "+1000.0")
-    text = minus(f"{value:+,.1f}" if abs(float(text)) >= group_from(lang) else text)
-    return text.replace(",", "\u00a0").replace(".", ",") if lang == "ru" else text
+    return grouped_tenths(total / count, lang, sign=True) if count else "—"
 
 
 def _open_face_boards(s: HandStats, *, group: bool) -> int:
