@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.model import Actor, LiveTable
+from bot.model import LiveTable
 from bot.service import TableService
 from bot.texts import tr
 from tests.bot.conftest import service_env
