@@ -1222,7 +1222,7 @@ class Sandbox:
     async def _name_bob(self, typed: str) -> None:
         """``b name X``: Bob is called X from now on (at most :data:`BOB_NAME_MAX`
         characters, printable), his seat renamed at once as an update carrying the name would
-        rename it (:func:`~bot.service.lobby.rename`), and kept for the next start
+        rename it (:meth:`~bot.service.TableService.renamed`), and kept for the next start
         (:meth:`_save_bob`). A name the sandbox does not take is answered with how to write
         one, nothing changed; so is yours ("» Player: Ready …", his private chat headed
         "private · Player", read as your own lines)."""
@@ -1240,13 +1240,9 @@ class Sandbox:
         self.bob = replace(self.bob, first_name=name)
         self._bob_named = True
         self._save_bob()
-        t = self.service.table_in(GROUP) if self.service is not None else None
-        if t is not None and self.service is not None:
+        if self.service is not None:  # (as an update carrying the name renames the seat)
             actor = Actor("telegram", str(self.bob.id), name, self.bob.language_code)
-            async with t.lock:
-                version, renamed = t.version, lobby.rename(t, actor)
-                if renamed:
-                    await lobby.show_renamed(self.service.rt, t, actor, version)
+            await self.service.renamed(GROUP, actor)
             await self._settled()
         self.line(tr(self.lang, "sandbox.bob_named", old=old, bob=name))
 

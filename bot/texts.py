@@ -25,6 +25,7 @@ __all__ = [
     "decimal",
     "group_from",
     "grouped",
+    "grouped_tenths",
     "language_of",
     "minus",
     "on",
@@ -774,6 +775,18 @@ TEXTS: dict[str, dict[str, str]] = {
         "after the showdown.",
         "ru": "Вы встанете после этой раздачи; ваша рука уже разложена, стек вернётся после "
         "вскрытия.",
+    },
+    # the cards placed for a player leaving during their hand ended it in the leave's own
+    # step (the last to act; a Fantasyland hand set last, R6.3): they stood up with it (R8.5)
+    "reply.left_hand_ended": {
+        "en": "Your remaining cards were placed and ended the hand: you left the table; "
+        "{amount} {label} back to your balance.",
+        "ru": "Оставшиеся карты разложены, и раздача закончилась: вы встали из-за стола; "
+        "возвращено на баланс: {amount} {label}.",
+    },
+    "reply.left_hand_ended_nothing": {
+        "en": "Your remaining cards were placed and ended the hand: you left the table.",
+        "ru": "Оставшиеся карты разложены, и раздача закончилась: вы встали из-за стола.",
     },
     "reply.leave_after_reveal": {
         "en": "You leave when this reveal ends; the game to {target} ends then, settled for "
@@ -3320,6 +3333,21 @@ def grouped(value: int, lang: str | None) -> str:
         return str(value)
     text = f"{value:,}"
     return text.replace(",", "\u00a0") if lang == "ru" else text
+
+
+def grouped_tenths(value: float, lang: str | None, *, sign: bool = False) -> str:
+    """A number to one decimal (an average: ``/stats``'s points or kush a hand) as readers of
+    ``lang`` write it: ``1.5``, in Russian ``1,5``; its thousands grouped as
+    :func:`grouped`'s, from :func:`group_from` up, as rounded (``999.95`` is ``1,000.0``;
+    Russian ``12 000,0``, a no-break space), below it as it is (``5000,0`` in Russian).
+    ``sign``: a ``+`` before a positive one or zero (``+1,5``); a negative one is written
+    with :data:`MINUS` (``−12,000.0``)."""
+    plus = "+" if sign else ""
+    text = f"{value:{plus}.1f}"
+    if abs(float(text)) >= group_from(lang):
+        text = f"{value:{plus},.1f}"
+    text = minus(text)
+    return text.replace(",", "\u00a0").replace(".", ",") if lang == "ru" else text
 
 
 def decimal(value: float, lang: str | None) -> str:

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from game.actions import action_from_json
+from game.actions import Timeout, action_from_json
 from game.board import Board, Box, assess_board
 from game.cards import Card
 from game.hand import Hand, HandSetup
@@ -60,6 +60,9 @@ class BoardFrame:
     :ivar dealt: the viewer's own closed board not set yet at that point (a Fantasyland
         board is set after the others' streets, R6.3): the cards it was dealt (R6.2), by
         rank; empty otherwise.
+    :ivar timed_out: the street this frame shows of the board was finished for its player
+        on timeout (R8.5: the clock, or a leave, placed it), as the hand log records it
+        (a :class:`~game.actions.Timeout` ended it); never on a hidden board.
     """
 
     seat: int
@@ -69,6 +72,7 @@ class BoardFrame:
     fantasyland: bool
     unrevealed: tuple[Box, ...] = ()
     dealt: tuple[Card, ...] = ()
+    timed_out: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +135,8 @@ def replay_frames(
     mine = {s for s in game.order if viewer is not None and owner(s) == viewer}
     # per board: (board, own discards) after each of its streets
     after: dict[int, list[tuple[Board, tuple[Card, ...]]]] = {s: [] for s in game.order}
+    # per board: whether each of its streets was ended by a Timeout (R8.5)
+    clocked: dict[int, list[bool]] = {s: [] for s in game.order}
     normal = [s for s in game.order if s in game.normal]
     # per closed board: the first frame it is set in (the streets the open boards had all
     # finished when it was, plus one), which its own player sees it from
@@ -141,6 +147,7 @@ def replay_frames(
         if done:
             s = action.seat
             after[s].append((game.board_of(s), game.discards_of(s) if s in mine else ()))
+            clocked[s].append(isinstance(action, Timeout))
             if s not in game.normal and s not in set_from:
                 set_from[s] = min((len(after[n]) for n in normal), default=0) + 1
     streets = max((game.streets_of(s) for s in normal), default=0) or 1
@@ -158,6 +165,7 @@ def replay_frames(
             unseen = closed or not game.open_play
             hidden = unseen and not final and s not in mine
             dealt: tuple[Card, ...] = ()
+            timed = False
             if closed and not final and (hidden or k < set_from.get(s, streets + 1)):
                 shown: tuple[Board, tuple[Card, ...]] = (Board(), ())
                 if not hidden and snaps:  # the player's own, not set yet: what it was dealt
@@ -167,6 +175,12 @@ def replay_frames(
                 shown = (Board(), ())
             else:
                 shown = snaps[min(k, len(snaps)) - 1] if not closed else snaps[-1]
+                # the street shown was played in this frame (a board whose streets ended
+                # before shows no new one) and the clock ended it
+                if closed:
+                    timed = clocked[s][-1]
+                elif k <= len(snaps):
+                    timed = clocked[s][k - 1]
             if s in mine:
                 discards.extend(shown[1])
             board = shown[0]
@@ -176,7 +190,9 @@ def replay_frames(
                 rows = {b: () if b in unrevealed else board.box(b) for b in _REVEAL_ORDER}
                 board = Board(rows[Box.TOP], rows[Box.MIDDLE], rows[Box.BOTTOM])
             boards.append(
-                BoardFrame(s, owner(s), board, hidden, game.is_fantasyland(s), unrevealed, dealt)
+                BoardFrame(
+                    s, owner(s), board, hidden, game.is_fantasyland(s), unrevealed, dealt, timed
+                )
             )
         frames.append(ReplayFrame(k, streets, tuple(boards), tuple(discards)))
     return tuple(frames)

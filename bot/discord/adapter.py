@@ -1793,11 +1793,23 @@ class DiscordAdapter:
         """Answer a press with ``reply`` (``on_hand``: the pressed message is a hand, a DM or
         an ephemeral one; ``ack``: its deferral). ``newest``: ``False`` when a later press of
         the same message has its answer queued (:meth:`DiscordPresenter.answer_turn`): the
-        press is only acknowledged, the later answer writes the message."""
+        press is only acknowledged, the later answer writes the message; a notice the
+        player must read (``reply.alert``: a refusal's why) comes as an ephemeral message of
+        its own (it was dropped with the screen)."""
         deferred = await ack.deferred()
         if not newest:
-            if not deferred:
-                await interaction.response.defer()
+            notice = content_of(reply.text) if reply.alert and reply.text else None
+            if notice is None:
+                if not deferred:
+                    await interaction.response.defer()
+            else:
+                try:
+                    if deferred:
+                        await interaction.followup.send(notice, ephemeral=True)
+                    else:
+                        await interaction.response.send_message(notice, ephemeral=True)
+                except discord.HTTPException as exc:
+                    log.warning("could not answer interaction %s: %s", interaction.id, exc)
             return
         screen = reply.screen
         message = interaction.message

@@ -1305,6 +1305,25 @@ class TableService:
             request=request,
         )
 
+    async def renamed(self, chat: ChatRef, actor: Actor) -> bool:
+        """``actor`` goes by a new name (``actor.name``) with no update of theirs at the table
+        to carry it (the sandbox's ``b name X``): their seat at ``chat``'s table takes it as
+        a command's or a press's would (:func:`lobby.rename`, under the table's lock, only
+        while the table is served here), saved and shown (:func:`lobby.show_renamed`), the
+        step's messages sent. Whether a seat was renamed (``False``: no table, no seat of
+        theirs, a computer player, the same name, or the table not served here)."""
+        t = self.table_in(chat)
+        if chat.private or t is None:
+            return False
+        async with t.lock:
+            if not self.rt.open_here(t):  # closed while we waited
+                return False
+            version, renamed = t.version, lobby.rename(t, actor)
+            if renamed:
+                await lobby.show_renamed(self.rt, t, actor, version)
+        await self.rt.settled(t)
+        return renamed
+
     async def member_gone(self, platform: str, community_ext: str, user_id: str) -> int:
         """A member left a whole community or was removed from it (a Discord guild: left,
         kicked or banned): at each of its tables where they sit they leave as in

@@ -923,6 +923,12 @@ async def leave(
     if left == "reveal":  # (every card is placed: none is placed for them, R7.4)
         target = t.chinese.target if t.chinese is not None else t.options.target_points
         return Reply(tr(lang, "reply.leave_after_reveal", target=target))
+    if isinstance(left, str) and t.seat_of(seat.user_id) is not seat:  # the cards placed
+        # for them ended the hand (the last to act; a Fantasyland hand set last, R6.3): stood
+        # up already, their stack back (``stand_up`` left it on the seat)
+        if seat.stack == 0:  # (nothing left: no "0 kush back")
+            return Reply(tr(lang, "reply.left_hand_ended_nothing"))
+        return Reply(tr(lang, "reply.left_hand_ended", amount=seat.stack, label=t.label))
     if isinstance(left, str):
         key = "reply.leave_after_hand_done" if done else _placed(t, "reply.leave_after_hand")
         if t.chinese is not None:  # dead unless arranged (R7.7); the game ends (R7.6)

@@ -30,6 +30,7 @@ import random
 import secrets
 import time
 import weakref
+from collections import OrderedDict
 from collections.abc import (
     AsyncIterator,
     Awaitable,
@@ -54,6 +55,7 @@ from game.actions import Action, Confirm, Timeout
 from game.cards import Card
 from game.errors import GameError
 from game.hand import Hand
+from game.history import ReplayFrame
 from game.policy import Level, SeatKnowledge, decide
 from game.tournament import TournamentPhase
 from storage.api import (
@@ -71,6 +73,7 @@ from storage.api import (
 __all__ = [
     "CHAT_WAIT",
     "OWED_KEY",
+    "REPLAYS_KEPT",
     "STEP_TOKEN",
     "Answered",
     "ChangedElsewhere",
@@ -527,6 +530,10 @@ def _shown_state(t: LiveTable) -> tuple[object, ...]:
     return (t.group_ref, t.outbox_sent, t.version, seats, late)
 
 
+#: how many replayed hands' frames :attr:`Runtime.replays` keeps (a few KB each)
+REPLAYS_KEPT = 64
+
+
 class Runtime:
     """Shared state of the table service and the transition machinery.
 
@@ -720,6 +727,12 @@ class Runtime:
         #: the reads of the closed tables' final snapshots under way (:meth:`reading_owed`),
         #: each with :attr:`_forgets` when it began
         self._owed_reads: dict[object, int] = {}
+        #: the frames of the hands replayed lately (``/replay`` and its ◀ ▶,
+        #: :func:`bot.service.stats._frames`), most recent last, at most
+        #: :data:`REPLAYS_KEPT`: (history id, the watcher's seat) → frames as that seat
+        #: sees them (the seat in the key: one watcher's frames, their discards, never
+        #: another's, R3.3). A stored hand never changes, so ◀ ▶ made none again
+        self.replays: OrderedDict[tuple[int, int], tuple[ReplayFrame, ...]] = OrderedDict()
         #: draws the pictures in a worker process (shut down by the service's stop)
         self.drawer = Drawer()
         #: makes the computer players' and "Arrange for me"'s decisions, in a worker process

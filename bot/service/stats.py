@@ -24,6 +24,7 @@ strategy again), so frames are built in a worker thread, off the event loop.
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -33,9 +34,9 @@ from bot.names import clean_arg
 from bot.presses import ReplayStep, encode
 from bot.screens import Button, Screen
 from bot.service.bots import BOT_NAMES, BOT_USER_PREFIX, computer_user_id, is_computer
-from bot.service.runtime import Runtime
+from bot.service.runtime import REPLAYS_KEPT, Runtime
 from bot.service.settings import day_zone
-from bot.texts import group_from, kush_word, minus, on, signed, tr
+from bot.texts import grouped_tenths, kush_word, on, signed, tr
 from bot.thinking import Thinker
 from game.board import BOXES
 from game.errors import GameError
@@ -98,14 +99,9 @@ def _pct(part: int, whole: int) -> str:
 def _avg(total: int, count: int, lang: str = "en") -> str:
     """``total / count`` signed, one decimal (``+1.5``; ``+1,5`` in Russian), or ``—``; from
     :func:`~bot.texts.group_from` up its thousands grouped as every amount's
-    (:func:`~bot.texts.grouped`: ``−12,000.0``, ``−12 000,0``; the kush a hand read
+    (:func:`~bot.texts.grouped_tenths`: ``−12,000.0``, ``−12 000,0``; the kush a hand read
     "-12000.0" beside a grouped net); a negative one with :data:`~bot.texts.MINUS`."""
-    if not count:
-        return "—"
-    value = total / count
-    text = f"{value:+.1f}"  # (grouped as rounded: 999.95 is "+1,000.0", not "+1000.0")
-    text = minus(f"{value:+,.1f}" if abs(float(text)) >= group_from(lang) else text)
-    return text.replace(",", "\u00a0").replace(".", ",") if lang == "ru" else text
+    return grouped_tenths(total / count, lang, sign=True) if count else "—"
 
 
 def _open_face_boards(s: HandStats, *, group: bool) -> int:
@@ -511,26 +507,43 @@ async def _watch(
     return record, seat, names, community
 
 
-async def _frames(thinker: Thinker, record: HandRecord, seat: int) -> tuple[ReplayFrame, ...]:
+async def _frames(
+    thinker: Thinker,
+    record: HandRecord,
+    seat: int,
+    kept: OrderedDict[tuple[int, int], tuple[ReplayFrame, ...]] | None = None,
+) -> tuple[ReplayFrame, ...]:
     """The frames of a hand seen by the player at ``seat``, made off the event loop like a
     decision (``thinker``, the runtime's: :meth:`bot.thinking.Thinker.compute`, in the
     decision process, or a press thread): a hand log whose timeouts did not record their
     placement has them decided again by the strategy (R8.5), which made in a thread of the
     bot held every other table's presses meanwhile. Boxes a Chinese Poker claim left
     unrevealed stay hidden but the watcher's own (R7.5); streets that showed the player the
-    same are one step (:func:`~game.history.distinct_frames`).
+    same are one step (:func:`~game.history.distinct_frames`). ``kept`` (the runtime's
+    :attr:`Runtime.replays`, an LRU of :data:`REPLAYS_KEPT`): frames made before, by
+    (history id, ``seat``), for the next ◀ ▶; one watcher's frames (their discards, R3.3)
+    are never another's.
 
     :raises _Refused: if the stored hand does not replay (``replay.no_cards``), or its
         frames did not come within :data:`bot.thinking.PRESS_SECONDS` (``replay.busy``)."""
+    key = (record.id, seat)
+    if kept is not None and key in kept:
+        kept.move_to_end(key)
+        return kept[key]
     try:
-        frames = await thinker.compute(
+        made = await thinker.compute(
             replay_frames, record.hand, seat, revealed_boxes(record.result)
         )
-        return distinct_frames(frames)
+        frames = distinct_frames(made)
     except TimeoutError as exc:  # (GivenUp included: the stop gave it up)
         raise _Refused("replay.busy") from exc
     except (GameError, KeyError, TypeError, ValueError) as exc:
         raise _Refused("replay.no_cards", n=record.id) from exc
+    if kept is not None:
+        kept[key] = frames
+        while len(kept) > REPLAYS_KEPT:
+            kept.popitem(last=False)
+    return frames
 
 
 def _kush_line(delta: int, stack: Any, label: str, lang: str) -> str:
@@ -591,7 +604,8 @@ def replay_screen(
     that street (hidden boards as such), the watcher's own discards so far (R3.3), at the
     showdown each board's points, the kush it moved (``label``: the group's kush label),
     royalties, foul, Fantasyland and ⌛ for a board finished on timeout (R8.5), as the
-    showdown shows them; ◀ ▶ step through."""
+    showdown shows them; before it, ⌛ under a board whose street shown the clock played
+    (:attr:`~game.history.BoardFrame.timed_out`); ◀ ▶ step through."""
     frame = frames[k - 1]
     head = "replay.showdown" if frame.final else "replay.street"
     if not frame.final and frame.first:  # (streets that showed the player the same)
@@ -633,6 +647,9 @@ def replay_screen(
             # as the table showed it during play and at the showdown: sorted as the hand
             # reads, not as placed, and named once it has made a pair or better
             lines.append("  " + render.box_line(b.board.box(box), box.size, lang))
+        if b.timed_out and not frame.final:  # the clock played this street for them (R8.5;
+            # the showdown marks the board, below)
+            lines.append("  " + tr(lang, "board.timed_out"))
         r = result.get(b.seat)
         if frame.final and r is not None:
             points = int(counted.get(str(b.seat), r.get("points", 0)))
@@ -684,7 +701,7 @@ async def replay(
         return Reply(tr(lang, "replay.usage"), alert=True)
     try:
         record, seat, names, community = await _watch(rt, actor, int(n))
-        frames = await _frames(rt.thinker, record, seat)
+        frames = await _frames(rt.thinker, record, seat, rt.replays)
     except _Refused as r:
         return Reply(tr(lang, r.key, **r.values), alert=True)
     screen = replay_screen(
@@ -712,7 +729,7 @@ async def replay_press(rt: Runtime, actor: Actor, press: ReplayStep, lang: str) 
     a replay whose frames changed since, is refused with a notice and shows nothing."""
     try:
         record, seat, names, community = await _watch(rt, actor, press.table)
-        frames = await _frames(rt.thinker, record, seat)
+        frames = await _frames(rt.thinker, record, seat, rt.replays)
     except _Refused as r:
         return Reply(tr(lang, r.key, **r.values), alert=True)
     lang = _language(community, lang)

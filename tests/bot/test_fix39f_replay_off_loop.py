@@ -45,6 +45,7 @@ async def test_replay_frames_go_through_the_decision_process(
     dm = ChatRef("telegram", winner.user_id, winner.user_id, "", private=True)
     reply = await service.replay(dm, winner, f"#{hand.id}", here=True)
     assert not reply.alert and reply.screen is not None and "1 of 5" in reply.screen.text
+    service.rt.replays.clear()  # (kept for ◀ ▶ since fix39j: made again here)
     step = await service.press(winner, encode(ReplayStep(hand.id, "R5", 2)), dm)
     assert not step.alert and step.screen is not None and "2 of 5" in step.screen.text
     assert [fn for fn, _ in asked] == [replay_frames, replay_frames]
