@@ -897,8 +897,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "reply.kicked_hand_ended": {
         "en": "Admin stood {name} up: the cards placed for them ended the hand, and they left "
         "with it.",
-        "ru": "{name}: админ поднял игрока из-за стола — разложенные за него карты завершили "
-        "раздачу, и он ушёл.",
+        "ru": "{name}: админ поднял игрока из-за стола — карты разложены автоматически, "
+        "раздача завершена, место свободно.",
     },
     # Chinese Poker (R7.7, R7.6): the kicked player's hand is dead, the game ends for everyone
     "reply.kicked_after_hand_chinese": {

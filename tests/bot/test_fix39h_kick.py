@@ -224,6 +224,6 @@ def test_the_new_kick_texts_in_both_languages() -> None:
         "Admin stood Bob up: the cards placed for them ended the hand, and they left with it."
     )
     assert tr("ru", "reply.kicked_hand_ended", name="Боб") == (
-        "Боб: админ поднял игрока из-за стола — разложенные за него карты завершили раздачу, "
-        "и он ушёл."
+        "Боб: админ поднял игрока из-за стола — карты разложены автоматически, раздача "
+        "завершена, место свободно."
     )
