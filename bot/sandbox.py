@@ -1317,7 +1317,7 @@ class Sandbox:
         """Print what changed in Bob's private chat since it was last printed (after a line of
         his only: never with the group's messages or yours), under a heading naming him; his
         hand's buttons numbered ``[b1]`` …; after a bare ``b`` his hand (or newest message)
-        again."""
+        again, or with nothing in his private chat a line saying so."""
         chat = self.bob.id
         messages = self.fake.chat_messages(chat)
         hand = self._hand_message(chat)
@@ -1330,6 +1330,8 @@ class Sandbox:
                 changed.append(m)
         if self._bob_again and not changed and messages:
             changed = [hand if hand is not None else messages[-1]]
+        elif self._bob_again and not messages:  # (a bare "b" printed nothing at all)
+            self.line(tr(self.lang, "sandbox.bob_nothing", bob=self.bob.first_name))
         self._bob_again = False
         title = tr(self.lang, "sandbox.bob_title", bob=self.bob.first_name)
         for m in changed:

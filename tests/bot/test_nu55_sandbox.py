@@ -74,3 +74,21 @@ async def test_a_piped_second_confirm_plays_the_fouled_board(tmp_path: Path) -> 
         assert mine.fouled
     finally:
         await box.stop()
+
+
+async def test_a_bare_b_before_bob_has_a_private_chat_says_so(tmp_path: Path) -> None:
+    """``b`` alone reprints Bob's hand; typed before anything reached his private chat (a
+    newcomer trying it first) it printed nothing at all. It says there is nothing yet and
+    how to seat him."""
+    out = io.StringIO()
+    box = Sandbox(SandboxOptions(db=tmp_path / "s.sqlite3", bot_delay=0.0), out)
+    try:
+        await box.start()
+        before = len(out.getvalue().splitlines())
+        assert await box.handle("b")
+        assert out.getvalue().splitlines()[before:] == [
+            "» Bob: nothing in the private chat yet, no hand (to the table: b g join, then "
+            "b g ready)"
+        ]
+    finally:
+        await box.stop()
