@@ -48,7 +48,7 @@ from bot.config import ConfigError
 from bot.dblock import hold_database, let_go
 from bot.model import Actor, ChatRef, LiveTable
 from bot.screens import Payload
-from bot.service import TableService, lobby
+from bot.service import TableService, lobby, play
 from bot.service.runtime import STORAGE_WAIT
 from bot.service.settings import (
     SETTING_WORDS,
@@ -95,6 +95,9 @@ TOKEN = "123456:SANDBOX"
 #: piped input: how long a button number waits for your move at most, in seconds (the
 #: computer players' moves, the next hand's deal, a Chinese Poker reveal come well within it)
 PIPED_WAIT_SECONDS = 60.0
+#: the bot's question of a fouled Confirm in every language (R2.3): a piped number after it
+#: waits as a player would (:meth:`Sandbox._after_foul_question`)
+_FOUL_QUESTIONS = frozenset(tr(lang, "err.confirm_fouled") for lang in LANGS)
 
 
 @dataclass(frozen=True)
@@ -281,6 +284,10 @@ class Sandbox:
     #: last printed, by what the button does (:func:`_button_key`)
     _streets: dict[int, tuple[int, str, frozenset[str]]] = field(default_factory=dict)
     _numbers: dict[int, dict[tuple[str, str], tuple[int, str]]] = field(default_factory=dict)
+    #: when a fouled Confirm was last asked about (the event loop's time): a piped number
+    #: waits until :data:`bot.service.play.FOUL_CONFIRM_MIN_SECONDS` after it
+    #: (:meth:`_after_foul_question`)
+    _foul_asked_at: float | None = None
 
     def __post_init__(self) -> None:
         self.lang = self.lang or self.opts.lang
@@ -1031,7 +1038,21 @@ class Sandbox:
         answer = await self._wait(lambda: self.fake.answer_of(qid))
         assert self.adapter is not None
         await self.adapter.presenter.flush()
-        return str(answer.params.get("text") or "") if answer else None
+        text = str(answer.params.get("text") or "") if answer else None
+        if text in _FOUL_QUESTIONS:
+            self._foul_asked_at = asyncio.get_running_loop().time()
+        return text
+
+    async def _after_foul_question(self) -> None:
+        """Piped input: wait until :data:`bot.service.play.FOUL_CONFIRM_MIN_SECONDS` after a
+        fouled Confirm's question, as a player typing does. The bot takes a second Confirm
+        sooner as a double tap and asks again (R2.3), so ``8`` then ``8`` from a pipe was
+        asked twice and the hand never confirmed."""
+        if self._foul_asked_at is not None:
+            since = asyncio.get_running_loop().time() - self._foul_asked_at
+            self._foul_asked_at = None
+            if since < play.FOUL_CONFIRM_MIN_SECONDS:
+                await asyncio.sleep(play.FOUL_CONFIRM_MIN_SECONDS - since)
 
     async def _press_line(
         self, chat: int, number: int, user: FakeUser | None = None, **kw: bool
@@ -1176,6 +1197,7 @@ class Sandbox:
         elif _number(rest):
             if self.piped:
                 await self._my_move(user=self.bob)
+                await self._after_foul_question()
             await self._bob_press(int(rest))
         else:
             self.line(tr(self.lang, "sandbox.bob_help", bob=bob))
@@ -1291,7 +1313,7 @@ class Sandbox:
         """Print what changed in Bob's private chat since it was last printed (after a line of
         his only: never with the group's messages or yours), under a heading naming him; his
         hand's buttons numbered ``[b1]`` …; after a bare ``b`` his hand (or newest message)
-        again."""
+        again, or with nothing in his private chat a line saying so."""
         chat = self.bob.id
         messages = self.fake.chat_messages(chat)
         hand = self._hand_message(chat)
@@ -1304,6 +1326,8 @@ class Sandbox:
                 changed.append(m)
         if self._bob_again and not changed and messages:
             changed = [hand if hand is not None else messages[-1]]
+        elif self._bob_again and not messages:  # (a bare "b" printed nothing at all)
+            self.line(tr(self.lang, "sandbox.bob_nothing", bob=self.bob.first_name))
         self._bob_again = False
         title = tr(self.lang, "sandbox.bob_title", bob=self.bob.first_name)
         for m in changed:
@@ -1526,6 +1550,7 @@ class Sandbox:
         elif _number(text):
             if self.piped:
                 await self._my_move()
+                await self._after_foul_question()
             await self._press_line(self.human.id, int(text), hand=True)
         else:
             self.line(tr(self.lang, "sandbox.number"))

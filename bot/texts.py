@@ -1961,6 +1961,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{bob} has no move to make now",
         "ru": "{bob}: сейчас хода нет",
     },
+    "sandbox.bob_nothing": {
+        "en": "» {bob}: nothing in the private chat yet, no hand (to the table: b g join, then "
+        "b g ready)",
+        "ru": "» {bob}: в личном чате пока пусто, карт нет (за стол: b g join, затем b g ready)",
+    },
     "sandbox.bob_help": {
         "en": "» {bob}: b /command, b gN (or b g LABEL), b N for {bob}'s hand, b auto, b manual, "
         "b name X; b alone shows {bob}'s hand",

@@ -24,6 +24,7 @@ import os
 import re
 import sqlite3
 import sys
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -50,9 +51,11 @@ class _Database(BaseSettings):
 def _plain(doc: str) -> str:
     """A reST docstring as plain help text (``--help`` prints it): ````code```` and
     ``:role:`target``` written bare, "``python -m storage check``" as
-    "python -m storage check"."""
+    "python -m storage check", each paragraph wrapped anew at 88 columns (the markup taken
+    out left its lines ragged: "(see" alone on one)."""
     doc = re.sub(r":[a-z]+:`~?([^`]+)`", r"\1", doc)
-    return re.sub(r"``([^`]+)``", r"\1", doc)
+    doc = re.sub(r"``([^`]+)``", r"\1", doc)
+    return "\n\n".join(textwrap.fill(" ".join(p.split()), 88) for p in doc.split("\n\n"))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
