@@ -1803,19 +1803,19 @@ class PostgresStore:
 
     async def lapsed_leases(self, prefix: str) -> dict[str, str]:
         """See :meth:`storage.api.Store.lapsed_leases` (the server's clock)."""
-        rows = await self._fetch(
-            "SELECT key, worker FROM leases"
-            f" WHERE left(key, length($1)) = $1 AND expires_at <= {_now(2)} ORDER BY key",
-            prefix,
-            self._clock(),
-        )
-        return {str(k): str(w) for k, w in rows}
+        return await self._leases(prefix, lapsed=True)
 
     async def leases(self, prefix: str) -> dict[str, str]:
         """See :meth:`storage.api.Store.leases`."""
+        return await self._leases(prefix, lapsed=False)
+
+    async def _leases(self, prefix: str, *, lapsed: bool) -> dict[str, str]:
+        """The leases whose key begins with ``prefix``, key → worker: held (not expired, by
+        the server's clock) or, ``lapsed``, expired and not taken since."""
+        held = "<=" if lapsed else ">"
         rows = await self._fetch(
             "SELECT key, worker FROM leases"
-            f" WHERE left(key, length($1)) = $1 AND expires_at > {_now(2)} ORDER BY key",
+            f" WHERE left(key, length($1)) = $1 AND expires_at {held} {_now(2)} ORDER BY key",
             prefix,
             self._clock(),
         )

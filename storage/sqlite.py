@@ -1187,23 +1187,21 @@ class SqliteStore:
 
     async def lapsed_leases(self, prefix: str) -> dict[str, str]:
         """See :meth:`storage.api.Store.lapsed_leases`."""
-        now = self.clock()
-        rows = await self._call(
-            lambda c: c.execute(
-                "SELECT key, worker FROM leases"
-                " WHERE substr(key, 1, length(?)) = ? AND expires_at <= ? ORDER BY key",
-                (prefix, prefix, now),
-            ).fetchall()
-        )
-        return {str(k): str(w) for k, w in rows}
+        return await self._leases(prefix, lapsed=True)
 
     async def leases(self, prefix: str) -> dict[str, str]:
         """See :meth:`storage.api.Store.leases`."""
+        return await self._leases(prefix, lapsed=False)
+
+    async def _leases(self, prefix: str, *, lapsed: bool) -> dict[str, str]:
+        """The leases whose key begins with ``prefix``, key → worker: held (not expired) or,
+        ``lapsed``, expired and not taken since."""
         now = self.clock()
+        held = "<=" if lapsed else ">"
         rows = await self._call(
             lambda c: c.execute(
                 "SELECT key, worker FROM leases"
-                " WHERE substr(key, 1, length(?)) = ? AND expires_at > ? ORDER BY key",
+                f" WHERE substr(key, 1, length(?)) = ? AND expires_at {held} ? ORDER BY key",
                 (prefix, prefix, now),
             ).fetchall()
         )
