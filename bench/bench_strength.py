@@ -2,7 +2,9 @@
 (``--hands N``: decks per match-up, default 60; each deck is played three times; ``--seed S``
 draws other decks than the default's, to check a result found on those on fresh ones; ``--only
 LEVEL`` plays only the match-ups with that player; ``--set MODULE.NAME=VALUE`` tries a variant
-of the levels, ``bench/_variant.py``).
+of the levels, ``bench/_variant.py``; ``--game ofc`` measures classic OFC instead, R4.1, with
+``RuleOptions(game=GameKind.OFC)``: the same three players, match-ups and figures, the goals
+below not judged, being Pineapple's).
 
 Three-player Pineapple with the default rules, over duplicate deals: for a match-up A vs B one
 deck is dealt three times, A in seat 0, 1 and 2 in turn against two B, so every card goes to
@@ -35,7 +37,7 @@ from game.autoplay import auto_street
 from game.board import BOXES, Box, assess_board
 from game.cards import Card, shuffled_deck
 from game.hand import Hand, HandSetup
-from game.options import RuleOptions
+from game.options import GameKind, RuleOptions
 from game.policy import Level, decide, knowledge
 
 PLAYERS = ("easy", "normal", "strong", "auto")
@@ -70,10 +72,15 @@ def move(hand: Hand, seat: int, player: str, rng: random.Random) -> list[tuple[C
 
 
 def play(
-    deck: list[Card], lineup: tuple[str, ...], seed: int, tallies: dict[str, Tally]
+    deck: list[Card],
+    lineup: tuple[str, ...],
+    seed: int,
+    tallies: dict[str, Tally],
+    options: RuleOptions | None = None,
 ) -> list[int]:
-    """One hand with ``lineup[i]`` in seat ``i`` (button the last seat); points per seat."""
-    options = RuleOptions()
+    """One hand with ``lineup[i]`` in seat ``i`` (button the last seat) under ``options``
+    (``None``: Pineapple's defaults); points per seat."""
+    options = options or RuleOptions()
     seats = tuple(range(len(lineup)))
     hand = Hand(HandSetup.deal(options, seats, seats[-1], deck=deck))
     rng = random.Random(seed)
@@ -94,10 +101,19 @@ def play(
     return [result.seat(s).points for s in seats]
 
 
-def matchup(a: str, b: str, decks: int, tallies: dict[str, Tally], seed: str = "") -> list[float]:
-    """A's points per hand (against two B) for each deck, averaged over A's three seats.
+def matchup(
+    a: str,
+    b: str,
+    decks: int,
+    tallies: dict[str, Tally],
+    seed: str = "",
+    options: RuleOptions | None = None,
+) -> list[float]:
+    """A's points per hand (against two B) for each deck, averaged over A's three seats, under
+    ``options`` (``None``: Pineapple's defaults).
 
-    The decks come from ``seed`` and the match-up (``""``: the bench's first decks)."""
+    The decks come from ``seed`` and the match-up (``""``: the bench's first decks), the same
+    for either game."""
     rng = random.Random(f"{seed}{a}-{b}")
     out = []
     for n in range(decks):
@@ -105,7 +121,7 @@ def matchup(a: str, b: str, decks: int, tallies: dict[str, Tally], seed: str = "
         total = 0
         for seat in range(3):
             lineup = tuple(a if i == seat else b for i in range(3))
-            total += play(deck, lineup, n * 3 + seat, tallies)[seat]
+            total += play(deck, lineup, n * 3 + seat, tallies, options)[seat]
         out.append(total / 3)
     return out
 
@@ -132,21 +148,30 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=60, help="decks per match-up (×3 hands)")
     parser.add_argument("--seed", default="", help="other decks than the default's")
     parser.add_argument("--only", choices=PLAYERS, help="only the match-ups with this player")
+    parser.add_argument(
+        "--game",
+        choices=("pineapple", "ofc"),
+        default="pineapple",
+        help="Pineapple (default rules) or classic OFC (RuleOptions(game=GameKind.OFC), R4.1)",
+    )
     _variant.add_argument(parser)
     args = parser.parse_args()
     print(f"machine: {describe()}")
     _variant.apply(args.set)
     seed = f" (seed {args.seed!r})" if args.seed else ""
-    print(
-        f"3-player Pineapple, {args.hands} decks × 3 seatings per match-up{seed} (duplicate deals)"
-    )
+    options = RuleOptions(game=GameKind(args.game))
+    if options.game is GameKind.PINEAPPLE:
+        game = "Pineapple"
+    else:
+        game = f"{options.game.title} (R4.1, scoring {options.scoring.value}, no discards)"
+    print(f"3-player {game}, {args.hands} decks × 3 seatings per match-up{seed} (duplicate deals)")
     tallies: dict[str, Tally] = defaultdict(Tally)
     results: dict[tuple[str, str], float] = {}
     started = time.perf_counter()
     for a, b in MATCHUPS:
         if args.only and args.only not in (a, b):
             continue
-        per_deck = matchup(a, b, args.hands, tallies, args.seed)
+        per_deck = matchup(a, b, args.hands, tallies, args.seed, options)
         mean = statistics.mean(per_deck)
         se = statistics.stdev(per_deck) / len(per_deck) ** 0.5 if len(per_deck) > 1 else 0.0
         results[(a, b)] = mean
@@ -166,7 +191,9 @@ def main() -> None:
             f"entry {100 * t.fantasyland / t.boards:5.1f} %; decision mean "
             f"{statistics.mean(ms):.2f} ms, p99 {p99:.1f} ms, max {ms[-1]:.1f} ms"
         )
-    if tallies["strong"].boards:
+    if tallies["strong"].boards and options.game is not GameKind.PINEAPPLE:
+        print("goals (strong): issue 13's are Pineapple's, not judged for this game")
+    elif tallies["strong"].boards:
         goals(tallies["strong"], results.get(("strong", "easy"), float("nan")))
     print(f"total {time.perf_counter() - started:.0f} s")
 
