@@ -3,7 +3,7 @@
 draws other decks than the default's, to check a result found on those on fresh ones; ``--only
 LEVEL`` plays only the match-ups with that player; ``--set MODULE.NAME=VALUE`` tries a variant
 of the levels, ``bench/_variant.py``; ``--game ofc`` measures classic OFC instead, R4.1, with
-``RuleOptions(game=GameKind.OFC)``: the same three players, match-ups and figures, the goals
+``RuleOptions.preset("ofc")``, a classic table's defaults: the same three players, match-ups and figures, the goals
 below not judged, being Pineapple's).
 
 Three-player Pineapple with the default rules, over duplicate deals: for a match-up A vs B one
@@ -152,14 +152,14 @@ def main() -> None:
         "--game",
         choices=("pineapple", "ofc"),
         default="pineapple",
-        help="Pineapple (default rules) or classic OFC (RuleOptions(game=GameKind.OFC), R4.1)",
+        help="Pineapple (default rules) or classic OFC (a classic table's defaults, R4.1, R5.3)",
     )
     _variant.add_argument(parser)
     args = parser.parse_args()
     print(f"machine: {describe()}")
     _variant.apply(args.set)
     seed = f" (seed {args.seed!r})" if args.seed else ""
-    options = RuleOptions(game=GameKind(args.game))
+    options = RuleOptions.preset(args.game)  # (Pineapple's: RuleOptions())
     if options.game is GameKind.PINEAPPLE:
         game = "Pineapple"
     else:

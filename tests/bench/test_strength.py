@@ -36,7 +36,7 @@ def test_ofc_run_names_classic_ofc_and_gives_sane_figures(
     lines = out.splitlines()
     assert lines[0].startswith("machine: ")
     assert lines[1] == (
-        "3-player classic OFC (R4.1, scoring one_six, no discards), 1 decks × 3 seatings per "
+        "3-player classic OFC (R4.1, scoring two_per_row, no discards), 1 decks × 3 seatings per "
         "match-up (duplicate deals)"
     )
     matchups = [line for line in lines if " vs 2 × " in line]
