@@ -3,8 +3,8 @@
 draws other decks than the default's, to check a result found on those on fresh ones; ``--only
 LEVEL`` plays only the match-ups with that player; ``--set MODULE.NAME=VALUE`` tries a variant
 of the levels, ``bench/_variant.py``; ``--game ofc`` measures classic OFC instead, R4.1, with
-``RuleOptions.preset("ofc")``, a classic table's defaults: the same three players, match-ups and figures, the goals
-below not judged, being Pineapple's).
+a classic table's defaults, ``RuleOptions.preset("ofc")``: the same three players, match-ups
+and figures, the goals below not judged, being Pineapple's).
 
 Three-player Pineapple with the default rules, over duplicate deals: for a match-up A vs B one
 deck is dealt three times, A in seat 0, 1 and 2 in turn against two B, so every card goes to
