@@ -925,6 +925,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "An admin stood you up: you can join again after this hand.",
         "ru": "Админ поднял вас из-за стола: сесть снова можно после этой раздачи.",
     },
+    # the same in Chinese Poker: the player stands up when the game to the target ends, with
+    # the hand or its reveal (R7.6, R7.4)
+    "reply.join_kicked_chinese": {
+        "en": "An admin stood you up: you can join again when the game to {target} ends.",
+        "ru": "Админ поднял вас из-за стола: сесть снова можно, когда закончится игра до "
+        "{target:очка|очков|очков}.",
+    },
     "reply.kick_not_seated": {
         "en": "{name} is not seated here.",
         "ru": "{name} не сидит за этим столом.",
@@ -955,6 +962,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "stack back to your balance then.",
         "ru": "Админ поднял вас из-за стола #{table}: вы встанете, когда закончится эта "
         "раздача, стек вернётся на баланс.",
+    },
+    # the same in Chinese Poker: they stand up when the game to the target ends (R7.6)
+    "private.kicked_later_chinese": {
+        "en": "An admin stood you up at table #{table}: you leave when the game to {target} "
+        "ends, settled for everyone; your stack back to your balance then.",
+        "ru": "Админ поднял вас из-за стола #{table}: вы встанете, когда закончится игра до "
+        "{target:очка|очков|очков} с расчётом для всех; тогда же стек вернётся на баланс.",
     },
     # the player kicked during a hand, told in private again when they stand up as it ends
     # (R8.5), their stack back then (R8.2)
