@@ -4,16 +4,24 @@
    reveal) was told, pressing Join, "you can join again after this hand", and in private
    "you leave when this hand ends": they stand up when the game to the target ends. Now
    both say so.
+2. The cluster router answered a webhook request with the right secret token but not sent
+   as ``application/json`` with 403, as if the secret were wrong. Now 415, its own warning
+   line; a wrong or missing secret stays a 403.
 """
 
 from __future__ import annotations
 
+import logging
+
+import aiohttp
 import pytest
 
 from bot.service import TableService
 from bot.texts import tr
+from storage.memory import MemoryStore
 from tests.bot.conftest import service_env
 from tests.bot.fakes import FakePresenter
+from tests.bot.test_cluster import SECRET_OK, UPDATE, _router
 from tests.bot.test_service_classic import ALICE, BOB, GROUP, auto_street, configure, start
 
 
@@ -72,3 +80,22 @@ def test_the_chinese_kick_texts_in_russian() -> None:
         "Админ поднял вас из-за стола #7: вы встанете, когда закончится игра до 51 очка с "
         "расчётом для всех; тогда же стек вернётся на баланс."
     )
+
+
+async def test_the_router_answers_a_webhook_request_not_json_with_the_secret_415(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The right secret token, a text/plain body: 415 and a warning naming the content type
+    (not "403 ... not JSON"); another secret token, whatever the body: 403, its own line."""
+    caplog.set_level(logging.WARNING, logger="bot.cluster")
+    async with _router(MemoryStore()) as (_, url, _fake), aiohttp.ClientSession() as http:
+        plain = {**SECRET_OK, "Content-Type": "text/plain"}
+        wrong = {"X-Telegram-Bot-Api-Secret-Token": "wrong", "Content-Type": "text/plain"}
+        for headers, status in [(plain, 415), (plain, 415), (wrong, 403)]:
+            async with http.post(url, data=UPDATE, headers=headers) as resp:
+                assert resp.status == status, headers
+    lines = [r.getMessage() for r in caplog.records if r.name == "bot.cluster"]
+    refused = [line for line in lines if "refused a webhook request" in line]
+    assert len(refused) == 2, lines  # (one a minute a kind: the second 415 is not logged)
+    assert "(415): its Content-Type is text/plain, not application/json" in refused[0]
+    assert "(403): with another secret token" in refused[1]
