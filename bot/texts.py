@@ -144,7 +144,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "⏳ Пошёл ваш тайм-банк · ⏱ до {at} ({time}), затем карты разложат за вас.",
     },
     "board.turn": {"en": "▶ {names} to act · ⏱ {time}", "ru": "▶ Ход: {names} · ⏱ {time}"},
-    "board.turns": {"en": "▶ To act ⏱ {turns}", "ru": "▶ Ход ⏱ {turns}"},
+    "board.turns": {"en": "▶ To act ⏱ {turns}", "ru": "▶ Ходят ⏱ {turns}"},
     # the group message's clock of the player to act (R8.5): when the turn's budget ends, a
     # clock time in the group's time zone ({at}: "18:41"), the time bank after it
     "board.until": {"en": "until {at}", "ru": "до {at}"},

@@ -7,6 +7,8 @@
 2. The cluster router answered a webhook request with the right secret token but not sent
    as ``application/json`` with 403, as if the secret were wrong. Now 415, its own warning
    line; a wrong or missing secret stays a 403.
+3. The group line when several players act at once read "▶ Ход ⏱ Анна 5:00 · Игрок 7:30"
+   in Russian; now "▶ Ходят ⏱ …" (the single player's line stays "▶ Ход: Анна · ⏱ 5:00").
 """
 
 from __future__ import annotations
@@ -99,3 +101,12 @@ async def test_the_router_answers_a_webhook_request_not_json_with_the_secret_415
     assert len(refused) == 2, lines  # (one a minute a kind: the second 415 is not logged)
     assert "(415): its Content-Type is text/plain, not application/json" in refused[0]
     assert "(403): with another secret token" in refused[1]
+
+
+def test_the_russian_line_of_several_players_to_act_reads_naturally() -> None:
+    assert tr("ru", "board.turns", turns="Анна 5:00 · Игрок 7:30") == (
+        "▶ Ходят ⏱ Анна 5:00 · Игрок 7:30"
+    )
+    assert tr("en", "board.turns", turns="Anna 5:00 · Bob 7:30") == (
+        "▶ To act ⏱ Anna 5:00 · Bob 7:30"
+    )
