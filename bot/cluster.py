@@ -1736,35 +1736,42 @@ class Router:
             await self._session.close()
 
     async def _on_update(self, request: web.Request) -> web.Response:
-        """One update from Telegram: 403 without the secret token (or not JSON), 400 when the
-        body is not a JSON object; else it is answered once it is settled: 200 when a worker
-        took it (or it reaches no table), 503 when none took it (``retry_seconds`` ran out
-        first). Telegram delivers an update again until it gets a 2xx, so an update this
-        router accepted is not lost with it (a router that dies before forwarding never said
-        200); a redelivered one is safe (presses carry their table's version, one-shot
-        commands their update id). An update not settled within :attr:`ACK_SECONDS` (its
-        chat's worker died and is being replaced) is answered 200 and retried here: Telegram
-        keeps at most ``max_connections`` requests open, and holding them through a takeover
-        would stall every other chat's updates (only a router dying in that window loses it)."""
+        """One update from Telegram: 403 without the secret token (or with another one), 415 with it
+        but not ``application/json``, 400 when the body is not a JSON object (each refusal of the
+        first two a warning, one a minute a kind); else it is answered once it is settled: 200 when
+        a worker took it (or it reaches no table), 503 when none took it (``retry_seconds`` ran out
+        first). Telegram delivers an update again until it gets a 2xx, so an update this router
+        accepted is not lost with it (a router that dies before forwarding never said 200); a
+        redelivered one is safe (presses carry their table's version, one-shot commands their update
+        id). An update not settled within :attr:`ACK_SECONDS` (its chat's worker died and is being
+        replaced) is answered 200 and retried here: Telegram keeps at most ``max_connections``
+        requests open, and holding them through a takeover would stall every other chat's updates
+        (only a router dying in that window loses it)."""
         token = request.headers.get("X-Telegram-Bot-Api-Secret-Token", "").encode()
-        if request.content_type != "application/json" or not hmac.compare_digest(
-            token, self._secret
-        ):
+        if not hmac.compare_digest(token, self._secret):
             more = self._quiet.due("secret")
             if more is not None:  # (a proxy dropping the header: one line a minute)
                 log.warning(
                     "router: refused a webhook request from %s (403): %s; Telegram sends "
-                    "TELEGRAM_WEBHOOK_SECRET in the X-Telegram-Bot-Api-Secret-Token header "
-                    "with a JSON body: a proxy in front must pass both%s",
+                    "TELEGRAM_WEBHOOK_SECRET in the X-Telegram-Bot-Api-Secret-Token header: "
+                    "a proxy in front must pass it%s",
                     request.remote or "?",
-                    "not JSON"
-                    if request.content_type != "application/json"
-                    else "without the secret token"
-                    if not token
-                    else "with another secret token",
+                    "without the secret token" if not token else "with another secret token",
                     f" ({more} more refused since the last such line)" if more else "",
                 )
             return web.Response(status=403)
+        if request.content_type != "application/json":  # (the secret right: not a stranger)
+            more = self._quiet.due("content_type")
+            if more is not None:  # (a proxy rewriting the request: one line a minute)
+                log.warning(
+                    "router: refused a webhook request from %s (415): its Content-Type is "
+                    "%s, not application/json; Telegram sends a JSON body: a proxy in front "
+                    "must pass it unchanged%s",
+                    request.remote or "?",
+                    request.content_type or "missing",
+                    f" ({more} more refused since the last such line)" if more else "",
+                )
+            return web.Response(status=415)
         body = await request.read()
         try:
             data = json.loads(body)

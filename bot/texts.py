@@ -144,7 +144,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "⏳ Пошёл ваш тайм-банк · ⏱ до {at} ({time}), затем карты разложат за вас.",
     },
     "board.turn": {"en": "▶ {names} to act · ⏱ {time}", "ru": "▶ Ход: {names} · ⏱ {time}"},
-    "board.turns": {"en": "▶ To act ⏱ {turns}", "ru": "▶ Ход ⏱ {turns}"},
+    "board.turns": {"en": "▶ To act ⏱ {turns}", "ru": "▶ Ходят ⏱ {turns}"},
     # the group message's clock of the player to act (R8.5): when the turn's budget ends, a
     # clock time in the group's time zone ({at}: "18:41"), the time bank after it
     "board.until": {"en": "until {at}", "ru": "до {at}"},
@@ -925,6 +925,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "An admin stood you up: you can join again after this hand.",
         "ru": "Админ поднял вас из-за стола: сесть снова можно после этой раздачи.",
     },
+    # the same in Chinese Poker: the player stands up when the game to the target ends, with
+    # the hand or its reveal (R7.6, R7.4)
+    "reply.join_kicked_chinese": {
+        "en": "An admin stood you up: you can join again when the game to {target} ends.",
+        "ru": "Админ поднял вас из-за стола: сесть снова можно, когда закончится игра до "
+        "{target:очка|очков|очков}.",
+    },
     "reply.kick_not_seated": {
         "en": "{name} is not seated here.",
         "ru": "{name} не сидит за этим столом.",
@@ -955,6 +962,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "stack back to your balance then.",
         "ru": "Админ поднял вас из-за стола #{table}: вы встанете, когда закончится эта "
         "раздача, стек вернётся на баланс.",
+    },
+    # the same in Chinese Poker: they stand up when the game to the target ends (R7.6)
+    "private.kicked_later_chinese": {
+        "en": "An admin stood you up at table #{table}: you leave when the game to {target} "
+        "ends, settled for everyone; your stack back to your balance then.",
+        "ru": "Админ поднял вас из-за стола #{table}: вы встанете, когда закончится игра до "
+        "{target:очка|очков|очков} с расчётом для всех; тогда же стек вернётся на баланс.",
     },
     # the player kicked during a hand, told in private again when they stand up as it ends
     # (R8.5), their stack back then (R8.2)

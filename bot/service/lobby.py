@@ -211,7 +211,9 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
     ``ready_seconds`` to press Ready, or is stood up (:func:`_ready_window`). A player
     leaving after the hand takes that back by joining (:func:`_may_stay`), unless an
     admin's ``/kick`` stood them up (:attr:`~bot.model.SeatState.kicked`): refused,
-    ``reply.join_kicked``; after the hand they may join again (a kick is no ban).
+    ``reply.join_kicked``; after the hand they may join again (a kick is no ban). In
+    Chinese Poker they stand up when the game to the target ends, with the hand or its
+    reveal (R7.6): ``reply.join_kicked_chinese`` says so.
 
     The time bank refills when the player joins another table, not when they leave and
     rejoin the same one (R8.6; seed 000: it renews whenever the player moves to another
@@ -225,6 +227,8 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
     if seated is not None and seated.leaving and seated.kicked:  # an admin's /kick is not
         # taken back by the player kicked: they stand up as the hand ends, then may join
         # again as anyone may (a kick is no ban); their own /leave Join takes back, below
+        if t.chinese is not None:  # they stand up when the game ends (R7.6), not the hand
+            return Reply(tr(lang, "reply.join_kicked_chinese", target=t.chinese.target), alert=True)
         return Reply(tr(lang, "reply.join_kicked"), alert=True)
     if seated is not None and seated.leaving and _may_stay(t, seated):
         async with rt.transition(t) as tx:  # Join takes a leave not yet acted on back
@@ -944,7 +948,11 @@ def _kicked_notice(t: LiveTable, seat: SeatState, left: str | int) -> str:
     """The private notice (in the player's language) of a player an admin's ``/kick`` stood
     up at the cash table ``t`` (:func:`leave`): ``left`` as :func:`depart` returned it, the
     kush their stack gave back to their balance (R8.2), or why they stand up only when the
-    hand ends (their stack back then: R8.5, R8.3, R7.6)."""
+    hand ends (their stack back then: R8.5, R8.3, R7.6); in Chinese Poker, when the game
+    to the target ends (``private.kicked_later_chinese``, R7.6)."""
+    if isinstance(left, str) and t.chinese is not None:  # the game ends with it (R7.6)
+        target = t.chinese.target
+        return tr(seat.lang, "private.kicked_later_chinese", table=t.id, target=target)
     if isinstance(left, str):
         return tr(seat.lang, "private.kicked_later", table=t.id)
     if left == 0:  # (never bought in, or nothing left: no "0 kush back")

@@ -391,7 +391,7 @@ async def test_r8_5_three_to_act_each_with_the_time_their_turn_ends() -> None:
     assert en.startswith(f"▶ To act ⏱ {alice} · Bob until {ends} (+1:00 time bank)"), en
     assert en.endswith(" · Carol time bank until 22:14"), en
     ru = _turn_line(render.group_screen(t, "ru", None, clock.now, 0.0).text)
-    assert ru.startswith(f"▶ Ход ⏱ Alice до {ends} · Bob до {ends} (+1:00 тайм-банк)"), ru
+    assert ru.startswith(f"▶ Ходят ⏱ Alice до {ends} · Bob до {ends} (+1:00 тайм-банк)"), ru
 
 
 async def test_r8_5_a_zone_set_before_the_table_opens_is_the_turns_clock() -> None:

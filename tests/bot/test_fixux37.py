@@ -79,7 +79,7 @@ async def test_r8_5_three_to_act_the_time_bank_is_spelled_out_once() -> None:
     # (Alice's spent bank is left out, fix39g: the first bank left spelled out, Bob's)
     assert "▶ To act ⏱ Alice 1:53 · Bob 1:53 + time bank 1:00 · Carol 0:00+0:53" in en, en
     ru = render.group_screen(t, "ru", None, clock.now).text.splitlines()
-    assert "▶ Ход ⏱ Alice 1:53 · Bob 1:53 + тайм-банк 1:00 · Carol 0:00+0:53" in ru, ru
+    assert "▶ Ходят ⏱ Alice 1:53 · Bob 1:53 + тайм-банк 1:00 · Carol 0:00+0:53" in ru, ru
 
 
 @pytest.mark.parametrize(("label", "lang"), [("chips", "en"), ("Chips", "en"), ("фишки", "ru"),

@@ -715,7 +715,7 @@ async def test_r8_5_two_players_to_act_each_show_their_own_clock(env) -> None:  
     # (the time bank spelled out once, then "+1:00": three players ran to 90 characters)
     assert turn == "▶ To act ⏱ Alice 1:53 + time bank 1:00 · Bob 1:53+1:00"
     russian = render.group_screen(t, "ru", None, clock.now).text
-    assert "▶ Ход ⏱ Alice 1:53 + тайм-банк 1:00 · Bob 1:53+1:00" in russian
+    assert "▶ Ходят ⏱ Alice 1:53 + тайм-банк 1:00 · Bob 1:53+1:00" in russian
 
 
 async def test_r8_2_a_top_up_during_a_chinese_reveal_waits_for_its_settlement() -> None:
