@@ -17,4 +17,8 @@ def test_storage_help_is_plain_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert "`" not in out and ":mod:" not in out, out
     assert "python -m storage check [--db PATH_OR_URL]: the ledger consistency check (see\n" in out
     assert "storage.check) of a SQLite file or a PostgreSQL database (postgresql://…)." in out
-    assert "Without --db both read the database the bot uses: DATABASE_URL, else\n" in out
+    # (each paragraph wrapped at 88 columns, nu55: the same lines whatever the terminal)
+    assert (
+        "Without --db both read the database the bot uses: DATABASE_URL, else DATABASE_PATH\n"
+        in out
+    )
