@@ -324,6 +324,15 @@ class _Quiet:
         self._said[kind] = (now, 0)
         return 0 if said is None else said[1]
 
+    def warn(self, kind: str, message: str, *args: object) -> None:
+        """Log ``message % args`` at WARNING when a line of ``kind`` is :meth:`due`, with how
+        many such refusals went unsaid since the last one (" (N more refused since the last
+        such line)"); else only count this one."""
+        more = self.due(kind)
+        if more is not None:
+            tail = f" ({more} more refused since the last such line)" if more else ""
+            log.warning(message + "%s", *args, tail)
+
 
 def shard_key(shard_id: int) -> str:
     """The lease key of a Discord shard (``"discord-shard:3"``): held by the one worker
@@ -655,16 +664,14 @@ class Worker:
         reason = self.signatures.refusal(route, header, body)
         if reason is None:
             return body
-        more = self._quiet.due(f"{route}:{reason}")
-        if more is not None:  # (a token or a clock to fix: one line a minute, not per request)
-            log.warning(
-                "worker %s: refused a request to /%s from %s (403): %s%s",
-                self.worker_id,
-                route,
-                request.remote or "?",
-                refusal_advice(route, reason),
-                f" ({more} more refused since the last such line)" if more else "",
-            )
+        self._quiet.warn(  # (a token or a clock to fix: one line a minute, not per request)
+            f"{route}:{reason}",
+            "worker %s: refused a request to /%s from %s (403): %s",
+            self.worker_id,
+            route,
+            request.remote or "?",
+            refusal_advice(route, reason),
+        )
         return None
 
     def attach_telegram(self, adapter: TelegramAdapter) -> None:
@@ -1749,28 +1756,24 @@ class Router:
         (only a router dying in that window loses it)."""
         token = request.headers.get("X-Telegram-Bot-Api-Secret-Token", "").encode()
         if not hmac.compare_digest(token, self._secret):
-            more = self._quiet.due("secret")
-            if more is not None:  # (a proxy dropping the header: one line a minute)
-                log.warning(
-                    "router: refused a webhook request from %s (403): %s; Telegram sends "
-                    "TELEGRAM_WEBHOOK_SECRET in the X-Telegram-Bot-Api-Secret-Token header: "
-                    "a proxy in front must pass it%s",
-                    request.remote or "?",
-                    "without the secret token" if not token else "with another secret token",
-                    f" ({more} more refused since the last such line)" if more else "",
-                )
+            self._quiet.warn(  # (a proxy dropping the header: one line a minute)
+                "secret",
+                "router: refused a webhook request from %s (403): %s; Telegram sends "
+                "TELEGRAM_WEBHOOK_SECRET in the X-Telegram-Bot-Api-Secret-Token header: "
+                "a proxy in front must pass it",
+                request.remote or "?",
+                "without the secret token" if not token else "with another secret token",
+            )
             return web.Response(status=403)
         if request.content_type != "application/json":  # (the secret right: not a stranger)
-            more = self._quiet.due("content_type")
-            if more is not None:  # (a proxy rewriting the request: one line a minute)
-                log.warning(
-                    "router: refused a webhook request from %s (415): its Content-Type is "
-                    "%s, not application/json; Telegram sends a JSON body: a proxy in front "
-                    "must pass it unchanged%s",
-                    request.remote or "?",
-                    request.content_type or "missing",
-                    f" ({more} more refused since the last such line)" if more else "",
-                )
+            self._quiet.warn(  # (a proxy rewriting the request: one line a minute)
+                "content_type",
+                "router: refused a webhook request from %s (415): its Content-Type is "
+                "%s, not application/json; Telegram sends a JSON body: a proxy in front "
+                "must pass it unchanged",
+                request.remote or "?",
+                request.content_type or "missing",
+            )
             return web.Response(status=415)
         body = await request.read()
         try:
