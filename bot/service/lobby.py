@@ -903,7 +903,7 @@ async def leave(
             seat.left_group = True  # (kept while they wait for the hand's end: told once)
             key = "notice.left_group" if isinstance(left, int) else "notice.left_group_later"
             t.owe("post", Screen(tr(t.lang, on(t.platform, key), name=seat.name)))
-        if tell and (isinstance(left, int) or t.seat_of(seat.user_id) is seat):
+        if tell and not _ended_by_leave(t, seat, left):
             # stood up now, or when the hand ends (told again then); not when their cards
             # placed ended the hand in this step: the showdown told them it ended
             t.owe_notice(seat.user_id, Screen(_kicked_notice(t, seat, left), table=t.id))
@@ -913,9 +913,8 @@ async def leave(
             key = "kicked_after_hand" if dead else "kicked_game_ends"
             target = t.chinese.target
             return Reply(tr(lang, f"reply.{key}_chinese", name=kicked, target=target))
-        if isinstance(left, str) and t.seat_of(seat.user_id) is not seat:  # the cards placed
-            # for them ended the hand (the last to act; a Fantasyland hand set last, R6.3):
-            # stood up already, the group told their cash-out by the showdown's notice
+        if _ended_by_leave(t, seat, left):  # the group told their cash-out by the showdown's
+            # notice
             return Reply(tr(lang, "reply.kicked_hand_ended", name=kicked))
         if isinstance(left, str):  # (placed for them only when they play on: R8.5)
             key = "kicked_after_hand" if left == "hand" and not done else "kicked_when_hand_ends"
@@ -927,9 +926,7 @@ async def leave(
     if left == "reveal":  # (every card is placed: none is placed for them, R7.4)
         target = t.chinese.target if t.chinese is not None else t.options.target_points
         return Reply(tr(lang, "reply.leave_after_reveal", target=target))
-    if isinstance(left, str) and t.seat_of(seat.user_id) is not seat:  # the cards placed
-        # for them ended the hand (the last to act; a Fantasyland hand set last, R6.3): stood
-        # up already, their stack back (``stand_up`` left it on the seat)
+    if _ended_by_leave(t, seat, left):  # their stack back (``stand_up`` left it on the seat)
         if seat.stack == 0:  # (nothing left: no "0 kush back")
             return Reply(tr(lang, "reply.left_hand_ended_nothing"))
         return Reply(tr(lang, "reply.left_hand_ended", amount=seat.stack, label=t.label))
@@ -942,6 +939,13 @@ async def leave(
     if left == 0:  # never bought in (or nothing left): no "0 kush back to your balance"
         return Reply(tr(lang, "reply.left_nothing"))
     return Reply(tr(lang, "reply.left", amount=left, label=t.label))
+
+
+def _ended_by_leave(t: LiveTable, seat: SeatState, left: str | int) -> bool:
+    """Whether the leave step that :func:`depart` answered ``left`` ("after the hand") stood
+    ``seat`` up all the same: the cards placed for them ended the hand in that step (the
+    last to act; a Fantasyland hand set after the others', R6.3), so the seat is gone."""
+    return isinstance(left, str) and t.seat_of(seat.user_id) is not seat
 
 
 def _kicked_notice(t: LiveTable, seat: SeatState, left: str | int) -> str:
