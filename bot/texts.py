@@ -982,6 +982,19 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "The hand at table #{table} is over: you stood up, as an admin asked.",
         "ru": "Раздача за столом #{table} закончилась: вы встали из-за стола, как решил админ.",
     },
+    # the same in Chinese Poker: they stand up as the game to the target ends (R7.6), as
+    # they were told when kicked (``private.kicked_later_chinese``)
+    "private.kicked_stood_up_chinese": {
+        "en": "The game to {target} at table #{table} is over: you stood up, as an admin "
+        "asked; {amount} {label} back to your balance.",
+        "ru": "Игра до {target:очка|очков|очков} за столом #{table} окончена: вы встали из-за "
+        "стола, как решил админ; возвращено на баланс: {amount} {label}.",
+    },
+    "private.kicked_stood_up_nothing_chinese": {
+        "en": "The game to {target} at table #{table} is over: you stood up, as an admin asked.",
+        "ru": "Игра до {target:очка|очков|очков} за столом #{table} окончена: вы встали из-за "
+        "стола, как решил админ.",
+    },
     # a tournament still registering (R8.7): the kicked player unregistered, the buy-in back
     "reply.kicked_unregistered": {
         "en": "{name}: an admin withdrew them from the tournament; the buy-in, {amount} "

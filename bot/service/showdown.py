@@ -206,7 +206,9 @@ def close_hand(
         else set()
     )
     showdowns = {lang: showdown_in(lang) for lang in langs | {t.lang}}
+    ended: int | None = None  # a Chinese Poker game to this target ended with the hand
     if t.options.game is GameKind.CHINESE and t.chinese is not None and t.chinese.over:
+        ended = t.chinese.target
         t.chinese = None  # the next hand starts a new game (R7.6)
     # the showdown is stored with the state it belongs to and sent after the commit
     t.owe("table", screen)
@@ -237,7 +239,8 @@ def close_hand(
                 note = tr(t.lang, key, name=st.name, amount=amount, label=t.label)
                 t.owe("post", Screen(note))
                 if st.kicked:  # (told when kicked that it would come: told now it came)
-                    t.owe_notice(st.user_id, Screen(_kicked_stood_up(t, st, amount), table=t.id))
+                    told = _kicked_stood_up(t, st, amount, ended)
+                    t.owe_notice(st.user_id, Screen(told, table=t.id))
     t.last_result = record
     for st in t.seats.values():  # the top-ups made before this hand were shown through it
         st.topped_up = 0
@@ -292,12 +295,18 @@ def close_hand(
         maybe_start(rt, t, tx)  # (queued top-ups are added first, by the timer: R8.2)
 
 
-def _kicked_stood_up(t: LiveTable, seat: SeatState, amount: int) -> str:
+def _kicked_stood_up(t: LiveTable, seat: SeatState, amount: int, game: int | None) -> str:
     """The private notice (in the player's language) of a player an admin's ``/kick`` stood
     up during a hand at the cash table ``t`` (:attr:`SeatState.kicked`), as they stand up
     now that it ended: ``amount`` kush of their stack back to their balance (R8.2, R8.5),
     or nothing left. They were told when kicked that this would come
-    (``private.kicked_later``) and were told nothing when it came."""
+    (``private.kicked_later``) and were told nothing when it came. ``game``: the target of
+    the Chinese Poker game that ended with the hand (their leave ended it, R7.6), which is
+    what they were told they wait for (``private.kicked_later_chinese``): the notice says
+    the game is over, not the hand (``private.kicked_stood_up_chinese``)."""
+    suffix = "" if game is None else "_chinese"
     if amount == 0:
-        return tr(seat.lang, "private.kicked_stood_up_nothing", table=t.id)
-    return tr(seat.lang, "private.kicked_stood_up", table=t.id, amount=amount, label=t.label)
+        key = f"private.kicked_stood_up_nothing{suffix}"
+        return tr(seat.lang, key, table=t.id, target=game)
+    key = f"private.kicked_stood_up{suffix}"
+    return tr(seat.lang, key, table=t.id, target=game, amount=amount, label=t.label)
