@@ -604,7 +604,12 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
             from discord import ConnectionClosed, DiscordServerError
 
             from bot.discord import DiscordAdapter, LoginFailure, PrivilegedIntentsRequired
-            from bot.discord.adapter import MEMBERS_INTENT_REFUSED, default_intents
+            from bot.discord.adapter import (
+                MEMBERS_INTENT_REFUSED,
+                TOKEN_REFUSED,
+                default_intents,
+                token_refused,
+            )
 
             discord_adapter = DiscordAdapter(
                 service,
@@ -619,14 +624,13 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
                 worker.attach_discord(discord_adapter)
             try:
                 await _unless_stopped(discord_adapter.start(), stop)
-            except LoginFailure:
-                raise ConfigError(
-                    "Discord refused DISCORD_BOT_TOKEN: copy the token from the Developer Portal "
-                    "(Bot tab) into .env"
-                ) from None
+            except LoginFailure:  # (a 401 at login: the same line as a 4004, below)
+                raise ConfigError(TOKEN_REFUSED) from None
             except PrivilegedIntentsRequired:  # (close code 4014)
                 raise ConfigError(MEMBERS_INTENT_REFUSED) from None
             except ConnectionClosed as exc:  # (a traceback: 4004, 4011 sharding required …)
+                if token_refused(exc):  # (4004: the token, one line wherever it is refused)
+                    raise ConfigError(TOKEN_REFUSED) from None
                 raise ConfigError(_discord_closed(exc.code)) from None
             except (OSError, TimeoutError, DiscordServerError) as exc:  # (75: restarted)
                 raise OutOfReach(

@@ -1082,8 +1082,18 @@ class Worker:
         try:
             if self.discord is not None:
                 await self.discord.connect_shard(shard)
-        except Exception:
-            log.exception("worker %s: cannot connect Discord shard %s", self.worker_id, shard)
+        except Exception as exc:
+            from bot.discord.adapter import TOKEN_REFUSED, token_refused
+
+            if token_refused(exc):  # (one line, as at the start: no traceback)
+                log.error(
+                    "worker %s: cannot connect Discord shard %s: %s",
+                    self.worker_id,
+                    shard,
+                    TOKEN_REFUSED,
+                )
+            else:
+                log.exception("worker %s: cannot connect Discord shard %s", self.worker_id, shard)
             self._taking.discard(shard)
             with contextlib.suppress(Exception):
                 await self.discord.disconnect_shard(shard)  # type: ignore[union-attr]

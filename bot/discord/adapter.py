@@ -90,6 +90,7 @@ from game.policy import Level
 __all__ = [
     "CLOSE_CODES",
     "MEMBERS_INTENT_REFUSED",
+    "TOKEN_REFUSED",
     "DiscordAdapter",
     "OfcAdminCommands",
     "OfcClient",
@@ -101,6 +102,7 @@ __all__ = [
     "discord_name",
     "is_admin",
     "message_ref",
+    "token_refused",
 ]
 
 log = logging.getLogger(__name__)
@@ -829,13 +831,20 @@ _MEMBERS_INTENT_ADVICE = (
 #: discord.py's ``PrivilegedIntentsRequired``): the start's line and a running bot's
 MEMBERS_INTENT_REFUSED = f"Discord refused the members intent: {_MEMBERS_INTENT_ADVICE}"
 
+#: the one line for a ``DISCORD_BOT_TOKEN`` Discord refused (:func:`token_refused`), however
+#: it came (HTTP 401 at login, discord.py's ``LoginFailure``; the gateway's close code 4004)
+#: and wherever: the start's ConfigError, a running bot's end, a worker's shard (operator text)
+TOKEN_REFUSED = (
+    "Discord refused DISCORD_BOT_TOKEN (was it reset?): copy the token from the Developer "
+    "Portal (Bot tab) into .env"
+)
+
 #: Discord's gateway close codes that end a connection for good (discord.py reconnects on
 #: every other; Discord's gateway docs, "Gateway Close Event Codes") → what the operator
 #: does about it. Each is a setting, a token or an upgrade to change first: a restart alone
 #: does not help (``python -m bot`` exits with status 2, a ConfigError).
 CLOSE_CODES: dict[int, str] = {
-    4004: "the token was refused: copy DISCORD_BOT_TOKEN from the Developer Portal (Bot tab) "
-    "into .env",
+    4004: TOKEN_REFUSED,
     4010: "Discord refused the shard (invalid shard): check DISCORD_SHARD_IDS and "
     "DISCORD_SHARD_COUNT",
     4011: "sharding required (the bot is in too many servers for one connection): set "
@@ -857,6 +866,15 @@ def close_code_advice(code: int) -> str:
         "see Discord's gateway close codes (https://discord.com/developers/docs/topics/"
         "opcodes-and-status-codes#gateway-gateway-close-event-codes)",
     )
+
+
+def token_refused(exc: BaseException | None) -> bool:
+    """Whether ``exc`` is Discord refusing the bot token: discord.py's ``LoginFailure`` (401
+    at login) or a gateway connection closed with code 4004. Its line, wherever it is
+    said, is :data:`TOKEN_REFUSED`."""
+    if isinstance(exc, discord.LoginFailure):
+        return True
+    return isinstance(exc, discord.ConnectionClosed) and exc.code == 4004
 
 
 def _drop_login_line(record: logging.LogRecord) -> bool:
@@ -1036,13 +1054,8 @@ class DiscordAdapter:
         exc = task.exception()
         if isinstance(exc, discord.PrivilegedIntentsRequired):
             why = f"{MEMBERS_INTENT_REFUSED}, then start the bot again"
-        elif isinstance(exc, discord.LoginFailure) or (
-            isinstance(exc, discord.ConnectionClosed) and exc.code == 4004
-        ):
-            why = (
-                "Discord refused DISCORD_BOT_TOKEN (reset in the Developer Portal?): copy the "
-                "new token from the Bot tab into .env, then start the bot again"
-            )
+        elif token_refused(exc):  # (reset in the Developer Portal: 4004)
+            why = f"{TOKEN_REFUSED}, then start the bot again"
         elif isinstance(exc, discord.ConnectionClosed) and exc.code in CLOSE_CODES:
             # (4011: the bot grew past a shard's servers; its repr read as a traceback)
             why = (

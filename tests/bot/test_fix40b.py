@@ -4,13 +4,30 @@
    reveal) stands up when the game to the target ends, and was told so when kicked; as it
    ended they were told in private "The hand at table #N is over: you stood up …". Now
    "The game to 51 at table #N is over: …" (Russian likewise).
+3. A Discord token refused (a 401 at login, discord.py's ``LoginFailure``; the gateway's
+   close code 4004) was said three ways: at the start, by a running bot whose connection
+   ended, and in a worker's shard (there a traceback). Now one line, ``TOKEN_REFUSED``, and
+   one test of it (``token_refused``), as ``close_code_advice`` is for close codes.
 """
 
 from __future__ import annotations
 
-import pytest
+import asyncio
+import logging
+from pathlib import Path
+from types import SimpleNamespace
 
+import discord
+import pytest
+from pydantic import SecretStr
+
+from bot.app import run
+from bot.cluster import Worker
+from bot.config import ConfigError, Settings
+from bot.discord import DiscordAdapter
+from bot.service import TableService
 from bot.texts import tr
+from storage.memory import MemoryStore
 from tests.bot.conftest import service_env
 from tests.bot.test_fix39k import _chinese_kick
 from tests.bot.test_service_classic import ALICE, BOB, GROUP, auto_street
@@ -69,3 +86,104 @@ def test_the_chinese_stood_up_texts_in_both_languages() -> None:
     assert tr("ru", "private.kicked_stood_up_nothing_chinese", table=7, target=100) == (
         "Игра до 100 очков за столом #7 окончена: вы встали из-за стола, как решил админ."
     )
+
+
+# -- 3. a refused Discord token: one line wherever it comes ----------------------------------
+#: the one wording (bot.discord.adapter.TOKEN_REFUSED), written out: three wordings before
+REFUSED = (
+    "Discord refused DISCORD_BOT_TOKEN (was it reset?): copy the token from the Developer "
+    "Portal (Bot tab) into .env"
+)
+DC_TOKEN = "A" * 24 + "." + "B" * 6 + "." + "C" * 27
+
+
+def _closed(code: int) -> discord.ConnectionClosed:
+    return discord.ConnectionClosed(SimpleNamespace(close_code=code), shard_id=None)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("how", ["401", "4004"])
+async def test_a_token_refused_at_the_start_is_the_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    """At the start: a 401 at login (``LoginFailure``) said "Discord refused
+    DISCORD_BOT_TOKEN: copy the token …", a 4004 before READY "Discord closed the connection
+    at the start (close code 4004): the token was refused: copy DISCORD_BOT_TOKEN …"."""
+
+    async def start(self: DiscordAdapter, **kwargs: object) -> None:
+        if how == "401":
+            raise discord.LoginFailure("Improper token has been passed.")
+        raise _closed(4004)
+
+    monkeypatch.setattr(DiscordAdapter, "start", start)
+    settings = Settings(
+        discord_bot_token=SecretStr(DC_TOKEN),
+        database_path=str(tmp_path / "ofc.sqlite3"),
+        _env_file=None,  # type: ignore[call-arg]
+    )
+    with pytest.raises(ConfigError) as caught:
+        await asyncio.wait_for(run(settings, asyncio.Event()), 60)
+    assert str(caught.value) == REFUSED
+
+
+@pytest.mark.parametrize("how", ["401", "4004"])
+async def test_a_token_refused_while_running_is_the_one_line(
+    caplog: pytest.LogCaptureFixture, how: str
+) -> None:
+    """A running bot's connection ended by the token (reset in the Developer Portal) said
+    "… (reset in the Developer Portal?): copy the new token from the Bot tab into .env"."""
+    caplog.set_level(logging.ERROR, logger="bot.discord.adapter")
+    adapter = DiscordAdapter(TableService(MemoryStore()), DC_TOKEN)
+    said: list[str] = []
+    adapter.on_ended = said.append
+    error = discord.LoginFailure("Improper token") if how == "401" else _closed(4004)
+
+    async def ended() -> None:
+        raise error
+
+    task = asyncio.create_task(ended())
+    await asyncio.gather(task, return_exceptions=True)
+    adapter._connection_ended(task)
+    line = f"Discord is no longer served: {REFUSED}, then start the bot again"
+    assert said == [line]
+    assert [r.getMessage() for r in caplog.records] == [line]
+    await adapter.stop()
+
+
+class _Refused:
+    """A worker's Discord (:class:`bot.cluster.ShardRunner`) whose every shard's connect
+    Discord refuses the token of."""
+
+    shards: frozenset[int] = frozenset()
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+    async def connect_shard(self, shard_id: int) -> None:
+        raise self.error
+
+    async def disconnect_shard(self, shard_id: int) -> None:
+        return None
+
+
+@pytest.mark.parametrize("how", ["401", "4004"])
+async def test_a_token_refused_to_a_workers_shard_is_the_one_line(
+    caplog: pytest.LogCaptureFixture, how: str
+) -> None:
+    """A worker whose shard's connect Discord refused the token of logged "cannot connect
+    Discord shard 0" and discord.py's traceback: now the one line, no traceback."""
+    caplog.set_level(logging.INFO, logger="bot.cluster")
+    error = discord.LoginFailure("Improper token") if how == "401" else _closed(4004)
+    worker = Worker(
+        TableService(MemoryStore()), "w0", "http://127.0.0.1/w0", ttl=2.0,
+        discord_shards=([0], 1), discord=_Refused(error),
+    )  # fmt: skip
+    await worker.start()
+    try:
+        lines = [r for r in caplog.records if "cannot connect Discord shard" in r.getMessage()]
+        assert [r.getMessage() for r in lines] == [
+            f"worker w0: cannot connect Discord shard 0: {REFUSED}"
+        ]
+        assert lines[0].levelno == logging.ERROR and lines[0].exc_info is None
+        assert worker.shards == set()
+    finally:
+        await worker.stop()

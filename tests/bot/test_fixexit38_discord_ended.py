@@ -27,8 +27,8 @@ DC_TOKEN = "A" * 24 + "." + "B" * 6 + "." + "C" * 27
 TG_TOKEN = "123456:" + "T" * 35
 
 ENDED = {
-    4004: "Discord is no longer served: Discord refused DISCORD_BOT_TOKEN (reset in the "
-    "Developer Portal?): copy the new token from the Bot tab into .env, then start the bot "
+    4004: "Discord is no longer served: Discord refused DISCORD_BOT_TOKEN (was it reset?): "
+    "copy the token from the Developer Portal (Bot tab) into .env, then start the bot "
     "again",
     4014: "Discord is no longer served: Discord refused the members intent: switch on Server "
     "Members Intent in the Developer Portal (Bot tab), or set DISCORD_MEMBERS_INTENT=0, then "

@@ -25,8 +25,9 @@ DC_TOKEN = "A" * 24 + "." + "B" * 6 + "." + "C" * 27
     [
         (
             4004,
-            "Discord closed the connection at the start (close code 4004): the token was "
-            "refused: copy DISCORD_BOT_TOKEN from the Developer Portal (Bot tab) into .env",
+            # (the token: one line however Discord refused it, a 401 at login too: fix40b)
+            "Discord refused DISCORD_BOT_TOKEN (was it reset?): copy the token from the "
+            "Developer Portal (Bot tab) into .env",
         ),
         (
             4011,

@@ -50,8 +50,8 @@ async def _running() -> AsyncIterator[tuple[FakeDiscord, DiscordAdapter]]:
     [
         (
             4004,
-            "Discord is no longer served: Discord refused DISCORD_BOT_TOKEN (reset in the "
-            "Developer Portal?): copy the new token from the Bot tab into .env, then start the "
+            "Discord is no longer served: Discord refused DISCORD_BOT_TOKEN (was it reset?): "
+            "copy the token from the Developer Portal (Bot tab) into .env, then start the "
             "bot again",
         ),
         (
