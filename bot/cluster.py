@@ -1627,8 +1627,9 @@ class Router:
     unchanged (python-telegram-bot's server built an :class:`~telegram.Update` of every
     update, which the router turned back into a dict and JSON: a quarter of its CPU per
     press, and its tornado server a fifth; profiled under ``bench/bench_cluster.py``). It
-    checks what that server checked: ``POST`` on the webhook's path, ``Content-Type:
-    application/json`` and the secret token (403 otherwise), a JSON object (400 otherwise);
+    checks what that server checked: ``POST`` on the webhook's path, the secret token (403
+    otherwise), ``Content-Type: application/json`` (415 otherwise, parameters allowed: that
+    server answered 403 to both, and takes no parameter), a JSON object (400 otherwise);
     the update is queued and answered once a worker took it (200; 503 when none could, so
     Telegram delivers it again; 200 after :attr:`ACK_SECONDS` while a takeover is under way,
     see :meth:`_on_update`). ``setWebhook`` (with the secret token)

@@ -1803,7 +1803,9 @@ class TelegramAdapter:
         ``polling=False``: python-telegram-bot's own webhook server listens on
         ``listen:port`` at the path of ``url``, registers ``url`` with Telegram
         (``setWebhook`` with ``secret_token``) and refuses (403) every request whose
-        ``X-Telegram-Bot-Api-Secret-Token`` is not ``secret``."""
+        ``X-Telegram-Bot-Api-Secret-Token`` is not ``secret``, and one whose Content-Type is
+        not exactly ``application/json`` (403 too: the router's own endpoint answers 415),
+        logged at DEBUG only; the answers are the library's (docs/operations.md)."""
         if self.app.updater is None or self.app.updater.running:
             return
         path = urlsplit(url).path.lstrip("/")

@@ -13,10 +13,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import logging
 from pathlib import Path
 from types import SimpleNamespace
 
+import aiohttp
 import discord
 import pytest
 from pydantic import SecretStr
@@ -26,11 +29,14 @@ from bot.cluster import Worker
 from bot.config import ConfigError, Settings
 from bot.discord import DiscordAdapter
 from bot.service import TableService
+from bot.telegram.fake_api import FakeTelegram, FakeUser
 from bot.texts import tr
 from storage.memory import MemoryStore
 from tests.bot.conftest import service_env
 from tests.bot.test_fix39k import _chinese_kick
 from tests.bot.test_service_classic import ALICE, BOB, GROUP, auto_street
+from tests.bot.test_webhook import SECRET, _group_update, free_port, listening
+from tests.bot.test_webhook import TOKEN as TG_TOKEN
 
 
 @pytest.mark.parametrize("when", ["hand", "reveal"])
@@ -187,3 +193,67 @@ async def test_a_token_refused_to_a_workers_shard_is_the_one_line(
         assert worker.shards == set()
     finally:
         await worker.stop()
+
+
+# -- 2. the single process's webhook refusals, as python-telegram-bot answers them ------------
+async def test_the_single_process_webhook_refusals_are_ptbs_and_documented(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``TELEGRAM_WEBHOOK_URL`` without ``--router``: python-telegram-bot's own server answers
+    (not the router's aiohttp endpoint): 403 for a wrong secret and also for the right secret
+    with a body not sent as exactly ``application/json`` (the router: 415, and it takes
+    ``application/json; charset=utf-8``), 500 for a body that is not JSON (the router: 400),
+    and logs none of them above DEBUG. docs/operations.md said only that the router refuses
+    them: it now says so, and why it is not ours to change."""
+    caplog.set_level(logging.INFO)
+    fake = FakeTelegram(TG_TOKEN)
+    await fake.start()
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/tg-hook"
+    settings = Settings(
+        telegram_bot_token=SecretStr(TG_TOKEN),
+        telegram_api_base_url=fake.base_url,
+        telegram_webhook_url=url,
+        telegram_webhook_listen=f"127.0.0.1:{port}",
+        telegram_webhook_secret=SecretStr(SECRET),
+        database_path=str(tmp_path / "ofc.sqlite3"),
+        _env_file=None,  # type: ignore[call-arg]
+    )
+    stop = asyncio.Event()
+    task = asyncio.create_task(run(settings, stop))
+    try:
+        await fake.wait_for(lambda: fake.webhook, timeout=20)
+        await listening(port)
+        alice = FakeUser(11, "Alice", "alice", "en")
+        body = json.dumps(_group_update(1, "/newtable", alice))
+        right = {"X-Telegram-Bot-Api-Secret-Token": SECRET}
+        wrong = {"X-Telegram-Bot-Api-Secret-Token": "wrong"}
+        cases = [
+            ({**wrong, "Content-Type": "application/json"}, body, 403),
+            ({**right, "Content-Type": "text/plain"}, body, 403),  # (the router: 415)
+            ({**right, "Content-Type": "application/json; charset=utf-8"}, body, 403),
+            ({**right, "Content-Type": "application/json"}, "not json", 500),  # (router: 400)
+        ]
+        before = len(caplog.records)
+        async with aiohttp.ClientSession() as http:
+            for headers, data, status in cases:
+                async with http.post(url, data=data, headers=headers) as resp:
+                    assert resp.status == status, headers
+        await asyncio.sleep(0.3)
+        assert not fake.calls_of("sendMessage")  # the refused updates did nothing
+        said = [r.getMessage() for r in caplog.records[before:] if r.levelno > logging.DEBUG]
+        assert said == [], said  # (python-telegram-bot says nothing above DEBUG)
+        stop.set()
+        await asyncio.wait_for(task, 30)
+    finally:
+        stop.set()
+        if not task.done():
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(task, 30)
+        await fake.stop()
+    ops = " ".join((Path(__file__).parents[2] / "docs" / "operations.md").read_text().split())
+    assert (
+        "python-telegram-bot's server answers 403 to a request without the secret token or "
+        "with another one, and also to one with the right secret token whose Content-Type is "
+        "not exactly application/json"
+    ) in ops
