@@ -1027,6 +1027,20 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "👋 {name} покидает группу и встанет из-за стола после этой раздачи "
         "(ходы будут сделаны автоматически).",
     },
+    # Chinese Poker (R7.6, R7.7): a player of the game leaving ends it with this hand for
+    # everyone; their hand is dead unless arranged already (the reveal: every card placed)
+    "notice.left_group_dead_chinese": {
+        "en": "👋 {name} left the group: their hand is dead, and the game to {target} ends "
+        "with it, settled for everyone.",
+        "ru": "👋 {name} покидает группу: рука мёртвая, а игра до {target:очка|очков|очков} "
+        "закончится ею с расчётом для всех.",
+    },
+    "notice.left_group_later_chinese": {
+        "en": "👋 {name} left the group: the game to {target} ends with this hand, settled for "
+        "everyone.",
+        "ru": "👋 {name} покидает группу: игра до {target:очка|очков|очков} закончится этой "
+        "раздачей с расчётом для всех.",
+    },
     "notice.left_group_unregistered": {
         "en": "👋 {name} left the group: their registration is withdrawn.",
         "ru": "👋 {name} покидает группу: регистрация снята.",
@@ -1040,6 +1054,18 @@ TEXTS: dict[str, dict[str, str]] = {
         "(their moves are made for them).",
         "ru": "👋 {name} покидает сервер и встанет из-за стола после этой раздачи "
         "(ходы будут сделаны автоматически).",
+    },
+    "notice.left_group_dead_chinese.discord": {
+        "en": "👋 {name} left the server: their hand is dead, and the game to {target} ends "
+        "with it, settled for everyone.",
+        "ru": "👋 {name} покидает сервер: рука мёртвая, а игра до {target:очка|очков|очков} "
+        "закончится ею с расчётом для всех.",
+    },
+    "notice.left_group_later_chinese.discord": {
+        "en": "👋 {name} left the server: the game to {target} ends with this hand, settled "
+        "for everyone.",
+        "ru": "👋 {name} покидает сервер: игра до {target:очка|очков|очков} закончится этой "
+        "раздачей с расчётом для всех.",
     },
     "notice.left_group_unregistered.discord": {
         "en": "👋 {name} left the server: their registration is withdrawn.",

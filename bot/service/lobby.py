@@ -901,8 +901,7 @@ async def leave(
         left = depart(rt, t, tx, seat)
         if left_group:
             seat.left_group = True  # (kept while they wait for the hand's end: told once)
-            key = "notice.left_group" if isinstance(left, int) else "notice.left_group_later"
-            t.owe("post", Screen(tr(t.lang, on(t.platform, key), name=seat.name)))
+            t.owe("post", Screen(_left_group_notice(t, seat, left, done)))
         if tell and not _ended_by_leave(t, seat, left):
             # stood up now, or when the hand ends (told again then); not when their cards
             # placed ended the hand in this step: the showdown told them it ended
@@ -939,6 +938,24 @@ async def leave(
     if left == 0:  # never bought in (or nothing left): no "0 kush back to your balance"
         return Reply(tr(lang, "reply.left_nothing"))
     return Reply(tr(lang, "reply.left", amount=left, label=t.label))
+
+
+def _left_group_notice(t: LiveTable, seat: SeatState, left: str | int, done: bool) -> str:
+    """The group's notice (its language, the platform's word for a group) that ``seat``'s
+    player left the group (or the Discord server) and so the cash table ``t``: ``left`` as
+    :func:`depart` returned it; ``done``: their board was complete before. Stood up now, or
+    after the hand, their moves made for them (R8.5); in Chinese Poker the game to the
+    target ends with the hand, settled for everyone (R7.6), their hand dead unless it was
+    arranged (R7.7), as ``/leave`` answers them."""
+    if isinstance(left, str) and t.chinese is not None:
+        key = (
+            "notice.left_group_dead_chinese"
+            if left == "hand" and not done
+            else ("notice.left_group_later_chinese")
+        )
+        return tr(t.lang, on(t.platform, key), name=seat.name, target=t.chinese.target)
+    key = "notice.left_group" if isinstance(left, int) else "notice.left_group_later"
+    return tr(t.lang, on(t.platform, key), name=seat.name)
 
 
 def _ended_by_leave(t: LiveTable, seat: SeatState, left: str | int) -> bool:

@@ -3,7 +3,13 @@
 1. Chinese Poker (R7.6): a player an admin's ``/kick`` stood up during a hand (or its
    reveal) stands up when the game to the target ends, and was told so when kicked; as it
    ended they were told in private "The hand at table #N is over: you stood up …". Now
-   "The game to 51 at table #N is over: …" (Russian likewise).
+   "The game to 51 at table #N is over: …" (Russian likewise). A player leaving the group
+   (or the Discord server) during a Chinese hand: the group read "… leaves the table after
+   this hand (their moves are made for them)"; now it says the game to 51 ends with the
+   hand, settled for everyone, and whether their hand is dead (R7.7).
+2. The single process's webhook (python-telegram-bot's server) refuses requests otherwise
+   than the router (403 for a right secret with another Content-Type, 500 for a body not
+   JSON, no warning): pinned, and docs/operations.md says so.
 3. A Discord token refused (a 401 at login, discord.py's ``LoginFailure``; the gateway's
    close code 4004) was said three ways: at the start, by a running bot whose connection
    ended, and in a worker's shard (there a traceback). Now one line, ``TOKEN_REFUSED``, and
@@ -34,7 +40,7 @@ from bot.texts import tr
 from storage.memory import MemoryStore
 from tests.bot.conftest import service_env
 from tests.bot.test_fix39k import _chinese_kick
-from tests.bot.test_service_classic import ALICE, BOB, GROUP, auto_street
+from tests.bot.test_service_classic import ALICE, BOB, GROUP, auto_street, configure, start
 from tests.bot.test_webhook import SECRET, _group_update, free_port, listening
 from tests.bot.test_webhook import TOKEN as TG_TOKEN
 
@@ -91,6 +97,52 @@ def test_the_chinese_stood_up_texts_in_both_languages() -> None:
     )
     assert tr("ru", "private.kicked_stood_up_nothing_chinese", table=7, target=100) == (
         "Игра до 100 очков за столом #7 окончена: вы встали из-за стола, как решил админ."
+    )
+
+
+@pytest.mark.parametrize("when", ["hand", "done", "reveal"])
+async def test_r7_6_a_chinese_player_leaving_the_group_ends_the_game_and_the_group_is_told(
+    when: str,
+) -> None:
+    """Bob leaves the group during a hand of a game to 51 (his cards not placed, placed, or
+    in the reveal): the group read "Bob left the group and leaves the table after this hand
+    (their moves are made for them)", which said nothing of the game to 51 ending with the
+    hand for everyone (R7.6) nor of his dead hand (R7.7); in the reveal no move is made."""
+    service, presenter, _store, _clock = service_env()
+    try:
+        await configure(service, game="chinese", reveal_pause_seconds="5")
+        await start(service, [ALICE, BOB], "chinese")
+        if when in ("done", "reveal"):
+            await auto_street(service, presenter, BOB)
+        if when == "reveal":
+            await auto_street(service, presenter, ALICE)
+        t = service.table_in(GROUP)
+        assert t is not None and (t.reveal is not None) == (when == "reveal")
+        before = len(presenter.posts)
+        assert await service.member_left(GROUP, BOB) is not None
+        await service.rt.settled(t)
+        told = [text for _, text in presenter.posts[before:]]
+        if when == "hand":
+            said = (
+                "👋 Bob left the group: their hand is dead, and the game to 51 ends with it, "
+                "settled for everyone."
+            )
+        else:
+            said = (
+                "👋 Bob left the group: the game to 51 ends with this hand, settled for everyone."
+            )
+        assert told == [said]
+    finally:
+        await service.stop()
+
+
+def test_the_chinese_left_group_texts_in_russian() -> None:
+    assert tr("ru", "notice.left_group_dead_chinese", name="Анна", target=51) == (
+        "👋 Анна покидает группу: рука мёртвая, а игра до 51 очка закончится ею с расчётом "
+        "для всех."
+    )
+    assert tr("ru", "notice.left_group_later_chinese.discord", name="Анна", target=100) == (
+        "👋 Анна покидает сервер: игра до 100 очков закончится этой раздачей с расчётом для всех."
     )
 
 
