@@ -34,6 +34,7 @@ import logging
 import os
 import queue
 import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, InvalidStateError
 from typing import Any, TypeVar
@@ -52,6 +53,7 @@ __all__ = [
     "GivenUp",
     "Moves",
     "Thinker",
+    "press_seconds",
 ]
 
 log = logging.getLogger("bot.thinking")
@@ -70,11 +72,24 @@ Decide = Callable[[SeatKnowledge, Level], Moves]
 #: stopped the table's timer for good: nobody's clock ran out and the hand never ended.
 DECISION_SECONDS = 10.0
 
-#: The longest a press ("Arrange for me") waits for its decision in all, holding its table:
+#: The longest a press ("Arrange for me") waits for its decisions in all, holding its table:
 #: the worker's for ``within`` (``ARRANGE_SECONDS``), then one made in a thread (thread mode:
-#: the thread's from the start). Past it the decision is taken for hung and given up, the press
-#: answered so: a thread cannot be ended, and waiting for one hung held the table for good.
+#: the thread's from the start); a press that makes two (its street afresh, then the rest)
+#: shares it between them (:func:`press_seconds`). Past it the decision is taken for hung and
+#: given up, the press answered so: a thread cannot be ended, and waiting for one hung held
+#: the table for good.
 PRESS_SECONDS = 10.0
+
+
+def press_seconds(within: float) -> float:
+    """The longest one press ("Arrange for me") thinks in all, seconds, its decisions together
+    (one, or two: its street's cards afresh, then the rest, :func:`bot.service.play.hand_press`):
+    :data:`PRESS_SECONDS`, or ``within`` (how long the worker is waited for, ``ARRANGE_SECONDS``)
+    were it set longer. The press hands each decision one instant so far ahead
+    (:meth:`Thinker.decide`'s ``until``); a decision of its own had that bound each, and a
+    press making two held its table twice as long."""
+    return max(PRESS_SECONDS, within)
+
 
 #: The longest the service's stop waits for a decision the worker process is making
 #: (:meth:`Thinker.close`): none takes a second; one still running past this is hung (an
@@ -229,6 +244,7 @@ class Thinker:
         *,
         within: float | None = None,
         instead: Level = Level.NORMAL,
+        until: float | None = None,
     ) -> Moves:
         """``fn(k, level)``: in the worker process, or in a thread when not ``in_process``.
 
@@ -247,20 +263,31 @@ class Thinker:
             a module-level function; tests replace it in thread mode).
         :param within: seconds to wait for the worker at most (a press's answer): past them
             the worker's decision is dropped (cancelled if still queued) and ``fn(k,
-            instead)`` made in a thread, waited for until :data:`PRESS_SECONDS` have passed
-            in all (a press holds its table meanwhile). ``None``: no limit (a computer
-            player's decision: its caller gives up after :data:`DECISION_SECONDS`). Thread
-            mode waits for ``fn(k, level)`` itself, :data:`PRESS_SECONDS` at most
-            (:meth:`_in_thread`).
-        :raises TimeoutError: with ``within``, no decision in :data:`PRESS_SECONDS` (a thread
-            cannot be ended: one hung on some position runs on, given up).
+            instead)`` made in a thread, waited for until ``until`` (a press holds its table
+            meanwhile). ``None``: no limit (a computer player's decision: its caller gives up
+            after :data:`DECISION_SECONDS`; ``until`` unused). Thread mode waits for ``fn(k,
+            level)`` itself, until ``until`` at most (:meth:`_in_thread`).
+        :param until: with ``within``, the :func:`time.monotonic` instant (seconds) by which
+            the decision must be in, the worker's wait and a thread's together: the worker is
+            waited for ``within`` at most, never past it. A press making two decisions hands
+            both the one instant :func:`press_seconds` from its start, so that it thinks that
+            long in all, not that long each. ``None``: :func:`press_seconds` from now.
+        :raises TimeoutError: with ``within``, no decision by ``until`` (a thread cannot be
+            ended: one hung on some position runs on, given up).
         :raises Exception: what ``fn`` raised."""
+        if within is None:  # (a computer player's: no press's deadline)
+            until = None
+        elif until is None:
+            until = time.monotonic() + press_seconds(within)
         if not self.in_process:
-            return await self._in_thread(fn, k, level, within)
+            return await self._in_thread(fn, k, level, until)
         fallback = level
         with self._asking():
             try:
                 decided = self.worker.run_again_if_died(fn, k, level, logger=log, what="decision")
+                if within is not None:
+                    assert until is not None
+                    within = max(0.0, min(within, until - time.monotonic()))
                 return await asyncio.wait_for(decided, within)
             except TimeoutError:
                 assert within is not None
@@ -278,10 +305,10 @@ class Thinker:
                 log.warning("the decision process failed (%r): this decision in a thread", exc)
                 if within is not None:
                     fallback = instead
-        if within is None:
+        if until is None:
             return await self._computer_thread(fn, k, fallback)
         return await asyncio.wait_for(
-            self._press_thread(fn, k, fallback), max(0.0, PRESS_SECONDS - within)
+            self._press_thread(fn, k, fallback), max(0.0, until - time.monotonic())
         )
 
     async def compute(self, fn: Callable[..., T], *args: object) -> T:
@@ -332,24 +359,26 @@ class Thinker:
         return self._press_threads
 
     async def _in_thread(
-        self, fn: Decide, k: SeatKnowledge, level: Level, within: float | None
+        self, fn: Decide, k: SeatKnowledge, level: Level, until: float | None
     ) -> Moves:
         """Thread mode: ``fn(k, level)`` in a thread of the bot, waited for however long it
         takes (a decision is the same whatever the machine's load), except a press's (with
-        ``within``, which holds its table meanwhile): for :data:`PRESS_SECONDS` at most. A
-        thread cannot be ended: one hung on some position, waited for however long, held its
-        table for good (the press never answered, no clock's step taken).
+        ``until``, a :func:`time.monotonic` instant, as it holds its table meanwhile): until
+        then at most (:func:`press_seconds` from the press's start). A thread cannot be ended:
+        one hung on some position, waited for however long, held its table for good (the
+        press never answered, no clock's step taken).
 
-        :raises TimeoutError: no decision in :data:`PRESS_SECONDS` (with ``within``)."""
-        if within is None:  # (a computer player's: its caller gives up after DECISION_SECONDS)
+        :raises TimeoutError: no decision by ``until``."""
+        if until is None:  # (a computer player's: its caller gives up after DECISION_SECONDS)
             return await self._computer_thread(fn, k, level)
+        wait = max(0.0, until - time.monotonic())
         try:
-            return await asyncio.wait_for(self._press_thread(fn, k, level), PRESS_SECONDS)
+            return await asyncio.wait_for(self._press_thread(fn, k, level), wait)
         except GivenUp:
             log.info("a decision in a thread given up at the stop")
             raise
         except TimeoutError:
-            log.warning("no decision in a thread within %.1f s: given up", PRESS_SECONDS)
+            log.warning("no decision in a thread within %.1f s: given up", wait)
             raise
 
     async def _computer_thread(self, fn: Decide, k: SeatKnowledge, level: Level) -> Moves:

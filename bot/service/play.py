@@ -25,6 +25,7 @@ from bot.service.dealing import sync_clocks
 from bot.service.runtime import SAFE_PRESS_SECONDS, Answered, Runtime, Tx
 from bot.service.showdown import finish_open_face
 from bot.texts import error_text, tr
+from bot.thinking import press_seconds
 from game.actions import Action, Confirm, Discard, Place, Timeout, Unplace
 from game.board import Board, Box, assess_board
 from game.cards import Card
@@ -198,14 +199,18 @@ async def hand_press(
             return Reply(tr(lang, "err.nothing_to_arrange"), alert=True)
         # "arrange for me": a strong player's placement from what the seat may know, made in
         # the decision process (off the event loop's GIL; the table's lock keeps the hand as
-        # it is meanwhile), or a normal one if that takes too long for the press's answer
-        until = time.monotonic() + ARRANGE_SECONDS
+        # it is meanwhile), or a normal one if that takes too long for the press's answer.
+        # Its one or two decisions (the street afresh, then the rest) think PRESS_SECONDS in
+        # all, not each: one deadline for both (thinking.press_seconds)
+        began = time.monotonic()
+        until = began + ARRANGE_SECONDS
+        deadline = began + press_seconds(ARRANGE_SECONDS)
         taken_back: list[Action] = []
         try:
             moves = None
             if fresh is not None:  # the cards kept force a foul: the street's cards afresh
                 moves = await rt.thinker.decide(
-                    decide, fresh, ARRANGE_LEVEL, within=ARRANGE_SECONDS
+                    decide, fresh, ARRANGE_LEVEL, within=ARRANGE_SECONDS, until=deadline
                 )
                 if moves and not _fouls(hand.board_of(board), moves):
                     taken_back = [Unplace(board, c) for c, _box in hand.pending(board)]
@@ -216,7 +221,7 @@ async def hand_press(
             if moves is None:
                 left = max(0.05, until - time.monotonic())
                 moves = await rt.thinker.decide(
-                    decide, knowledge(hand, board), ARRANGE_LEVEL, within=left
+                    decide, knowledge(hand, board), ARRANGE_LEVEL, within=left, until=deadline
                 )
         except TimeoutError:  # (hung: given up, the table freed; the clock goes on, R8.5)
             return Reply(tr(lang, "err.arrange_late"), alert=True)

@@ -7,13 +7,14 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from bot.model import Actor, LiveTable, Reply
 from bot.service.bots import BOT_NAMES, computer_user_id, is_computer
-from bot.service.numbers import ascii_sign, digits_hint, read_whole
+from bot.service.numbers import MINUSES, ascii_sign, digits_hint, read_whole
 from bot.service.runtime import Runtime
 from bot.service.settings import KUSH_LIMIT, day_zone
 from bot.service.stats import means_me, shown_number
@@ -26,6 +27,7 @@ __all__ = [
     "BALANCE_LIMIT",
     "HISTORY_DEFAULT",
     "HISTORY_MAX",
+    "GrantWords",
     "advice",
     "balance",
     "daily",
@@ -33,6 +35,7 @@ __all__ = [
     "history",
     "history_count",
     "no_money",
+    "read_grant",
     "top",
 ]
 
@@ -382,6 +385,77 @@ def _an_amount(word: str) -> bool:
     """Whether ``word`` reads as an amount someone types: whole, not 0, no leading 0 (``050``
     after a name is a thousands' group, "2 050", not fifty)."""
     return bool(read_whole(word)) and not ascii_sign(word).lstrip("+-").startswith("0")
+
+
+def _numeric(word: str) -> bool:
+    """Whether a command's word starts a number (``100``, ``-50``, ``1`` of ``1 000``; ``−50``
+    with a typographic minus, :data:`bot.service.numbers.MINUSES`)."""
+    return word.lstrip("+-" + MINUSES)[:1].isdigit()
+
+
+@dataclass(frozen=True, slots=True)
+class GrantWords:
+    """The words of ``/grant`` as typed, read by :func:`read_grant` (R8.1): who and how much,
+    for :func:`grant` to judge (it refuses what reads as no player or no whole amount).
+
+    :ivar name: the words naming the player, one name however many words (``"@bob"``,
+        ``"Anna Maria"``, a user id ``"1001"``, ``"me"``); ``""`` when no name is typed: the
+        player is then the one the platform names (a reply to their message, with
+        ``amount``), or nobody (``amount`` is ``""`` too: the usage is shown).
+    :ivar amount: the words of the amount, joined by one space and judged whole (``"1 000"``
+        is a thousand, :func:`bot.service.numbers.read_whole`); ``""`` when none is typed.
+    :ivar other: a second reading ``(name, amount)`` when the words after the name's allow
+        one (``/grant Anna 2 100``: ``"Anna 2"`` and ``"100"`` besides ``"Anna"`` and ``"2
+        100"``): its amount is the longest tail of the words that reads as one amount
+        (``/grant Player 2 1 000``: ``"Player 2"`` and ``"1 000"``, never ``"Player 2 1"``
+        and ``"000"``), or the last word when no tail does (``/grant @bob 1 000``: ``"@bob
+        1"`` and ``"000"``, no amount, which :func:`grant` never takes); ``None`` when the
+        amount is one word. :func:`grant` takes the reading that names a player here and
+        asks which was meant when both do.
+    """
+
+    name: str
+    amount: str
+    other: tuple[str, str] | None = None
+
+
+def read_grant(words: Sequence[str], *, replied: bool = False) -> GrantWords:
+    """How ``/grant``'s ``words`` (the command's arguments split at spaces, the command
+    itself left out) read as a name and an amount (:class:`GrantWords`), for every platform
+    that takes them as free text (Telegram; Discord's ``/ofcadmin grant`` takes a member and
+    an integer as options and needs no reading).
+
+    The words before the first one that starts a number are the name (a name of several
+    words is one: ``/grant Anna Maria 100``), the rest the amount, judged whole (``/grant
+    @bob 1 000`` is a thousand to "@bob", never a grant to "@bob 1"). With no number after
+    the first word, the last word is the amount (``/grant @bob abc``: refused as no number,
+    not shown the usage alone). A first word that is a number may be a user id typed as
+    the name (``/grant 1001 100``), unless ``replied``: the platform names the player by
+    the message the command replies to, and all the words that begin with a number are the
+    amount (``"1 000"`` is a thousand, not a grant to "1" of "000"). When the amount is more
+    than one word, the second reading (:attr:`GrantWords.other`) moves words from the amount
+    to the name, as few as leave the longest tail that reads as one amount (not 0, no
+    leading 0: ``"000"`` is a thousands' group of the words before it).
+
+    Pure: nothing is looked up (the adapter turns a ``@username`` into a user id, the
+    service finds the players)."""
+    words = list(words)
+    first = next((i for i in range(1, len(words)) if _numeric(words[i])), len(words))
+    if first == len(words) > 1:  # (no number after the name: the last word the amount)
+        first -= 1
+    named = first < len(words) and not _numeric(words[0])
+    if replied and words and not named:
+        return GrantWords("", " ".join(words))
+    if first >= len(words):
+        return GrantWords("", "")
+    other = None
+    if first < len(words) - 1:
+        later = next(
+            (i for i in range(first + 1, len(words)) if _an_amount(" ".join(words[i:]))),
+            len(words) - 1,
+        )
+        other = (" ".join(words[:later]), " ".join(words[later:]))
+    return GrantWords(" ".join(words[:first]), " ".join(words[first:]), other)
 
 
 def _grouping(amount: str) -> bool:

@@ -86,8 +86,9 @@ from bot.retries import (
 )
 from bot.screens import Payload, Screen
 from bot.service import TableService
-from bot.service.numbers import MINUSES, ascii_sign, read_whole, unformatted
+from bot.service.numbers import unformatted
 from bot.service.stats import means_me
+from bot.service.wallet import read_grant
 from bot.telegram.one_bot import (
     CONFLICT_SECONDS,
     GHOST_SECONDS,
@@ -1561,18 +1562,6 @@ def _anonymous_admin(update: Update) -> bool:
 GENERAL_TOPIC = 1
 
 
-def _numeric(word: str) -> bool:
-    """Whether a command's word starts a number (``100``, ``-50``, ``1`` of ``1 000``; ``−50``
-    with a typographic minus, :data:`bot.service.numbers.MINUSES`)."""
-    return word.lstrip("+-" + MINUSES)[:1].isdigit()
-
-
-def _amount(words: str) -> bool:
-    """Whether ``words`` read as one whole amount, not 0 and no leading 0 (``1 000``,
-    ``5,000``, ``-1 000``; not ``000``, ``050``: a thousands' group of the words before)."""
-    return bool(read_whole(words)) and not ascii_sign(words).lstrip("+-").startswith("0")
-
-
 def _replied(msg: Message) -> User | None:
     """The author of the message ``msg`` replies to, ``None`` when it is no reply. In a forum
     topic Telegram sends a message that replies to nothing as a reply to the topic's first
@@ -2243,42 +2232,30 @@ class TelegramAdapter:
         named_member: User | None = None  # the member Telegram names (mention, reply)
         other: tuple[str, str, str | None] | None = None
         whom, mentioned = _replied(msg), _mentioned(msg)
-        # /grant @bob 100, /grant Anna Maria 100: the words before the first number are the
-        # name (a name of several words is one), the rest the amount, judged whole by the
-        # service ("/grant @bob 1 000" is a thousand, never a grant to "@bob 1")
-        first = next((i for i in range(1, len(args)) if _numeric(args[i])), len(args))
-        if first == len(args) > 1:  # /grant @bob abc: no number, the last word the amount,
-            # refused as /topup's ("That is not a number"; it was the usage alone)
-            first -= 1
-        named = first < len(args) and not _numeric(args[0])
+        # /grant @bob 100, /grant Anna Maria 100, /grant Anna 2 100 (two readings), or as a
+        # reply to the player's message: read by the service's rule (wallet.read_grant)
+        read = read_grant(args, replied=whom is not None)
         if mentioned is not None:  # /grant <a member picked from the list> 100
             user, shown, rest = mentioned
             target, amount, bot = str(user.id), " ".join(rest), user.is_bot
             named_member = user
-        elif whom is not None and args and not named:
+        elif whom is not None and not read.name and read.amount:
             # a reply names the player: all that is typed is the amount, judged whole
-            # ("1 000" is a thousand, not read as a grant to "1" of "000")
-            target, amount = str(whom.id), " ".join(args)
+            target, amount = str(whom.id), read.amount
             shown = f"@{whom.username}" if whom.username else whom.first_name
             bot = whom.is_bot  # this bot, another one, or the group itself (anonymous)
             named_member = whom
-        elif first < len(args):  # (a user id typed as the name: /grant 1001 100)
-            name, amount = " ".join(args[:first]), " ".join(args[first:])
+        elif read.name:  # (a user id typed as the name: /grant 1001 100)
+            name, amount = read.name, read.amount
             if means_me(name) and _anonymous_admin(update):  # "me" sent as the group is
                 # GroupAnonymousBot, no member: its wallet was made, on /top (brk52)
                 await self._reply(update, await self.service.sent_as(ref, actor, group=True))
                 return
             target = await self._user_of(name)
             shown = name if target != name else None
-            if first < len(args) - 1:  # /grant Anna 2 100: "Anna 2" may be the name and
-                # 100 the amount, or "2 100" a thousands' grouping; the service judges. The
-                # other reading's amount is the longest tail that reads whole ("/grant
-                # Player 2 1 000": "Player 2" gets 1 000, never "Player 2 1" 000)
-                later = next(
-                    (i for i in range(first + 1, len(args)) if _amount(" ".join(args[i:]))),
-                    len(args) - 1,
-                )
-                other = (" ".join(args[:later]), " ".join(args[later:]), None)
+            if read.other is not None:  # "Anna 2" and 100, or "Anna" and "2 100": the
+                # service judges
+                other = (*read.other, None)
         # a member Telegram names (by id) who never played here gets their wallet for the
         # grant, under the name they would play by, as on Discord; a typed name names nobody
         # new (a bot account is refused under the name the admin gave it)
