@@ -118,7 +118,7 @@ async def test_sigterm_while_the_start_asks_hung_workers_stops_it_at_once(
                 await asyncio.sleep(0.1)
             assert accepted[0] >= 2, "the start never asked the hung workers"
             proc.send_signal(signal.SIGTERM)
-            out, err = await asyncio.wait_for(proc.communicate(), 30)
+            _, err = await asyncio.wait_for(proc.communicate(), 30)
     finally:
         if proc is not None and proc.returncode is None:
             with contextlib.suppress(ProcessLookupError):
@@ -135,3 +135,33 @@ async def test_sigterm_while_the_start_asks_hung_workers_stops_it_at_once(
         assert set(await store.live_workers()) == {"w1", "w2"}  # (w9 never registered)
     finally:
         await store.close()
+
+
+async def test_a_dead_worker_s_record_refuses_no_start() -> None:
+    """Three records of workers that are gone: ``w1``, whose heartbeat ran out (it died
+    more than a lease time ago), and ``w9``, the starting worker's own record of its last
+    run (a restart with the same WORKER_ID, its heartbeat not run out yet), each at an
+    address where a worker of another bot token now listens (it refuses whatever it is
+    asked: another key); and ``w7``, live still but nobody listening (it died within the
+    lease time: the connection is refused). ``w1`` and ``w7`` refuse no router's start,
+    none of the three the start of the worker ``w9`` with this token; ``w1`` live again
+    does refuse it (the check itself still works). A regression test: this held before
+    fix40d (``live_workers`` leaves run-out heartbeats out, a worker skips its own name,
+    a refused connection says nothing)."""
+    store = MemoryStore()
+    other = await _listening(store, "w1", OTHER)
+    try:
+        await store.heartbeat("w1", other.address, -1.0)  # (its heartbeat ran out)
+        await store.heartbeat("w7", f"http://127.0.0.1:{free_port()}", 60.0)  # (died now)
+        assert await Router(store, TOKEN, "http://127.0.0.1:1/bot").peers_refusal() is None
+        await store.heartbeat("w9", other.address, 60.0)  # (this worker's own last run)
+        service, *_ = service_env(store=store)
+        worker = Worker(service, "w9", "http://127.0.0.1:1", ttl=60.0)
+        worker.keys["telegram"] = internal_key(TOKEN, "telegram")
+        assert await worker.peers_refusal() is None
+        await store.heartbeat("w1", other.address, 60.0)  # (live: it is asked, and refuses)
+        line = await worker.peers_refusal()
+        assert line is not None and line.startswith(f"the worker w1 at {other.address} ")
+    finally:
+        await other.halt()
+        await other.stop()
