@@ -655,7 +655,8 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
             service.warm_up()  # (as service.start: the first picture finds its process up)
             from bot.cluster import ListenError
 
-            refused = await worker.peers_refusal()  # (another token: its chats silent)
+            # (SIGTERM while a hung worker is asked: a stop, not a start that then stopped)
+            refused = await _unless_stopped(worker.peers_refusal(), stop)
             if refused is not None:
                 raise ConfigError(refused)
             try:
@@ -838,7 +839,8 @@ async def run_router(settings: Settings, stop: asyncio.Event | None = None) -> N
     host, port = split_listen(settings.telegram_webhook_listen)
     ran = True  # (no line: a start that stopped or failed said so)
     try:
-        refused = await router.peers_refusal()  # (another token: their chats silent)
+        # (another token: their chats silent; SIGTERM meanwhile stops the start at once)
+        refused = await _unless_stopped(router.peers_refusal(), stop)
         if refused is not None:
             raise ConfigError(refused)
         # (a traceback of 105 lines ended in NetworkError; a refused URL said "cannot reach")

@@ -7,15 +7,23 @@ while a webhook is set is refused (409 "can't use getUpdates method while webhoo
 Another machine's process is not seen by the database locks (bot/dblock.py), and it serves the
 same chats from another database: each would take about half of the updates.
 
-- Two pollers: the one that polled alone first goes on; the other, whose conflict began within
-  :data:`CONFLICT_SECONDS` of its start, stops once the conflict has lasted that long (one line,
-  exit status 2), as a second bot on one database is refused. The first 409 of a conflict is
-  a warning (it may be a blip); another process polling is said (an error, once) when it is
-  known. The 409s of the first :data:`GHOST_SECONDS` of polling start no conflict (a dead
-  process's long poll). A stop also needs the conflict's 409s to have come in :data:`BURSTS`
-  bursts (a 409 more than :data:`GHOST_SECONDS` after the burst's first begins the next): a
-  network blip makes one (Telegram still holds a poll of this bot's and refuses the next ones
-  for up to 10 s), so two blips are no other poller; another poller ends this bot's polls at
+- Two pollers: the one that polled alone first goes on; the newcomer stops once the conflict has
+  lasted :data:`CONFLICT_SECONDS` (one line, exit status 2), as a second bot on one database is
+  refused. The newcomer is the one whose polls were refused from its start (its conflict's 409s
+  began in the first :data:`GHOST_SECONDS` of polling: a poller already running ends the first
+  poll within a second or two); a bot whose conflict began later but within ``CONFLICT_SECONDS``
+  of its start cannot tell (the other may have met it polling slowly, or be the newcomer) and
+  stops only once the conflict has lasted :data:`UNSURE_FACTOR` times as long: a newcomer that met
+  it has stopped by then, so two pollers started within a minute no longer both stop (only when
+  both started within ``GHOST_SECONDS``, neither met the other at its start, or the first met a
+  dead process's poll at its start less than ``CONFLICT_QUIET_SECONDS`` before the second came).
+  The first 409 of a conflict is a warning (it may be a blip); another process polling is said (an
+  error, once) when it is known. The 409s of the first :data:`GHOST_SECONDS` of polling start no
+  conflict (a dead process's long poll) but mark it as the newcomer's if it follows them without a
+  pause of :data:`CONFLICT_QUIET_SECONDS`. A stop also needs the conflict's 409s to have come in
+  :data:`BURSTS` bursts (a 409 more than :data:`GHOST_SECONDS` after the burst's first begins the
+  next): a network blip makes one (Telegram still holds a poll of this bot's and refuses the next
+  ones for up to 10 s), so two blips are no other poller; another poller ends this bot's polls at
   least every ~31 s.
 - A poller meeting a webhook another process set gets no update at all: it stops after
   :data:`CONFLICT_SECONDS` too, whenever it started (the webhook's process serves).
@@ -43,6 +51,7 @@ __all__ = [
     "BURSTS",
     "CONFLICT_SECONDS",
     "GHOST_SECONDS",
+    "UNSURE_FACTOR",
     "WEBHOOK_LOOK_SECONDS",
     "TokenGuard",
     "look_at_webhook",
@@ -65,6 +74,12 @@ GHOST_SECONDS = 15.0
 #: stop: two could be two network blips; another poller makes one at least every ~31 s (its
 #: 30 s wait after failed polls at most, then its poll), so three in the conflict's 60 s.
 BURSTS = 3
+#: How many times :data:`CONFLICT_SECONDS` a conflict that began after the polling start's
+#: :data:`GHOST_SECONDS` but within ``CONFLICT_SECONDS`` of it lasts before this bot stops:
+#: the other poller may be a newcomer that met this one at its start, which stops after
+#: ``CONFLICT_SECONDS`` of its conflict (begun up to 15 s and a 30 s wait after its start,
+#: its stop at a 409 up to ~31 s later): 180 s leave this bot polling once it has.
+UNSURE_FACTOR = 3
 #: Seconds between two looks of a bot in webhook mode at its webhook (``getWebhookInfo``).
 WEBHOOK_LOOK_SECONDS = 60.0
 
@@ -130,8 +145,12 @@ class TokenGuard:
     :param seconds: :data:`CONFLICT_SECONDS`.
     :param ghost: :data:`GHOST_SECONDS`: the 409s "terminated by other getUpdates request" of
         the first ``ghost`` seconds of polling are logged at DEBUG only and start no conflict
-        (a dead process's long poll Telegram still held); and a burst's length: such a
-        conflict stops this bot only once its 409s came in :data:`BURSTS` bursts.
+        (a dead process's long poll Telegram still held), but a conflict following them
+        (no pause of :data:`CONFLICT_QUIET_SECONDS`) is a newcomer's: it gives way after
+        ``seconds``; one begun later, within ``seconds`` of the start, after
+        :data:`UNSURE_FACTOR` times ``seconds``, one begun later still never. Also a
+        burst's length: such a conflict stops this bot only once its 409s came in
+        :data:`BURSTS` bursts.
     """
 
     def __init__(
@@ -146,6 +165,8 @@ class TokenGuard:
         self._burst = 0.0  # when the conflict's last burst of 409s began
         self._bursts = 0
         self._gives_way = False
+        self._lasts = seconds  # how long the conflict lasts before this bot stops (gives way)
+        self._met: float | None = None  # the last 409 of the polling start's ``ghost`` seconds
         self._webhook = False  # whether the conflict is a webhook's (this bot gets nothing)
         self._said = False  # whether the conflict's "another process is polling" was logged
         self.stopped: str | None = None  # the line this bot stopped on
@@ -155,7 +176,8 @@ class TokenGuard:
         """A failed ``getUpdates``: a 409 is logged once per conflict (no traceback): a
         warning that one was seen (a blip, or another poller), an error once another process
         is known to poll (the conflict lasted ``seconds`` in :data:`BURSTS` bursts: this bot
-        stops, or polled first and goes on) or set a webhook (at once); it may stop the bot.
+        stops, or polled first and goes on, or, unsure which came last, stops if it lasts
+        :data:`UNSURE_FACTOR` times as long) or set a webhook (at once); it may stop the bot.
         Any other error is logged as python-telegram-bot does."""
         if not isinstance(exc, Conflict):
             log.error("polling for updates failed: %s", exc)
@@ -166,6 +188,7 @@ class TokenGuard:
         webhook = "webhook" in exc.message.lower()
         if not webhook and self._since is None and now - self.polling_since < self.ghost:
             log.debug("a 409 at the polling start (a dead process's long poll?): %s", exc)
+            self._met = now  # (or a poller already running: then the conflict follows)
             return
         if (
             self._since is None
@@ -175,12 +198,15 @@ class TokenGuard:
             self._since = self._burst = now
             self._webhook = webhook
             self._bursts = 1
-            self._gives_way = webhook or now - self.polling_since < self.seconds
+            # met at the start: the 409s of its first polls went on into this conflict
+            met = self._met is not None and now - self._met <= CONFLICT_QUIET_SECONDS
+            self._gives_way = webhook or met or now - self.polling_since < self.seconds
+            self._lasts = self.seconds if webhook or met else self.seconds * UNSURE_FACTOR
             self._said = False
             if webhook:  # (no blip: another process set it)
-                log.error("%s; this bot stops if it goes on for %g s", WEBHOOK_SET, self.seconds)
+                log.error("%s; this bot stops if it goes on for %g s", WEBHOOK_SET, self._lasts)
             else:  # (a blip, or another poller: said once it is known, below)
-                then = f"; this bot stops if it goes on for {self.seconds:g} s"
+                then = f"; this bot stops if it goes on for {self._lasts:g} s"
                 log.warning("%s%s", CONFLICT_SEEN, then if self._gives_way else "")
         elif now - self._burst > self.ghost:
             self._burst = now
@@ -188,13 +214,18 @@ class TokenGuard:
         self._last = now
         if now - self._since < self.seconds or (not webhook and self._bursts < BURSTS):
             return  # (not yet known: two bursts could be two blips of a lone bot)
+        if self._gives_way and now - self._since < self._lasts:
+            if not self._said:  # (unsure which one is the newcomer: it stops first, if it met us)
+                self._said = True
+                log.error("%s; this bot stops if it goes on for %g s", POLLING, self._lasts)
+            return
         if not self._gives_way and not self._said:
             self._said = True
             log.error("%s; this bot polled first and goes on", POLLING)
         if self._gives_way and self.stopped is None:
             what = "a webhook stayed set" if webhook else "another process kept polling"
             self.stopped = (
-                f"{what} with this bot token for {self.seconds:g} s: this bot stops (only one bot "
+                f"{what} with this bot token for {self._lasts:g} s: this bot stops (only one bot "
                 "per token: stop the other process, then start this one again)"
             )
             log.error("%s", self.stopped)

@@ -42,9 +42,10 @@ def test_two_blips_of_a_newcomer_do_not_stop_it(monkeypatch: pytest.MonkeyPatch)
 
 def test_a_newcomer_refused_every_31_s_stops_at_the_third(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two pollers once settled: one of them is refused once every ~31 s (the other's 30 s
-    wait and its poll), the other too; the newcomer stops once the conflict has lasted 60 s."""
+    wait and its poll), the other too; the newcomer (its first poll ended by the poller
+    already running: fix40d) stops once the conflict has lasted 60 s."""
     guard, clock, stops = guard_at(monkeypatch)
-    conflicts_at(guard, clock, [20.0, 51.0], TERMINATED)
+    conflicts_at(guard, clock, [1.0, 20.0, 51.0], TERMINATED)
     assert stops == []
     clock.now += 31.0  # 82 s: 62 s after the conflict's first 409, its third burst
     conflicts_at(guard, clock, [0.0], TERMINATED)
