@@ -1823,22 +1823,24 @@ class DiscordAdapter:
                 text = _compose(reply.text, screen)
                 content = content_of(text)
                 view = view_of(screen)
+                # (what the message shows now, its notice too: an older write of it still
+                # under way is followed by this)
+                shown = screen if text == screen.text else dataclasses.replace(screen, text=text)
+                ephemeral = message is not None and message.flags.ephemeral
+                live = reply.private and reply.live and ephemeral
+                if live:
+                    # a refresh of this hand waiting out a 429 is sent again with this screen
+                    self.presenter.answering_live(user_id, shown)
                 if deferred:
                     await interaction.edit_original_response(content=content, view=view)
                 else:
                     await interaction.response.edit_message(content=content, view=view)
-                # (what the message shows now, its notice too: an older write of it still
-                # under way is followed by this)
-                shown = screen if text == screen.text else dataclasses.replace(screen, text=text)
                 if dm_hand is not None:
                     self.presenter.answered_private(user_id, dm_hand, screen, shown=shown)
                     dm_hand = None
-                if reply.private and reply.live and message is not None and message.flags.ephemeral:
-                    self.presenter.remember_live(
-                        user_id,
-                        LiveHand(message.id, _original_editor(interaction), table=screen.table),
-                        shown,
-                    )
+                if live and message is not None:
+                    hand = _live_hand(interaction, message.id, screen)
+                    self.presenter.remember_live(user_id, hand, shown)
             elif screen is not None:
                 # "My cards" on the table message: the hand as a new ephemeral message
                 view = view_of(screen)
@@ -1848,20 +1850,16 @@ class DiscordAdapter:
                     sent = await interaction.followup.send(
                         content, ephemeral=True, wait=True, **extra
                     )
-                    live = LiveHand(
-                        sent.id, _followup_editor(interaction, sent.id), table=screen.table
-                    )
                     if reply.live:
-                        self.presenter.remember_live(user_id, live)
+                        hand = _live_hand(interaction, sent.id, screen, followup=True)
+                        self.presenter.remember_live(user_id, hand)
                 else:
                     response = await interaction.response.send_message(
                         content, ephemeral=True, **extra
                     )
                     if response.message_id is not None and reply.live:
-                        live = LiveHand(
-                            response.message_id, _original_editor(interaction), table=screen.table
-                        )
-                        self.presenter.remember_live(user_id, live)
+                        hand = _live_hand(interaction, response.message_id, screen)
+                        self.presenter.remember_live(user_id, hand)
                 if view is not None:
                     view.stop()  # no 15-minute listener: the items route by custom_id
             elif reply.text:
@@ -2038,19 +2036,16 @@ def _same_button(screen: Screen | None, data: str) -> str | None:
         return None
 
 
-def _original_editor(
-    interaction: Interaction,
-) -> Callable[[str, discord.ui.View | None], Awaitable[object]]:
-    async def edit(content: str, view: discord.ui.View | None) -> object:
-        return await interaction.edit_original_response(content=content, view=view)
-
-    return edit
-
-
-def _followup_editor(
-    interaction: Interaction, message_id: int
-) -> Callable[[str, discord.ui.View | None], Awaitable[object]]:
-    async def edit(content: str, view: discord.ui.View | None) -> object:
-        return await interaction.followup.edit_message(message_id, content=content, view=view)
-
-    return edit
+def _live_hand(
+    interaction: Interaction, message_id: int, screen: Screen, *, followup: bool = False
+) -> LiveHand:
+    """The ephemeral hand ``message_id`` showing ``screen``, edited from now on through
+    ``interaction``'s webhook: as its original response, or (``followup``) as the follow-up
+    it sent."""
+    return LiveHand(
+        message_id,
+        interaction.application_id,
+        interaction.token,
+        followup=followup,
+        table=screen.table,
+    )

@@ -48,7 +48,10 @@ message), and notices.
   applies two requests in flight in either order, and discord.py sends an answer refused with
   a 5xx or a 429 again a second or more later, with the screen it carried then). A REST edit of
   a DM hand still under way when a press's answer wrote it (a 429 being waited out inside it)
-  ends with the answered screen (:meth:`DiscordPresenter.answered_private`), not its older one.
+  ends with the answered screen (:meth:`DiscordPresenter.answered_private`), not its older one;
+  so does a refresh of an ephemeral hand, whose webhook edit is sent the same way (a body
+  built anew for each try, :class:`_NewestEdit`; :meth:`DiscordPresenter.answering_live`):
+  sent again after a 429 it carries the answer's screen, never the one before the press.
 """
 
 from __future__ import annotations
@@ -148,26 +151,45 @@ class _NewestEdit:
     """The body of an edit of a message (``PATCH``, ``form`` of
     :meth:`discord.http.HTTPClient.request`: a ``payload_json`` part), built anew for each
     try discord.py makes of the request from the newest screen queued for the message by
-    then (taken from :attr:`DiscordPresenter._latest_msg`). discord.py waits a 429's
+    then (popped from ``latest``: :attr:`DiscordPresenter._latest_msg` for a channel or DM
+    message, :attr:`DiscordPresenter._latest_live` for an ephemeral hand, edited through
+    an interaction's webhook: :meth:`LiveHand.route`). discord.py waits a 429's
     ``retry_after`` out itself and sends the request again (a 500, 502, 504 or 524 too),
-    rebuilding its form each try: with a body made once (``message.edit``) the try after a
-    429 wrote the screen refused, the turn of a player who had played since, and the newer
-    screen followed as another edit.
+    rebuilding its form each try: with a body made once (``message.edit``,
+    ``interaction.edit_original_response``) the try after a 429 wrote the screen refused,
+    the turn of a player who had played since (on an ephemeral hand, the screen before the
+    one a press there was answered with meanwhile), and the newer screen followed as
+    another edit.
 
     :ivar screen: the screen of the last try built (the one written if it succeeded)
     """
 
-    def __init__(self, presenter: DiscordPresenter, key: _ChannelKey, screen: Screen) -> None:
-        self._latest = presenter._latest_msg
+    def __init__(
+        self,
+        presenter: DiscordPresenter,
+        route: discord.http.Route,
+        latest: dict[Any, Screen],
+        key: object,
+        screen: Screen,
+    ) -> None:
+        self._latest = latest
         self._mentions = presenter.client.allowed_mentions
         self.key = key
         self.screen = screen
-        self.route = discord.http.Route(
+        self.route = route
+
+    @classmethod
+    def of_message(
+        cls, presenter: DiscordPresenter, key: _ChannelKey, screen: Screen
+    ) -> _NewestEdit:
+        """The edit of channel or DM message ``key`` (``(channel id, message id)``)."""
+        route = discord.http.Route(
             "PATCH",
             "/channels/{channel_id}/messages/{message_id}",
             channel_id=key[0],
             message_id=key[1],
         )
+        return cls(presenter, route, presenter._latest_msg, key, screen)
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
         newer = self._latest.pop(self.key, None)
@@ -261,15 +283,38 @@ class _Pending:
 
 @dataclass(slots=True)
 class LiveHand:
-    """A player's ephemeral hand message and how to edit it (through the webhook of the
-    latest interaction that showed it)."""
+    """A player's ephemeral hand message and how to edit it: through the webhook of the
+    latest interaction that showed it (its ``token``), as its original response (the
+    interaction that posted it, or a press on it answered by editing it) or as its
+    follow-up (``followup``: "My cards" answered after a deferral)."""
 
     message_id: int
-    edit: Callable[[str, discord.ui.View | None], Awaitable[object]]
+    application_id: int
+    token: str
+    followup: bool = False
     expires: float = field(default_factory=lambda: time.monotonic() + EPHEMERAL_LIFETIME)
     #: the table whose hand it shows (:attr:`bot.screens.Screen.table`): a player at two
     #: tables has one of each, and one table's screens never go to the other's
     table: int | None = None
+
+    def route(self) -> discord.http.Route:
+        """The webhook edit of the message (``PATCH /webhooks/{application}/{token}/
+        messages/{@original or id}``), sent by :meth:`discord.http.HTTPClient.request` so
+        that its body is built anew for each try (:class:`_NewestEdit`)."""
+        if self.followup:
+            return discord.http.Route(
+                "PATCH",
+                "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
+                webhook_id=self.application_id,
+                webhook_token=self.token,
+                message_id=self.message_id,
+            )
+        return discord.http.Route(
+            "PATCH",
+            "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
+            webhook_id=self.application_id,
+            webhook_token=self.token,
+        )
 
 
 #: an ephemeral hand's key: the player and the table it shows
@@ -526,7 +571,7 @@ class DiscordPresenter(LatePictures):
                     self.queue_edit(channel_id, int(moved), screen)
                     continue
                 sent = time.monotonic()
-                edit = _NewestEdit(self, key, screen)
+                edit = _NewestEdit.of_message(self, key, screen)
                 try:
                     request = asyncio.ensure_future(self.client.http.request(edit.route, form=edit))
                     self._sending.add(key)
@@ -709,9 +754,10 @@ class DiscordPresenter(LatePictures):
                 if live is None or live.expires < time.monotonic():
                     self._live.pop(live_key, None)
                     continue
+                edit = _NewestEdit(self, live.route(), self._latest_live, live_key, screen)
                 self._sending.add(key)
                 try:
-                    await live.edit(content_of(screen.text), view_of(screen))
+                    await self.client.http.request(edit.route, form=edit)
                 except (aiohttp.ClientError, OSError) as exc:  # the network: the next one
                     log.info("ephemeral hand of %s not written: %s", live_key[0], exc)
                 except discord.HTTPException as exc:  # dismissed, or the token expired
@@ -1330,13 +1376,26 @@ class DiscordPresenter(LatePictures):
         return None
 
     # -- ephemeral hands -------------------------------------------------------------------
+    def answering_live(self, user_id: str, screen: Screen) -> None:
+        """A press on the player's ephemeral hand of ``screen.table`` is about to be answered
+        with ``screen`` (the interaction's response writes it; :meth:`remember_live` follows).
+        A refresh of that hand on its way (a 429 waited out inside discord.py's request,
+        which sends it again after the pause, its body built anew: :class:`_NewestEdit`)
+        carries ``screen`` from now on: sent again while the answer was on its way, it
+        carried the screen before the press and wrote it over the answer's (the hand went
+        back a card, and stayed so when the refresh was done before the answer came back)."""
+        live_key = (user_id, screen.table)
+        if ("live", live_key) in self._sending:
+            self._latest_live[live_key] = screen
+
     def remember_live(self, user_id: str, live: LiveHand, screen: Screen | None = None) -> None:
         """The player's ephemeral hand of ``live.table`` to refresh from now on (the newest
         one of that table wins; another table's is kept apart). ``screen``: what a press's
         answer just wrote on it (a press on the ephemeral hand itself): a refresh of it
-        under way (a 429 waited out inside discord.py's request, which then sends the
-        screen it was made with) is followed by ``screen``, else its older screen stayed
-        over the answer's until the hand changed again."""
+        still under way (sent before :meth:`answering_live`, landing after the answer) is
+        followed by ``screen``, else its older screen stayed over the answer's until the
+        hand changed again. A refresh waiting out a 429 meanwhile was sent again with the
+        newest screen (:meth:`answering_live`), so no older one lands after the answer's."""
         live_key = (user_id, live.table)
         if screen is not None and ("live", live_key) in self._sending:
             self._latest_live[live_key] = screen
