@@ -1573,18 +1573,28 @@ class DiscordAdapter:
                     return
                 answered = True
                 turn = None
+                # (a press on an ephemeral hand: its refreshes wait for this answer)
+                live: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
                 if (
                     message is not None
                     and reply.screen is not None
                     and (on_hand or not reply.private)
                 ):
                     turn = self.presenter.answer_turn(message.channel.id, message.id)
+                    if reply.private and message.flags.ephemeral:
+                        live = self.presenter.answering_live(
+                            actor.user_id, reply.screen.table, turn.stamp
+                        )
                 try:
-                    if turn is not None:
-                        await turn.wait()
-                    ack.stop()
-                    newest = turn is None or turn.newest
-                    await self._answer_press(interaction, reply, on_hand, ack, newest=newest)
+                    with live:
+                        if turn is not None:
+                            await turn.wait()
+                        ack.stop()
+                        newest = turn is None or turn.newest
+                        stamp = None if turn is None else turn.stamp
+                        await self._answer_press(
+                            interaction, reply, on_hand, ack, newest=newest, stamp=stamp
+                        )
                 except Exception as exc:  # not into the service: raised below
                     failed.append(exc)
                 finally:
@@ -1788,14 +1798,23 @@ class DiscordAdapter:
         return reply
 
     async def _answer_press(
-        self, interaction: Interaction, reply: Reply, on_hand: bool, ack: _Ack, *, newest: bool
+        self,
+        interaction: Interaction,
+        reply: Reply,
+        on_hand: bool,
+        ack: _Ack,
+        *,
+        newest: bool,
+        stamp: int | None = None,
     ) -> None:
         """Answer a press with ``reply`` (``on_hand``: the pressed message is a hand, a DM or
         an ephemeral one; ``ack``: its deferral). ``newest``: ``False`` when a later press of
         the same message has its answer queued (:meth:`DiscordPresenter.answer_turn`): the
         press is only acknowledged, the later answer writes the message; a notice the
         player must read (``reply.alert``: a refusal's why) comes as an ephemeral message of
-        its own (it was dropped with the screen)."""
+        its own (it was dropped with the screen). ``stamp``: the answer's
+        :attr:`~bot.discord.presenter.AnswerTurn.stamp` (its step's place among the steps:
+        an ephemeral hand's writes keep that order)."""
         deferred = await ack.deferred()
         if not newest:
             notice = content_of(reply.text) if reply.alert and reply.text else None
@@ -1830,17 +1849,19 @@ class DiscordAdapter:
                 live = reply.private and reply.live and ephemeral
                 if live:
                     # a refresh of this hand waiting out a 429 is sent again with this screen
-                    self.presenter.answering_live(user_id, shown)
+                    self.presenter.answer_live(user_id, shown, stamp)
                 if deferred:
                     await interaction.edit_original_response(content=content, view=view)
                 else:
                     await interaction.response.edit_message(content=content, view=view)
                 if dm_hand is not None:
-                    self.presenter.answered_private(user_id, dm_hand, screen, shown=shown)
+                    self.presenter.answered_private(
+                        user_id, dm_hand, screen, shown=shown, stamp=stamp
+                    )
                     dm_hand = None
                 if live and message is not None:
                     hand = _live_hand(interaction, message.id, screen)
-                    self.presenter.remember_live(user_id, hand, shown)
+                    self.presenter.remember_live(user_id, hand, shown, stamp)
             elif screen is not None:
                 # "My cards" on the table message: the hand as a new ephemeral message
                 view = view_of(screen)
