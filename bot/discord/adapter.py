@@ -1586,18 +1586,28 @@ class DiscordAdapter:
                     return
                 answered = True
                 turn = None
+                # (a press on an ephemeral hand: its refreshes wait for this answer)
+                live: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
                 if (
                     message is not None
                     and reply.screen is not None
                     and (on_hand or not reply.private)
                 ):
                     turn = self.presenter.answer_turn(message.channel.id, message.id)
+                    if reply.private and message.flags.ephemeral:
+                        live = self.presenter.answering_live(
+                            actor.user_id, reply.screen.table, turn.stamp
+                        )
                 try:
-                    if turn is not None:
-                        await turn.wait()
-                    ack.stop()
-                    newest = turn is None or turn.newest
-                    await self._answer_press(interaction, reply, on_hand, ack, newest=newest)
+                    with live:
+                        if turn is not None:
+                            await turn.wait()
+                        ack.stop()
+                        newest = turn is None or turn.newest
+                        stamp = None if turn is None else turn.stamp
+                        await self._answer_press(
+                            interaction, reply, on_hand, ack, newest=newest, stamp=stamp
+                        )
                 except Exception as exc:  # not into the service: raised below
                     failed.append(exc)
                 finally:
@@ -1801,14 +1811,23 @@ class DiscordAdapter:
         return reply
 
     async def _answer_press(
-        self, interaction: Interaction, reply: Reply, on_hand: bool, ack: _Ack, *, newest: bool
+        self,
+        interaction: Interaction,
+        reply: Reply,
+        on_hand: bool,
+        ack: _Ack,
+        *,
+        newest: bool,
+        stamp: int | None = None,
     ) -> None:
         """Answer a press with ``reply`` (``on_hand``: the pressed message is a hand, a DM or
         an ephemeral one; ``ack``: its deferral). ``newest``: ``False`` when a later press of
         the same message has its answer queued (:meth:`DiscordPresenter.answer_turn`): the
         press is only acknowledged, the later answer writes the message; a notice the
         player must read (``reply.alert``: a refusal's why) comes as an ephemeral message of
-        its own (it was dropped with the screen)."""
+        its own (it was dropped with the screen). ``stamp``: the answer's
+        :attr:`~bot.discord.presenter.AnswerTurn.stamp` (its step's place among the steps:
+        an ephemeral hand's writes keep that order)."""
         deferred = await ack.deferred()
         if not newest:
             notice = content_of(reply.text) if reply.alert and reply.text else None
@@ -1836,22 +1855,26 @@ class DiscordAdapter:
                 text = _compose(reply.text, screen)
                 content = content_of(text)
                 view = view_of(screen)
+                # (what the message shows now, its notice too: an older write of it still
+                # under way is followed by this)
+                shown = screen if text == screen.text else dataclasses.replace(screen, text=text)
+                ephemeral = message is not None and message.flags.ephemeral
+                live = reply.private and reply.live and ephemeral
+                if live:
+                    # a refresh of this hand waiting out a 429 is sent again with this screen
+                    self.presenter.answer_live(user_id, shown, stamp)
                 if deferred:
                     await interaction.edit_original_response(content=content, view=view)
                 else:
                     await interaction.response.edit_message(content=content, view=view)
-                # (what the message shows now, its notice too: an older write of it still
-                # under way is followed by this)
-                shown = screen if text == screen.text else dataclasses.replace(screen, text=text)
                 if dm_hand is not None:
-                    self.presenter.answered_private(user_id, dm_hand, screen, shown=shown)
-                    dm_hand = None
-                if reply.private and reply.live and message is not None and message.flags.ephemeral:
-                    self.presenter.remember_live(
-                        user_id,
-                        LiveHand(message.id, _original_editor(interaction), table=screen.table),
-                        shown,
+                    self.presenter.answered_private(
+                        user_id, dm_hand, screen, shown=shown, stamp=stamp
                     )
+                    dm_hand = None
+                if live and message is not None:
+                    hand = _live_hand(interaction, message.id, screen)
+                    self.presenter.remember_live(user_id, hand, shown, stamp)
             elif screen is not None:
                 # "My cards" on the table message: the hand as a new ephemeral message
                 view = view_of(screen)
@@ -1861,20 +1884,16 @@ class DiscordAdapter:
                     sent = await interaction.followup.send(
                         content, ephemeral=True, wait=True, **extra
                     )
-                    live = LiveHand(
-                        sent.id, _followup_editor(interaction, sent.id), table=screen.table
-                    )
                     if reply.live:
-                        self.presenter.remember_live(user_id, live)
+                        hand = _live_hand(interaction, sent.id, screen, followup=True)
+                        self.presenter.remember_live(user_id, hand)
                 else:
                     response = await interaction.response.send_message(
                         content, ephemeral=True, **extra
                     )
                     if response.message_id is not None and reply.live:
-                        live = LiveHand(
-                            response.message_id, _original_editor(interaction), table=screen.table
-                        )
-                        self.presenter.remember_live(user_id, live)
+                        hand = _live_hand(interaction, response.message_id, screen)
+                        self.presenter.remember_live(user_id, hand)
                 if view is not None:
                     view.stop()  # no 15-minute listener: the items route by custom_id
             elif reply.text:
@@ -2051,19 +2070,16 @@ def _same_button(screen: Screen | None, data: str) -> str | None:
         return None
 
 
-def _original_editor(
-    interaction: Interaction,
-) -> Callable[[str, discord.ui.View | None], Awaitable[object]]:
-    async def edit(content: str, view: discord.ui.View | None) -> object:
-        return await interaction.edit_original_response(content=content, view=view)
-
-    return edit
-
-
-def _followup_editor(
-    interaction: Interaction, message_id: int
-) -> Callable[[str, discord.ui.View | None], Awaitable[object]]:
-    async def edit(content: str, view: discord.ui.View | None) -> object:
-        return await interaction.followup.edit_message(message_id, content=content, view=view)
-
-    return edit
+def _live_hand(
+    interaction: Interaction, message_id: int, screen: Screen, *, followup: bool = False
+) -> LiveHand:
+    """The ephemeral hand ``message_id`` showing ``screen``, edited from now on through
+    ``interaction``'s webhook: as its original response, or (``followup``) as the follow-up
+    it sent."""
+    return LiveHand(
+        message_id,
+        interaction.application_id,
+        interaction.token,
+        followup=followup,
+        table=screen.table,
+    )

@@ -48,7 +48,14 @@ message), and notices.
   applies two requests in flight in either order, and discord.py sends an answer refused with
   a 5xx or a 429 again a second or more later, with the screen it carried then). A REST edit of
   a DM hand still under way when a press's answer wrote it (a 429 being waited out inside it)
-  ends with the answered screen (:meth:`DiscordPresenter.answered_private`), not its older one.
+  ends with the answered screen (:meth:`DiscordPresenter.answered_private`), not its older one;
+  so does a refresh of an ephemeral hand, whose webhook edit is sent the same way (a body
+  built anew for each try, :class:`_NewestEdit`; :meth:`DiscordPresenter.answering_live`):
+  sent again after a 429 it carries the answer's screen, never the one before the press. An
+  ephemeral hand's writes keep the order of their steps (:attr:`AnswerTurn.stamp`): its
+  refreshes wait while a press's answer there is on its way (sent again by discord.py after
+  a 429 with its old body), then write only a later step's screen
+  (:meth:`DiscordPresenter.answering_live`).
 """
 
 from __future__ import annotations
@@ -57,6 +64,7 @@ import asyncio
 import contextlib
 import hashlib
 import io
+import itertools
 import json
 import logging
 import re
@@ -148,26 +156,45 @@ class _NewestEdit:
     """The body of an edit of a message (``PATCH``, ``form`` of
     :meth:`discord.http.HTTPClient.request`: a ``payload_json`` part), built anew for each
     try discord.py makes of the request from the newest screen queued for the message by
-    then (taken from :attr:`DiscordPresenter._latest_msg`). discord.py waits a 429's
+    then (popped from ``latest``: :attr:`DiscordPresenter._latest_msg` for a channel or DM
+    message, :attr:`DiscordPresenter._latest_live` for an ephemeral hand, edited through
+    an interaction's webhook: :meth:`LiveHand.route`). discord.py waits a 429's
     ``retry_after`` out itself and sends the request again (a 500, 502, 504 or 524 too),
-    rebuilding its form each try: with a body made once (``message.edit``) the try after a
-    429 wrote the screen refused, the turn of a player who had played since, and the newer
-    screen followed as another edit.
+    rebuilding its form each try: with a body made once (``message.edit``,
+    ``interaction.edit_original_response``) the try after a 429 wrote the screen refused,
+    the turn of a player who had played since (on an ephemeral hand, the screen before the
+    one a press there was answered with meanwhile), and the newer screen followed as
+    another edit.
 
     :ivar screen: the screen of the last try built (the one written if it succeeded)
     """
 
-    def __init__(self, presenter: DiscordPresenter, key: _ChannelKey, screen: Screen) -> None:
-        self._latest = presenter._latest_msg
+    def __init__(
+        self,
+        presenter: DiscordPresenter,
+        route: discord.http.Route,
+        latest: dict[Any, Screen],
+        key: object,
+        screen: Screen,
+    ) -> None:
+        self._latest = latest
         self._mentions = presenter.client.allowed_mentions
         self.key = key
         self.screen = screen
-        self.route = discord.http.Route(
+        self.route = route
+
+    @classmethod
+    def of_message(
+        cls, presenter: DiscordPresenter, key: _ChannelKey, screen: Screen
+    ) -> _NewestEdit:
+        """The edit of channel or DM message ``key`` (``(channel id, message id)``)."""
+        route = discord.http.Route(
             "PATCH",
             "/channels/{channel_id}/messages/{message_id}",
             channel_id=key[0],
             message_id=key[1],
         )
+        return cls(presenter, route, presenter._latest_msg, key, screen)
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
         newer = self._latest.pop(self.key, None)
@@ -261,15 +288,38 @@ class _Pending:
 
 @dataclass(slots=True)
 class LiveHand:
-    """A player's ephemeral hand message and how to edit it (through the webhook of the
-    latest interaction that showed it)."""
+    """A player's ephemeral hand message and how to edit it: through the webhook of the
+    latest interaction that showed it (its ``token``), as its original response (the
+    interaction that posted it, or a press on it answered by editing it) or as its
+    follow-up (``followup``: "My cards" answered after a deferral)."""
 
     message_id: int
-    edit: Callable[[str, discord.ui.View | None], Awaitable[object]]
+    application_id: int
+    token: str
+    followup: bool = False
     expires: float = field(default_factory=lambda: time.monotonic() + EPHEMERAL_LIFETIME)
     #: the table whose hand it shows (:attr:`bot.screens.Screen.table`): a player at two
     #: tables has one of each, and one table's screens never go to the other's
     table: int | None = None
+
+    def route(self) -> discord.http.Route:
+        """The webhook edit of the message (``PATCH /webhooks/{application}/{token}/
+        messages/{@original or id}``), sent by :meth:`discord.http.HTTPClient.request` so
+        that its body is built anew for each try (:class:`_NewestEdit`)."""
+        if self.followup:
+            return discord.http.Route(
+                "PATCH",
+                "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
+                webhook_id=self.application_id,
+                webhook_token=self.token,
+                message_id=self.message_id,
+            )
+        return discord.http.Route(
+            "PATCH",
+            "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
+            webhook_id=self.application_id,
+            webhook_token=self.token,
+        )
 
 
 #: an ephemeral hand's key: the player and the table it shows
@@ -335,18 +385,23 @@ class AnswerTurn:
 
     :ivar key: the pressed message, ``(channel id, message id)``
     :ivar number: this turn's place among the message's turns (1, 2, …)
+    :ivar stamp: the press's step's place among all the steps the presenter was told of
+        (:attr:`DiscordPresenter._stamps`, taken when it committed): an ephemeral hand's
+        writes keep this order (:meth:`DiscordPresenter.answering_live`)
     """
 
-    __slots__ = ("_before", "_done", "_order", "key", "number")
+    __slots__ = ("_before", "_done", "_order", "key", "number", "stamp")
 
     def __init__(
         self,
         order: dict[_ChannelKey, tuple[int, asyncio.Future[None]]],
         key: _ChannelKey,
+        stamp: int = 0,
     ) -> None:
         earlier = order.get(key)
         self._order = order
         self.key = key
+        self.stamp = stamp
         self.number = 1 if earlier is None else earlier[0] + 1
         self._before = None if earlier is None else earlier[1]
         self._done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -415,6 +470,18 @@ class DiscordPresenter(LatePictures):
         #: (:meth:`answer_turn`)
         self._answer_order: dict[_ChannelKey, tuple[int, asyncio.Future[None]]] = {}
         self._latest_live: dict[_LiveKey, Screen] = {}
+        #: the order of the steps whose screens an ephemeral hand is written with: a press's
+        #: answer turn takes the next number when its step commits (:meth:`answer_turn`), a
+        #: refresh when it is queued (or its DM press's turn's, :meth:`answered_private`)
+        self._stamps = itertools.count(1)
+        #: ephemeral hand → the stamp of the screen queued for it (in :attr:`_latest_live`)
+        self._live_stamp: dict[_LiveKey, int] = {}
+        #: ephemeral hand → the newest stamp written to it or on its way: an older screen
+        #: queued after is not written
+        self._live_shown: dict[_LiveKey, int] = {}
+        #: ephemeral hand → answers to presses on it taken and not written yet (each done
+        #: when written or given up): its refreshes wait for them (:meth:`answering_live`)
+        self._live_answers: dict[_LiveKey, set[asyncio.Future[None]]] = {}
         #: (user, DM hand ref) → the "your move" DM wanted / sent for that hand: a player at
         #: two tables has one per table (the end of a turn at one never deletes the other's)
         self._latest_ping: dict[tuple[str, str], tuple[int, Screen] | None] = {}
@@ -526,7 +593,7 @@ class DiscordPresenter(LatePictures):
                     self.queue_edit(channel_id, int(moved), screen)
                     continue
                 sent = time.monotonic()
-                edit = _NewestEdit(self, key, screen)
+                edit = _NewestEdit.of_message(self, key, screen)
                 try:
                     request = asyncio.ensure_future(self.client.http.request(edit.route, form=edit))
                     self._sending.add(key)
@@ -695,33 +762,69 @@ class DiscordPresenter(LatePictures):
         for old_ref in replaced:
             await self._tell_service(self.on_posted, key[0], old_ref, str(msg.id))
 
-    def _queue_live(self, live_key: _LiveKey, screen: Screen) -> None:
-        self._latest_live[live_key] = screen
+    def _queue_live(self, live_key: _LiveKey, screen: Screen, stamp: int | None = None) -> None:
+        """Refresh the ephemeral hand ``live_key`` with ``screen`` in the background, the
+        screen of the step numbered ``stamp`` (:attr:`_stamps`; the next one when ``None``):
+        unless a newer one is queued for it, or written to it (or on its way)."""
+        stamp = next(self._stamps) if stamp is None else stamp
+        if stamp < self._live_shown.get(live_key, 0) or not self._want_live(
+            live_key, screen, stamp
+        ):
+            return
         self._spawn(("live", live_key), lambda: self._write_live(live_key))
+
+    def _want_live(self, live_key: _LiveKey, screen: Screen, stamp: int) -> bool:
+        """``screen`` (step ``stamp``) is the next to write to the ephemeral hand
+        ``live_key``, unless one of a later step is queued (``False``)."""
+        if live_key in self._latest_live and self._live_stamp.get(live_key, 0) > stamp:
+            return False
+        self._latest_live[live_key] = screen
+        self._live_stamp[live_key] = stamp
+        if ("live", live_key) in self._sending:  # (sent again with it, or written next)
+            self._live_shown[live_key] = max(self._live_shown.get(live_key, 0), stamp)
+        return True
 
     async def _write_live(self, live_key: _LiveKey) -> None:
         key = ("live", live_key)
         try:
             await self._after_answers()
             while live_key in self._latest_live:
+                while answers := self._live_answers.get(live_key):
+                    # an answer to a press on the hand is on its way (a 429 waited out
+                    # inside it, sent again with its screen): written after it, if newer
+                    await asyncio.wait(answers)
+                if live_key not in self._latest_live:
+                    break
                 screen = self._latest_live.pop(live_key)
+                stamp = self._live_stamp.get(live_key, 0)
+                if stamp < self._live_shown.get(live_key, 0):
+                    continue  # (older than an answer written meanwhile)
+                self._live_shown[live_key] = stamp
                 live = self._live.get(live_key)
                 if live is None or live.expires < time.monotonic():
-                    self._live.pop(live_key, None)
+                    self._drop_live(live_key)
                     continue
+                edit = _NewestEdit(self, live.route(), self._latest_live, live_key, screen)
                 self._sending.add(key)
                 try:
-                    await live.edit(content_of(screen.text), view_of(screen))
+                    await self.client.http.request(edit.route, form=edit)
                 except (aiohttp.ClientError, OSError) as exc:  # the network: the next one
                     log.info("ephemeral hand of %s not written: %s", live_key[0], exc)
                 except discord.HTTPException as exc:  # dismissed, or the token expired
                     log.info("dropping the ephemeral hand of %s: %s", live_key[0], exc)
                     if self._live.get(live_key) is live:
-                        del self._live[live_key]
+                        self._drop_live(live_key)
                 finally:
                     self._sending.discard(key)
         finally:
             self._writers.pop(key, None)
+
+    def _drop_live(self, live_key: _LiveKey) -> None:
+        """Stop refreshing the ephemeral hand ``live_key`` (dismissed, or its token too old),
+        and forget the order of its writes."""
+        self._live.pop(live_key, None)
+        self._live_shown.pop(live_key, None)
+        self._live_stamp.pop(live_key, None)
 
     # -- new messages posted later ---------------------------------------------------------
     def _post_later(
@@ -1011,10 +1114,16 @@ class DiscordPresenter(LatePictures):
         once: Discord applied them in either order, and discord.py sends one refused with a
         5xx or a 429 again after a second or more, with the screen it carried then (the hand
         showed the first of two quick presses, the second card not on it)."""
-        return AnswerTurn(self._answer_order, (channel_id, message_id))
+        return AnswerTurn(self._answer_order, (channel_id, message_id), next(self._stamps))
 
     def answered_private(
-        self, user_id: str, ref: str, screen: Screen, *, shown: Screen | None = None
+        self,
+        user_id: str,
+        ref: str,
+        screen: Screen,
+        *,
+        shown: Screen | None = None,
+        stamp: int | None = None,
     ) -> None:
         """The adapter wrote the player's DM hand ``ref`` as its answer to a press on it (the
         service does not write a pressed hand message): an edit of it queued before the press
@@ -1023,7 +1132,9 @@ class DiscordPresenter(LatePictures):
         the newest screen queued, :class:`_NewestEdit`; or one landing after the answer) is
         followed by ``shown`` (what the answer wrote: ``screen`` with the press's notice;
         ``screen`` when not given): its older screen, written over the answer's, stayed
-        until the hand changed again. (One queued and not sent yet is dropped, as before.)"""
+        until the hand changed again. (One queued and not sent yet is dropped, as before.)
+        ``stamp``: the press's :attr:`AnswerTurn.stamp` (the ephemeral hand's refresh is of
+        that step: not written after an answer of a later step there); ``None``: now."""
         key = _parse_ref(ref)
         if key is not None:
             if key in self._sending:
@@ -1033,7 +1144,7 @@ class DiscordPresenter(LatePictures):
             self._follow_turn(user_id, ref, key[0], screen)
         live_key = (user_id, screen.table)
         if live_key in self._live:
-            self._queue_live(live_key, screen)
+            self._queue_live(live_key, screen, stamp)
 
     def _follow_turn(self, user_id: str, ref: str, channel_id: int, screen: Screen) -> None:
         """Ping the player when their DM hand gets buttons again (their turn begins); delete
@@ -1330,18 +1441,61 @@ class DiscordPresenter(LatePictures):
         return None
 
     # -- ephemeral hands -------------------------------------------------------------------
-    def remember_live(self, user_id: str, live: LiveHand, screen: Screen | None = None) -> None:
+    @contextlib.contextmanager
+    def answering_live(self, user_id: str, table: int | None, stamp: int) -> Iterator[None]:
+        """While in this block a press on the player's ephemeral hand of ``table`` is being
+        answered (from when its step commits, its turn numbered ``stamp``:
+        :attr:`AnswerTurn.stamp`, until its answer is written or given up; the screen is
+        told by :meth:`answer_live`): refreshes of that hand wait, then write only a screen
+        of a later step. The answer, sent again by discord.py after a 429 with the body it
+        was made with, landed over a newer refresh written in the pause (a card placed on
+        the DM hand meanwhile) and the hand stayed a card behind."""
+        live_key = (user_id, table)
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._live_answers.setdefault(live_key, set()).add(done)
+        try:
+            yield
+        finally:
+            answers = self._live_answers.get(live_key, set())
+            answers.discard(done)
+            if not answers:
+                self._live_answers.pop(live_key, None)
+            done.set_result(None)
+
+    def answer_live(self, user_id: str, screen: Screen, stamp: int | None) -> None:
+        """A press on the player's ephemeral hand of ``screen.table``, its turn numbered
+        ``stamp``, is about to be answered with ``screen`` (the interaction's response writes
+        it; :meth:`remember_live` follows): no refresh of an earlier step is written to the
+        hand after it, and one on its way (a 429 waited out inside discord.py's request,
+        which sends it again after the pause, its body built anew: :class:`_NewestEdit`)
+        carries ``screen`` from now on: sent again while the answer was on its way, it
+        carried the screen before the press and wrote it over the answer's (the hand went
+        back a card, and stayed so when the refresh was done before the answer came back)."""
+        live_key = (user_id, screen.table)
+        stamp = next(self._stamps) if stamp is None else stamp
+        self._live_shown[live_key] = max(self._live_shown.get(live_key, 0), stamp)
+        if ("live", live_key) in self._sending:
+            self._want_live(live_key, screen, stamp)
+
+    def remember_live(
+        self, user_id: str, live: LiveHand, screen: Screen | None = None, stamp: int | None = None
+    ) -> None:
         """The player's ephemeral hand of ``live.table`` to refresh from now on (the newest
         one of that table wins; another table's is kept apart). ``screen``: what a press's
-        answer just wrote on it (a press on the ephemeral hand itself): a refresh of it
-        under way (a 429 waited out inside discord.py's request, which then sends the
-        screen it was made with) is followed by ``screen``, else its older screen stayed
-        over the answer's until the hand changed again."""
+        answer just wrote on it (a press on the ephemeral hand itself; its turn numbered
+        ``stamp``, :meth:`answer_live`): a refresh of it still under way (sent before the
+        answer was taken, landing after it) is followed by ``screen``, else its older screen
+        stayed over the answer's until the hand changed again (one sent again after a 429
+        carries the answer's screen already, :meth:`answer_live`); one queued of a later
+        step is written after it. Without ``screen`` (a new hand) a refresh queued is
+        dropped."""
         live_key = (user_id, live.table)
-        if screen is not None and ("live", live_key) in self._sending:
-            self._latest_live[live_key] = screen
-        else:
+        if screen is None:
             self._latest_live.pop(live_key, None)
+        elif ("live", live_key) in self._sending:
+            self._want_live(
+                live_key, screen, self._live_shown.get(live_key, 0) if stamp is None else stamp
+            )
         self._live[live_key] = live
 
     def refresh_live(self, user_id: str, message_id: int, screen: Screen) -> None:

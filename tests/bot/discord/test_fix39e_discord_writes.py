@@ -146,9 +146,10 @@ async def test_an_ephemeral_hand_refresh_held_by_a_429_does_not_overwrite_its_an
     that ephemeral hand through its interaction's webhook; Discord answers the refresh with a
     429 (1 s), which discord.py waits out inside the request. Meanwhile the player presses
     the next card on the ephemeral hand itself, answered with the newer screen. The refresh
-    sent again after the pause carries the first press's screen (discord.py built its body
-    once) and lands over the answer: it is now followed by the newer screen, which the
-    ephemeral hand ends showing. It stayed showing the first press's screen."""
+    sent again after the pause carried the first press's screen (discord.py built its body
+    once) and landed over the answer: it was then followed by the newer screen (fix39e; since
+    fix40a it carries the newer screen itself), which the ephemeral hand ends showing. It
+    stayed showing the first press's screen."""
     async with world(tmp_path) as w:
         user, dm, places = await acting_dm(w)
         (a, first), (b, _) = places[0], places[1]
@@ -164,8 +165,8 @@ async def test_an_ephemeral_hand_refresh_held_by_a_429_does_not_overwrite_its_an
         await w.settle(r1)
         await w.settle(r2)
         assert (r1.callback_type, r2.callback_type) == (7, 7)
-        # (the refresh sent again still lands once with its own screen: discord.py built its
-        # body once; the newer screen follows it)
+        # (the refresh sent again carries the newer screen since fix40a, its body built anew
+        # for each try: tests/bot/discord/test_fix40a_ephemeral_429.py)
         assert placed_on_top(seen[-1]) == {a, b}, seen
         now = w.ephemeral(user)
         assert now is not None and placed_on_top(now["content"]) == {a, b}
