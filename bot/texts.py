@@ -270,7 +270,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "private.admin_over": {
         "en": "Tournament #{table} is over: an admin closed it.",
-        "ru": "Турнир #{table} окончен: его закрыл админ.",
+        "ru": "Турнир #{table} закрыт админом.",
     },
     # the same when the group's older table moved into the tournament's chat (its upgrade to
     # a supergroup, heard of after the tournament was opened there): no admin closed it
@@ -872,46 +872,48 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Формат: /kick @игрок (или имя) — поднять игрока из-за стола или снять с "
         "регистрации в турнире до старта.",
     },
+    # (in Russian the kicked player's name is the subject, the admin's part «по решению
+    # админа»: no «он встанет», «его карты», «админ поднял», which give either a gender)
     "reply.kicked": {
         "en": "Admin stood {name} up; {amount} {label} back to their balance.",
-        "ru": "{name}: админ поднял игрока из-за стола; возвращено на баланс: {amount} {label}.",
+        "ru": "{name} встаёт из-за стола по решению админа; возвращено на баланс: {amount} {label}.",
     },
     "reply.kicked_nothing": {
         "en": "Admin stood {name} up.",
-        "ru": "{name}: админ поднял игрока из-за стола.",
+        "ru": "{name} встаёт из-за стола по решению админа.",
     },
     "reply.kicked_after_hand": {
         "en": "Admin stood {name} up: they leave after this hand (their cards are placed "
         "for them as on timeout), their stack back to their balance then.",
-        "ru": "{name}: админ поднял игрока из-за стола — он встанет после этой раздачи (его "
-        "карты разложатся как по таймауту), стек вернётся на баланс.",
+        "ru": "{name} встанет из-за стола по решению админа после этой раздачи (карты "
+        "разложатся как по таймауту), стек вернётся на баланс.",
     },
     "reply.kicked_when_hand_ends": {
         "en": "Admin stood {name} up: they leave when this hand ends, their stack back to "
         "their balance then.",
-        "ru": "{name}: админ поднял игрока из-за стола — он встанет, когда закончится эта "
-        "раздача, стек вернётся на баланс.",
+        "ru": "{name} встанет из-за стола по решению админа, когда закончится эта раздача; "
+        "стек вернётся на баланс.",
     },
     # the cards placed for the kicked player (R8.5) ended the hand at once: they stood up with
     # it (the showdown's notice says what went back to their balance)
     "reply.kicked_hand_ended": {
         "en": "Admin stood {name} up: the cards placed for them ended the hand, and they left "
         "with it.",
-        "ru": "{name}: админ поднял игрока из-за стола — карты разложены автоматически, "
+        "ru": "{name} встаёт из-за стола по решению админа: карты разложены автоматически, "
         "раздача завершена, место свободно.",
     },
     # Chinese Poker (R7.7, R7.6): the kicked player's hand is dead, the game ends for everyone
     "reply.kicked_after_hand_chinese": {
         "en": "Admin stood {name} up after this hand: their hand is dead, and the game to "
         "{target} ends with it, settled for everyone; their stack back then.",
-        "ru": "{name}: админ поднял игрока из-за стола после этой раздачи — его рука мёртвая, "
+        "ru": "{name} встанет из-за стола по решению админа после этой раздачи: рука мёртвая, "
         "а игра до {target:очка|очков|очков} закончится ею с расчётом для всех; стек "
         "вернётся.",
     },
     "reply.kicked_game_ends_chinese": {
         "en": "Admin stood {name} up: they leave when this hand ends; the game to {target} "
         "ends then, settled for everyone, their stack back to their balance.",
-        "ru": "{name}: админ поднял игрока из-за стола — он встанет в конце этой раздачи; "
+        "ru": "{name} встанет из-за стола по решению админа в конце этой раздачи; "
         "тогда же закончится игра до {target:очка|очков|очков} с расчётом для всех, стек "
         "вернётся на баланс.",
     },
@@ -923,13 +925,13 @@ TEXTS: dict[str, dict[str, str]] = {
     # is not taken back by the player kicked (their own /leave is); after the hand, they may
     "reply.join_kicked": {
         "en": "An admin stood you up: you can join again after this hand.",
-        "ru": "Админ поднял вас из-за стола: сесть снова можно после этой раздачи.",
+        "ru": "Админ поднимает вас из-за стола: сесть снова можно после этой раздачи.",
     },
     # the same in Chinese Poker: the player stands up when the game to the target ends, with
     # the hand or its reveal (R7.6, R7.4)
     "reply.join_kicked_chinese": {
         "en": "An admin stood you up: you can join again when the game to {target} ends.",
-        "ru": "Админ поднял вас из-за стола: сесть снова можно, когда закончится игра до "
+        "ru": "Админ поднимает вас из-за стола: сесть снова можно, когда закончится игра до "
         "{target:очка|очков|очков}.",
     },
     "reply.kick_not_seated": {
@@ -938,12 +940,12 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.kick_computer": {
         "en": "{name} is a computer player: /removebot {bare} stands it up.",
-        "ru": "{name} — компьютерный игрок: его уберёт /removebot {bare}.",
+        "ru": "{name} — компьютерный игрок: убрать — /removebot {bare}.",
     },
     "reply.kick_tournament": {
         "en": "Once a tournament has started, a seat is its player's own: only they leave it. "
         "/closetable cancels the whole tournament.",
-        "ru": "В начавшемся турнире место принадлежит игроку: уйти может только он сам. "
+        "ru": "В начавшемся турнире место освобождает только /leave того, кто на нём сидит. "
         "/closetable отменит весь турнир.",
     },
     # a /kick at a cash table told to the kicked player in private (they may not read the
@@ -951,23 +953,23 @@ TEXTS: dict[str, dict[str, str]] = {
     # hand ends (R8.5)
     "private.kicked": {
         "en": "An admin stood you up at table #{table}; {amount} {label} back to your balance.",
-        "ru": "Админ поднял вас из-за стола #{table}; возвращено на баланс: {amount} {label}.",
+        "ru": "Админ поднимает вас из-за стола #{table}; возвращено на баланс: {amount} {label}.",
     },
     "private.kicked_nothing": {
         "en": "An admin stood you up at table #{table}.",
-        "ru": "Админ поднял вас из-за стола #{table}.",
+        "ru": "Админ поднимает вас из-за стола #{table}.",
     },
     "private.kicked_later": {
         "en": "An admin stood you up at table #{table}: you leave when this hand ends, your "
         "stack back to your balance then.",
-        "ru": "Админ поднял вас из-за стола #{table}: вы встанете, когда закончится эта "
+        "ru": "Админ поднимает вас из-за стола #{table}: вы встанете, когда закончится эта "
         "раздача, стек вернётся на баланс.",
     },
     # the same in Chinese Poker: they stand up when the game to the target ends (R7.6)
     "private.kicked_later_chinese": {
         "en": "An admin stood you up at table #{table}: you leave when the game to {target} "
         "ends, settled for everyone; your stack back to your balance then.",
-        "ru": "Админ поднял вас из-за стола #{table}: вы встанете, когда закончится игра до "
+        "ru": "Админ поднимает вас из-за стола #{table}: вы встанете, когда закончится игра до "
         "{target:очка|очков|очков} с расчётом для всех; тогда же стек вернётся на баланс.",
     },
     # the player kicked during a hand, told in private again when they stand up as it ends
@@ -975,12 +977,12 @@ TEXTS: dict[str, dict[str, str]] = {
     "private.kicked_stood_up": {
         "en": "The hand at table #{table} is over: you stood up, as an admin asked; {amount} "
         "{label} back to your balance.",
-        "ru": "Раздача за столом #{table} закончилась: вы встали из-за стола, как решил админ; "
+        "ru": "Раздача за столом #{table} закончилась: вы встали из-за стола по решению админа; "
         "возвращено на баланс: {amount} {label}.",
     },
     "private.kicked_stood_up_nothing": {
         "en": "The hand at table #{table} is over: you stood up, as an admin asked.",
-        "ru": "Раздача за столом #{table} закончилась: вы встали из-за стола, как решил админ.",
+        "ru": "Раздача за столом #{table} закончилась: вы встали из-за стола по решению админа.",
     },
     # the same in Chinese Poker: they stand up as the game to the target ends (R7.6), as
     # they were told when kicked (``private.kicked_later_chinese``)
@@ -988,25 +990,25 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "The game to {target} at table #{table} is over: you stood up, as an admin "
         "asked; {amount} {label} back to your balance.",
         "ru": "Игра до {target:очка|очков|очков} за столом #{table} окончена: вы встали из-за "
-        "стола, как решил админ; возвращено на баланс: {amount} {label}.",
+        "стола по решению админа; возвращено на баланс: {amount} {label}.",
     },
     "private.kicked_stood_up_nothing_chinese": {
         "en": "The game to {target} at table #{table} is over: you stood up, as an admin asked.",
         "ru": "Игра до {target:очка|очков|очков} за столом #{table} окончена: вы встали из-за "
-        "стола, как решил админ.",
+        "стола по решению админа.",
     },
     # a tournament still registering (R8.7): the kicked player unregistered, the buy-in back
     "reply.kicked_unregistered": {
         "en": "{name}: an admin withdrew them from the tournament; the buy-in, {amount} "
         "{label}, is back on their balance.",
-        "ru": "{name}: админ отменил регистрацию в турнире, взнос {amount} {label} возвращён "
+        "ru": "{name}: регистрация в турнире снята админом, взнос {amount} {label} возвращён "
         "на баланс.",
     },
     # the same, told to the kicked player in private (they may not read the group)
     "private.kicked_unregistered": {
         "en": "An admin withdrew you from tournament #{table}; your buy-in, {amount} {label}, "
         "is back on your balance.",
-        "ru": "Админ отменил вашу регистрацию в турнире #{table}; взнос {amount} {label} "
+        "ru": "Ваша регистрация в турнире #{table} снята админом; взнос {amount} {label} "
         "возвращён на баланс.",
     },
     "reply.already_leaving": {
@@ -1490,7 +1492,7 @@ TEXTS: dict[str, dict[str, str]] = {
     # not played here yet (a reply names them to the bot; a typed name cannot)
     "reply.grant_unknown": {
         "en": "No such player here: {name}. To grant a member who has not played here yet, reply to one of their messages with /grant N.",
-        "ru": "Нет такого игрока: {name}. Чтобы начислить участнику, который здесь ещё не играл, ответьте на его сообщение командой /grant N.",
+        "ru": "Нет такого игрока: {name}. Чтобы начислить тому, кто здесь ещё не играл, ответьте командой /grant N на любое сообщение этого человека.",
     },
     "reply.grant_computer": {
         "en": "{name} is a computer player with a house account: /grant is for members.",
@@ -1498,7 +1500,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.grant_bot": {
         "en": "{name} is a bot account, which never plays: /grant is for members.",
-        "ru": "{name} — бот, он не играет: /grant — только для участников.",
+        "ru": "{name} — бот, а не игрок: /grant — только для участников.",
     },
     "reply.grant_negative": {
         "en": "{name} has only {balance} {label}.",
@@ -1724,7 +1726,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "are kept for the next start); /quit exits (delete the sandbox's .sqlite3 file to "
         "start afresh).",
         "ru": "Песочница: N нажимает кнопку N вашей руки, rN — кнопку /replay, gN — кнопку "
-        "сообщения группы (или g и её название: g готов, g сесть); /hand уходит в личный чат, остальные команды — в группу; "
+        "сообщения группы (или g и название кнопки: g готов, g сесть); /hand уходит в личный чат, остальные команды — в группу; "
         "/addbot [лёгкий|средний|сильный] сажает компьютерного игрока, /removebot — убирает; "
         "/closetable, затем /newtable ofc (или chinese) меняет игру; b … — ходы второго "
         "участника, {bob} (b g участвовать, b auto: /tournament; b имя X даёт другое имя; b auto и "
@@ -1988,7 +1990,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "sandbox.bob_move": {
         "en": "» {bob}'s move: b shows {bob}'s hand, b N presses its button N (b auto plays "
         "it automatically)",
-        "ru": "» Ход: {bob} — b покажет руку, b N нажмёт её кнопку N (b auto сыграет "
+        "ru": "» Ход: {bob} — b покажет руку, b N нажмёт кнопку N руки (b auto сыграет "
         "автоматически)",
     },
     "sandbox.bob_named": {
@@ -2222,7 +2224,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "/tournament [игра] — открыть турнир (регистрация, старт)\n"
             "/addbot [лёгкий|средний|сильный], /removebot [имя] — посадить или убрать компьютерного "
             "игрока "
-            "(админы и открывший стол, а когда он уйдёт — тот, кто сидит дольше всех)\n"
+            "(админы и открывший стол, а после ухода открывшего — тот, кто сидит дольше всех)\n"
             "/join, /leave, /ready — сесть, встать, внести взнос\n"
             "/topup [N] — докупить в стек (во время вашей раздачи — пройдёт после неё)\n"
             "/sitout, /back — пропускать раздачи, вернуться\n"
@@ -2239,7 +2241,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "/closetable — закрыть стол между раздачами (стеки вернутся на балансы), например "
             "чтобы открыть другую игру\n"
             "Ваши карты приходят в личный чат со мной; /hand там покажет вашу доску картинкой.\n"
-            "⌛ авто: карты игрока разложены за него (время вышло или он ушёл)."
+            "⌛ авто: карты игрока разложены автоматически (по таймауту или после ухода)."
         ),
     },
     # after /help's list: what the group's unit is (R8.1: its own label, "chips" or "₽", so
@@ -2292,7 +2294,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "классический OFC или китайский покер\n"
             "/ofc tournament [game] — открыть турнир (регистрация, старт)\n"
             "/ofc addbot [level], /ofc removebot [name] — посадить или убрать компьютерного игрока "
-            "(участники с правом «Управлять сервером» и открывший стол, а когда он уйдёт — тот, "
+            "(участники с правом «Управлять сервером» и открывший стол, а после ухода открывшего — тот, "
             "кто сидит дольше всех)\n"
             "/ofc join, /ofc ready, /ofc leave — сесть, внести взнос, встать\n"
             "/ofc topup [amount] — докупить в стек (во время вашей раздачи — пройдёт после неё)\n"
@@ -2311,7 +2313,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "чтобы открыть другую игру\n"
             "Ваши карты: кнопка «🂠 Мои карты» на сообщении стола (и в личном чате, если он открыт); "
             "/ofc hand покажет вашу доску картинкой, видной только вам.\n"
-            "⌛ авто: карты игрока разложены за него (время вышло или он ушёл)."
+            "⌛ авто: карты игрока разложены автоматически (по таймауту или после ухода)."
         ),
     },
     # a /grant storage neither confirmed nor refused, tried twice (a lost connection)
@@ -2497,7 +2499,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "tour.final_mid_hand": {
         "en": "Hand #{hand} of tournament #{table} is not played on: the last opponent left, "
         "so the tournament is over and its pool is paid out.",
-        "ru": "Раздача #{hand} турнира #{table} не доигрывается: последний соперник ушёл, "
+        "ru": "Раздача #{hand} турнира #{table} не доигрывается: соперников за столом не осталось, "
         "турнир окончен, призовой фонд выплачен.",
     },
     "tour.final": {
@@ -2701,7 +2703,7 @@ TEXTS: dict[str, dict[str, str]] = {
     # R5.4: a fouled board against each live one, under either scheme
     "rules.foul": {
         "en": "A foul loses every box to each live board (−6) and pays that board's royalties.",
-        "ru": "Мёртвая рука проигрывает каждому сопернику с живой рукой все боксы (−6) и платит ему роялти его руки.",
+        "ru": "Мёртвая рука проигрывает каждой живой руке все боксы (−6) и платит роялти этой руки.",
     },
     "rules.scoring.two_per_row": {
         "en": "Each box won vs each opponent: 2 points, no scoop bonus.",

@@ -804,7 +804,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         3600,
         30,
         en="each player's time budget for a whole hand, running only on their turn.",
-        ru="время игрока на всю раздачу, идёт только в его ход.",
+        ru="время игрока на всю раздачу, идёт, только пока игрок ходит.",
     ),
     _seconds(
         "time_bank_seconds",

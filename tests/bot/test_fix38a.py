@@ -207,7 +207,7 @@ async def test_r8_7_a_player_kicked_from_a_tournament_is_told_in_private(
         assert said in (
             f"An admin withdrew you from tournament #{t.id}; your buy-in, 100 kush, is back "
             "on your balance.",
-            f"Админ отменил вашу регистрацию в турнире #{t.id}; взнос 100 кушей возвращён на "
+            f"Ваша регистрация в турнире #{t.id} снята админом; взнос 100 кушей возвращён на "
             "баланс.",
         )
         assert not any(said in text for _, text in presenter.posts)  # (not in the group)

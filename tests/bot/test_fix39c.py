@@ -234,7 +234,7 @@ def test_the_stood_up_notice_in_either_language() -> None:
         "your balance."
     )
     assert tr("ru", "private.kicked_stood_up", table=3, amount=1250, label="куш") == (
-        "Раздача за столом #3 закончилась: вы встали из-за стола, как решил админ; "
+        "Раздача за столом #3 закончилась: вы встали из-за стола по решению админа; "
         "возвращено на баланс: 1250 кушей."
     )
 

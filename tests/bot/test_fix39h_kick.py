@@ -69,7 +69,7 @@ async def test_r8_2_the_player_kicked_mid_hand_cannot_join_back_until_it_ends(la
             reply.text
             == {
                 "en": "An admin stood you up: you can join again after this hand.",
-                "ru": "Админ поднял вас из-за стола: сесть снова можно после этой раздачи.",
+                "ru": "Админ поднимает вас из-за стола: сесть снова можно после этой раздачи.",
             }[lang]
         )
         await _play_on(service, presenter, t, alice)
@@ -224,6 +224,6 @@ def test_the_new_kick_texts_in_both_languages() -> None:
         "Admin stood Bob up: the cards placed for them ended the hand, and they left with it."
     )
     assert tr("ru", "reply.kicked_hand_ended", name="Боб") == (
-        "Боб: админ поднял игрока из-за стола — карты разложены автоматически, раздача "
+        "Боб встаёт из-за стола по решению админа: карты разложены автоматически, раздача "
         "завершена, место свободно."
     )

@@ -146,7 +146,7 @@ async def test_a_computer_player_is_pointed_to_removebot_and_nobody_else_is_take
 
 def test_the_texts_in_both_languages() -> None:
     assert tr("ru", "reply.kicked", name="Боб", amount=200, label="kush") == (
-        "Боб: админ поднял игрока из-за стола; возвращено на баланс: 200 кушей."
+        "Боб встаёт из-за стола по решению админа; возвращено на баланс: 200 кушей."
     )
     assert tr("ru", "reply.kick_not_seated", name="Зед") == "Зед не сидит за этим столом."
     for lang in ("en", "ru"):

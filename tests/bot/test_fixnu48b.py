@@ -5,10 +5,13 @@ where the stacks go; a saved setting not naming the value it replaced."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bot import render
 from bot.model import Actor
+from bot.service.settings import SETTINGS
 from bot.texts import TEXTS, tr
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock, service_env
@@ -59,6 +62,102 @@ def test_no_russian_text_puts_a_gendered_state_word_beside_a_name() -> None:
         assert "{name} ({level})" not in ru, (key, ru)
     assert tr("ru", "lobby.ready", stack=200) == "✅ 200"
     assert tr("ru", "lobby.not_ready") == "ждём «Готов»"
+
+
+#: The third-person pronouns that give a gender, whole words («им», «ним», «их» and «они»
+#: are the plural's too, and «нём» is only ever a thing here).
+GENDERED_PRONOUN = re.compile(
+    r"(?<![а-яё])(он|она|его|её|ему|ей|него|неё|нему|ней)(?![а-яё])", re.I
+)
+#: A verb in the past tense, masculine or feminine (the neuter «-ло» and the plural «-ли» give
+#: no gender): «сделал», «поставил», «вышел», «ушёл», «закрылся», «ушла», «смог»…
+PAST_VERB = re.compile(
+    r"(?<![а-яё])([а-яё]*(?:[аеиоуыя]л|ёл|[аеиоуыяё]лся|[аеиоуыя]ла|шла|[аеиоуыяё]лась|мог))"
+    r"(?![а-яё])",
+    re.I,
+)
+#: Words with those endings that are no verbs.
+NOT_VERBS = frozenset({"стол", "стола", "канал", "канала", "пробел", "правила", "сначала", "роял"})
+#: «кто», «никто», «кто-то» take the masculine whoever they are («тот, кто играл», «никто не
+#: сел», «кто-то выбыл»): a verb up to three words after them names no one.
+WHO_BEFORE = re.compile(r"(?<![а-яё])(?:ни)?кто(?:-то)?,?(?:\s+[а-яё]+){0,3}\s+$", re.I)
+#: A Russian text speaks of a person in the third person when it names one (a player's
+#: ``{name}``/``{names}``, the sandbox's ``{bob}``/``{old}``, a departure's ``{who}``) or has a
+#: word for one (игрок, участник, соперник, победитель, открывший, админ).
+ABOUT_A_PERSON = re.compile(
+    r"\{(?:name|names|bob|old|who)[}:]|игрок|участник|соперник|победител|открывш|админ", re.I
+)
+#: The texts about a person whose gendered words are about something else: the key, the words
+#: allowed there and why. Nothing else may give a gender to anyone.
+ALLOWED: dict[str, tuple[frozenset[str], str]] = {
+    # a thing of the feminine or masculine gender, not a person
+    "lobby.fl_forfeited": (frozenset({"ушла"}), "«Фантазия ушла вместе с местом»"),
+    "lobby.topup_not_needed": (frozenset({"прошла"}), "«докупка … не прошла»"),
+    "lobby.topup_above": (frozenset({"прошла"}), "«докупка … не прошла»"),
+    "lobby.topup_failed": (frozenset({"прошла"}), "«докупка … не прошла»"),
+    "reply.grant_balance_bound": (frozenset({"превысил"}), "«баланс игрока … превысил бы»"),
+    "reply.grant_over_partial": (frozenset({"превысил"}), "«баланс игрока … превысил»"),
+    "err.grant_over_unsure": (frozenset({"превысил"}), "«баланс игрока … превысил»"),
+    "private.kicked_stood_up": (frozenset({"закончилась"}), "«раздача … закончилась»"),
+    "private.kicked_stood_up_nothing": (frozenset({"закончилась"}), "«раздача … закончилась»"),
+    "replay.not_yours": (frozenset({"её"}), "«только её игрокам» — раздачи"),
+    "usage.leave": (frozenset({"неё"}), "«во время раздачи — после неё»"),
+    "help": (frozenset({"неё"}), "«после неё» — раздачи"),
+    "help.discord": (frozenset({"неё", "он"}), "«после неё» — раздачи, «если он открыт» — чат"),
+    "reply.table_exists": (frozenset({"его"}), "«админ закрывает его» — стол"),
+    "tour.exists": (frozenset({"он", "его"}), "«когда он закончится», «отменяет его» — турнир"),
+    "tour.start_who": (frozenset({"его"}), "«тот, кто его открыл» — турнир"),
+    "sandbox.bob_button_gone": (frozenset({"была", "её"}), "«это была кнопка», «её больше нет»"),
+    "setting utc_offset": (frozenset({"нему"}), "«по нему начинается новый день» — пояс"),
+    "setting utc_offset (Discord)": (frozenset({"нему"}), "«по нему …» — часовой пояс"),
+    "setting dummy_box": (frozenset({"он"}), "«очков он не получает» — болван, доска"),
+    # ``{name}`` here is no person: a file of the sandbox's
+    "sandbox.db_not_bots": (frozenset({"она"}), "«{name} — база бота, она не используется»"),
+}
+
+
+def _gendered_words(ru: str) -> set[str]:
+    """The pronouns (:data:`GENDERED_PRONOUN`) and past-tense verbs (:data:`PAST_VERB`, not
+    after «кто») that give a gender in the Russian text ``ru``, lower-cased."""
+    words = {m.group(1).lower() for m in GENDERED_PRONOUN.finditer(ru)}
+    for m in PAST_VERB.finditer(ru):
+        word = m.group(1).lower()
+        if word not in NOT_VERBS and not WHO_BEFORE.search(ru[: m.start()]):
+            words.add(word)
+    return words
+
+
+def test_no_russian_text_gives_a_person_spoken_of_a_gender() -> None:
+    """Russian texts about a player said "he" and used the masculine past: «{name}: админ
+    поднял игрока из-за стола — он встанет после этой раздачи (его карты…)», «его рука
+    мёртвая», «его уберёт /removebot», «уйти может только он сам», «последний соперник ушёл»,
+    «его закрыл админ». No Russian text that speaks of a person (a name or a word for one)
+    has a gendered pronoun (он, она, его, её, ему, ей, него, неё, нему, ней) or a past-tense
+    verb in the masculine or feminine, but the ones :data:`ALLOWED` says are about a thing;
+    nor does what a setting is (/settings hand_seconds: «идёт только в его ход»)."""
+    russian = {key: entry.get("ru", "") for key, entry in TEXTS.items()}
+    # and what each setting is (/settings <name>): «время игрока …, идёт только в его ход»
+    for setting in SETTINGS.values():
+        russian[f"setting {setting.name}"] = setting.ru
+        russian[f"setting {setting.name} (Discord)"] = setting.discord_ru
+    assert "setting hand_seconds" in russian
+    found = {}
+    for key, ru in russian.items():
+        if not ABOUT_A_PERSON.search(ru):
+            continue
+        words = _gendered_words(ru) - ALLOWED.get(key, (frozenset(), ""))[0]
+        if words:
+            found[key] = (sorted(words), ru)
+    assert found == {}, "\n".join(f"{k}: {w} — {ru}" for k, (w, ru) in found.items())
+    # each allowed word is still there (the allow-list does not outlive its texts)
+    for key, (allowed, _why) in ALLOWED.items():
+        assert allowed <= _gendered_words(russian[key]), key
+    # the checks themselves
+    assert _gendered_words("{name} встанет после этой раздачи.") == set()
+    assert _gendered_words("{name}: он встанет, его карты") == {"он", "его"}
+    assert _gendered_words("{name} сделал ход, {name} вышла") == {"сделал", "вышла"}
+    assert _gendered_words("никто не сел; тот, кто здесь ещё не играл") == set()
+    assert _gendered_words("за столом, сначала правила") == set()
 
 
 # -- 2. a time typed with its unit -------------------------------------------------------------

@@ -94,8 +94,7 @@ async def test_r5_4_a_foul_pays_the_live_boards_royalties() -> None:
     ), text
     russian = (await service.rules(GROUP, BORIS)).text
     assert (
-        "\nМёртвая рука проигрывает каждому сопернику с живой рукой все боксы (−6) и платит ему "
-        "роялти его руки.\n"
+        "\nМёртвая рука проигрывает каждой живой руке все боксы (−6) и платит роялти этой руки.\n"
     ) in russian, russian
 
 
@@ -153,7 +152,7 @@ def test_terms_a_new_player_met_are_self_explanatory() -> None:
     Arrange button's word."""
     for lang, said in (
         ("en", "⌛ auto: a player's cards were placed for them (time ran out, or they left)."),
-        ("ru", "⌛ авто: карты игрока разложены за него (время вышло или он ушёл)."),
+        ("ru", "⌛ авто: карты игрока разложены автоматически (по таймауту или после ухода)."),
     ):
         assert tr(lang, "board.timed_out") in said  # /help says what the mark means
         for key in ("help", "help.discord"):

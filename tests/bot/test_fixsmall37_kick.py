@@ -114,6 +114,6 @@ async def test_a_self_kick_of_someone_seated_nowhere_is_leaves_answer(env) -> No
 
 def test_the_unregistering_kick_in_both_languages() -> None:
     assert tr("ru", "reply.kicked_unregistered", name="Боб", amount=100, label="kush") == (
-        "Боб: админ отменил регистрацию в турнире, взнос 100 кушей возвращён на баланс."
+        "Боб: регистрация в турнире снята админом, взнос 100 кушей возвращён на баланс."
     )
     assert tr("ru", "reply.kick_tournament").startswith("В начавшемся турнире место")

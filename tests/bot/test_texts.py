@@ -377,7 +377,7 @@ NAME_MAY_FOLLOW = {"игрока", "может", "и"}
 def test_russian_texts_never_decline_a_players_name() -> None:
     """A name placed where Russian declines it read «Админ поднял Боб из-за стола»,
     «Баланс Боб превысил …», «взнос за 🤖 Anna»: such texts start with the name
-    («Боб: админ поднял игрока …») or name it after «игрока»."""
+    («Боб встаёт из-за стола по решению админа») or name it after «игрока»."""
     declined = [
         (key, m.group(0))
         for key, entry in TEXTS.items()
@@ -386,7 +386,9 @@ def test_russian_texts_never_decline_a_players_name() -> None:
         if m.group(1).lower() not in NAME_MAY_FOLLOW
     ]
     assert declined == []
-    assert tr("ru", "reply.kicked_nothing", name="Боб") == "Боб: админ поднял игрока из-за стола."
+    assert tr("ru", "reply.kicked_nothing", name="Боб") == (
+        "Боб встаёт из-за стола по решению админа."
+    )
     assert tr("ru", "err.grant_unsure", name="Боб") == (
         "Не удалось проверить, сохранена ли выдача: посмотрите баланс игрока Боб, прежде чем "
         "выдавать снова."

@@ -249,8 +249,8 @@ async def test_grant_to_a_username_known_only_from_a_private_chat(tmp_path: Path
 
 def test_the_grant_refusal_reads_in_russian() -> None:
     assert tr("ru", "reply.grant_unknown", name="@bob") == (
-        "Нет такого игрока: @bob. Чтобы начислить участнику, который здесь ещё не играл, "
-        "ответьте на его сообщение командой /grant N."
+        "Нет такого игрока: @bob. Чтобы начислить тому, кто здесь ещё не играл, ответьте "
+        "командой /grant N на любое сообщение этого человека."
     )
 
 

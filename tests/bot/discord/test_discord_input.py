@@ -198,7 +198,7 @@ async def test_a_grant_to_a_bot_account_is_refused_and_creates_no_player(tmp_pat
         assert "MEE6" not in top["content"], top
         reply = await w.slash(BOB, "grant", {"user": mee6, "amount": 500}, admin=True)
         assert (
-            reply["content"] == "MEE6 — бот, он не играет: /ofcadmin grant — только для участников."
+            reply["content"] == "MEE6 — бот, а не игрок: /ofcadmin grant — только для участников."
         )
         assert w.logged == []
 
