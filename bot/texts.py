@@ -2703,7 +2703,7 @@ TEXTS: dict[str, dict[str, str]] = {
     # R5.4: a fouled board against each live one, under either scheme
     "rules.foul": {
         "en": "A foul loses every box to each live board (−6) and pays that board's royalties.",
-        "ru": "Мёртвая рука проигрывает каждой живой руке все боксы (−6) и платит роялти этой руки.",
+        "ru": "Мёртвая рука проигрывает каждой живой руке все боксы (−6) и платит роялти той руки.",
     },
     "rules.scoring.two_per_row": {
         "en": "Each box won vs each opponent: 2 points, no scoop bonus.",

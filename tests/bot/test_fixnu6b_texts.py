@@ -94,7 +94,7 @@ async def test_r5_4_a_foul_pays_the_live_boards_royalties() -> None:
     ), text
     russian = (await service.rules(GROUP, BORIS)).text
     assert (
-        "\nМёртвая рука проигрывает каждой живой руке все боксы (−6) и платит роялти этой руки.\n"
+        "\nМёртвая рука проигрывает каждой живой руке все боксы (−6) и платит роялти той руки.\n"
     ) in russian, russian
 
 

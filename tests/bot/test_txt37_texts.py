@@ -103,7 +103,7 @@ async def test_a_whole_number_setting_given_a_word_is_told_it_is_no_number() -> 
 
 def test_r5_4_the_foul_rule_says_whose_royalties_are_paid() -> None:
     assert tr("ru", "rules.foul") == (
-        "Мёртвая рука проигрывает каждой живой руке все боксы (−6) и платит роялти этой руки."
+        "Мёртвая рука проигрывает каждой живой руке все боксы (−6) и платит роялти той руки."
     )
 
 
