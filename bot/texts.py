@@ -883,14 +883,14 @@ TEXTS: dict[str, dict[str, str]] = {
     "reply.kicked_after_hand": {
         "en": "Admin stood {name} up: they leave after this hand (their cards are placed "
         "for them as on timeout), their stack back to their balance then.",
-        "ru": "{name}: админ поднял игрока из-за стола — он встанет после этой раздачи (его "
-        "карты разложатся как по таймауту), стек вернётся на баланс.",
+        "ru": "{name}: админ поднял игрока из-за стола — место освободится после этой раздачи "
+        "(карты разложатся как по таймауту), стек вернётся на баланс.",
     },
     "reply.kicked_when_hand_ends": {
         "en": "Admin stood {name} up: they leave when this hand ends, their stack back to "
         "their balance then.",
-        "ru": "{name}: админ поднял игрока из-за стола — он встанет, когда закончится эта "
-        "раздача, стек вернётся на баланс.",
+        "ru": "{name}: админ поднял игрока из-за стола — место освободится, когда закончится "
+        "эта раздача, стек вернётся на баланс.",
     },
     # the cards placed for the kicked player (R8.5) ended the hand at once: they stood up with
     # it (the showdown's notice says what went back to their balance)
@@ -904,14 +904,14 @@ TEXTS: dict[str, dict[str, str]] = {
     "reply.kicked_after_hand_chinese": {
         "en": "Admin stood {name} up after this hand: their hand is dead, and the game to "
         "{target} ends with it, settled for everyone; their stack back then.",
-        "ru": "{name}: админ поднял игрока из-за стола после этой раздачи — его рука мёртвая, "
+        "ru": "{name}: админ поднял игрока из-за стола после этой раздачи — рука мёртвая, "
         "а игра до {target:очка|очков|очков} закончится ею с расчётом для всех; стек "
         "вернётся.",
     },
     "reply.kicked_game_ends_chinese": {
         "en": "Admin stood {name} up: they leave when this hand ends; the game to {target} "
         "ends then, settled for everyone, their stack back to their balance.",
-        "ru": "{name}: админ поднял игрока из-за стола — он встанет в конце этой раздачи; "
+        "ru": "{name}: админ поднял игрока из-за стола — место освободится в конце раздачи; "
         "тогда же закончится игра до {target:очка|очков|очков} с расчётом для всех, стек "
         "вернётся на баланс.",
     },
@@ -1355,23 +1355,23 @@ TEXTS: dict[str, dict[str, str]] = {
     # a command that takes no words typed with some ("/leave now", "/balance @bob"): not run
     "usage.join": {
         "en": "/join takes no words; nothing was done. /join seats you at the first free seat, Ready then buys in, /topup N adds to your stack.",
-        "ru": "/join пишется без слов, ничего не сделано. /join сажает вас на первое свободное место, «Готов» вносит взнос, /topup N докупает в стек.",
+        "ru": "/join пишется без параметров, ничего не сделано. /join сажает вас на первое свободное место, «Готов» вносит взнос, /topup N докупает в стек.",
     },
     "usage.ready": {
         "en": "/ready takes no words; nothing was done. /ready buys in with the table's buy-in, /topup N adds to your stack.",
-        "ru": "/ready пишется без слов, ничего не сделано. /ready вносит взнос стола, /topup N докупает в стек.",
+        "ru": "/ready пишется без параметров, ничего не сделано. /ready вносит взнос стола, /topup N докупает в стек.",
     },
     "usage.leave": {
         "en": "/leave takes no words; nothing was done. /leave stands you up (during a hand, when it ends); admins close the table with /closetable.",
-        "ru": "/leave пишется без слов, ничего не сделано. /leave поднимает вас из-за стола (во время раздачи — после неё); закрыть стол админы могут командой /closetable.",
+        "ru": "/leave пишется без параметров, ничего не сделано. /leave поднимает вас из-за стола (во время раздачи — после неё); стол закрывают админы: /closetable.",
     },
     "usage.sitout": {
         "en": "/sitout takes no words; nothing was done. /sitout skips hands, keeping your seat, until /back.",
-        "ru": "/sitout пишется без слов, ничего не сделано. /sitout пропускает раздачи, сохраняя ваше место, до /back.",
+        "ru": "/sitout пишется без параметров, ничего не сделано. /sitout пропускает раздачи, сохраняя ваше место, до /back.",
     },
     "usage.balance": {
         "en": "/balance takes no words; it shows your own balance. /top shows everyone's, /stats @user one player's statistics.",
-        "ru": "/balance пишется без слов и показывает ваш баланс. /top — балансы всех, /stats @игрок — статистика одного игрока.",
+        "ru": "/balance пишется без параметров и показывает ваш баланс. /top — балансы всех, /stats @игрок — статистика одного игрока.",
     },
     "usage.history": {
         "en": "Usage: /history [N]: your last N hands (1–20; 5 without N).",
@@ -1379,7 +1379,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "usage.hand": {
         "en": "/hand takes no words; it shows your board now as a picture. /replay N shows hand N street by street.",
-        "ru": "/hand пишется без слов и показывает вашу доску сейчас картинкой. /replay N — раздача N по улицам.",
+        "ru": "/hand пишется без параметров и показывает вашу доску сейчас картинкой. /replay N — раздача N по улицам.",
     },
     "reply.grant_usage": {"en": "Usage: /grant @user N", "ru": "Формат: /grant @игрок N"},
     "reply.grant_which": {
@@ -2183,7 +2183,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "/tournament [игра] — открыть турнир (регистрация, старт)\n"
             "/addbot [лёгкий|средний|сильный], /removebot [имя] — посадить или убрать компьютерного "
             "игрока "
-            "(админы и открывший стол, а когда он уйдёт — тот, кто сидит дольше всех)\n"
+            "(админы и тот, кто открыл стол, а после его ухода — тот, кто сидит дольше всех)\n"
             "/join, /leave, /ready — сесть, встать, внести взнос\n"
             "/topup [N] — докупить в стек (во время вашей раздачи — пройдёт после неё)\n"
             "/sitout, /back — пропускать раздачи, вернуться\n"
@@ -2200,7 +2200,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "/closetable — закрыть стол между раздачами (стеки вернутся на балансы), например "
             "чтобы открыть другую игру\n"
             "Ваши карты приходят в личный чат со мной; /hand там покажет вашу доску картинкой.\n"
-            "⌛ авто: карты игрока разложены за него (время вышло или он ушёл)."
+            "⌛ авто: карты игрока разложены автоматически (по таймауту или при уходе из-за стола)."
         ),
     },
     # after /help's list: what the group's unit is (R8.1: its own label, "chips" or "₽", so
@@ -2253,8 +2253,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "классический OFC или китайский покер\n"
             "/ofc tournament [game] — открыть турнир (регистрация, старт)\n"
             "/ofc addbot [level], /ofc removebot [name] — посадить или убрать компьютерного игрока "
-            "(участники с правом «Управлять сервером» и открывший стол, а когда он уйдёт — тот, "
-            "кто сидит дольше всех)\n"
+            "(участники с правом «Управлять сервером» и тот, кто открыл стол, а после его ухода "
+            "— тот, кто сидит дольше всех)\n"
             "/ofc join, /ofc ready, /ofc leave — сесть, внести взнос, встать\n"
             "/ofc topup [amount] — докупить в стек (во время вашей раздачи — пройдёт после неё)\n"
             "/ofc sitout, /ofc back — пропускать раздачи, вернуться\n"
@@ -2272,7 +2272,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "чтобы открыть другую игру\n"
             "Ваши карты: кнопка «🂠 Мои карты» на сообщении стола (и в личном чате, если он открыт); "
             "/ofc hand покажет вашу доску картинкой, видной только вам.\n"
-            "⌛ авто: карты игрока разложены за него (время вышло или он ушёл)."
+            "⌛ авто: карты игрока разложены автоматически (по таймауту или при уходе из-за стола)."
         ),
     },
     # a /grant storage neither confirmed nor refused, tried twice (a lost connection)
@@ -2430,7 +2430,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "tour.hint": {
         "en": "It starts when the seats are full, or when its opener or an admin presses Start (2+ players).",
-        "ru": "Начнётся, когда места заполнятся или когда открывший или админ нажмёт «Старт» (от двух игроков).",
+        "ru": "Начнётся, когда места заполнятся или когда тот, кто открыл турнир, или админ нажмёт «Старт» (от двух игроков).",
     },
     "tour.status": {
         "en": "🏆 Level {level} · {cpp:chip|chips} a point · next level in {next}",

@@ -204,7 +204,7 @@ def _is_fragment(quote: str, template: str) -> bool:
     if any(quote in literal for literal, _ in parts):
         return True
     for i in range(len(parts) - 1):
-        literal, spec = parts[i]
+        literal = parts[i][0]
         head = "|".join(re.escape(literal[k:]) for k in range(len(literal) + 1))
         body = f"(?:{head})"
         for j in range(i + 1, len(parts)):
@@ -296,5 +296,6 @@ def test_the_russian_guide_check_finds_a_broken_quote_or_command() -> None:
     for right, wrong in [("`/sitout`", "`/sitdown`"), ("`/ofc join`", "`/ofc sit`")]:
         assert right in text, right
         assert _unknown_commands(text.replace(right, wrong, 1)) != [], wrong
-    assert _unknown_quotes("«Вы сели на место 2. Нажмите «Готов», чтобы внести взнос.»", tables) == []
+    joined = "«Вы сели на место 2. Нажмите «Готов», чтобы внести взнос.»"
+    assert _unknown_quotes(joined, tables) == []
     assert _unknown_quotes("«Вы сели на стул 2.»", tables) == ["Вы сели на стул 2."]

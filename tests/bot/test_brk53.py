@@ -49,7 +49,7 @@ async def test_a_kick_mid_chinese_hand_tells_the_admin_the_game_ends() -> None:
     bob = t.seat_of(C_BOB.user_id)
     assert bob is not None and bob.leaving
     assert tr("ru", "reply.kicked_after_hand_chinese", name="Bob", target=51) == (
-        "Bob: админ поднял игрока из-за стола после этой раздачи — его рука мёртвая, а игра "
+        "Bob: админ поднял игрока из-за стола после этой раздачи — рука мёртвая, а игра "
         "до 51 очка закончится ею с расчётом для всех; стек вернётся."
     )
     before = await player_balance_in(store, C_GROUP, C_BOB)
@@ -200,8 +200,8 @@ async def test_a_kick_of_a_chinese_player_who_arranged_says_the_game_ends() -> N
         "settled for everyone, their stack back to their balance."
     )
     assert tr("ru", "reply.kicked_game_ends_chinese", name="Bob", target=51) == (
-        "Bob: админ поднял игрока из-за стола — он встанет в конце этой раздачи; тогда же "
-        "закончится игра до 51 очка с расчётом для всех, стек вернётся на баланс."
+        "Bob: админ поднял игрока из-за стола — место освободится в конце раздачи; "
+        "тогда же закончится игра до 51 очка с расчётом для всех, стек вернётся на баланс."
     )
 
 

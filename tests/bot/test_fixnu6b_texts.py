@@ -153,7 +153,11 @@ def test_terms_a_new_player_met_are_self_explanatory() -> None:
     Arrange button's word."""
     for lang, said in (
         ("en", "⌛ auto: a player's cards were placed for them (time ran out, or they left)."),
-        ("ru", "⌛ авто: карты игрока разложены за него (время вышло или он ушёл)."),
+        (
+            "ru",
+            "⌛ авто: карты игрока разложены автоматически (по таймауту или при уходе из-за "
+            "стола).",
+        ),
     ):
         assert tr(lang, "board.timed_out") in said  # /help says what the mark means
         for key in ("help", "help.discord"):

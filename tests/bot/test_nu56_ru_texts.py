@@ -1,0 +1,56 @@
+"""What a Russian-speaking newcomer found writing docs/playing.ru.md (nu56): the admin's answer
+to a /kick during a hand said of the named player «он встанет» («his cards», «his hand»), the
+tournament lobby and /help called the opener «открывший» and /help's ⌛ line «разложены за
+него … он ушёл»: masculine words about a player who may be a woman. And «/leave пишется без
+слов» read oddly: a command's words are its parameters."""
+
+from __future__ import annotations
+
+import re
+
+from bot.texts import TEXTS, tr
+
+#: a pronoun of a gender, as a whole word
+PRONOUN = re.compile(r"(?<![а-яё])(он|его|ему|им|она|её|ей)(?![а-яё])")
+#: texts naming someone whose pronoun is not a player's: a computer player («компьютерный
+#: игрок: его уберёт …») or a bot account («бот, он не играет»), the sandbox's database
+#: («база бота, она …»), a member who never played (a generic «участник»)
+NOT_A_PLAYER = {"reply.kick_computer", "reply.grant_bot", "sandbox.db_not_bots"}
+NOT_A_PLAYER |= {"reply.grant_unknown"}
+
+
+def test_no_russian_text_calls_a_named_player_he_or_she() -> None:
+    said = [
+        (key, entry["ru"])
+        for key, entry in TEXTS.items()
+        if ("{name}" in entry["ru"] or "{names}" in entry["ru"])
+        and key not in NOT_A_PLAYER
+        and PRONOUN.search(entry["ru"])
+    ]
+    assert said == []
+    assert tr("ru", "reply.kicked_when_hand_ends", name="Анна") == (
+        "Анна: админ поднял игрока из-за стола — место освободится, когда закончится эта "
+        "раздача, стек вернётся на баланс."
+    )
+
+
+def test_no_russian_text_calls_the_opener_or_a_player_in_the_masculine() -> None:
+    """«открывший» (who opened it) and «за него … он ушёл» in /help and the tournament
+    lobby: «тот, кто открыл» and a sentence without the player's gender instead."""
+    masculine = re.compile(r"открывший|за него|он ушёл|он уйдёт")
+    assert [k for k, e in TEXTS.items() if masculine.search(e["ru"])] == []
+    assert tr("ru", "tour.hint") == (
+        "Начнётся, когда места заполнятся или когда тот, кто открыл турнир, или админ нажмёт "
+        "«Старт» (от двух игроков)."
+    )
+    for key in ("help", "help.discord"):
+        lines = tr("ru", key).split("\n")
+        assert lines[-1] == (
+            "⌛ авто: карты игрока разложены автоматически (по таймауту или при уходе из-за стола)."
+        )
+
+
+def test_a_command_without_parameters_says_so_in_russian() -> None:
+    for name in ("join", "ready", "leave", "sitout", "balance", "hand"):
+        text = tr("ru", f"usage.{name}")
+        assert text.startswith(f"/{name} пишется без параметров"), text
