@@ -6,8 +6,11 @@ tournament lobby and /help called the opener «открывший» and /help's 
 
 from __future__ import annotations
 
+import io
 import re
+from pathlib import Path
 
+from bot.sandbox import Sandbox, SandboxOptions
 from bot.texts import TEXTS, tr
 
 #: a pronoun of a gender, as a whole word
@@ -54,3 +57,22 @@ def test_a_command_without_parameters_says_so_in_russian() -> None:
     for name in ("join", "ready", "leave", "sitout", "balance", "hand"):
         text = tr("ru", f"usage.{name}")
         assert text.startswith(f"/{name} пишется без параметров"), text
+
+
+async def test_the_sandbox_calls_bob_in_the_groups_language(tmp_path: Path) -> None:
+    """A group set to Russian by an earlier ``--lang ru`` start, started again without the
+    flag: the sandbox speaks Russian, and its help called the second member "Bob" (his name
+    in the flag's language) where the first start said «Боб»."""
+    db = tmp_path / "s.sqlite3"
+    for given in ({"lang"}, set()):
+        out = io.StringIO()
+        lang = "ru" if given else "en"
+        opts = SandboxOptions(db=db, bots=0, bot_delay=0.0, lang=lang, given=frozenset(given))
+        box = Sandbox(opts, out)
+        try:
+            await box.start()
+            assert box.lang == "ru"
+            assert box.bob.first_name == "Боб", out.getvalue()
+            assert "b … — ходы второго участника, Боб (" in out.getvalue()
+        finally:
+            await box.stop()
