@@ -1930,7 +1930,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "sandbox.bob_auto": {
         "en": "» {bob}'s hands are arranged automatically now (b manual: you type {bob}'s moves)",
-        "ru": "» {bob}: руки раскладываются автоматически (b manual — ходы вводите вы)",
+        "ru": "» {bob}: руки раскладываются автоматически (b вручную — ходы вводите вы)",
     },
     "sandbox.bob_manual": {
         "en": "» {bob}'s moves are yours to type: b N presses button N of {bob}'s hand (b auto: "
@@ -1941,7 +1941,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "sandbox.bob_auto_kept": {
         "en": "» {bob}'s hands are arranged automatically, as at the last start (b manual: you "
         "type {bob}'s moves)",
-        "ru": "» {bob}: руки раскладываются автоматически, как и в прошлый запуск (b manual — "
+        "ru": "» {bob}: руки раскладываются автоматически, как и в прошлый запуск (b вручную — "
         "ходы вводите вы)",
     },
     # once a street, Bob on manual: nothing of the cards (the private chat after a b line);
@@ -1978,12 +1978,12 @@ TEXTS: dict[str, dict[str, str]] = {
     "sandbox.bob_nothing": {
         "en": "» {bob}: nothing in the private chat yet, no hand (to the table: b g join, then "
         "b g ready)",
-        "ru": "» {bob}: в личном чате пока пусто, карт нет (за стол: b g join, затем b g ready)",
+        "ru": "» {bob}: в личном чате пока пусто, карт нет (за стол: b g сесть, затем b g готов)",
     },
     "sandbox.bob_help": {
         "en": "» {bob}: b /command, b gN (or b g LABEL), b N for {bob}'s hand, b auto, b manual, "
         "b name X; b alone shows {bob}'s hand",
-        "ru": "» {bob}: b /команда, b gN (или b g название), b N — кнопки руки, b auto, b manual, "
+        "ru": "» {bob}: b /команда, b gN (или b g название), b N — кнопки руки, b auto, b вручную, "
         "b имя X; b — показать руку",
     },
     "sandbox.number": {

@@ -76,3 +76,13 @@ async def test_the_sandbox_calls_bob_in_the_groups_language(tmp_path: Path) -> N
             assert "b … — ходы второго участника, Боб (" in out.getvalue()
         finally:
             await box.stop()
+
+
+def test_the_russian_sandbox_suggests_bobs_lines_in_russian() -> None:
+    """The Russian hints about Bob mixed «b g участвовать» and «b имя X» with «b g join,
+    затем b g ready» and «b manual»: the sandbox takes «b g сесть», «b g готов» and
+    «b вручную» too, so the Russian hints say those."""
+    bob = {k: e["ru"] for k, e in TEXTS.items() if k.startswith("sandbox.bob")}
+    assert [k for k, ru in bob.items() if re.search(r"b manual|b g join|b g ready", ru)] == []
+    assert "(за стол: b g сесть, затем b g готов)" in bob["sandbox.bob_nothing"]
+    assert "(b вручную — ходы вводите вы)" in bob["sandbox.bob_auto"]
