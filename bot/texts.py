@@ -1227,7 +1227,7 @@ TEXTS: dict[str, dict[str, str]] = {
     # periods too (no Discord wording: its period is an option with choices)
     "stats.unknown_or_period": {
         "en": "Only those who played here have statistics. /stats alone: this group and you; a period: week, month or all.",
-        "ru": "Статистика есть только у тех, кто играл здесь. /stats без имени — группа и вы; период: week (неделя), month (месяц) или all (всё).",
+        "ru": "Статистика есть только у тех, кто играл здесь. /stats без имени — группа и вы; период: неделя (week), месяц (month) или всё (all).",
     },
     # "/stats year": a period /stats has not (not read as a player's name)
     "stats.no_period": {

@@ -86,3 +86,10 @@ def test_the_russian_sandbox_suggests_bobs_lines_in_russian() -> None:
     assert [k for k, ru in bob.items() if re.search(r"b manual|b g join|b g ready", ru)] == []
     assert "(за стол: b g сесть, затем b g готов)" in bob["sandbox.bob_nothing"]
     assert "(b вручную — ходы вводите вы)" in bob["sandbox.bob_auto"]
+
+
+def test_russian_stats_answers_name_the_periods_russian_first() -> None:
+    """/stats's usage and «нет периода» say «неделя (week)»; its answer to an unknown name
+    said «week (неделя)», the English word first."""
+    for key in ("stats.unknown_or_period", "stats.no_period"):
+        assert "неделя (week), месяц (month) или всё (all)" in tr("ru", key, period="год"), key
