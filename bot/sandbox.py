@@ -234,6 +234,7 @@ class Sandbox:
     #: kept on the database's side file with his name (:meth:`_bob_file`) for the next start
     bob_auto: bool = False
     _bob_named: bool = False  # ``b name X``: his name is X, not "Bob" in the sandbox's language
+    _bob_by_default: bool = False  # no name given: "Bob" in the sandbox's language (Боб)
     #: the street of Bob's hand whose "Bob's move" line was printed (:meth:`_prompt_bob`)
     _bob_prompted: tuple[int, str, frozenset[str]] | None = None
     _bob_again: bool = False  # a bare "b": his hand printed again, changed or not
@@ -294,6 +295,7 @@ class Sandbox:
         self._named_by_default = not self.human.first_name
         name = self.human.first_name or tr(self.lang, "sandbox.player")
         self.human = replace(self.human, first_name=name, language_code=self.opts.lang)
+        self._bob_by_default = not self.bob.first_name
         bob = self.bob.first_name or tr(self.opts.lang, "sandbox.bob")
         self.bob = replace(self.bob, first_name=bob, language_code=self.opts.lang)
 
@@ -434,6 +436,13 @@ class Sandbox:
             cards = " ".join(str(card) for card in FANTASYLAND_STREETS[0])
             self.line(tr(self.lang, "sandbox.fantasyland", cards=cards))
         self.line(self._what_to_press(table, resumed=resumed))
+        if self._bob_by_default and not self._bob_named:
+            # in the language the sandbox speaks this start, as the table knows him once
+            # seated: a Russian group started without "--lang ru" printed «… Bob (b g
+            # участвовать …)», his name in the flag's language (nu56)
+            bob_seat = table.seat_of(str(self.bob.id)) if table is not None else None
+            name = bob_seat.name if bob_seat is not None else tr(self.lang, "sandbox.bob")
+            self.bob = replace(self.bob, first_name=name)
         if self.bob_auto:
             self.line(tr(self.lang, "sandbox.bob_auto_kept", bob=self.bob.first_name))
         self.line(tr(self.lang, "sandbox.help", bob=self.bob.first_name))

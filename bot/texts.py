@@ -1268,7 +1268,7 @@ TEXTS: dict[str, dict[str, str]] = {
     # periods too (no Discord wording: its period is an option with choices)
     "stats.unknown_or_period": {
         "en": "Only those who played here have statistics. /stats alone: this group and you; a period: week, month or all.",
-        "ru": "Статистика есть только у тех, кто играл здесь. /stats без имени — группа и вы; период: week (неделя), month (месяц) или all (всё).",
+        "ru": "Статистика есть только у тех, кто играл здесь. /stats без имени — группа и вы; период: неделя (week), месяц (month) или всё (all).",
     },
     # "/stats year": a period /stats has not (not read as a player's name)
     "stats.no_period": {
@@ -1396,23 +1396,23 @@ TEXTS: dict[str, dict[str, str]] = {
     # a command that takes no words typed with some ("/leave now", "/balance @bob"): not run
     "usage.join": {
         "en": "/join takes no words; nothing was done. /join seats you at the first free seat, Ready then buys in, /topup N adds to your stack.",
-        "ru": "/join пишется без слов, ничего не сделано. /join сажает вас на первое свободное место, «Готов» вносит взнос, /topup N докупает в стек.",
+        "ru": "/join пишется без параметров, ничего не сделано. /join сажает вас на первое свободное место, «Готов» вносит взнос, /topup N докупает в стек.",
     },
     "usage.ready": {
         "en": "/ready takes no words; nothing was done. /ready buys in with the table's buy-in, /topup N adds to your stack.",
-        "ru": "/ready пишется без слов, ничего не сделано. /ready вносит взнос стола, /topup N докупает в стек.",
+        "ru": "/ready пишется без параметров, ничего не сделано. /ready вносит взнос стола, /topup N докупает в стек.",
     },
     "usage.leave": {
         "en": "/leave takes no words; nothing was done. /leave stands you up (during a hand, when it ends); admins close the table with /closetable.",
-        "ru": "/leave пишется без слов, ничего не сделано. /leave поднимает вас из-за стола (во время раздачи — после неё); закрыть стол админы могут командой /closetable.",
+        "ru": "/leave пишется без параметров, ничего не сделано. /leave поднимает вас из-за стола (во время раздачи — после неё); стол закрывают админы: /closetable.",
     },
     "usage.sitout": {
         "en": "/sitout takes no words; nothing was done. /sitout skips hands, keeping your seat, until /back.",
-        "ru": "/sitout пишется без слов, ничего не сделано. /sitout пропускает раздачи, сохраняя ваше место, до /back.",
+        "ru": "/sitout пишется без параметров, ничего не сделано. /sitout пропускает раздачи, сохраняя ваше место, до /back.",
     },
     "usage.balance": {
         "en": "/balance takes no words; it shows your own balance. /top shows everyone's, /stats @user one player's statistics.",
-        "ru": "/balance пишется без слов и показывает ваш баланс. /top — балансы всех, /stats @игрок — статистика одного игрока.",
+        "ru": "/balance пишется без параметров и показывает ваш баланс. /top — балансы всех, /stats @игрок — статистика одного игрока.",
     },
     "usage.history": {
         "en": "Usage: /history [N]: your last N hands (1–20; 5 without N).",
@@ -1420,7 +1420,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "usage.hand": {
         "en": "/hand takes no words; it shows your board now as a picture. /replay N shows hand N street by street.",
-        "ru": "/hand пишется без слов и показывает вашу доску сейчас картинкой. /replay N — раздача N по улицам.",
+        "ru": "/hand пишется без параметров и показывает вашу доску сейчас картинкой. /replay N — раздача N по улицам.",
     },
     "reply.grant_usage": {"en": "Usage: /grant @user N", "ru": "Формат: /grant @игрок N"},
     "reply.grant_which": {
@@ -1971,7 +1971,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "sandbox.bob_auto": {
         "en": "» {bob}'s hands are arranged automatically now (b manual: you type {bob}'s moves)",
-        "ru": "» {bob}: руки раскладываются автоматически (b manual — ходы вводите вы)",
+        "ru": "» {bob}: руки раскладываются автоматически (b вручную — ходы вводите вы)",
     },
     "sandbox.bob_manual": {
         "en": "» {bob}'s moves are yours to type: b N presses button N of {bob}'s hand (b auto: "
@@ -1982,7 +1982,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "sandbox.bob_auto_kept": {
         "en": "» {bob}'s hands are arranged automatically, as at the last start (b manual: you "
         "type {bob}'s moves)",
-        "ru": "» {bob}: руки раскладываются автоматически, как и в прошлый запуск (b manual — "
+        "ru": "» {bob}: руки раскладываются автоматически, как и в прошлый запуск (b вручную — "
         "ходы вводите вы)",
     },
     # once a street, Bob on manual: nothing of the cards (the private chat after a b line);
@@ -2019,12 +2019,12 @@ TEXTS: dict[str, dict[str, str]] = {
     "sandbox.bob_nothing": {
         "en": "» {bob}: nothing in the private chat yet, no hand (to the table: b g join, then "
         "b g ready)",
-        "ru": "» {bob}: в личном чате пока пусто, карт нет (за стол: b g join, затем b g ready)",
+        "ru": "» {bob}: в личном чате пока пусто, карт нет (за стол: b g сесть, затем b g готов)",
     },
     "sandbox.bob_help": {
         "en": "» {bob}: b /command, b gN (or b g LABEL), b N for {bob}'s hand, b auto, b manual, "
         "b name X; b alone shows {bob}'s hand",
-        "ru": "» {bob}: b /команда, b gN (или b g название), b N — кнопки руки, b auto, b manual, "
+        "ru": "» {bob}: b /команда, b gN (или b g название), b N — кнопки руки, b auto, b вручную, "
         "b имя X; b — показать руку",
     },
     "sandbox.number": {
@@ -2224,7 +2224,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "/tournament [игра] — открыть турнир (регистрация, старт)\n"
             "/addbot [лёгкий|средний|сильный], /removebot [имя] — посадить или убрать компьютерного "
             "игрока "
-            "(админы и открывший стол, а после ухода открывшего — тот, кто сидит дольше всех)\n"
+            "(админы и тот, кто открыл стол, а после ухода открывшего — тот, кто сидит дольше всех)\n"
             "/join, /leave, /ready — сесть, встать, внести взнос\n"
             "/topup [N] — докупить в стек (во время вашей раздачи — пройдёт после неё)\n"
             "/sitout, /back — пропускать раздачи, вернуться\n"
@@ -2294,7 +2294,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "классический OFC или китайский покер\n"
             "/ofc tournament [game] — открыть турнир (регистрация, старт)\n"
             "/ofc addbot [level], /ofc removebot [name] — посадить или убрать компьютерного игрока "
-            "(участники с правом «Управлять сервером» и открывший стол, а после ухода открывшего — тот, "
+            "(участники с правом «Управлять сервером» и тот, кто открыл стол, а после ухода открывшего — тот, "
             "кто сидит дольше всех)\n"
             "/ofc join, /ofc ready, /ofc leave — сесть, внести взнос, встать\n"
             "/ofc topup [amount] — докупить в стек (во время вашей раздачи — пройдёт после неё)\n"
@@ -2471,7 +2471,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "tour.hint": {
         "en": "It starts when the seats are full, or when its opener or an admin presses Start (2+ players).",
-        "ru": "Начнётся, когда места заполнятся или когда открывший или админ нажмёт «Старт» (от двух игроков).",
+        "ru": "Начнётся, когда места заполнятся или когда тот, кто открыл турнир, или админ нажмёт «Старт» (от двух игроков).",
     },
     "tour.status": {
         "en": "🏆 Level {level} · {cpp:chip|chips} a point · next level in {next}",

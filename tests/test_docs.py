@@ -4,11 +4,12 @@ settings' own descriptions say, and the rule book copy is the shared one."""
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -137,3 +138,164 @@ def test_every_file_path_the_pages_quote_exists() -> None:
             and not any((b / p).exists() for b in bases)
         ]
     assert missing == []
+
+
+# -- the Russian player guide (docs/playing.ru.md) ----------------------------------------------
+#: the words the bot puts into its Russian texts' placeholders, as the guide's quotes show
+#: them: the example names, the kush and chip words, the computer players' levels, and the
+#: words of a text it nests in another (the clock's «тайм-банк», «(было 120)»)
+_VALUE_WORDS = (
+    "Анна|Борис|Игрок|Боб|Алиса|Куш|кушей|куша|куш|фишек|фишки|фишка|тайм-банк|было|лёгкий"
+    "|средний|сильный"
+)
+
+
+@functools.cache
+def _value() -> str:
+    """A placeholder's value (:data:`_VALUE_WORDS`): digits, times, signs and spaces, the
+    words above, a setting's name or a language; no other Latin word (a label left in
+    English is no value)."""
+    from bot.service.settings import SETTINGS
+
+    latin = sorted([*SETTINGS, "ru", "en", "auto", "OFC"], key=len, reverse=True)
+    return "|".join([r"[\d\s:.,+\-−–#%/×()@=•·]|🤖|⚙", _VALUE_WORDS, *latin])
+
+
+def _russian_tables() -> list[str]:
+    """Every Russian text of the bot: ``TEXTS``, the settings' descriptions, the Telegram
+    command menu and Discord's command descriptions."""
+    from bot.service.settings import SETTINGS
+    from bot.telegram.adapter import COMMANDS
+    from bot.texts import DISCORD_DESCRIPTIONS_RU, TEXTS
+
+    texts = [entry["ru"] for entry in TEXTS.values()]
+    texts += [s.ru for s in SETTINGS.values()] + [s.discord_ru for s in SETTINGS.values()]
+    texts += [ru for _, _, ru in COMMANDS] + list(DISCORD_DESCRIPTIONS_RU.values())
+    return [t for t in texts if t]
+
+
+def _parts(template: str) -> list[tuple[str, str | None]]:
+    """A template's literal pieces, each with the placeholder after it (its plural forms'
+    spec, "" for a plain one, None after the last piece)."""
+    import string
+
+    parts: list[tuple[str, str | None]] = []
+    for literal, field, spec, _ in string.Formatter().parse(template):
+        parts.append((literal, None if field is None else (spec or "")))
+    if not parts or parts[-1][1] is not None:
+        parts.append(("", None))
+    return parts
+
+
+def _placeholder(spec: str) -> str:
+    """A placeholder's value: :func:`_value` or its plural forms
+    (``{n:секунду|секунды|секунд}``; ``{n:+d|очко|очка|очков}``); it may be empty."""
+    forms = spec.split("|")[1:] if spec.startswith("+d") else spec.split("|")
+    words = [re.escape(f) for f in forms if f and "|" in spec]
+    return f"(?:{'|'.join([*words, _value()])})*?"
+
+
+@functools.cache
+def _is_fragment(quote: str, template: str) -> bool:
+    """Whether ``quote`` is a piece of ``template`` rendered with some placeholder values
+    (:func:`_value`, or the placeholder's own plural forms): it may begin and end inside a
+    literal piece or a value."""
+    parts = _parts(template)
+    if any(quote in literal for literal, _ in parts):
+        return True
+    for i in range(len(parts) - 1):
+        literal = parts[i][0]
+        head = "|".join(re.escape(literal[k:]) for k in range(len(literal) + 1))
+        body = f"(?:{head})"
+        for j in range(i + 1, len(parts)):
+            body += _placeholder(parts[j - 1][1] or "")
+            tail = parts[j][0]
+            ends = "|".join(re.escape(tail[:k]) for k in range(len(tail) + 1))
+            if re.fullmatch(f"{body}(?:{ends})", quote, re.S):
+                return True
+            body += re.escape(tail)
+            if parts[j][1] is None:
+                break
+    return False
+
+
+def _unknown_quotes(text: str, tables: list[str]) -> list[str]:
+    """The «…» quotes of ``text`` (outer ones; «» may nest, as the bot's own texts nest them)
+    none of ``tables`` holds: each piece between the quote's "…" (a part left out) must be a
+    fragment of one text."""
+    quotes, depth, start = [], 0, 0
+    for at, char in enumerate(text):
+        if char == "«":
+            depth += 1
+            if depth == 1:
+                start = at + 1
+        elif char == "»" and depth:
+            depth -= 1
+            if depth == 0:
+                quotes.append(text[start:at])
+    assert depth == 0, "an unclosed «"
+    unknown = []
+    for quote in quotes:
+        for piece in re.sub(r"\s+", " ", quote).split("…"):
+            piece = piece.strip()
+            words = set(re.findall(r"[а-яё]{3,}", piece.lower()))
+            words -= set(re.findall(r"[а-яё]{3,}", _VALUE_WORDS.lower()))
+            # (its every word is the template's, or a value's)
+            candidates = [t for t in tables if all(w in t.lower() for w in words)]
+            if piece and not any(_is_fragment(piece, t) for t in candidates):
+                unknown.append(piece)
+    return unknown
+
+
+def _unknown_commands(text: str) -> list[str]:
+    """The /commands ``text`` names that the bot does not have: Telegram's menu (admin ones
+    included), Discord's ``/ofc X`` and ``/ofcadmin X``, and the sandbox's ``/quit``."""
+    from bot.discord.adapter import OfcAdminCommands, OfcCommands
+    from bot.telegram.adapter import COMMANDS
+
+    telegram = {name for name, _, _ in COMMANDS}
+    made = (OfcCommands(cast(Any, None)), OfcAdminCommands(cast(Any, None)))  # (no adapter)
+    groups = {group.name: {c.name for c in group.commands} for group in made}
+    assert "/quit" in (ROOT / "bot" / "sandbox.py").read_text(encoding="utf-8")
+    unknown = []
+    for name, sub in re.findall(r"(?<![\w/.:<])/([a-z_]+)(?: ([a-z]+))?", text):
+        if name in groups:
+            if sub and sub not in groups[name]:  # (a bare /ofc: the group)
+                unknown.append(f"/{name} {sub}")
+        elif name not in telegram | {"quit"}:
+            unknown.append(f"/{name}")
+    return unknown
+
+
+RU_GUIDE = ROOT / "docs" / "playing.ru.md"
+
+
+def test_the_russian_guide_quotes_the_bots_own_texts_and_commands() -> None:
+    """docs/playing.ru.md quotes in «» only what the bot shows in Russian (a button, a piece of
+    a message, example values for its placeholders), and names only commands the bot has; a
+    text reworded in bot/texts.py, the guide still quoting the old one, fails here."""
+    text = RU_GUIDE.read_text(encoding="utf-8")
+    assert _unknown_quotes(text, _russian_tables()) == []
+    assert _unknown_commands(text) == []
+
+
+def test_the_russian_guide_check_finds_a_broken_quote_or_command() -> None:
+    """The check above is not vacuous: one word changed in a quote, a label in English, a
+    made-up command or Discord subcommand is found."""
+    tables = _russian_tables()
+    text = RU_GUIDE.read_text(encoding="utf-8")
+    for right, wrong in [
+        ("«Сесть»", "«Сестъ»"),
+        ("«✅ Подтвердить»", "«✅ Confirm»"),
+        ("«Вы готовы: взнос 200 кушей на", "«Вы готовы: взнос 200 кушей в"),
+        ("«Сохранено: hand_seconds = 90", "«Сохранили: hand_seconds = 90"),
+    ]:
+        assert right in text, right
+        broken = text.replace(right, wrong, 1)
+        assert _unknown_quotes(broken, tables) != [], wrong
+    for right, wrong in [("`/sitout`", "`/sitdown`"), ("`/ofc join`", "`/ofc sit`")]:
+        assert right in text, right
+        assert _unknown_commands(text.replace(right, wrong, 1)) != [], wrong
+    joined = "«Вы сели на место 2. Нажмите «Готов», чтобы внести взнос.»"
+    assert _unknown_quotes(joined, tables) == []
+    assert _unknown_quotes("«Вы сели на стул 2.»", tables) == ["Вы сели на стул 2."]

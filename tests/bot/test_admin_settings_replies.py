@@ -157,7 +157,7 @@ async def test_the_tournament_lobby_says_an_admin_may_start_it_too() -> None:
     lobby = presenter.last_table(GROUP.chat_id).text
     assert lobby.splitlines()[-1] == tr("en", "tour.hint"), lobby
     assert "its opener or an admin presses Start" in lobby, lobby
-    assert "открывший или админ нажмёт «Старт»" in tr("ru", "tour.hint")
+    assert "тот, кто открыл турнир, или админ нажмёт «Старт»" in tr("ru", "tour.hint")
 
 
 async def test_r8_2_a_buy_in_changed_during_a_hand_says_it_applies_from_the_next() -> None:

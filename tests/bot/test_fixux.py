@@ -174,7 +174,7 @@ async def test_stats_with_one_word_neither_a_player_nor_a_period_lists_the_perio
     reply = await service.stats(GROUP, OLGA, ["квартал"])
     assert reply.alert and reply.text == (
         "Здесь нет такого игрока: квартал.\nСтатистика есть только у тех, кто играл здесь. "
-        "/stats без имени — группа и вы; период: week (неделя), month (месяц) или all (всё)."
+        "/stats без имени — группа и вы; период: неделя (week), месяц (month) или всё (all)."
     )
     hint = "\n" + tr("en", "stats.unknown_hint")
     reply = await service.stats(GROUP, ALICE, ["@zed"])

@@ -280,8 +280,8 @@ async def test_words_after_a_command_that_takes_none_get_its_usage_and_do_nothin
         assert seat is not None and not seat.ready and not seat.leaving and not seat.sitting_out
         reply = await w.say(BOB, "/leave сейчас")  # in his language (not seated: not run)
         assert reply["text"] == (
-            "/leave пишется без слов, ничего не сделано. /leave поднимает вас из-за стола "
-            "(во время раздачи — после неё); закрыть стол админы могут командой /closetable."
+            "/leave пишется без параметров, ничего не сделано. /leave поднимает вас из-за стола "
+            "(во время раздачи — после неё); стол закрывают админы: /closetable."
         ), reply
         reply = await w.say(ALICE, "/balance")
         assert reply["text"].startswith("Alice: 1,000"), reply
