@@ -17,8 +17,14 @@ from bot.service.numbers import digits_hint, fraction_typed, read_whole
 from bot.telegram.fake_api import FakeUser
 from bot.texts import tr
 from storage.memory import MemoryStore
+from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
+from tests.bot.money import assert_conserved
+from tests.bot.test_fix38f_kick_notice import _seated
 from tests.bot.test_fix39h_kick import _play_on
+from tests.bot.test_service import ALICE as KALICE
+from tests.bot.test_service import BOB as KBOB
+from tests.bot.test_service import GROUP as KGROUP
 from tests.bot.test_service import leave_now
 from tests.bot.test_stats_service import (
     CAROL,
@@ -29,6 +35,7 @@ from tests.bot.test_stats_service import (
     env,
     play_scripted,
 )
+from tests.bot.test_transitions import new_service, restart
 from tests.bot.tg_world import ALICE, GROUP_ID, world
 
 __all__ = ["env"]  # (the fixture, imported for these tests)
@@ -244,3 +251,62 @@ async def test_grant_topup_and_a_setting_refuse_a_fraction_as_whole_numbers_only
         assert len(await w.store.ledger(community.id)) == rows
         after = await w.store.community("telegram", str(GROUP_ID))
         assert after.settings.min_buy_in == community.settings.min_buy_in
+
+
+# -- /kick and Join ------------------------------------------------------------------------------
+async def test_a_kick_mid_hand_survives_a_restart_and_joins_nobody_back() -> None:
+    """Bob kicked mid-hand; the process killed (no stop) and started again on the same
+    database: his Join is still refused, a second kick says he is leaving already and tells
+    him nothing more; Alice's own name is her own /leave (asked first, no kick); as the hand
+    ends Bob stands up once, his stack back, and may then join again. Kush conserved."""
+    store, clock = MemoryStore(), Clock()
+    service, presenter = new_service(store, clock)
+    t = await _seated(service, KGROUP, KALICE, KBOB, "mid_hand")
+    assert not (await service.kick(KGROUP, KALICE, True, "Bob")).alert
+    await service.rt.settled(t)
+    await service.rt.drain()
+    again, presenter = await restart(store, clock)
+    try:
+        t = again.table_in(KGROUP)
+        assert t is not None and t.hand is not None
+        seat = t.seat_of(KBOB.user_id)
+        assert seat is not None and seat.leaving and seat.kicked
+        reply = await again.join(KGROUP, KBOB)
+        assert reply.alert and reply.text == tr(KBOB.language or "en", "reply.join_kicked")
+        await again.rt.settled(t)
+        told = len(presenter.privates.get(KBOB.user_id, []))
+        reply = await again.kick(KGROUP, KALICE, True, "Bob")
+        assert reply.alert and reply.text == tr("en", "reply.kick_leaving", name="Bob")
+        await again.rt.settled(t)
+        assert len(presenter.privates.get(KBOB.user_id, [])) == told  # (told once, before)
+        own = await again.kick(KGROUP, KALICE, True, "Alice")  # her own leave: asked first
+        assert own.alert and not t.seats[t.seat_of(KALICE.user_id).seat].leaving  # type: ignore[union-attr]
+        await _play_on(again, presenter, t, KALICE)
+        assert t.seat_of(KBOB.user_id) is None
+        assert not (await again.join(KGROUP, KBOB)).alert  # a kick is no ban
+        await assert_conserved(store)
+    finally:
+        await again.stop()
+
+
+async def test_a_computer_player_is_not_kicked_and_nothing_changes() -> None:
+    """/kick of a computer player points to /removebot; its seat, the hand and the ledger
+    stay as they were."""
+    store, clock = MemoryStore(), Clock()
+    service, _presenter = new_service(store, clock)
+    try:
+        assert not (await service.new_table(KGROUP, KALICE, "pineapple")).alert
+        assert not (await service.add_bot(KGROUP, KALICE, True)).alert
+        t = service.table_in(KGROUP)
+        assert t is not None
+        bot = next(s for s in t.seats.values() if s.bot is not None)
+        rows = len(await store.ledger(t.community_id))
+        reply = await service.kick(KGROUP, KALICE, True, bot.name)
+        bare = bot.name.removeprefix("🤖").strip()
+        assert reply.alert and reply.text == tr(
+            "en", "reply.kick_computer", name=bot.name, bare=bare
+        )
+        assert t.seats.get(bot.seat) is bot and not bot.leaving and not bot.kicked
+        assert len(await store.ledger(t.community_id)) == rows
+    finally:
+        await service.stop()
