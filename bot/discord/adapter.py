@@ -1758,7 +1758,12 @@ class DiscordAdapter:
                     text = got.text
                     notice = _batch_notice(datas[:n], datas[n:], language_of(actor.language))
                     text = f"{text}\n{notice}" if text and notice else text or notice
-                    return Reply(text, alert=True, screen=before.screen, private=before.private)
+                    # the hand as the refusal drew it, when it drew one: another press of the
+                    # message stepped in since the batch's last (refused as out of date); the
+                    # hand that press left is newer than the batch's, and this answer, the
+                    # message's last turn, wrote the batch's over it (the card it moved unshown)
+                    shown = before if got.screen is None else got
+                    return Reply(text, alert=True, screen=shown.screen, private=shown.private)
                 return got
 
             async def early(got: Reply, outcome: Callable[[Reply], Reply] = outcome) -> None:
