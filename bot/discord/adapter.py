@@ -58,6 +58,7 @@ from bot.discord.components import (
 from bot.discord.presenter import (
     PLATFORM,
     STOP_WRITES_SECONDS,
+    AnswerTurn,
     DiscordPresenter,
     LiveHand,
     discord_name,
@@ -1565,6 +1566,11 @@ class DiscordAdapter:
     ) -> None:
         self._busy(+1)
         failed: list[Exception] = []  # answering failed: the error handler answers
+        #: this interaction's turn to write the pressed message, taken anew as each of its
+        #: presses' steps ends (:meth:`DiscordPresenter.answer_turn`): an answer made later
+        #: (a batch stopped by a refusal, after that press's messages went out) holds the
+        #: turn of its last step, not one after a press of the message that came since
+        turn: AnswerTurn | None = None
         try:
             actor = actor_of(interaction)
             self.presenter.user_seen(actor.user_id, in_dm=interaction.guild_id is None)
@@ -1575,36 +1581,57 @@ class DiscordAdapter:
             ack = _Ack(interaction, self.answer_within, ephemeral=True)
             answered = False
 
-            async def answer(reply: Reply) -> None:
+            def step_done() -> None:
+                """A step of this interaction's presses ended (committed or refused): the
+                message's next turn is this answer's (the one before it given up)."""
+                nonlocal turn
+                if message is None or answered:
+                    return
+                before, turn = turn, self.presenter.answer_turn(message.channel.id, message.id)
+                if before is not None:
+                    before.finish()
+
+            async def stepped(_reply: Reply) -> None:
+                step_done()
+
+            async def answer(reply: Reply, *, fresh: bool = True) -> None:
                 """Answer once: as soon as the last press's step is committed, before its
-                messages (a showdown's picture is drawn and uploaded) are sent. An answer
-                that writes the pressed message waits for that message's earlier answers
-                (:meth:`DiscordPresenter.answer_turn`; the deferral still comes on time) and
-                writes it only if no later press's answer came meanwhile."""
+                messages (a showdown's picture is drawn and uploaded) are sent (``fresh``;
+                else made after them, in the turn of the last step, :func:`step_done`). An
+                answer that writes the pressed message waits for that message's earlier
+                answers (:meth:`DiscordPresenter.answer_turn`; the deferral still comes on
+                time) and writes it only if no later press's answer came meanwhile."""
                 nonlocal answered
                 if answered:
                     return
-                answered = True
-                turn = None
-                # (a press on an ephemeral hand: its refreshes wait for this answer)
-                live: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
-                if (
+                writes = (
                     message is not None
                     and reply.screen is not None
                     and (on_hand or not reply.private)
+                )
+                if writes and (fresh or turn is None):
+                    step_done()
+                answered = True
+                # (a press on an ephemeral hand: its refreshes wait for this answer)
+                live: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
+                if (
+                    writes
+                    and turn is not None
+                    and message is not None
+                    and message.flags.ephemeral
+                    and reply.private
+                    and reply.screen is not None
                 ):
-                    turn = self.presenter.answer_turn(message.channel.id, message.id)
-                    if reply.private and message.flags.ephemeral:
-                        live = self.presenter.answering_live(
-                            actor.user_id, reply.screen.table, turn.stamp
-                        )
+                    live = self.presenter.answering_live(
+                        actor.user_id, reply.screen.table, turn.stamp
+                    )
                 try:
                     with live:
-                        if turn is not None:
+                        if writes and turn is not None:
                             await turn.wait()
                         ack.stop()
-                        newest = turn is None or turn.newest
-                        stamp = None if turn is None else turn.stamp
+                        newest = not writes or turn is None or turn.newest
+                        stamp = None if not writes or turn is None else turn.stamp
                         await self._answer_press(
                             interaction, reply, on_hand, ack, newest=newest, stamp=stamp
                         )
@@ -1631,7 +1658,7 @@ class DiscordAdapter:
                 else:
                     chat = chat_of(interaction)
                     reply = await self._run_presses(
-                        actor, chat, ref, admin, datas, answer, shown=shown
+                        actor, chat, ref, admin, datas, answer, shown=shown, stepped=stepped
                     )
             except Exception:
                 log.exception("%s failed", describe(interaction))
@@ -1640,7 +1667,7 @@ class DiscordAdapter:
             # deferral is stopped by the answer, once its turn came (stopped here, a press
             # waiting for an earlier answer of its message was never deferred: past 3 s
             # Discord said "This interaction failed")
-            await answer(reply)
+            await answer(reply, fresh=False)
             if failed:
                 raise failed[0]
         except Exception as exc:  # discord.py would only log it, leaving the user unanswered
@@ -1648,6 +1675,8 @@ class DiscordAdapter:
             # "nothing changed")
             await self.on_error(interaction, exc, served=bool(failed) and exc is failed[0])
         finally:
+            if turn is not None:  # (given up before its answer: the next turn may go)
+                turn.finish()
             self._busy(-1)
 
     async def _forward(
@@ -1753,6 +1782,7 @@ class DiscordAdapter:
         answer: Callable[[Reply], Awaitable[None]],
         *,
         shown: bool | None = None,
+        stepped: Callable[[Reply], Awaitable[None]] | None = None,
     ) -> Reply:
         """Press ``datas`` in order (by ``actor`` in ``chat`` on the message ``ref``,
         :func:`message_ref`; ``admin`` tells whether the actor is a server admin; ``shown``:
@@ -1761,7 +1791,9 @@ class DiscordAdapter:
         press returned, whose version is newer. Stops at the first refusal, keeping the last
         hand shown. The last press hands the service ``answer`` (called with what this
         returns, once its step is committed: the service then sends the step's messages,
-        issue 15's answer first). The one path of every press: local, or forwarded by
+        issue 15's answer first); the presses before it hand it ``stepped``, called the same
+        way (the adapter's answer, made later when a refusal stops the batch, then holds the
+        turn of the batch's last step). The one path of every press: local, or forwarded by
         another worker (:meth:`take_forwarded`). A press that fails after the first is
         logged and answered ``err.after_commit`` (those before it are committed); the
         first one's failure is raised. A batch that stops after a card was placed (a
@@ -1781,7 +1813,12 @@ class DiscordAdapter:
                     text = got.text
                     notice = _batch_notice(datas[:n], datas[n:], language_of(actor.language))
                     text = f"{text}\n{notice}" if text and notice else text or notice
-                    return Reply(text, alert=True, screen=before.screen, private=before.private)
+                    # the hand as the refusal drew it, when it drew one: another press of the
+                    # message stepped in since the batch's last (refused as out of date); the
+                    # hand that press left is newer than the batch's, and this answer, the
+                    # message's last turn, wrote the batch's over it (the card it moved unshown)
+                    shown = before if got.screen is None else got
+                    return Reply(text, alert=True, screen=shown.screen, private=shown.private)
                 return got
 
             async def early(got: Reply, outcome: Callable[[Reply], Reply] = outcome) -> None:
@@ -1795,7 +1832,7 @@ class DiscordAdapter:
                     chat,
                     admin,
                     message_ref=ref,
-                    answer=early if last else None,
+                    answer=early if last else stepped,
                     shown=shown,
                 )
             except Exception:

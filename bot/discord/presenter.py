@@ -46,7 +46,9 @@ message), and notices.
   their steps committed, and one whose turn comes after a newer one was taken is not written
   (only acknowledged), so an earlier press's screen never lands over a later one's (Discord
   applies two requests in flight in either order, and discord.py sends an answer refused with
-  a 5xx or a 429 again a second or more later, with the screen it carried then). A REST edit of
+  a 5xx or a 429 again a second or more later, with the screen it carried then). An
+  interaction of several presses (a select's cards) takes its turn anew at each step, its
+  answer in the turn of its last. A REST edit of
   a DM hand still under way when a press's answer wrote it (a 429 being waited out inside it)
   ends with the answered screen (:meth:`DiscordPresenter.answered_private`), not its older one;
   so does a refresh of an ephemeral hand, whose webhook edit is sent the same way (a body

@@ -30,6 +30,7 @@ __all__ = [
     "ascii_sign",
     "comma_hint",
     "digits_hint",
+    "fraction_typed",
     "read_fraction",
     "read_whole",
     "thousands_hint",
@@ -163,6 +164,23 @@ def thousands_hint(lang: str, text: str) -> str:
     return tr(lang, "reply.number_thousands", value=text, whole=text.replace(m[3], ""), mark=m[3])
 
 
+def fraction_typed(text: str) -> bool:
+    """Whether ``text`` (spaces around it ignored) is a number with a fraction that is not 0:
+    a whole part as :func:`read_whole` reads one (its thousands grouped or not), then a
+    decimal point or comma it does not group by, then ASCII digits not all 0: "2.5", "2,5",
+    "-0,25", "1 000,5" (Russian), "1,000.5" (English). Not "1,00" nor "5.0" (as likely a
+    slip as a fraction: told how to write a number), "1.000,5", ",5", "1,5,5", nor a whole
+    number ("1,500" is fifteen hundred, :func:`ungrouped`)."""
+    text = ascii_sign(text)
+    if read_whole(text) is not None:
+        return False
+    cut = max(text.rfind("."), text.rfind(","))
+    head, mark, tail = text[:cut], text[cut : cut + 1], text[cut + 1 :]
+    if cut < 0 or not (tail.isascii() and tail.isdigit()) or not tail.strip("0"):
+        return False
+    return mark not in head and read_whole(head) is not None
+
+
 def digits_hint(lang: str, text: str = "", *, whole: bool = True) -> str:
     """What a refused number ``text`` is told, in ``lang``: the digits 0–9, their thousands
     grouped or not (``whole``: an amount or a whole-number setting, :func:`read_whole`; it
@@ -170,11 +188,15 @@ def digits_hint(lang: str, text: str = "", *, whole: bool = True) -> str:
     number that may have a fraction (``whole=False``), nothing between the digits; or, when
     ``text`` has no digit at all ("абв"), that it is no number ("without spaces or
     separators" answered a word); or, a whole one's thousands grouped by points ("1.000"),
-    to write it without them (:func:`thousands_hint`)."""
+    to write it without them (:func:`thousands_hint`); or, a whole one typed with a
+    fraction (:func:`fraction_typed`: "/grant Bob 2.5", "/topup 1 000,5"), that only whole
+    numbers are taken (it was told to type the digits 0–9, which it had)."""
     if text.strip() and not any(ch.isdecimal() for ch in text):
         return tr(lang, "reply.number_none")
     if whole and THOUSANDS.fullmatch(unformatted(text).strip()):
         return thousands_hint(lang, unformatted(text))
+    if whole and fraction_typed(text):
+        return tr(lang, "reply.number_whole_only", value=unformatted(text).strip())
     return tr(lang, "reply.number_grouped" if whole else "reply.number_digits")
 
 
