@@ -631,6 +631,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "⚠ Стол #{table}: не удалось опубликовать его сообщение здесь. Боту нужно видеть "
         "этот чат и писать в него; без этого стол закрывается.",
     },
+    # Discord: a channel, and the permissions the bot lacks there (as the invite asks them)
+    "reply.table_not_posted.discord": {
+        "en": "⚠ Table #{table}: its message could not be posted here. The bot needs View "
+        "Channels and Send Messages in this channel; without them the table closes.",
+        "ru": "⚠ Стол #{table}: не удалось опубликовать его сообщение. Боту нужны права "
+        "«Просматривать каналы» и «Отправлять сообщения» в этом канале, иначе стол закрывается.",
+    },
     "reply.tournament_opened": {
         "en": "Tournament #{table} is open: press Register to join.",
         "ru": "Турнир #{table} открыт: регистрация — кнопкой «Участвовать».",
@@ -639,10 +646,18 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "This chat already has an open table (#{table}). To open another game, an admin closes it with /closetable (stacks go back to balances).",
         "ru": "Здесь уже открыт стол #{table}. Для другой игры админ сначала закрывает его: /closetable (стеки вернутся на балансы).",
     },
+    "reply.table_exists.discord": {
+        "en": "This channel already has an open table (#{table}). To open another game, an admin closes it with /ofcadmin close (stacks go back to balances).",
+        "ru": "Здесь уже открыт стол #{table}. Для другой игры админ сначала закрывает его: /ofcadmin close (стеки вернутся на балансы).",
+    },
     # a table closing at the end of its hand (R8.2a): the stacks said as /closetable says them
     "reply.table_closing": {
         "en": "This chat's table #{table} closes at the end of this hand, stacks back to balances; then /newtable opens another.",
         "ru": "Стол #{table} этого чата закроется в конце этой раздачи, стеки вернутся на балансы; затем /newtable откроет новый.",
+    },
+    "reply.table_closing.discord": {
+        "en": "This channel's table #{table} closes at the end of this hand, stacks back to balances; then /ofc new opens another.",
+        "ru": "Стол #{table} этого канала закроется в конце этой раздачи, стеки вернутся на балансы; затем /ofc new откроет новый.",
     },
     "reply.no_table": {
         "en": "No open table here. Start one with /newtable.",
@@ -2268,10 +2283,10 @@ TEXTS: dict[str, dict[str, str]] = {
             "/ofc join, /ofc ready, /ofc leave — take a seat, buy in, stand up\n"
             "/ofc topup [amount] — top up your stack (asked during your hand: added when it ends)\n"
             "/ofc sitout, /ofc back — skip hands, come back\n"
-            "/ofc balance, /ofc history [N], /ofc daily — your balance, your hands, daily bonus\n"
+            "/ofc balance, /ofc history [count], /ofc daily — your balance, your hands, daily bonus\n"
             "/ofc stats [user] [period] — statistics of the server and yours, or of one player\n"
             "/ofc top [period] — leaderboard by balance, or by winnings in the period\n"
-            "/ofc replay N — hand N street by street\n"
+            "/ofc replay number — hand #number street by street\n"
             "/ofc rules [game] — rules of this table's game (or the one named)\n"
             "Admins (Manage Server): /ofcadmin settings — the buy-in, the point's price, timers, "
             "language (name:all lists them)\n"
@@ -2289,7 +2304,8 @@ TEXTS: dict[str, dict[str, str]] = {
             # the options as Discord shows them (their names are the commands' English ones in
             # every locale; only their descriptions and choices are Russian: Ананас (OFC), лёгкий)
             "Команды бота OFC. Параметры команд Discord называет по-английски: game — игра, "
-            "level — уровень, name — имя, amount — сумма, user — игрок, period — период.\n"
+            "level — уровень, name — имя, amount — сумма, user — игрок, period — период, count — "
+            "сколько, number — номер.\n"
             "/ofc new [game] — открыть стол в этом канале; игра на выбор: Ананас (OFC), "
             "классический OFC или китайский покер\n"
             "/ofc tournament [game] — открыть турнир (регистрация, старт)\n"
@@ -2299,10 +2315,10 @@ TEXTS: dict[str, dict[str, str]] = {
             "/ofc join, /ofc ready, /ofc leave — сесть, внести взнос, встать\n"
             "/ofc topup [amount] — докупить в стек (во время вашей раздачи — пройдёт после неё)\n"
             "/ofc sitout, /ofc back — пропускать раздачи, вернуться\n"
-            "/ofc balance, /ofc history [N], /ofc daily — ваш баланс, ваши раздачи, бонус дня\n"
+            "/ofc balance, /ofc history [count], /ofc daily — ваш баланс, ваши раздачи, бонус дня\n"
             "/ofc stats [user] [period] — статистика сервера и ваша или одного игрока\n"
             "/ofc top [period] — рейтинг по балансу или по выигрышу за период\n"
-            "/ofc replay N — раздача N по улицам\n"
+            "/ofc replay number — раздача #number по улицам\n"
             "/ofc rules [game] — правила игры за этим столом (или выбранной)\n"
             "Админы (право «Управлять сервером»): /ofcadmin settings — взнос, цена очка, таймеры, "
             "язык (в name выберите all — все настройки)\n"
@@ -2311,7 +2327,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "раздаче — после неё) или снять с регистрации в турнире до старта (взнос вернётся)\n"
             "/ofcadmin close — закрыть стол между раздачами (стеки вернутся на балансы), например "
             "чтобы открыть другую игру\n"
-            "Ваши карты: кнопка «🂠 Мои карты» на сообщении стола (и в личном чате, если он открыт); "
+            "Ваши карты: кнопка «🂠 Мои карты» на сообщении стола (и в личных сообщениях, если они "
+            "открыты); "
             "/ofc hand покажет вашу доску картинкой, видной только вам.\n"
             "⌛ авто: карты игрока разложены автоматически (по таймауту или после ухода)."
         ),
@@ -2518,6 +2535,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "This chat's tournament #{table} is under way: another table opens when it is over. An admin's /closetable cancels it (buy-ins back while nobody is out).",
         "ru": "В этом чате идёт турнир #{table}: новый стол откроется, когда он закончится. /closetable админа отменяет его (взносы вернутся, пока никто не выбыл).",
     },
+    "tour.exists.discord": {
+        "en": "This channel's tournament #{table} is under way: another table opens when it is over. An admin's /ofcadmin close cancels it (buy-ins back while nobody is out).",
+        "ru": "В этом канале идёт турнир #{table}: новый стол откроется, когда он закончится. /ofcadmin close админа отменяет его (взносы вернутся, пока никто не выбыл).",
+    },
     "tour.game_next": {
         "en": "Tournament #{number} goes on as {table}: {game} comes with the next /newtable or /tournament once it is over.",
         "ru": "Турнир #{number} продолжается как «{table}»: «{game}» будет со следующего /newtable или /tournament, когда он закончится.",
@@ -2525,6 +2546,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "tour.table_closing": {
         "en": "This chat's tournament #{table} is cancelled at the end of this hand (buy-ins back, or the pool to those still in if one is out); then /newtable opens a table.",
         "ru": "Турнир #{table} этого чата будет отменён в конце этой раздачи (взносы вернутся, а если кто-то выбыл, фонд получат оставшиеся); затем /newtable откроет новый стол.",
+    },
+    "tour.table_closing.discord": {
+        "en": "This channel's tournament #{table} is cancelled at the end of this hand (buy-ins back, or the pool to those still in if one is out); then /ofc new opens a table.",
+        "ru": "Турнир #{table} этого канала будет отменён в конце этой раздачи (взносы вернутся, а если кто-то выбыл, фонд получат оставшиеся); затем /ofc new откроет новый стол.",
     },
     "tour.already_cancelling": {
         "en": "Tournament #{table} is already set to be cancelled at the end of this hand.",

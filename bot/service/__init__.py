@@ -703,7 +703,7 @@ class TableService:
         if t.group_ref is None and self.rt.presenter(t) is not None:
             # the platform refused the table message (say the bot may not write in the chat,
             # which then closes the table, R8.2a): no "is open" for a table nobody can see
-            return Reply(tr(lang, "reply.table_not_posted", table=t.id), alert=True)
+            return Reply(tr(lang, on(t.platform, "reply.table_not_posted"), table=t.id), alert=True)
         opened = "reply.tournament_opened" if tournament else "reply.table_opened"
         return Reply(tr(lang, opened, table=t.id))
 
@@ -727,7 +727,7 @@ class TableService:
         key = "reply.table_exists" if existing.tournament is None else "tour.exists"
         if existing.closing:
             key = "reply.table_closing" if existing.tournament is None else "tour.table_closing"
-        text = tr(lang, key, table=existing.id)
+        text = tr(lang, on(existing.platform, key), table=existing.id)
         link = self.rt.table_link(existing)
         return Reply(text + ("\n" + link if link else ""), alert=True)
 

@@ -255,7 +255,7 @@ async def add_bot(
         return Reply(tr(lang, "bot.no_tournament"), alert=True)
     if t.closing:  # an admin closed it during the hand (R8.2a): the house seats nobody there
         # (it said "sits down", minted its kush and cashed it out at the hand's end)
-        return Reply(tr(lang, "reply.table_closing", table=t.id), alert=True)
+        return Reply(tr(lang, on(t.platform, "reply.table_closing"), table=t.id), alert=True)
     # it sits down after the step of a timer that ran out before it fired (R8.2): the lobby's
     # ready timer deals the hand without it, as without a person seated that moment (seated
     # first, it was dealt into a hand whose deal was due before it sat down)

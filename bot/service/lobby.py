@@ -244,7 +244,7 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
         return Reply(tr(lang, key), alert=True)
     if t.closing:  # an admin closed it during the hand (R8.2a): nobody sits down there (they
         # were told "you sit at seat N" and stood up, their buy-in cashed out, at its end)
-        return Reply(tr(lang, "reply.table_closing", table=t.id), alert=True)
+        return Reply(tr(lang, on(t.platform, "reply.table_closing"), table=t.id), alert=True)
     # the newcomer sits down after the lobby's ready timer's step, if it is overdue: as one
     # seated during the hand, with ``ready_seconds`` to press Ready (seated first, they were
     # stood up with the unready at once, told "Press Ready" and then "too late")
@@ -378,7 +378,7 @@ async def ready(rt: Runtime, t: LiveTable, actor: Actor, lang: str, *, again: bo
         return Reply(tr(lang, "reply.already_ready"), alert=True)
     if t.closing:  # an admin closed it during the hand (R8.2a): no buy-in for a hand never
         # dealt (it was taken, "you're ready", and cashed out again at the close)
-        return Reply(tr(lang, "reply.table_closing", table=t.id), alert=True)
+        return Reply(tr(lang, on(t.platform, "reply.table_closing"), table=t.id), alert=True)
     amount = t.min_buy_in
     try:
         async with rt.transition(t) as tx:
@@ -501,7 +501,7 @@ async def top_up(
         return Reply(tr(lang, "tour.no_topup"), alert=True)
     if t.closing:  # closes after this hand (R8.2a): a top-up would be queued, "added after
         # the hand", and go straight back to the balance at the close
-        return Reply(tr(lang, "reply.table_closing", table=t.id), alert=True)
+        return Reply(tr(lang, on(t.platform, "reply.table_closing"), table=t.id), alert=True)
     unready = not seat.ready
     if await _timer_first(rt, t, seat):  # (never bought in: the time to press Ready ran out)
         key = "reply.ready_too_late" if unready else "reply.topup_too_late"
@@ -1213,7 +1213,7 @@ async def sit_out(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
     if seat.leaving:  # they stand up when the hand ends: no next hand to sit out (R8.2)
         return Reply(tr(lang, "reply.already_leaving"), alert=True)
     if t.closing:  # an admin closed it during the hand (R8.2a): no next hand either
-        return Reply(tr(lang, "reply.table_closing", table=t.id), alert=True)
+        return Reply(tr(lang, on(t.platform, "reply.table_closing"), table=t.id), alert=True)
     busted = t.busted(seat)
     if await _timer_first(rt, t, seat):  # the time to press Ready or to top up ran out
         # before the table's timer fired: stood up as it stands them up (sitting out, they
@@ -1246,12 +1246,12 @@ async def back(rt: Runtime, t: LiveTable, actor: Actor, lang: str, *, away: bool
         if seat.leaving:  # knocked out by this hand, or left: stood up when it ends
             return Reply(tr(lang, "tour.already_out"), alert=True)
         if t.closing:  # cancelled at the end of this hand (R8.2a)
-            return Reply(tr(lang, "tour.table_closing", table=t.id), alert=True)
+            return Reply(tr(lang, on(t.platform, "tour.table_closing"), table=t.id), alert=True)
         return Reply(tr(lang, "tour.back_away" if away else "tour.back_playing"), alert=not away)
     if seat.leaving:  # they stand up when the hand ends: they play no next hand (R8.2)
         return Reply(tr(lang, "reply.already_leaving"), alert=True)
     if t.closing:  # an admin closed it during the hand (R8.2a): there is no next hand
-        return Reply(tr(lang, "reply.table_closing", table=t.id), alert=True)
+        return Reply(tr(lang, on(t.platform, "reply.table_closing"), table=t.id), alert=True)
     # a time that ran out before the table's timer fired (R8.2): its step first, as /ready,
     # /topup and /sitout make it (a late joiner's time to press Ready, sitting out or not, a
     # busted player's top-up: told "you are not sitting out", or to top up, and stood up a

@@ -140,7 +140,7 @@ async def test_help_introduces_kush_and_splits_the_stats_line() -> None:
         assert not any("/stats" in x and "/top" in x for x in lines), lines
     for lang in ("en", "ru"):
         lines = tr(lang, "help.discord").split("\n")
-        assert any(x.startswith("/ofc replay N — ") for x in lines)
+        assert any(x.startswith("/ofc replay number — ") for x in lines)
     # the group's own label (R8.1)
     assert not (await say(service, "kush_label", "coins")).alert
     lines = (await service.help(GROUP, ALICE)).text.split("\n")
