@@ -106,6 +106,11 @@ ALLOWED: dict[str, tuple[frozenset[str], str]] = {
     "help.discord": (frozenset({"неё", "он"}), "«после неё» — раздачи, «если он открыт» — чат"),
     "reply.table_exists": (frozenset({"его"}), "«админ закрывает его» — стол"),
     "tour.exists": (frozenset({"он", "его"}), "«когда он закончится», «отменяет его» — турнир"),
+    "reply.table_exists.discord": (frozenset({"его"}), "«админ закрывает его» — стол"),
+    "tour.exists.discord": (
+        frozenset({"он", "его"}),
+        "«когда он закончится», «отменяет его» — турнир",
+    ),
     "tour.start_who": (frozenset({"его"}), "«тот, кто его открыл» — турнир"),
     "sandbox.bob_button_gone": (frozenset({"была", "её"}), "«это была кнопка», «её больше нет»"),
     "setting utc_offset": (frozenset({"нему"}), "«по нему начинается новый день» — пояс"),
