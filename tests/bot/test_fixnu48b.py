@@ -103,7 +103,7 @@ ALLOWED: dict[str, tuple[frozenset[str], str]] = {
     "replay.not_yours": (frozenset({"её"}), "«только её игрокам» — раздачи"),
     "usage.leave": (frozenset({"неё"}), "«во время раздачи — после неё»"),
     "help": (frozenset({"неё"}), "«после неё» — раздачи"),
-    "help.discord": (frozenset({"неё", "он"}), "«после неё» — раздачи, «если он открыт» — чат"),
+    "help.discord": (frozenset({"неё"}), "«после неё» — раздачи"),
     "reply.table_exists": (frozenset({"его"}), "«админ закрывает его» — стол"),
     "tour.exists": (frozenset({"он", "его"}), "«когда он закончится», «отменяет его» — турнир"),
     "reply.table_exists.discord": (frozenset({"его"}), "«админ закрывает его» — стол"),
