@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 import os
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -40,6 +42,41 @@ def _quick_fouled_confirm(request: pytest.FixtureRequest, monkeypatch: pytest.Mo
     bots that tests run as processes do the same (their ``child`` modules)."""
     if request.node.get_closest_marker("foul_confirm_pause") is None:
         monkeypatch.setattr(play, "FOUL_CONFIRM_MIN_SECONDS", 0.0)
+
+
+@pytest.fixture(autouse=True)
+def _kept_logging() -> Iterator[None]:
+    """The logging set-up as it was before each test: the root logger's level, its handlers
+    (pytest's own aside, which pytest adds and removes around each phase) and their filters,
+    and the ``httpx`` logger's level. A test that runs ``python -m bot``'s ``main`` in the
+    process (:func:`bot.logs.configure_logging`) left a handler on the root logger writing
+    to that test's ``capsys`` stream, closed once the test ended, and the root at ``INFO``:
+    every ``INFO`` record later in that worker then printed "--- Logging error ---" and a
+    traceback to the standard error of whatever test was running, as pgserver's at the
+    start of a worker's PostgreSQL server (a failure of a test that reads its standard
+    error exactly, tests/storage/test_backup_cli.py)."""
+    root, httpx = logging.getLogger(), logging.getLogger("httpx")
+    handlers = {h: list(h.filters) for h in root.handlers}
+    levels = root.level, httpx.level
+    yield
+    ours = [h for h in handlers if not _pytests(h)]
+    for h in list(root.handlers):
+        if h not in handlers and not _pytests(h):
+            root.removeHandler(h)
+            h.close()
+    for h in ours:
+        if h not in root.handlers:
+            root.addHandler(h)
+    for h, filters in handlers.items():
+        h.filters[:] = filters
+    root.setLevel(levels[0])
+    httpx.setLevel(levels[1])
+
+
+def _pytests(handler: logging.Handler) -> bool:
+    """Whether ``handler`` is one of pytest's (its log capture, added and removed by pytest
+    around each phase of a test)."""
+    return type(handler).__module__.startswith("_pytest")
 
 
 #: the exhaustive runs (``OFC_SLOW=1``, ``OFC_CRASH_ALL=1``) have single tests of ten minutes

@@ -242,7 +242,7 @@ async def test_r8_7_random_tournaments_with_the_chat_changing_pay_each_player_th
 ) -> None:
     monkeypatch.setattr(chaos, "GROUP", chaos.GROUP)  # (a migration moves it: put back after)
     walk = TournamentChatWalk(seed)
-    try:
+    with walk.shown_on_failure():
         await walk.steps(400, press=0.45, restart=0.47, tick=0.6)
         for _ in range(3000):  # nobody but the clock and one press a tick: it ends
             if walk.service.table_in(chaos.GROUP) is None:
@@ -268,6 +268,3 @@ async def test_r8_7_random_tournaments_with_the_chat_changing_pay_each_player_th
             else:  # refunded (cancelled before anyone was out) or never started
                 assert all(v == 0 for v in net.values()), (table_id, net)
         assert ended, "no tournament of the walk was paid out"
-    except BaseException:
-        print("\n".join(walk.log[-40:]))
-        raise

@@ -23,8 +23,9 @@ import pytest
 
 from bot.screens import Payload
 from game.cards import shuffled_deck
+from storage.api import Store
 from storage.check import check_store
-from tests.bot.test_chaos import GROUP, PEOPLE, TournamentWalk, Walk
+from tests.bot.test_chaos import GROUP, PEOPLE, Mark, TournamentWalk, Walk
 
 pytestmark = pytest.mark.usefixtures("short_hand_seconds")
 
@@ -33,14 +34,12 @@ SEEDS = range(200) if SLOW else (3, 11, 42)
 ADMIN_COMMANDS = ["kick", "kick", "grant", "gone", "chat", "close"]
 
 
-class AdminMixin:
-    """The admin's commands and departures both walks add, and the step checks."""
+class AdminWalk(Walk):
+    """The admin's commands and departures both walks add (:meth:`admin_command`), the press
+    that reads the private screen anew, and the step checks (:meth:`after_step`)."""
 
-    rng: random.Random
-    log: list[str]
-
-    async def admin_command(self, walk: Walk, cmd: str) -> str:
-        s, rng = walk.service, walk.rng
+    async def admin_command(self, cmd: str) -> str:
+        s, rng = self.service, self.rng
         admin = PEOPLE[0]
         target = rng.choice(PEOPLE)
         t = s.table_in(GROUP)
@@ -65,8 +64,22 @@ class AdminMixin:
         assert "Could not save" not in reply.text, "storage refused a step"
         return f"admin {cmd} {target.name}: {reply.text[:60]!r}"
 
+    async def press(self) -> None:
+        await _press(self)
 
-async def _hidden_shown(walk: Walk, before: tuple[int, int, int, int] | None) -> None:
+    def mark(self) -> Mark:
+        return _mark(self)
+
+    async def after_step(self, before: Mark) -> None:
+        """The snapshot and tournament checks (:meth:`check`), no hidden card shown in the
+        group (:func:`_hidden_shown`), and the ledger balanced (``storage check``)."""
+        self.check()
+        await _hidden_shown(self, before)
+        problems = await check_store(self.store)
+        assert problems == [], problems
+
+
+async def _hidden_shown(walk: Walk, before: Mark) -> None:
     """No group message written during the step shows a card the hand (the same one as
     before the step, still running) has not made public; nor does the group's answer to
     /history, /balance, /top or /replay (of the hand's number or the one before) typed now."""
@@ -94,7 +107,7 @@ async def _hidden_shown(walk: Walk, before: tuple[int, int, int, int] | None) ->
         assert not shown, f"hidden cards in the group: {shown}: {text}"
 
 
-def _mark(walk: Walk) -> tuple[int, int, int, int] | None:
+def _mark(walk: Walk) -> Mark:
     t = walk.service.table_in(GROUP)
     if t is None or t.hand is None:
         return None
@@ -130,45 +143,22 @@ async def _press(walk: Walk) -> None:
         walk.log.append(f"{actor.name} presses {data}: {reply.text[:50]!r}")
 
 
-class AdminTournamentWalk(TournamentWalk, AdminMixin):
+class AdminTournamentWalk(AdminWalk, TournamentWalk):
     """:class:`~tests.bot.test_chaos.TournamentWalk` with the admin's commands."""
-
-    async def press(self) -> None:
-        await _press(self)
 
     async def command(self, step: int) -> None:
         if self.service.table_in(GROUP) is not None and self.rng.random() < 0.35:
             cmd = self.rng.choice(ADMIN_COMMANDS)
             if cmd == "close" and self.rng.random() < 0.6:
                 return
-            self.log.append(await self.admin_command(self, cmd))
+            self.log.append(await self.admin_command(cmd))
             return
         await super().command(step)
 
-    async def steps(self, count: int, press: float, restart: float, tick: float) -> None:
-        for step in range(count):
-            before = _mark(self)
-            r = self.rng.random()
-            if r < press:
-                await self.press()
-            elif r < restart:
-                await self.restart(step)
-            elif r < tick:
-                await self.tick()
-            else:
-                await self.command(step)
-            self.check()
-            await _hidden_shown(self, before)
-            problems = await check_store(self.store)
-            assert problems == [], problems
 
-
-class AdminCashWalk(Walk, AdminMixin):
+class AdminCashWalk(AdminWalk):
     """:class:`~tests.bot.test_chaos.Walk` (computer players, Fantasyland, settings) with
     the admin's commands."""
-
-    async def press(self) -> None:
-        await _press(self)
 
     async def command(self, step: int) -> None:
         if self.service.table_in(GROUP) is not None and self.rng.random() < 0.3:
@@ -183,56 +173,21 @@ class AdminCashWalk(Walk, AdminMixin):
                 reply = await self.service.add_bot(GROUP, PEOPLE[0], True, "", f"x{step}")
                 self.log.append(f"addbot: {reply.text[:60]!r}")
                 return
-            self.log.append(await self.admin_command(self, cmd))
+            self.log.append(await self.admin_command(cmd))
             return
         await super().command(step)
-
-    async def steps(self, count: int, press: float, restart: float, tick: float) -> None:
-        await AdminTournamentWalk.steps(self, count, press, restart, tick)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("seed", SEEDS)
 async def test_r8_7_tournaments_with_kicks_grants_departures_and_closes_balance(
     seed: int,
 ) -> None:
-    walk = AdminTournamentWalk(seed)
-    try:
-        await walk.steps(300, press=0.45, restart=0.48, tick=0.6)
-        t = walk.service.table_in(GROUP)
-        for _ in range(3000):  # nobody but the clocks: a running tournament plays to its end
-            if t is None or t.tournament is None or t.tournament.phase.value != "running":
-                break
-            await walk.press()
-            walk.now += 50
-            await walk.service.run_due()
-            walk.check_tournament()
-            t = walk.service.table_in(GROUP)
-        running = t is not None and t.tournament is not None
-        assert not running or t.tournament.phase.value != "running", "the tournament is stuck"  # type: ignore[union-attr]
-        assert await check_store(walk.store) == []
-    except BaseException:
-        print("\n".join(walk.log[-40:]))
-        raise
+    await AdminTournamentWalk(seed).run(300, press=0.45, restart=0.48, tick=0.6)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
 async def test_r8_cash_tables_with_bots_kicks_grants_and_departures_balance(seed: int) -> None:
-    walk = AdminCashWalk(seed)
-    try:
-        await walk.steps(400, press=0.5, restart=0.52, tick=0.6)
-        t = walk.service.table_in(GROUP)
-        number = t.hand_no if t is not None else 0
-        for _ in range(400):  # nobody presses any more: the clocks finish the hand
-            if t is None or (t.hand is None and t.reveal is None) or t.hand_no > number:
-                break
-            walk.now += 50
-            await walk.service.run_due()
-            t = walk.service.table_in(GROUP)
-        assert t is None or (t.hand is None and t.reveal is None) or t.hand_no > number
-        assert await check_store(walk.store) == []
-    except BaseException:
-        print("\n".join(walk.log[-40:]))
-        raise
+    await AdminCashWalk(seed).run(400, press=0.5, restart=0.52, tick=0.6)
 
 
 class ConcurrentTournamentWalk(AdminTournamentWalk):
@@ -242,7 +197,7 @@ class ConcurrentTournamentWalk(AdminTournamentWalk):
 
     async def steps(self, count: int, press: float, restart: float, tick: float) -> None:
         for step in range(count):
-            before = _mark(self)
+            before = self.mark()
             r = self.rng.random()
             if r < restart - press:
                 await self.restart(step)
@@ -255,10 +210,17 @@ class ConcurrentTournamentWalk(AdminTournamentWalk):
                         self.command(step)
                     )  # fmt: skip
                 await asyncio.gather(*jobs)
-            self.check()
-            await _hidden_shown(self, before)
-            problems = await check_store(self.store)
-            assert problems == [], problems
+            await self.after_step(before)
+
+    async def open(self, store: Store) -> None:
+        """The walk on ``store`` (a SQLite or PostgreSQL store: their transactions, not the
+        memory store's), its service built anew over it; :meth:`close` after."""
+        self.store = store  # type: ignore[assignment]
+        self.service, self.presenter = self._service(self.seed)
+
+    async def close(self) -> None:
+        await self.service.stop()
+        await self.store.close()
 
 
 class ConcurrentCashWalk(AdminCashWalk):
@@ -270,107 +232,39 @@ class ConcurrentCashWalk(AdminCashWalk):
 
 @pytest.mark.parametrize("seed", SEEDS)
 async def test_r8_7_tournament_steps_at_once_balance_and_finish(seed: int) -> None:
-    walk = ConcurrentTournamentWalk(seed)
-    try:
-        await walk.steps(200, press=0.45, restart=0.48, tick=0.6)
-        t = walk.service.table_in(GROUP)
-        for _ in range(3000):
-            if t is None or t.tournament is None or t.tournament.phase.value != "running":
-                break
-            await walk.press()
-            walk.now += 50
-            await walk.service.run_due()
-            walk.check_tournament()
-            t = walk.service.table_in(GROUP)
-        running = t is not None and t.tournament is not None
-        assert not running or t.tournament.phase.value != "running", "the tournament is stuck"  # type: ignore[union-attr]
-        assert await check_store(walk.store) == []
-    except BaseException:
-        print("\n".join(walk.log[-40:]))
-        raise
+    await ConcurrentTournamentWalk(seed).run(200, press=0.45, restart=0.48, tick=0.6)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
 async def test_r8_cash_steps_at_once_balance_and_finish(seed: int) -> None:
-    walk = ConcurrentCashWalk(seed)
-    try:
-        await walk.steps(300, press=0.5, restart=0.52, tick=0.6)
-        t = walk.service.table_in(GROUP)
-        number = t.hand_no if t is not None else 0
-        for _ in range(400):
-            if t is None or (t.hand is None and t.reveal is None) or t.hand_no > number:
-                break
-            walk.now += 50
-            await walk.service.run_due()
-            t = walk.service.table_in(GROUP)
-        assert t is None or (t.hand is None and t.reveal is None) or t.hand_no > number
-        assert await check_store(walk.store) == []
-    except BaseException:
-        print("\n".join(walk.log[-40:]))
-        raise
-
-
-class SqliteTournamentWalk(ConcurrentTournamentWalk):
-    """:class:`ConcurrentTournamentWalk` on a SQLite file (its transactions, not the
-    memory store's)."""
-
-    async def open(self, path: str) -> None:
-        from storage.sqlite import SqliteStore
-
-        self.store = await SqliteStore.open(path)  # type: ignore[assignment]
-        self.service, self.presenter = self._service(self.seed)
+    await ConcurrentCashWalk(seed).run(300, press=0.5, restart=0.52, tick=0.6)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
 async def test_r8_7_tournament_steps_at_once_on_sqlite(seed: int, tmp_path: Path) -> None:
-    walk = SqliteTournamentWalk(seed)
-    await walk.open(str(tmp_path / "ofc.sqlite3"))
+    from storage.sqlite import SqliteStore
+
+    walk = ConcurrentTournamentWalk(seed)
+    await walk.open(await SqliteStore.open(tmp_path / "ofc.sqlite3"))
     try:
-        await walk.steps(150, press=0.45, restart=0.48, tick=0.6)
-        t = walk.service.table_in(GROUP)
-        for _ in range(3000):
-            if t is None or t.tournament is None or t.tournament.phase.value != "running":
-                break
-            await walk.press()
-            walk.now += 50
-            await walk.service.run_due()
-            walk.check_tournament()
-            t = walk.service.table_in(GROUP)
-        running = t is not None and t.tournament is not None
-        assert not running or t.tournament.phase.value != "running", "the tournament is stuck"  # type: ignore[union-attr]
-        assert await check_store(walk.store) == []
-    except BaseException:
-        print("\n".join(walk.log[-40:]))
-        raise
+        await walk.run(150, press=0.45, restart=0.48, tick=0.6)
     finally:
-        await walk.service.stop()
-        await walk.store.close()
-
-
-class PostgresTournamentWalk(ConcurrentTournamentWalk):
-    """:class:`ConcurrentTournamentWalk` on PostgreSQL (issue 14: its transactions, row
-    locks and triggers)."""
-
-    async def open(self, url: str) -> None:
-        from storage.postgres import PostgresStore
-
-        self.store = await PostgresStore.open(url)  # type: ignore[assignment]
-        self.service, self.presenter = self._service(self.seed)
+        await walk.close()
 
 
 @pytest.mark.parametrize("seed", range(int(os.environ.get("BRK66_PG", "1"))))
 async def test_r8_7_tournament_steps_at_once_on_postgresql(seed: int) -> None:
+    """:class:`ConcurrentTournamentWalk` on PostgreSQL (issue 14: its transactions, row
+    locks and triggers)."""
+    from storage.postgres import PostgresStore
     from tests.pg import fresh_database
 
     async with fresh_database() as url:
-        walk = PostgresTournamentWalk(seed)
-        await walk.open(url)
+        walk = ConcurrentTournamentWalk(seed)
+        await walk.open(await PostgresStore.open(url))
         try:
-            await walk.steps(120, press=0.45, restart=0.48, tick=0.6)
-            assert await check_store(walk.store) == []
-        except BaseException:
-            print("\n".join(walk.log[-40:]))
-            raise
+            with walk.shown_on_failure():
+                await walk.steps(120, press=0.45, restart=0.48, tick=0.6)
+                assert await check_store(walk.store) == []
         finally:
-            await walk.service.stop()
-            await walk.store.close()
+            await walk.close()

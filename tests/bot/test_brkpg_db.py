@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import random
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
@@ -22,7 +21,7 @@ import pytest
 
 import storage.postgres as postgres_module
 import storage.sqlite as sqlite_module
-from bot.model import Actor, LiveTable, Phase
+from bot.model import Actor, Phase
 from bot.screens import Payload
 from bot.service import TableService
 from bot.service.runtime import STORAGE_WAIT
@@ -33,25 +32,16 @@ from storage.postgres import PostgresStore
 from storage.sqlite import SqliteStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
+from tests.bot.test_brkpg_storage import (
+    new_service,
+    opened,
+    seat_of,
+    stacks_here,
+    to_the_last_confirm,
+)
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm
 from tests.bot.tg_world import TEST_STORAGE_WAIT
 from tests.pg import fresh_database
-
-
-def new_service(
-    store: Store, clock: Clock, storage_wait: float = STORAGE_WAIT
-) -> tuple[TableService, FakePresenter]:
-    service = TableService(
-        store,
-        clock=clock,
-        rng=random.Random(5),
-        next_hand_delay=5,
-        timers=False,
-        storage_wait=storage_wait,
-    )
-    presenter = FakePresenter()
-    service.register(presenter)
-    return service, presenter
 
 
 async def totals(store: Store) -> tuple[dict[str, int], dict[int, int]]:
@@ -77,20 +67,12 @@ async def booked(store: Store, kind: LedgerKind) -> dict[int, int]:
     return out
 
 
-def seat_of(t: LiveTable, a: Actor) -> Any:
-    return next(s for s in t.seats.values() if s.user_id == a.user_id)
-
-
 def button(presenter: FakePresenter, actor: Actor, action: str) -> str:
     """The data of the ``action`` button ("a": Arrange, "c": Confirm) of the actor's hand."""
     screen = presenter.last_private(actor.user_id)
     return next(
         b.data for b in screen.all_buttons() if b.data and Payload.decode(b.data).action == action
     )
-
-
-def stacks_here(t: LiveTable) -> dict[int, int]:
-    return {s.player_id: s.stack for s in t.seats.values() if s.stack}
 
 
 # -- PostgreSQL: the connection drops after the COMMIT went out ------------------------------
@@ -129,10 +111,7 @@ async def test_pg_r8_2_a_ready_committed_before_the_connection_dropped_is_booked
     store = await PostgresStore.open(pg_url)
     try:
         service, _ = new_service(store, clock)
-        await service.new_table(GROUP, ALICE)
-        for a in (ALICE, BOB, CAROL):
-            await service.join(GROUP, a)
-        t = service.table_in(GROUP)
+        t = await opened(service, (ALICE, BOB, CAROL))
         assert t is not None
         drop.drops = 1
         reply = await service.ready(GROUP, ALICE)
@@ -171,16 +150,7 @@ async def test_pg_r8_4_a_settlement_committed_before_the_connection_dropped_is_b
     store = await PostgresStore.open(pg_url)
     try:
         service, presenter = new_service(store, clock)
-        await service.new_table(GROUP, ALICE)
-        for a in (ALICE, BOB):
-            await service.join(GROUP, a)
-            await service.ready(GROUP, a)
-        t = service.table_in(GROUP)
-        assert t is not None and t.hand is not None
-        by_id = {a.user_id: a for a in (ALICE, BOB)}
-        for _ in range(9):  # two players, five streets each: the tenth Confirm ends the hand
-            actor = by_id[t.seats[t.hand.to_act[0]].user_id]
-            await press_auto_and_confirm(service, presenter, actor)
+        t, by_id = await to_the_last_confirm(service, presenter)
         drop.drops = 1
         await press_auto_and_confirm(service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id])
         assert drop.drops == 0
@@ -251,9 +221,7 @@ async def test_sqlite_a_failing_ready_and_settlement_change_nothing_and_the_tabl
     conn.at, conn.error = at, ERRORS[error]
     try:
         service, presenter = new_service(store, clock)
-        await service.new_table(GROUP, ALICE)
-        for a in (ALICE, BOB):
-            await service.join(GROUP, a)
+        await opened(service, (ALICE, BOB))
         await service.ready(GROUP, ALICE)
         t = service.table_in(GROUP)
         assert t is not None
@@ -320,10 +288,7 @@ async def test_sqlite_r8_2_a_ready_cancelled_mid_commit_then_a_restart_agrees_wi
     store = await SqliteStore.open(path)
     try:
         service, _ = new_service(store, clock)
-        await service.new_table(GROUP, ALICE)
-        for a in (ALICE, BOB, CAROL):
-            await service.join(GROUP, a)
-        t = service.table_in(GROUP)
+        t = await opened(service, (ALICE, BOB, CAROL))
         assert t is not None
         gate, ran = asyncio.Event(), asyncio.Event()
         execute = store._execute
@@ -461,10 +426,7 @@ async def test_pg_a_press_while_the_network_is_silent_is_answered_within_seconds
     store = await PostgresStore.open(url)
     try:
         service, _ = new_service(store, clock, TEST_STORAGE_WAIT)
-        await service.new_table(GROUP, ALICE)
-        for a in (ALICE, BOB):
-            await service.join(GROUP, a)
-        t = service.table_in(GROUP)
+        t = await opened(service, (ALICE, BOB))
         assert t is not None
         seq = t.seq
         proxy.silent = True
@@ -561,10 +523,7 @@ async def test_pg_r8_2_a_ready_whose_commit_meets_a_silent_network_is_answered_a
     store = await PostgresStore.open(url)
     try:
         service, _ = new_service(store, clock, TEST_STORAGE_WAIT)
-        await service.new_table(GROUP, ALICE)
-        for a in (ALICE, BOB):
-            await service.join(GROUP, a)
-        t = service.table_in(GROUP)
+        t = await opened(service, (ALICE, BOB))
         assert t is not None
         seq, before = t.seq, await totals(store)
         silence.armed = when
@@ -626,9 +585,7 @@ async def test_pg_r8_2_a_timer_step_meets_a_silent_network_and_frees_the_table_f
     store = await PostgresStore.open(url)
     try:
         service, _ = new_service(store, clock, TEST_STORAGE_WAIT)
-        await service.new_table(GROUP, ALICE)
-        for a in (ALICE, BOB, CAROL):
-            await service.join(GROUP, a)
+        await opened(service, (ALICE, BOB, CAROL))
         for a in (ALICE, BOB):
             assert not (await service.ready(GROUP, a)).alert
         t = service.table_in(GROUP)
@@ -674,10 +631,7 @@ async def test_sqlite_r8_2_a_ready_while_another_process_holds_the_lock_is_answe
     other = sqlite3.connect(path, isolation_level=None)
     try:
         service, _ = new_service(store, clock, TEST_STORAGE_WAIT)
-        await service.new_table(GROUP, ALICE)
-        for a in (ALICE, BOB):
-            await service.join(GROUP, a)
-        t = service.table_in(GROUP)
+        t = await opened(service, (ALICE, BOB))
         assert t is not None
         seq = t.seq
         other.execute("BEGIN IMMEDIATE")  # the other process's write transaction

@@ -19,8 +19,9 @@ from typing import Any
 
 from bot.model import Actor, LiveTable, Phase
 from bot.service import TableService
+from bot.service.runtime import STORAGE_WAIT
 from bot.texts import tr
-from storage.api import LedgerKind, Move, StorageError, TableRecord
+from storage.api import LedgerKind, Move, StorageError, Store, TableRecord
 from storage.check import check_store
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
@@ -74,13 +75,48 @@ class LostReplyStore(MemoryStore):
         return await super().table_state(table_id)
 
 
-def new_service(store: MemoryStore, clock: Clock) -> tuple[TableService, FakePresenter]:
+def new_service(
+    store: Store, clock: Clock, storage_wait: float = STORAGE_WAIT
+) -> tuple[TableService, FakePresenter]:
+    """The service of these tests (and tests/bot/test_brkpg_db.py's) on ``store``: no
+    timers of its own (``clock`` and ``run_due`` drive it), 5 s between hands."""
     service = TableService(
-        store, clock=clock, rng=random.Random(5), next_hand_delay=5, timers=False
+        store,
+        clock=clock,
+        rng=random.Random(5),
+        next_hand_delay=5,
+        timers=False,
+        storage_wait=storage_wait,
     )
     presenter = FakePresenter()
     service.register(presenter)
     return service, presenter
+
+
+async def opened(service: TableService, players: Sequence[Actor]) -> LiveTable | None:
+    """Alice opens a table in the group and each of ``players`` joins it; the table."""
+    await service.new_table(GROUP, ALICE)
+    for a in players:
+        await service.join(GROUP, a)
+    return service.table_in(GROUP)
+
+
+async def to_the_last_confirm(
+    service: TableService, presenter: FakePresenter
+) -> tuple[LiveTable, dict[str, Actor]]:
+    """Alice and Bob join and are ready (200 each at the table); the hand is played up to
+    its last Confirm (two players, five streets each: nine Confirms, the tenth ends it).
+    The table, and the two by user id."""
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB):
+        await service.join(GROUP, a)
+        await service.ready(GROUP, a)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    by_id = {a.user_id: a for a in (ALICE, BOB)}
+    for _ in range(9):
+        await press_auto_and_confirm(service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id])
+    return t, by_id
 
 
 async def money(store: MemoryStore, t: LiveTable) -> tuple[dict[str, int], dict[int, int]]:
@@ -107,15 +143,17 @@ def seat_of(t: LiveTable, a: Actor) -> Any:
     return next(s for s in t.seats.values() if s.user_id == a.user_id)
 
 
+def stacks_here(t: LiveTable) -> dict[int, int]:
+    """The stacks at the table here (not stored), by player id; none of 0."""
+    return {s.player_id: s.stack for s in t.seats.values() if s.stack}
+
+
 async def test_r8_2_a_ready_saved_but_answered_with_an_error_is_booked_once() -> None:
     """The COMMIT of Alice's Ready applied, its answer lost: her Ready stands (not "nothing
     changed"), Bob's Ready after it is booked, and her Ready again is "already ready"."""
     store, clock = LostReplyStore(), Clock()
     service, _ = new_service(store, clock)
-    await service.new_table(GROUP, ALICE)
-    for a in (ALICE, BOB, CAROL):
-        await service.join(GROUP, a)
-    t = service.table_in(GROUP)
+    t = await opened(service, (ALICE, BOB, CAROL))
     assert t is not None
     store.lose = 1
     reply = await service.ready(GROUP, ALICE)
@@ -139,9 +177,7 @@ async def test_r8_2_a_ready_whose_outcome_cannot_be_read_is_never_booked_twice()
     Alice's second Ready is "already ready", Bob's is booked once."""
     store, clock = LostReplyStore(), Clock()
     service, _ = new_service(store, clock)
-    await service.new_table(GROUP, ALICE)
-    for a in (ALICE, BOB, CAROL):
-        await service.join(GROUP, a)
+    await opened(service, (ALICE, BOB, CAROL))
     store.lose, store.blind = 1, 2  # the read-back after the commit and at Bob's Ready fail
     reply = await service.ready(GROUP, ALICE)
     assert reply.alert and reply.text == tr("en", "err.storage")
@@ -168,15 +204,7 @@ async def test_r8_4_the_last_confirm_saved_but_answered_with_an_error_settles_on
     next hand; the hand is settled once."""
     store, clock = LostReplyStore(), Clock()
     service, presenter = new_service(store, clock)
-    await service.new_table(GROUP, ALICE)
-    for a in (ALICE, BOB):
-        await service.join(GROUP, a)
-        await service.ready(GROUP, a)
-    t = service.table_in(GROUP)
-    assert t is not None and t.hand is not None
-    by_id = {a.user_id: a for a in (ALICE, BOB)}
-    for _ in range(9):  # two players, five streets each: the tenth Confirm ends the hand
-        await press_auto_and_confirm(service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id])
+    t, by_id = await to_the_last_confirm(service, presenter)
     store.lose = 1
     await press_auto_and_confirm(service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id])
     assert t.hand is None and t.phase is Phase.BETWEEN
@@ -200,9 +228,7 @@ async def test_r8_2_a_ready_cancelled_while_its_write_goes_on_is_not_booked_twic
     storage: Alice ready, 200 at the table)."""
     store, clock = LostReplyStore(), Clock()
     service, _ = new_service(store, clock)
-    await service.new_table(GROUP, ALICE)
-    for a in (ALICE, BOB, CAROL):
-        await service.join(GROUP, a)
+    await opened(service, (ALICE, BOB, CAROL))
     store.hold = asyncio.Event()
     press = asyncio.ensure_future(service.ready(GROUP, ALICE))
     while store.writing is None:
@@ -233,9 +259,7 @@ async def test_r8_2_a_leave_saved_but_answered_with_an_error_cashes_out_once() -
     back once."""
     store, clock = LostReplyStore(), Clock()
     service, _ = new_service(store, clock)
-    await service.new_table(GROUP, ALICE)
-    for a in (ALICE, BOB, CAROL):
-        await service.join(GROUP, a)
+    await opened(service, (ALICE, BOB, CAROL))
     await service.ready(GROUP, BOB)
     t = service.table_in(GROUP)
     assert t is not None and t.hand is None
@@ -256,9 +280,7 @@ async def test_r8_2a_a_close_saved_but_answered_with_an_error_is_closed_here_too
     refused), and a new table opens in the chat."""
     store, clock = LostReplyStore(), Clock()
     service, _ = new_service(store, clock)
-    await service.new_table(GROUP, ALICE)
-    for a in (ALICE, BOB):
-        await service.join(GROUP, a)
+    await opened(service, (ALICE, BOB))
     await service.ready(GROUP, ALICE)
     t = service.table_in(GROUP)
     assert t is not None
@@ -274,10 +296,6 @@ async def test_r8_2a_a_close_saved_but_answered_with_an_error_is_closed_here_too
     assert await check_store(store) == []
 
 
-def stacks_here(t: LiveTable) -> dict[int, int]:
-    return {s.player_id: s.stack for s in t.seats.values() if s.stack}
-
-
 async def test_r8_2a_a_close_whose_outcome_was_read_later_sends_its_closing_message() -> None:
     """An admin's /closetable applied, its answer lost and storage not readable at once:
     answered "nothing changed, try again"; the next press finds the table closed in
@@ -285,9 +303,7 @@ async def test_r8_2a_a_close_whose_outcome_was_read_later_sends_its_closing_mess
     goes to the group, and a new table opens in the chat."""
     store, clock = LostReplyStore(), Clock()
     service, presenter = new_service(store, clock)
-    await service.new_table(GROUP, ALICE)
-    for a in (ALICE, BOB):
-        await service.join(GROUP, a)
+    await opened(service, (ALICE, BOB))
     await service.ready(GROUP, ALICE)
     t = service.table_in(GROUP)
     assert t is not None

@@ -16,8 +16,10 @@ conserved and that no group message shows a card the hand has not made public.""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -60,6 +62,8 @@ SETTINGS = [
     ("reveal_pause_seconds", ("0", "3")),
     ("game", ("pineapple", "ofc", "chinese")),
 ]
+#: where a walk stood before a step, for its checks after it (None: nothing to compare)
+Mark = tuple[int, int, int, int] | None
 COMMANDS = [
     "join",
     "join",
@@ -209,11 +213,20 @@ class Walk:
         """What holds after every step: the table's snapshot reads back."""
         self.check_snapshot()
 
+    def mark(self) -> Mark:
+        """Where the walk stands before a step, for :meth:`after_step` (here nothing)."""
+        return None
+
+    async def after_step(self, before: Mark) -> None:
+        """The checks after every step (``before``: :meth:`mark` before it): :meth:`check`."""
+        self.check()
+
     async def steps(self, count: int, press: float, restart: float, tick: float) -> None:
         """``count`` random steps, each a press, a restart, a clock tick or a command (the
         first three with probabilities below ``press``, ``restart`` and ``tick``, cumulative),
-        then :meth:`check`."""
+        then :meth:`after_step`."""
         for step in range(count):
+            before = self.mark()
             r = self.rng.random()
             if r < press:
                 await self.press()
@@ -223,27 +236,42 @@ class Walk:
                 await self.tick()
             else:
                 await self.command(step)
-            self.check()
+            await self.after_step(before)
+
+    async def finish(self) -> None:
+        """Nobody presses any more: the clocks must finish the hand in progress (400 ticks
+        of 50 s at the most), and the ledger must balance (``storage check``)."""
+        t = self.service.table_in(GROUP)
+        number = t.hand_no if t is not None else 0
+        for _ in range(400):
+            if t is None or (t.hand is None and t.reveal is None) or t.hand_no > number:
+                break
+            self.now += 50
+            await self.service.run_due()
+            t = self.service.table_in(GROUP)
+        assert t is None or (t.hand is None and t.reveal is None) or t.hand_no > number
+        assert await check_store(self.store) == []
+
+    @contextlib.contextmanager
+    def shown_on_failure(self) -> Iterator[None]:
+        """The walk's last 40 lines printed with a failure (what led to it)."""
+        try:
+            yield
+        except BaseException:
+            print("\n".join(self.log[-40:]))
+            raise
+
+    async def run(self, count: int, press: float, restart: float, tick: float) -> None:
+        """The whole walk: :meth:`steps` (as given), then :meth:`finish`; its end shown with
+        a failure."""
+        with self.shown_on_failure():
+            await self.steps(count, press, restart, tick)
+            await self.finish()
 
 
 @pytest.mark.parametrize("seed", SEEDS)
 async def test_a_random_walk_keeps_every_table_live_and_the_ledger_balanced(seed: int) -> None:
-    walk = Walk(seed)
-    try:
-        await walk.steps(500, press=0.5, restart=0.52, tick=0.6)
-        t = walk.service.table_in(GROUP)
-        number = t.hand_no if t is not None else 0
-        for _ in range(400):  # nobody presses any more: the clocks finish the hand
-            if t is None or (t.hand is None and t.reveal is None) or t.hand_no > number:
-                break
-            walk.now += 50
-            await walk.service.run_due()
-            t = walk.service.table_in(GROUP)
-        assert t is None or (t.hand is None and t.reveal is None) or t.hand_no > number
-        assert await check_store(walk.store) == []
-    except BaseException:
-        print("\n".join(walk.log[-40:]))  # the end of the walk, shown with the failure
-        raise
+    await Walk(seed).run(500, press=0.5, restart=0.52, tick=0.6)
 
 
 # -- tournaments (R8.7) -------------------------------------------------------------------
@@ -315,6 +343,23 @@ class TournamentWalk(Walk):
         self.log.append(f"{a.name} {cmd}: {reply.text[:60]!r}")
         assert "Could not save" not in reply.text, "storage refused a step"
 
+    async def finish(self) -> None:
+        """A running tournament plays to its end (3,000 ticks of 50 s at the most, someone
+        acting at each: in Chinese Poker two boards timed out score nothing, R7.7), chips
+        conserved, and the ledger must balance (``storage check``)."""
+        t = self.service.table_in(GROUP)
+        for _ in range(3000):
+            if t is None or t.tournament is None or t.tournament.phase.value != "running":
+                break
+            await self.press()
+            self.now += 50
+            await self.service.run_due()
+            self.check_tournament()
+            t = self.service.table_in(GROUP)
+        running = t is not None and t.tournament is not None
+        assert not running or t.tournament.phase.value != "running", "the tournament is stuck"  # type: ignore[union-attr]
+        assert await check_store(self.store) == []
+
     def check(self) -> None:
         """After every step: the snapshot reads back and the tournament checks hold."""
         super().check()
@@ -346,28 +391,6 @@ class TournamentWalk(Walk):
             assert not shown, f"hidden cards in the group: {shown}: {text}"
 
 
-async def _tournament_walk(seed: int) -> None:
-    walk = TournamentWalk(seed)
-    try:
-        await walk.steps(400, press=0.45, restart=0.47, tick=0.6)
-        t = walk.service.table_in(GROUP)
-        for _ in range(3000):  # a running tournament plays to its end
-            if t is None or t.tournament is None or t.tournament.phase.value != "running":
-                break
-            # (someone acts: in Chinese Poker two boards timed out score nothing, R7.7)
-            await walk.press()
-            walk.now += 50
-            await walk.service.run_due()
-            walk.check_tournament()
-            t = walk.service.table_in(GROUP)
-        running = t is not None and t.tournament is not None
-        assert not running or t.tournament.phase.value != "running", "the tournament is stuck"  # type: ignore[union-attr]
-        assert await check_store(walk.store) == []
-    except BaseException:
-        print("\n".join(walk.log[-40:]))
-        raise
-
-
 @pytest.mark.parametrize("seed", TOUR_SEEDS)
 async def test_r8_7_a_random_walk_through_tournaments_ends_them_and_balances(seed: int) -> None:
-    await _tournament_walk(seed)
+    await TournamentWalk(seed).run(400, press=0.45, restart=0.47, tick=0.6)

@@ -92,7 +92,7 @@ async def test_a_random_walk_with_the_chat_changing_ends_every_table(
 ) -> None:
     monkeypatch.setattr(chaos, "GROUP", chaos.GROUP)  # (a migration moves it: put back after)
     walk = ChatWalk(seed)
-    try:
+    with walk.shown_on_failure():
         await walk.steps(400, press=0.45, restart=0.47, tick=0.6)
         for _ in range(3000):  # nobody acts any more: the clocks end it, the idle close too
             if walk.service.table_in(chaos.GROUP) is None:
@@ -101,6 +101,3 @@ async def test_a_random_walk_with_the_chat_changing_ends_every_table(
             await walk.service.run_due()
         assert walk.service.table_in(chaos.GROUP) is None
         assert await check_store(walk.store) == []
-    except BaseException:
-        print("\n".join(walk.log[-40:]))
-        raise

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,23 +21,7 @@ TOKEN = "123456:" + "A" * 35
 LINE = f"Discord is no longer served: {CLOSE_CODES[4004]}"
 
 
-@pytest.fixture
-def restore_logging() -> Iterator[None]:
-    """The root logger's handlers, their filters and its level as they were."""
-    root = logging.getLogger()
-    handlers, level = list(root.handlers), root.level
-    filters = {h: list(h.filters) for h in handlers}
-    yield
-    for h in list(root.handlers):
-        if h not in handlers:
-            root.removeHandler(h)
-    for h, fs in filters.items():
-        h.filters[:] = fs
-    root.setLevel(level)
-
-
 def test_a_running_line_names_the_env_file_given(
-    restore_logging: None,
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
@@ -62,9 +45,7 @@ def test_a_running_line_names_the_env_file_given(
     assert "(Bot tab) into w1.env\n" in err and "into .env" not in err
 
 
-def test_configure_logging_names_the_file_and_leaves_other_dots_alone(
-    restore_logging: None,
-) -> None:
+def test_configure_logging_names_the_file_and_leaves_other_dots_alone() -> None:
     """Only "in .env"/"into .env" become the file read; ".env.example" and a file path
     ending in .env elsewhere stay; tokens are still redacted on the same line."""
     out = io.StringIO()

@@ -7,7 +7,6 @@ import logging
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
 
@@ -22,23 +21,7 @@ TELEGRAM = ":".join(("123456789", "AA" + "fake" * 8 + "x"))
 DISCORD = ".".join(("MTAx" + "fake" * 5 + "Zz", "GfAkE0", "fake" * 9 + "ab"))
 
 
-@pytest.fixture
-def restore_logging() -> Iterator[None]:
-    root = logging.getLogger()
-    handlers, level = list(root.handlers), root.level
-    filters = {h: list(h.filters) for h in handlers}
-    yield
-    for h in list(root.handlers):
-        if h not in handlers:
-            root.removeHandler(h)
-    for h, fs in filters.items():
-        h.filters[:] = fs
-    root.setLevel(level)
-
-
-def test_every_logger_every_level_args_and_tracebacks(
-    restore_logging: None, caplog: pytest.LogCaptureFixture
-) -> None:
+def test_every_logger_every_level_args_and_tracebacks(caplog: pytest.LogCaptureFixture) -> None:
     out = io.StringIO()
     configure_logging("DEBUG", [TELEGRAM, DISCORD], stream=out)
     logging.getLogger("telegram.ext.ExtBot").debug(

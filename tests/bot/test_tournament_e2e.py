@@ -171,11 +171,32 @@ async def play_to_the_end(
     before_hand: Callable[[LiveTable], Awaitable[None]] | None = None,
     limit: float = 120.0,  # a guard against a loop without end: a loaded machine is slow
 ) -> int:
-    """Whoever is to act presses Arrange + Confirm until the tournament table closes (or
-    ``stop_after_streets`` streets were played); ``sleeper`` never presses: the test waits for
-    the timer to play for them. ``before_hand(t)`` runs once at the start of every hand.
-    Returns the streets pressed."""
-    t = the_table(w)
+    """Whoever is to act presses Arrange + Confirm until the tournament table closes (see
+    :func:`play_tournament`). Returns the streets pressed."""
+    return await play_tournament(
+        w, the_table(w), users, arrange_and_confirm, sleeper=sleeper,
+        stop_after_streets=stop_after_streets, before_hand=before_hand, limit=limit,
+    )  # fmt: skip
+
+
+async def play_tournament(
+    w: Any,
+    t: LiveTable,
+    users: Sequence[Any],
+    press: Callable[[Any, Any], Awaitable[None]],
+    *,
+    sleeper: Any = None,
+    stop_after_streets: int | None = None,
+    before_hand: Callable[[LiveTable], Awaitable[None]] | None = None,
+    limit: float = 120.0,
+) -> int:
+    """On either platform (``w``: a Telegram or Discord test world, its ``service``,
+    ``fake.wait_for`` and ``adapter.presenter``), whoever of ``users`` is to act at the
+    tournament table ``t`` presses Arrange + Confirm (``press(w, user)``) until the table
+    closes (or ``stop_after_streets`` streets were played); ``sleeper`` never presses: the
+    test waits for the timer to play for them. ``before_hand(t)`` runs once at the start of
+    every hand. :raises AssertionError: after ``limit`` seconds. Returns the streets
+    pressed."""
     by_id = {str(u.id): u for u in users}
     streets = 0
     seen_hand = 0
@@ -202,10 +223,67 @@ async def play_to_the_end(
 
             await w.fake.wait_for(moved)
             continue
-        await arrange_and_confirm(w, user)
+        await press(w, user)
         streets += 1
     await w.adapter.presenter.flush()
     return streets
+
+
+#: the settings of the tournaments of a player who never presses (values for ``configure``)
+SLEEPER_SETTINGS = {
+    "tournament_buy_in": str(BUY_IN),
+    "tournament_chips": "200",
+    "level_minutes": "0.05",
+    "chips_schedule": "10,100",
+    # a whole hand's budget: Carol's runs out on her first street of each hand; the others
+    # press Arrange and Confirm on five streets in theirs (2 s left them about 1 s to spare
+    # on a loaded machine, and a press refused on a timeout failed)
+    "hand_seconds": "5",
+    "time_bank_seconds": "0",
+}
+
+
+async def play_with_carol_asleep(
+    t: LiveTable,
+    store: Any,
+    sleeper: Any,
+    play: Callable[[Callable[[LiveTable], Awaitable[None]]], Awaitable[Any]],
+) -> None:
+    """R8.7 with R8.5, on either platform: the tournament ``t`` (:data:`SLEEPER_SETTINGS`)
+    played to its end by ``play(before_hand)`` with Carol (``sleeper``, that platform's fake
+    user) never pressing. Her streets are placed for her on timeout, hand after hand: she is
+    dealt in again (never sat out: nobody is) while she has chips, and each hand she played
+    (``store``'s records) has her board completed on timeout."""
+    carol = t.seat_of(str(sleeper.id))
+    assert carol is not None
+    carol_pid = carol.player_id
+    dealt_to_carol: list[int] = []
+
+    async def nobody_sits_out(table: LiveTable) -> None:
+        assert table.tournament is not None and table.hand is not None
+        assert not any(s.sitting_out for s in table.seats.values())  # R8.7: no sit-out
+        seat = table.seat_of(str(sleeper.id))
+        if seat is not None and seat.player_id in table.tournament.players:
+            mine = table.tournament.seat_of(seat.player_id)
+            if table.tournament.chips.get(mine, 0) > 0:  # still in: dealt in again
+                assert table.boards_of(seat), f"Carol was not dealt hand {table.hand_no}"
+                dealt_to_carol.append(table.hand_no)
+
+    await play(nobody_sits_out)
+    assert len(dealt_to_carol) >= 2, dealt_to_carol  # she timed out and was dealt in again
+    played = 0
+    for h in await store.export_hands(t.id):
+        result = h["result"]
+        if result.get("tournament_end"):
+            continue
+        seats = {int(s): pid for s, pid in h["players"].items()}
+        for r in result["seats"]:
+            if seats.get(r["seat"]) == carol_pid:
+                played += 1
+                assert r["timed_out"], r  # her streets were placed on timeout (R8.5)
+                cards = sum(len(r[box].split()) for box in ("top", "middle", "bottom"))
+                assert cards == 13, r  # and her board was completed
+    assert played == len(dealt_to_carol), (played, dealt_to_carol)
 
 
 async def hand_records(w: World, table_id: int) -> list[dict[str, Any]]:
@@ -355,50 +433,12 @@ async def test_r8_7_a_player_who_never_presses_is_auto_placed_and_never_sat_out(
     async with world(tmp_path, rng_seed=5, db=db) as w:
         w.fake.started_users.update(u.id for u in PLAYERS)
         leaks = watch_leaks(w)
-        await configure(
-            w,
-            tournament_buy_in=str(BUY_IN),
-            tournament_chips="200",
-            level_minutes="0.05",
-            chips_schedule="10,100",
-            # a whole hand's budget: Carol's runs out on her first street of each hand; the
-            # others press Arrange and Confirm on five streets in theirs (2 s left them about
-            # 1 s to spare on a loaded machine, and a press refused on a timeout failed)
-            hand_seconds="5",
-            time_bank_seconds="0",
-        )
+        await configure(w, **SLEEPER_SETTINGS)
         t = await open_and_register(w)
         table_id = t.id
-        carol = t.seat_of(str(CAROL.id))
-        assert carol is not None
-        carol_pid = carol.player_id
-        dealt_to_carol: list[int] = []
-
-        async def nobody_sits_out(table: LiveTable) -> None:
-            assert table.tournament is not None and table.hand is not None
-            assert not any(s.sitting_out for s in table.seats.values())  # R8.7: no sit-out
-            seat = table.seat_of(str(CAROL.id))
-            if seat is not None and seat.player_id in table.tournament.players:
-                mine = table.tournament.seat_of(seat.player_id)
-                if table.tournament.chips.get(mine, 0) > 0:  # still in: dealt in again
-                    assert table.boards_of(seat), f"Carol was not dealt hand {table.hand_no}"
-                    dealt_to_carol.append(table.hand_no)
-
-        await play_to_the_end(w, sleeper=CAROL, before_hand=nobody_sits_out)
-        assert len(dealt_to_carol) >= 2, dealt_to_carol  # she timed out and was dealt in again
-        played = 0
-        for h in await w.store.export_hands(table_id):
-            result = h["result"]
-            if result.get("tournament_end"):
-                continue
-            seats = {int(s): pid for s, pid in h["players"].items()}
-            for r in result["seats"]:
-                if seats.get(r["seat"]) == carol_pid:
-                    played += 1
-                    assert r["timed_out"], r  # her streets were placed on timeout (R8.5)
-                    cards = sum(len(r[box].split()) for box in ("top", "middle", "bottom"))
-                    assert cards == 13, r  # and her board was completed
-        assert played == len(dealt_to_carol), (played, dealt_to_carol)
+        await play_with_carol_asleep(
+            t, w.store, CAROL, lambda before: play_to_the_end(w, sleeper=CAROL, before_hand=before)
+        )
         assert any("⌛ auto" in x for x in w.group_texts())
         await check_the_end(w, table_id, db, leaks)
 

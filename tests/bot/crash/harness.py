@@ -37,7 +37,7 @@ import sqlite3
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Literal, TypeVar
@@ -944,19 +944,70 @@ class CrashRun:
         with sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=5) as conn:
             return int(conn.execute("SELECT COUNT(*) FROM tables WHERE open = 1").fetchone()[0])
 
-    async def _play_until_closed(self, players: Sequence[FakeUser], stuck: str) -> None:
-        """``players`` press what their private chats show until the bot process dies (the
-        kill point) or no table is open. :raises Stuck: (``stuck``) after ``RUN_TIMEOUT``."""
+    async def _play_until_closed(
+        self,
+        players: Sequence[FakeUser] | Callable[[], Sequence[FakeUser]],
+        stuck: str,
+        first: Callable[[], Awaitable[bool]] | None = None,
+    ) -> None:
+        """``players`` (or who the function gives at each round) press what their private
+        chats show until the bot process dies (the kill point) or no table is open; each
+        round begins with ``first``, if given (a player's command: True when it did
+        something). :raises Stuck: (``stuck``) after ``RUN_TIMEOUT``."""
         assert self.bot is not None
         deadline = time.monotonic() + RUN_TIMEOUT
         while self.bot.alive and self._open_tables() > 0:
             if time.monotonic() > deadline:
                 raise Stuck(stuck)
-            acted = False
-            for u in players:
+            acted = await first() if first is not None else False
+            for u in players() if callable(players) else players:
                 acted = await self._hand_step(u) or acted
             if not acted:
                 await asyncio.sleep(0.02)
+
+    async def _closing_setup(self) -> None:
+        """What :meth:`run_closing_step` does once the first bot process polls, before the
+        closing step is played (nothing here)."""
+
+    async def _play_on(self) -> None:
+        """Play on until the bot process dies (the kill point) or the table is closed."""
+        raise NotImplementedError
+
+    async def _closing_after(self, problems: list[str]) -> None:
+        """What :meth:`run_closing_step` waits for and checks once the restarted bot has
+        played on (while it runs); problems found go to ``problems``."""
+
+    def _closing_checks(self) -> list[str]:
+        """The problems in the database once the bots are stopped, besides ``storage
+        check``'s (none here)."""
+        return []
+
+    async def run_closing_step(self) -> list[str]:
+        """The whole run of one closing step (test_removal, the tournament tests): the bot
+        started, :meth:`_closing_setup`, :meth:`_play_on` until the kill point, the bot
+        restarted and played on, :meth:`_closing_after`; then, everything stopped, ``storage
+        check`` and :meth:`_closing_checks`. The broken promises found (the bot log's errors
+        with them)."""
+        problems: list[str] = []
+        await self.fake.start()
+        try:
+            await self._start_bot()
+            await self._closing_setup()
+            await self._play_on()
+            if missed := await self._kill_missed():  # (what the step owed goes after the commit)
+                return [missed]
+            await self._restart()
+            await self._play_on()  # (killed before the commit: the step is played again)
+            await self._closing_after(problems)
+        except Stuck as exc:
+            problems.append(f"stuck: {exc}; {self._state()}")
+        finally:
+            await self._stop_all()
+        problems += [f"storage check: {p}" for p in await check_database(self.db)]
+        problems += self._closing_checks()
+        if problems and (tail := self._log_tail()):
+            problems.append("bot log: " + tail)
+        return problems
 
     async def _kill_missed(self) -> str | None:
         """``None`` once the first bot process died at its kill point (a kill at a request

@@ -25,7 +25,6 @@ from pathlib import Path
 import pytest
 
 from bot.texts import tr
-from storage.check import check_database
 from tests.bot.crash.harness import (
     ALICE,
     BOB,
@@ -52,13 +51,16 @@ class RemovalRun(CrashRun):
     """The removal played through the fake Bot API against the bot process; the kill point
     set in the first process."""
 
-    async def _until_dealt(self) -> None:
+    async def _closing_setup(self) -> None:
+        """Hand 1 dealt, then Alice removes the bot from the group."""
         deadline = time.monotonic() + RUN_TIMEOUT
         while self._max_hand(0) < 1 or any(self._newest(u.id, "") is None for u in (ALICE, BOB)):
             if time.monotonic() > deadline:
                 raise Stuck("hand 1 was not dealt")
             if not await self._step():
                 await asyncio.sleep(0.02)
+        await self._quiet()
+        await self.fake.remove_bot(GROUP_ID, by=ALICE)
 
     async def _play_on(self) -> None:
         """Play hand 1 out (pressing what the private chats show) until the bot process dies
@@ -81,45 +83,27 @@ class RemovalRun(CrashRun):
             and int(c.params.get("chat_id", 0) or 0) > 0
         )
 
-    async def run_removal(self) -> list[str]:
-        """The whole run; the broken promises found."""
-        problems: list[str] = []
-        await self.fake.start()
-        try:
-            await self._start_bot()
-            await self._until_dealt()
-            await self._quiet()
-            await self.fake.remove_bot(GROUP_ID, by=ALICE)
-            await self._play_on()
-            if missed := await self._kill_missed():  # (the notices go out after the commit)
-                return [missed]
-            await self._restart()
-            await self._play_on()  # (killed before the commit: the hand ends again)
-            await self._quiet(still=1.5)
-            for u in (ALICE, BOB):
-                notices = self._notices(u.id)
-                if len(notices) != 1:
-                    problems.append(f"{u.first_name}: {len(notices)} private notices")
-                elif "🏁 Showdown · table #1 · hand 1" not in notices[0]:
-                    problems.append(f"{u.first_name}'s notice has no showdown: {notices[0]!r}")
-            since = await self._third_start()  # nothing more is owed
-            if self._private_writes(since):
-                problems.append("the third start wrote private messages again")
-        except Stuck as exc:
-            problems.append(f"stuck: {exc}; {self._state()}")
-        finally:
-            await self._stop_all()
-        problems += [f"storage check: {p}" for p in await check_database(self.db)]
+    async def _closing_after(self, problems: list[str]) -> None:
+        """Each player's private chat shows the notice once, with the showdown; a third
+        start writes no private message again."""
+        await self._quiet(still=1.5)
+        for u in (ALICE, BOB):
+            notices = self._notices(u.id)
+            if len(notices) != 1:
+                problems.append(f"{u.first_name}: {len(notices)} private notices")
+            elif "🏁 Showdown · table #1 · hand 1" not in notices[0]:
+                problems.append(f"{u.first_name}'s notice has no showdown: {notices[0]!r}")
+        since = await self._third_start()  # nothing more is owed
+        if self._private_writes(since):
+            problems.append("the third start wrote private messages again")
+
+    def _closing_checks(self) -> list[str]:
         with sqlite3.connect(self.db) as conn:
             total = conn.execute(
                 "SELECT SUM(balance) FROM players WHERE user_id IN (?, ?)",
                 (str(ALICE.id), str(BOB.id)),
             ).fetchone()[0]
-        if total != 2000:
-            problems.append(f"the balances add up to {total}, not 2000")
-        if problems and (tail := self._log_tail()):
-            problems.append("bot log: " + tail)
-        return problems
+        return [] if total == 2000 else [f"the balances add up to {total}, not 2000"]
 
 
 def _points() -> list[KillPoint]:
@@ -130,5 +114,5 @@ def _points() -> list[KillPoint]:
 async def test_a_kill_in_the_removal_s_close_still_tells_each_player_once(
     kill: KillPoint, tmp_path: Path
 ) -> None:
-    problems = await RemovalRun(SCENARIOS["pineapple2"], kill, tmp_path).run_removal()
+    problems = await RemovalRun(SCENARIOS["pineapple2"], kill, tmp_path).run_closing_step()
     assert not problems, "\n".join(problems)

@@ -24,10 +24,10 @@ from __future__ import annotations
 import os
 import sqlite3
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
-from storage.check import check_database
 from tests.bot.crash.harness import (
     ALICE,
     BOB,
@@ -37,7 +37,6 @@ from tests.bot.crash.harness import (
     CrashRun,
     KillPoint,
     Scenario,
-    Stuck,
     kill_id,
 )
 
@@ -61,9 +60,13 @@ POINTS = SAMPLE + (ALL if os.environ.get("OFC_CRASH_ALL") == "1" else [])
 
 class TournamentRun(CrashRun):
     """The tournament played through the fake Bot API against the bot process; the kill
-    point set in the first process."""
+    point set in the first process (:meth:`~tests.bot.crash.harness.CrashRun.
+    run_closing_step`)."""
 
-    async def _open(self) -> None:
+    #: the players' balances at the end, lowest first
+    final_balances: ClassVar[list[int]] = [900, 900, 1200]
+
+    async def _closing_setup(self) -> None:
         """The settings, ``/tournament``, then each player's ``/join`` (the third starts it)."""
         for name, value in self.scenario.settings:
             reply = await self.say(ALICE, f"/settings {name} {value}")
@@ -95,38 +98,28 @@ class TournamentRun(CrashRun):
             and int(c.params.get("chat_id", 0) or 0) == GROUP_ID
         )
 
-    async def run_tournament(self) -> list[str]:
-        """The whole run; the broken promises found."""
+    async def _closing_after(self, problems: list[str]) -> None:
+        """The final standings posted once (after the restart the last showdown's picture
+        is drawn first: on a loaded machine longer than a quiet wait; the standings follow
+        it), and a third start writes nothing more to the group."""
+        await self._until(lambda: self._finals() or None, RUN_TIMEOUT, "no final standings")
+        await self._quiet(still=1.5)
+        finals = self._finals()
+        # killed at the standings' own request, Telegram had posted them: the restarted bot
+        # never learnt so and posts them again (the Bot API takes no key to tell a repeat)
+        if len(finals) not in ((1, 2) if self.kill.kind == "call" else (1,)):
+            problems.append(f"{len(finals)} messages with the final standings")
+        texts = {str(self.fake.messages[(GROUP_ID, mid)].get("text")) for mid in finals}
+        if len(texts) > 1:
+            problems.append(f"final standings that differ: {sorted(texts)}")
+        since = await self._third_start()  # nothing more is owed
+        if self._group_writes_since(since):
+            problems.append("the third start wrote to the group again")
+
+    def _closing_checks(self) -> list[str]:
+        """The players' balances are :attr:`final_balances` and no kush is left in a stack
+        (and, in a subclass, what it adds)."""
         problems: list[str] = []
-        await self.fake.start()
-        try:
-            await self._start_bot()
-            await self._open()
-            await self._play_on()
-            if missed := await self._kill_missed():  # (the standings go out after the commit)
-                return [missed]
-            await self._restart()
-            await self._play_on()  # (killed before the commit: the last Confirm again)
-            # (after the restart the last showdown's picture is drawn first: on a loaded machine
-            # longer than a quiet wait; the standings follow it)
-            await self._until(lambda: self._finals() or None, RUN_TIMEOUT, "no final standings")
-            await self._quiet(still=1.5)
-            finals = self._finals()
-            # killed at the standings' own request, Telegram had posted them: the restarted bot
-            # never learnt so and posts them again (the Bot API takes no key to tell a repeat)
-            if len(finals) not in ((1, 2) if self.kill.kind == "call" else (1,)):
-                problems.append(f"{len(finals)} messages with the final standings")
-            texts = {str(self.fake.messages[(GROUP_ID, mid)].get("text")) for mid in finals}
-            if len(texts) > 1:
-                problems.append(f"final standings that differ: {sorted(texts)}")
-            since = await self._third_start()  # nothing more is owed
-            if self._group_writes_since(since):
-                problems.append("the third start wrote to the group again")
-        except Stuck as exc:
-            problems.append(f"stuck: {exc}; {self._state()}")
-        finally:
-            await self._stop_all()
-        problems += [f"storage check: {p}" for p in await check_database(self.db)]
         with sqlite3.connect(self.db) as conn:
             ids = tuple(str(u.id) for u in PLAYERS)
             balances = sorted(
@@ -134,18 +127,31 @@ class TournamentRun(CrashRun):
                     "SELECT balance FROM players WHERE user_id IN (?, ?, ?)", ids
                 )
             )  # fmt: skip
-            cash_outs = conn.execute(
-                "SELECT player_id, COUNT(*) FROM ledger WHERE kind = 'cash_out' GROUP BY player_id"
-            ).fetchall()
             stacks = conn.execute("SELECT COALESCE(SUM(stack), 0) FROM table_stacks").fetchone()[0]
-        if balances != [900, 900, 1200]:
-            problems.append(f"balances {balances}, not [900, 900, 1200]")
-        if sorted(n for _, n in cash_outs) != [1]:
-            problems.append(f"cash_out rows by player: {cash_outs}")
+        if balances != self.final_balances:
+            problems.append(f"balances {balances}, not {self.final_balances}")
         if stacks:
             problems.append(f"{stacks} kush still in stacks")
-        if problems and (tail := self._log_tail()):
-            problems.append("bot log: " + tail)
+        return problems
+
+    def _rows(self, sql: str, *params: str) -> list[tuple[int, ...]]:
+        """The rows of ``sql`` (with ``params``) in the database (read once the bots are
+        stopped)."""
+        with sqlite3.connect(self.db) as conn:
+            return list(conn.execute(sql, params).fetchall())
+
+
+class PayoutRun(TournamentRun):
+    """:class:`TournamentRun` whose pool is paid out once: one ``cash_out`` row (the
+    winner's; a stack of 0 has none)."""
+
+    def _closing_checks(self) -> list[str]:
+        problems = super()._closing_checks()
+        cash_outs = self._rows(
+            "SELECT player_id, COUNT(*) FROM ledger WHERE kind = 'cash_out' GROUP BY player_id"
+        )
+        if sorted(n for _, n in cash_outs) != [1]:
+            problems.append(f"cash_out rows by player: {cash_outs}")
         return problems
 
 
@@ -153,5 +159,5 @@ class TournamentRun(CrashRun):
 async def test_r8_7_a_kill_in_the_tournament_s_payout_pays_the_pool_once(
     kill: KillPoint, tmp_path: Path
 ) -> None:
-    problems = await TournamentRun(SCENARIO, kill, tmp_path).run_tournament()
+    problems = await PayoutRun(SCENARIO, kill, tmp_path).run_closing_step()
     assert not problems, "\n".join(problems)

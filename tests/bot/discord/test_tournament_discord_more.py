@@ -30,6 +30,7 @@ from tests.bot.discord.test_tournament_discord import (
     watch_leaks,
 )
 from tests.bot.levels import short_levels
+from tests.bot.test_tournament_e2e import SLEEPER_SETTINGS, play_tournament, play_with_carol_asleep
 from tests.fakes.discord_api import (
     CHANNEL_ID,
     EPHEMERAL,
@@ -81,39 +82,11 @@ async def play_to_the_end(
     limit: float = 120.0,  # a guard against a loop without end: a loaded machine is slow
 ) -> int:
     """Whoever is to act presses Arrange + Confirm on their DM until the tournament table
-    closes (or ``stop_after_streets`` streets were played); ``sleeper`` never presses: the
-    test waits for the timer to play for them. ``before_hand(t)`` runs once per hand."""
-    t: LiveTable = w.table()
-    by_id = {str(u.id): u for u in PLAYERS}
-    streets = 0
-    seen_hand = 0
-    deadline = time.monotonic() + limit
-    while t.id in w.service.tables:
-        assert time.monotonic() < deadline, "the tournament did not end in time"
-        if stop_after_streets is not None and streets >= stop_after_streets:
-            break
-        hand = t.hand
-        if hand is None or hand.is_over or not hand.to_act:
-            await asyncio.sleep(0.01)
-            continue
-        if t.hand_no != seen_hand:
-            seen_hand = t.hand_no
-            if before_hand is not None:
-                await before_hand(t)
-            continue
-        user = by_id[t.seats[t.owner(hand.to_act[0])].user_id]
-        if user is sleeper:
-            before = (t.hand_no, hand.to_act, hand.dumps())
-
-            def moved(state: tuple[int, tuple[int, ...], str] = before) -> bool:
-                return t.hand is None or (t.hand_no, t.hand.to_act, t.hand.dumps()) != state
-
-            await w.fake.wait_for(moved)
-            continue
-        await arrange_and_confirm(w, user)
-        streets += 1
-    await w.adapter.presenter.flush()
-    return streets
+    closes (:func:`tests.bot.test_tournament_e2e.play_tournament`)."""
+    return await play_tournament(
+        w, w.table(), PLAYERS, arrange_and_confirm, sleeper=sleeper,
+        stop_after_streets=stop_after_streets, before_hand=before_hand, limit=limit,
+    )  # fmt: skip
 
 
 def final_message(w: World) -> str:
@@ -157,50 +130,12 @@ async def test_r8_7_on_discord_a_player_who_never_presses_is_auto_placed_and_nev
     async with world(tmp_path, db=db, rng_seed=5) as w:
         leaks = watch_leaks(w)
         public = w.public_texts()
-        await configure(
-            w,
-            tournament_buy_in=str(BUY_IN),
-            tournament_chips="200",
-            level_minutes="0.05",
-            chips_schedule="10,100",
-            # a whole hand's budget: Carol's runs out on her first street of each hand; the
-            # others press Arrange and Confirm on five streets in theirs (2 s left them about
-            # 1 s to spare on a loaded machine, and a press refused on a timeout failed)
-            hand_seconds="5",
-            time_bank_seconds="0",
-        )
+        await configure(w, **SLEEPER_SETTINGS)
         t = await open_and_register(w)
         table_id = t.id
-        carol = t.seat_of(str(CAROL.id))
-        assert carol is not None
-        carol_pid = carol.player_id
-        dealt_to_carol: list[int] = []
-
-        async def nobody_sits_out(table: LiveTable) -> None:
-            assert table.tournament is not None and table.hand is not None
-            assert not any(s.sitting_out for s in table.seats.values())  # R8.7: no sit-out
-            seat = table.seat_of(str(CAROL.id))
-            if seat is not None and seat.player_id in table.tournament.players:
-                mine = table.tournament.seat_of(seat.player_id)
-                if table.tournament.chips.get(mine, 0) > 0:  # still in: dealt in again
-                    assert table.boards_of(seat), f"Carol was not dealt hand {table.hand_no}"
-                    dealt_to_carol.append(table.hand_no)
-
-        await play_to_the_end(w, sleeper=CAROL, before_hand=nobody_sits_out)
-        assert len(dealt_to_carol) >= 2, dealt_to_carol  # she timed out and was dealt in again
-        played = 0
-        for h in await w.store.export_hands(table_id):
-            result = h["result"]
-            if result.get("tournament_end"):
-                continue
-            seats = {int(s): pid for s, pid in h["players"].items()}
-            for r in result["seats"]:
-                if seats.get(r["seat"]) == carol_pid:
-                    played += 1
-                    assert r["timed_out"], r  # her streets were placed on timeout (R8.5)
-                    cards = sum(len(r[box].split()) for box in ("top", "middle", "bottom"))
-                    assert cards == 13, r  # and her board was completed
-        assert played == len(dealt_to_carol), (played, dealt_to_carol)
+        await play_with_carol_asleep(
+            t, w.store, CAROL, lambda before: play_to_the_end(w, sleeper=CAROL, before_hand=before)
+        )
         assert any("⌛ auto" in x for x in public)
         assert any(" is out: place " in x for x in public)  # knock-outs announced
         await check_the_end(w, table_id, db, leaks)
