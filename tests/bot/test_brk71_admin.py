@@ -3,7 +3,9 @@
 Found and fixed: a ``/settings`` value longer than the settings pass on was cut at whole
 grapheme clusters with "…", and a value of a few letters under a pile of combining marks
 was cut to "coin…" or to "…" alone, which ``kush_label`` took and saved (the cut exists so
-that a value too long is refused with its range, never saved shortened).
+that a value too long is refused with its range, never saved shortened). And a ``min_buy_in``
+saved during a hand ("It applies from the next hand") was not what a newcomer's Join, Ready
+or an ``/addbot`` of that hand paid: they paid the old one for the next hand (R8.2).
 
 Held (no fix needed), kept as regression tests: nonsense settings during a hand (unknown and
 Russian names, several at once, ∞, NaN, 1e9, -0, 0x10, emoji, 4,000 characters) answered
@@ -260,3 +262,74 @@ async def test_group_commands_in_a_private_chat_say_so_and_change_nothing(
         )
         assert after == before
         assert t.id in w.service.tables and t.hand is not None and not t.closing
+
+
+@pytest.mark.parametrize(("buy_in", "balance_before"), [(50, 100), (500, 1000)])
+async def test_r8_2_ready_during_a_hand_pays_the_buy_in_of_the_next_hand(
+    tmp_path: Path, buy_in: int, balance_before: int
+) -> None:
+    """R8.2: during a hand an admin sets ``min_buy_in`` (answered "It applies from the next
+    hand"); Alice sits down then, to play from the next hand, and presses Ready. She paid
+    the old buy-in, 200: lowered to 50 she was refused with a balance of 100 ("you need
+    200") and charged 200 with more; raised to 500 she sat down with 200 at a table whose
+    every newcomer from then on pays 500. She pays the next hand's buy-in, which the
+    answer names, and the ledger balances."""
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        await w.say(ALICE, "/newtable")
+        for user in (BOB, CAROL):
+            await w.press_lobby(user, "j")
+        for user in (BOB, CAROL):
+            await w.press_lobby(user, "r")
+        await w.settle()
+        (t,) = w.service.tables.values()
+        assert t.hand is not None and t.hand_no == 1
+        if balance_before != 1000:  # (her wallet made, then brought down to 100)
+            reply = await w.say(ALICE, "/balance")
+            reply = await w.say(ALICE, f"/grant @alice {balance_before - 1000}")
+            assert reply["text"] == f"Alice: −{1000 - balance_before} kush, balance 100.", reply
+        reply = await w.say(ALICE, f"/settings min_buy_in {buy_in}")
+        assert reply["text"].startswith(f"Saved: min_buy_in = {buy_in} (was 200).\nIt applies"), (
+            reply
+        )
+        answer = await w.press_lobby(ALICE, "j")
+        assert not answer.get("show_alert"), answer
+        answer = await w.press_lobby(ALICE, "r")
+        assert answer["text"] == f"Ready: {buy_in} kush moved to the table.", answer
+        assert await balance(w, ALICE) == balance_before - buy_in
+        seat = t.seat_of(str(ALICE.id))
+        assert seat is not None and seat.stack == buy_in and seat.ready
+        assert t.hand is not None and t.hand_no == 1  # (the hand goes on without her)
+        await assert_conserved(w.store)
+
+
+async def test_r8_2_a_computer_player_seated_during_a_hand_buys_in_at_the_next_hands_buy_in(
+    tmp_path: Path,
+) -> None:
+    """R8.2, as a person's Ready: an admin raises ``min_buy_in`` to 500 during Bob's and
+    Carol's hand, then seats a computer player, dealt in from the next hand; it sat down
+    with the old buy-in, 200. It buys in at 500, staked by the house's grant."""
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        await w.say(ALICE, "/newtable")
+        for user in (BOB, CAROL):
+            await w.press_lobby(user, "j")
+        for user in (BOB, CAROL):
+            await w.press_lobby(user, "r")
+        await w.settle()
+        (t,) = w.service.tables.values()
+        assert t.hand is not None
+        reply = await w.say(ALICE, "/settings min_buy_in 500")
+        assert reply["text"].startswith("Saved: min_buy_in = 500 (was 200)."), reply
+        reply = await w.say(ALICE, "/addbot")
+        assert "sits down" in reply["text"], reply
+        (robot,) = (s for s in t.seats.values() if s.bot is not None)
+        assert robot.stack == 500 and robot.ready
+        community = await w.store.community("telegram", str(GROUP_ID))
+        entries = [e for e in await w.store.ledger(community.id) if e.player_id == robot.player_id]
+        assert [(e.kind.value, e.balance_delta, e.stack_delta) for e in entries][-1] == (
+            "buy_in",
+            -500,
+            500,
+        )
+        await assert_conserved(w.store)
