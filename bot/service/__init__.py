@@ -1083,7 +1083,7 @@ class TableService:
             return Reply(tr(lang, "reply.request_done"))
         # cleaned, and cut only far beyond the longest value a setting takes (the setting's
         # own range then refuses it): a value cut to fit would be saved silently shortened
-        args = [clean_arg(a, settings_mod.LONGEST_ARG) for a in args]
+        args = [settings_mod.typed_arg(a) for a in args]
         # the admin's own language (a change to auto is answered in it, an empty table takes
         # it); one who writes as the group has none: the language most of its players speak
         own = (

@@ -14,7 +14,7 @@ import logging
 from bot import thinking
 from bot.model import Actor, LiveTable, Reply, SeatState
 from bot.names import folded
-from bot.service.dealing import full_table, maybe_start
+from bot.service.dealing import full_table, maybe_start, next_buy_in
 from bot.service.play import advance
 from bot.service.runtime import SAFE_PRESS_SECONDS, Runtime, Tx
 from bot.texts import on, tr
@@ -295,30 +295,33 @@ async def add_bot(
     # no starting balance (issue 13): its kush comes only from the house's grants below (it
     # was given the community's starting balance too, kush no grant of the house accounted for)
     player = await rt.store.player(community.id, user_id, f"🤖 {name}", starting=False)
+    # the next hand's buy-in, as a person's Ready pays (R8.2: one saved during the hand
+    # applies as it ends)
+    buy_in = next_buy_in(t)
     try:
         async with rt.transition(t) as tx:
-            house_funds(t, tx, player.id, HOUSE_BUY_INS * t.min_buy_in)
+            house_funds(t, tx, player.id, HOUSE_BUY_INS * buy_in)
             seat = SeatState(
                 seat=free[0],
                 player_id=player.id,
                 user_id=user_id,
                 name=f"🤖 {name}",
                 lang=lang,
-                stack=t.min_buy_in,
+                stack=buy_in,
                 ready=True,
                 bank=t.new_bank(),
                 bot=lvl.value,
             )
             t.seats[seat.seat] = seat
             t.remember(request)
-            tx.moves.append(BuyIn(player.id, t.min_buy_in))
+            tx.moves.append(BuyIn(player.id, buy_in))
             tx.group = True
             maybe_start(rt, t, tx)
     except InsufficientFunds:
         # never expected: the house's grant, in the buy-in's own transaction, covers it. Said
         # as it is (it was "could not save, try again": the same again would fail the same)
         log.error("table %s: the house could not stake %s's buy-in", t.id, user_id, exc_info=True)
-        text = tr(lang, "bot.house_short", name=f"🤖 {name}", amount=t.min_buy_in, label=t.label)
+        text = tr(lang, "bot.house_short", name=f"🤖 {name}", amount=buy_in, label=t.label)
         return Reply(text, alert=True)
     return Reply(tr(lang, "bot.added", name=seat.name, level=tr(lang, f"bot.level.{lvl.value}")))
 

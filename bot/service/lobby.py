@@ -253,10 +253,11 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
     if not free:
         return full_table(t, lang)
     player = await rt.store.player(community.id, actor.user_id, actor.name, actor.language)
-    if player.balance < t.min_buy_in:
-        return await wallet.no_money(
-            rt, lang, t, community, player.id, t.min_buy_in, player.balance
-        )
+    # the buy-in of the next hand, the first they play: one an admin saved during this hand
+    # applies as it ends (R8.2; the old one refused a balance the new one covers)
+    need = next_buy_in(t)
+    if player.balance < need:
+        return await wallet.no_money(rt, lang, t, community, player.id, need, player.balance)
     kept = t.banks_left.get(player.id)  # R8.6: given back at the table joined last only
     if kept is not None:
         last = await rt.store.last_table(t.platform, actor.user_id)
@@ -379,7 +380,10 @@ async def ready(rt: Runtime, t: LiveTable, actor: Actor, lang: str, *, again: bo
     if t.closing:  # an admin closed it during the hand (R8.2a): no buy-in for a hand never
         # dealt (it was taken, "you're ready", and cashed out again at the close)
         return Reply(tr(lang, on(t.platform, "reply.table_closing"), table=t.id), alert=True)
-    amount = t.min_buy_in
+    # the next hand's buy-in, the first hand Ready deals them in: one an admin saved during
+    # this hand applies as it ends (R8.2: "it applies from the next hand"; the old one was
+    # taken, and the newcomer sat down with a stack of the old buy-in)
+    amount = next_buy_in(t)
     try:
         async with rt.transition(t) as tx:
             tx.moves.append(BuyIn(seat.player_id, amount))

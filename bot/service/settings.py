@@ -36,7 +36,7 @@ from pydantic import (
 )
 
 from bot.model import REQUESTS_KEPT, LiveTable, Reply, SeatState
-from bot.names import clean_arg, visible
+from bot.names import ELLIPSIS, clean_arg, units, visible
 from bot.presses import AllSettings, SettingStep, encode
 from bot.screens import Button, Screen
 from bot.service.dealing import apply_pending, maybe_start
@@ -620,6 +620,20 @@ KUSH_LABEL_MAX = 12
 #: setting takes (in characters, which may be 2 units each), so a longer one reaches the
 #: setting's check and is refused with its range, never silently cut.
 LONGEST_ARG = 2 * 120 + 16
+
+
+def typed_arg(raw: str) -> str:
+    """One word of ``/settings`` as the settings read it: cleaned as every command's
+    argument (:func:`~bot.names.clean_arg`: bidirectional controls dropped, white space
+    joined) and, past :data:`LONGEST_ARG` UTF-16 units, cut there at a code point with "…",
+    so that it stays longer than any value a setting takes and is refused with its range.
+    (Cut at whole grapheme clusters, as names are, a few letters under hundreds of
+    combining marks were cut to "coin…" or "…" alone, which ``kush_label`` saved.)"""
+    text = clean_arg(raw, units(raw))  # (cleaning never lengthens: nothing cut here)
+    if units(text) <= LONGEST_ARG:
+        return text
+    kept = LONGEST_ARG - 1  # code points: at least as many units (and more than 120 letters)
+    return text[:kept] + ELLIPSIS
 
 
 #: The least ``hand_seconds`` (R8.5 names none). The budget is for a whole hand and a time
