@@ -10,9 +10,9 @@ import logging
 import signal
 import sqlite3
 import sys
-from collections.abc import Awaitable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from urllib.parse import urlsplit
 
 from telegram.error import BadRequest, InvalidToken, NetworkError
@@ -27,12 +27,12 @@ from bot.dblock import (
     hold_worker,
     let_go,
 )
-from bot.service import TableService
 from storage.api import StorageError, StorageUnreachable, Store
 from storage.sqlite import SqliteStore
 
 if TYPE_CHECKING:
     from bot.cluster import Worker
+    from bot.service import TableService
     from bot.telegram import TelegramAdapter
 
 __all__ = [
@@ -50,6 +50,26 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+
+def __getattr__(name: str) -> Any:
+    """``bot.app.TableService``, imported at its first use: the router (:func:`run_router`)
+    imports this module and never makes a table service, whose import (``game.strategy``,
+    the renderer, Pillow) was most of its start and memory (fix40f). Once read it is a name
+    of this module (tests put their own in its place: :func:`run` makes what it holds)."""
+    if name == "TableService":
+        from bot.service import TableService
+
+        globals()[name] = TableService
+        return TableService
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _table_service() -> Callable[..., TableService]:
+    """What :func:`run` makes its service with: this module's ``TableService``
+    (:func:`__getattr__`)."""
+    made: Callable[..., TableService] = globals().get("TableService") or __getattr__("TableService")
+    return made
 
 
 class _Adapter(Protocol):
@@ -558,7 +578,7 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
     try:
         if settings.database_url is None:
             await _not_the_sandboxs(store, settings.database_path)
-        service = TableService(
+        service = _table_service()(
             store,
             decisions_in_process=settings.decisions_in_process,
             storage_wait=settings.storage_wait_seconds,

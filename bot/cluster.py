@@ -112,9 +112,11 @@ from urllib.parse import urlsplit
 from aiohttp import ClientError, ClientSession, ClientTimeout, DummyCookieJar, web
 
 from bot.presses import start_table, table_of
-from bot.service.recovery import START_SEND_SECONDS
-from bot.service.runtime import LATE_WRITE_SECONDS, wait_expired, wait_undated, waits_for_chat
 from bot.texts import language_of, tr
+
+# bot.service is imported where a worker uses it, not here: the router imports this
+# module, and the table service (with game.strategy, the renderer and Pillow) is most of a
+# process's start and memory, none of it a router's (tests/bot/test_fix40f.py)
 from storage.api import Store, TableRecord, answer_within, lease_key
 
 if TYPE_CHECKING:
@@ -888,6 +890,8 @@ class Worker:
         most, then left to go on (the stop waits for it: :meth:`Runtime.drain`): a message
         the platform held (a flood wait of minutes) held the sweep, the next takeover of a
         dead worker's tables and the worker's start."""
+        from bot.service.recovery import START_SEND_SECONDS  # (here: see the imports)
+
         started: list[asyncio.Task[None]] = []
         try:
             with self.service.rt.reading_owed():  # (rt.owes: the read may be from before)
@@ -904,9 +908,13 @@ class Worker:
         waiting on a silent database held the sweep for good, and with it
         :meth:`Runtime.reading_owed <bot.service.runtime.Runtime.reading_owed>`: the closed
         tables forgotten here since were remembered for as long."""
+        from bot.service.runtime import LATE_WRITE_SECONDS
+
         return answer_within(max(self.service.rt.storage_wait, LATE_WRITE_SECONDS))
 
     async def _sweep_owed(self, started: list[asyncio.Task[None]]) -> None:
+        from bot.service.runtime import wait_expired, wait_undated, waits_for_chat
+
         with self._owed_read():
             owed = await self.store.closed_snapshots()
         if not owed:
@@ -981,6 +989,8 @@ class Worker:
         lease: forgotten once it waited past 30 days, dated when saved undated, as stored
         now (:meth:`_owed_now`: the bot's return may have sent and forgotten it meanwhile,
         and saving the snapshot read before would bring it back)."""
+        from bot.service.runtime import wait_expired, waits_for_chat
+
         state = await self._owed_now(table_id)
         if state is None or not waits_for_chat(state[1]):
             return
