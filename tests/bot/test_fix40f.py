@@ -5,15 +5,40 @@
    processes, the renderer and its pictures with Pillow) and the Telegram adapter
    (python-telegram-bot's ``telegram.ext``): most of its start and memory. They are imported
    where a worker uses them now (:mod:`bot.cluster`, :mod:`bot.app`, :mod:`bot.telegram`).
+2. A settings change saved by a worker that does not serve the group's table (an update it
+   was still handling when the chat's lease changed hands, or a Discord shard handed back
+   meanwhile) went to that worker's tables only: the table's worker kept the old settings
+   (buy-in, options, language, time zone) until its next restart, its hands showing the
+   turn's end in the old zone (fix39c made the change rewrite them, on the worker that
+   saved it). The worker that saved it tells the live workers holding the group's other
+   open tables (``POST /settings/<platform>``), which pass it to their tables as their own.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from bot.cluster import Worker, internal_key
+from bot.model import Actor, ChatRef
+from bot.render import clock_time
+from bot.service import TableService
+from storage.api import lease_key
+from storage.memory import MemoryStore
+from tests.bot.cluster.harness import free_port
+from tests.bot.conftest import Clock
+from tests.bot.discord.shard_world import guild_on_shard
+from tests.bot.fakes import FakePresenter
+from tests.bot.test_cluster_shards import Runner
+from tests.bot.test_service import ALICE, BOB, GROUP
+from tests.waiting import until
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -68,3 +93,80 @@ def test_the_router_s_code_path_imports_no_table_service(tmp_path: Path) -> None
     modules = set(out["modules"])
     assert "bot.cluster" in modules and "bot.app" in modules  # (the router's path ran)
     assert [m for m in ROUTER_NEVER if m in modules] == []
+
+
+# -- 2. a settings change saved on another worker reaches the table's worker --------------------
+TOKEN = "shared-bot-token"  # (both platforms': the internal keys derive from it)
+GUILD = str(guild_on_shard(1))
+
+
+async def _worker(
+    store: MemoryStore, clock: Clock, name: str, platform: str
+) -> tuple[Worker, FakePresenter]:
+    """A worker with its internal endpoint on 127.0.0.1 and a recording presenter: Telegram's
+    (a stand-in adapter: only its keys) or Discord's (running shard 1 of 2)."""
+    service = TableService(store, clock=clock, rng=random.Random(5), timers=False)
+    presenter = FakePresenter(platform=platform, link=None if platform == "discord" else "")
+    service.register(presenter)
+    port = free_port()
+    address = f"http://127.0.0.1:{port}"
+    if platform == "telegram":
+        worker = Worker(service, name, address, ttl=5.0)
+        worker.telegram = SimpleNamespace()  # type: ignore[assignment]
+        worker.keys["telegram"] = internal_key(TOKEN, "telegram")  # as attach_telegram
+        worker.keys["private"] = internal_key(TOKEN, "private")
+    else:
+        worker = Worker(service, name, address, ttl=5.0, discord_shards=([1], 2), discord=Runner())
+        worker.presses = SimpleNamespace()  # type: ignore[assignment]
+        worker.keys["discord"] = internal_key(TOKEN, "discord")  # as attach_discord
+    await worker.start(("127.0.0.1", port))
+    return worker, presenter
+
+
+@pytest.mark.parametrize("platform", ["telegram", "discord"])
+async def test_r8_5_a_zone_saved_on_a_worker_without_the_table_rewrites_its_hands_there(
+    platform: str,
+) -> None:
+    """w2 serves the group's table, a hand under way in UTC+3; w1 saves ``utc_offset -5``
+    (an update it was still handling as the chat's lease, or the guild's shard, moved to
+    w2): w2's table takes the new zone, both private hands and the table message say the
+    turn's end in it at once, and the buy-in w1 saved next reaches it too."""
+    store, clock = MemoryStore(), Clock()
+    store.clock = clock
+    if platform == "telegram":
+        group, alice, bob = GROUP, ALICE, BOB
+    else:
+        group = ChatRef("discord", GUILD, "11", "Poker")
+        alice = Actor("discord", "301", "Alice", "en")
+        bob = Actor("discord", "302", "Bob", "ru")
+    w1, p1 = await _worker(store, clock, "w1", platform)
+    w2, p2 = await _worker(store, clock, "w2", platform)
+    try:
+        assert await w2.claim(lease_key(platform, group.chat_id))
+        assert not (await w2.service.settings(group, alice, True, ["utc_offset", "3"])).alert
+        await w2.service.new_table(group, alice)
+        for a in (alice, bob):
+            await w2.service.join(group, a)
+            await w2.service.ready(group, a)
+        t = w2.service.table_in(group)
+        assert t is not None and t.hand is not None
+        await w2.service.rt.settled(t)
+        now = clock()
+        budget, _bank = t.clocks[t.owner(t.hand.to_act[0])].left(now)
+        old, new = clock_time(now + budget, 3), clock_time(now + budget, -5)
+        assert old != new and f"until {old}" in p2.last_private(alice.user_id).text
+
+        elsewhere = ChatRef(platform, group.community_id, "12", "Elsewhere")  # (no table)
+        reply = await w1.service.settings(elsewhere, alice, True, ["utc_offset", "-5"])
+        assert not reply.alert and w1.service.table_in(group) is None  # (w1 serves none)
+        await until(lambda: f"until {new}" in p2.last_private(alice.user_id).text)
+        assert f"до {new}" in p2.last_private(bob.user_id).text  # (Bob reads Russian)
+        assert f"until {new}" in p2.last_table(group.chat_id).text
+        assert w2.service.rt.zones[t.community_id] == -5.0
+        assert p1.privates == {}  # (w1 wrote nothing of w2's table)
+
+        assert not (await w1.service.settings(elsewhere, alice, True, ["min_buy_in", "300"])).alert
+        await until(lambda: t.pending_buy_in == 300)  # (from the next hand, as on w1)
+    finally:
+        await w1.stop()
+        await w2.stop()
