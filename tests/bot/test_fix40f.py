@@ -12,11 +12,18 @@
    turn's end in the old zone (fix39c made the change rewrite them, on the worker that
    saved it). The worker that saved it tells the live workers holding the group's other
    open tables (``POST /settings/<platform>``), which pass it to their tables as their own.
+3. ``DISCORD_SHARD_COUNT=auto`` (one process): every shard of the count Discord recommends
+   (``GET /gateway/bot``), refused at the start in one line past the 16 one process runs; a
+   bot past 2,500 servers (close code 4011, sharding required) needs no count looked up and
+   set by hand. Refused for workers: each maps a guild to its shard by the count, so they
+   need one number, the same for all.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 import os
 import random
 import subprocess
@@ -25,8 +32,12 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from pydantic import SecretStr
 
+from bot import __main__ as entry
+from bot.app import run
 from bot.cluster import Worker, internal_key
+from bot.config import ConfigError, Settings
 from bot.model import Actor, ChatRef
 from bot.render import clock_time
 from bot.service import TableService
@@ -38,6 +49,7 @@ from tests.bot.discord.shard_world import guild_on_shard
 from tests.bot.fakes import FakePresenter
 from tests.bot.test_cluster_shards import Runner
 from tests.bot.test_service import ALICE, BOB, GROUP
+from tests.fakes.discord_api import FakeDiscord, FakeUser, point_discord_at
 from tests.waiting import until
 
 REPO = Path(__file__).resolve().parents[2]
@@ -170,3 +182,89 @@ async def test_r8_5_a_zone_saved_on_a_worker_without_the_table_rewrites_its_hand
     finally:
         await w1.stop()
         await w2.stop()
+
+
+# -- 3. DISCORD_SHARD_COUNT=auto -----------------------------------------------------------------
+DC_TOKEN = "A" * 24 + "." + "B" * 6 + "." + "C" * 27
+
+
+def _auto(tmp_path: Path, **more: object) -> Settings:
+    values: dict[str, object] = {"discord_shard_count": "auto", **more}
+    return Settings(
+        discord_bot_token=SecretStr(DC_TOKEN),
+        database_path=str(tmp_path / "ofc.sqlite3"),
+        _env_file=None,  # type: ignore[call-arg]
+        **values,  # type: ignore[arg-type]
+    )
+
+
+async def test_auto_runs_every_shard_discord_recommends(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Discord recommends 2 shards: both IDENTIFY from this one process (shard 0 and 1 of
+    2), a command is answered, and the start's line says so."""
+    fake = FakeDiscord(DC_TOKEN)
+    fake.recommended_shards = 2
+    await fake.start()
+    stop = asyncio.Event()
+    caplog.set_level(logging.INFO)
+    try:
+        with point_discord_at(fake):
+            task = asyncio.create_task(run(_auto(tmp_path), stop))
+            await fake.wait_for(lambda: "bot running" in caplog.text, timeout=40)
+            assert sorted(fake.identified) == [(0, 2), (1, 2)]
+            record = await fake.slash(FakeUser(21, "Bob", "en-US"), "new")
+            await fake.wait_for(lambda: record.answered, timeout=20)
+            assert "Table #" in str(fake.messages[record.messages[-1]]["content"])
+            stop.set()
+            await asyncio.wait_for(task, 30)
+    finally:
+        await fake.stop()
+    assert (
+        "Discord: connected as ofc-bot#0000 (shards 0-1 of 2, as Discord recommends)" in caplog.text
+    )
+
+
+async def test_auto_past_one_process_s_shards_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Discord recommends 17 shards: refused before any shard connects (exit status 2), the
+    line saying how to run them as workers."""
+    fake = FakeDiscord(DC_TOKEN)
+    fake.recommended_shards = 17
+    await fake.start()
+    try:
+        with point_discord_at(fake), pytest.raises(ConfigError) as caught:
+            await asyncio.wait_for(run(_auto(tmp_path), asyncio.Event()), 60)
+        assert fake.identified == []
+    finally:
+        await fake.stop()
+    line = (
+        "DISCORD_SHARD_COUNT=auto: Discord recommends 17 shards for this bot, and one process "
+        "runs at most 16; run workers, each with WORKER_ID, DISCORD_SHARD_COUNT=17 and "
+        "DISCORD_SHARD_IDS of at most 16 (e.g. 0-15, 16-31): docs/operations.md"
+    )
+    assert str(caught.value) == line
+
+    async def main() -> None:
+        raise caught.value
+
+    assert await asyncio.to_thread(entry._run, main()) == 2
+    assert capsys.readouterr().err == f"error: {line}\n"
+
+
+def test_auto_is_read_in_one_process_and_refused_for_workers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``auto`` (any case) is read from the environment as from a file; with a worker's id or
+    with shard ids it is refused in one line (a worker needs the count every worker uses)."""
+    for written in ("auto", "AUTO", " Auto "):
+        monkeypatch.setenv("DISCORD_SHARD_COUNT", written)
+        s = Settings(_env_file=None)  # type: ignore[call-arg]
+        assert s.discord_shard_count == "auto" and s.shard_count is None and s.shard_ids is None
+    monkeypatch.delenv("DISCORD_SHARD_COUNT")
+    refused = "DISCORD_SHARD_COUNT=auto is for one process without DISCORD_SHARD_IDS"
+    for more in ({"worker_id": "w1", "discord_shard_ids": "0"}, {"discord_shard_ids": "0"}):
+        with pytest.raises(ValueError, match=refused):
+            _auto(tmp_path, **more)
+    assert _auto(tmp_path, discord_shard_count=3).shard_ids == [0, 1, 2]  # (a number: as before)
