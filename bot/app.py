@@ -10,9 +10,9 @@ import logging
 import signal
 import sqlite3
 import sys
-from collections.abc import Awaitable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from urllib.parse import urlsplit
 
 from telegram.error import BadRequest, InvalidToken, NetworkError
@@ -27,12 +27,12 @@ from bot.dblock import (
     hold_worker,
     let_go,
 )
-from bot.service import TableService
 from storage.api import StorageError, StorageUnreachable, Store
 from storage.sqlite import SqliteStore
 
 if TYPE_CHECKING:
     from bot.cluster import Worker
+    from bot.service import TableService
     from bot.telegram import TelegramAdapter
 
 __all__ = [
@@ -50,6 +50,26 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+
+def __getattr__(name: str) -> Any:
+    """``bot.app.TableService``, imported at its first use: the router (:func:`run_router`)
+    imports this module and never makes a table service, whose import (``game.strategy``,
+    the renderer, Pillow) was most of its start and memory (fix40f). Once read it is a name
+    of this module (tests put their own in its place: :func:`run` makes what it holds)."""
+    if name == "TableService":
+        from bot.service import TableService
+
+        globals()[name] = TableService
+        return TableService
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _table_service() -> Callable[..., TableService]:
+    """What :func:`run` makes its service with: this module's ``TableService``
+    (:func:`__getattr__`)."""
+    made: Callable[..., TableService] = globals().get("TableService") or __getattr__("TableService")
+    return made
 
 
 class _Adapter(Protocol):
@@ -558,7 +578,7 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
     try:
         if settings.database_url is None:
             await _not_the_sandboxs(store, settings.database_path)
-        service = TableService(
+        service = _table_service()(
             store,
             decisions_in_process=settings.decisions_in_process,
             storage_wait=settings.storage_wait_seconds,
@@ -575,7 +595,7 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
                 discord_shards=(
                     None
                     if settings.discord_bot_token is None or shards is None
-                    else (shards, settings.discord_shard_count or 1)
+                    else (shards, settings.shard_count or 1)
                 ),
             )
     except BaseException:  # (the store and the file's lock were left open)
@@ -607,6 +627,7 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
             from bot.discord.adapter import (
                 MEMBERS_INTENT_REFUSED,
                 TOKEN_REFUSED,
+                TooManyShards,
                 default_intents,
                 token_refused,
             )
@@ -617,7 +638,7 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
                 intents=default_intents(members=settings.discord_members_intent),
                 # a worker connects the shards whose leases it takes (worker.start)
                 shard_ids=[] if worker is not None else settings.shard_ids,
-                shard_count=settings.discord_shard_count,
+                shard_count=settings.discord_shard_count,  # ("auto": Discord's count)
             )
             adapters.append(discord_adapter)
             if worker is not None:  # chats claimed first, DM presses forwarded, shards run
@@ -628,6 +649,8 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
                 raise ConfigError(TOKEN_REFUSED) from None
             except PrivilegedIntentsRequired:  # (close code 4014)
                 raise ConfigError(MEMBERS_INTENT_REFUSED) from None
+            except TooManyShards as exc:  # (DISCORD_SHARD_COUNT=auto: past one process's)
+                raise ConfigError(str(exc)) from None
             except ConnectionClosed as exc:  # (a traceback: 4004, 4011 sharding required …)
                 if token_refused(exc):  # (4004: the token, one line wherever it is refused)
                     raise ConfigError(TOKEN_REFUSED) from None
@@ -638,14 +661,17 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
                 ) from None
             if telegram is None:  # nothing else served: its end for good stops the bot
                 discord_adapter.on_ended = discord_ended
-            if worker is None and settings.shard_ids is not None:  # (every shard: here)
-                last = len(settings.shard_ids) - 1
+            auto = discord_adapter.auto_shard_count  # (DISCORD_SHARD_COUNT=auto)
+            if worker is None and (settings.shard_ids is not None or auto is not None):
+                count = settings.shard_count or auto or 1  # (every shard: here)
+                last = len(settings.shard_ids or range(count)) - 1
                 named = settings.discord_shard_ids or ("0" if not last else f"0-{last}")
                 log.info(
-                    "Discord: connected as %s (shards %s of %s)",
+                    "Discord: connected as %s (shards %s of %s%s)",
                     discord_adapter.client.user,
                     named,
-                    settings.discord_shard_count,
+                    count,
+                    ", as Discord recommends" if auto is not None else "",
                 )
             elif worker is None:
                 log.info("Discord: connected as %s", discord_adapter.client.user)

@@ -112,9 +112,11 @@ from urllib.parse import urlsplit
 from aiohttp import ClientError, ClientSession, ClientTimeout, DummyCookieJar, web
 
 from bot.presses import start_table, table_of
-from bot.service.recovery import START_SEND_SECONDS
-from bot.service.runtime import LATE_WRITE_SECONDS, wait_expired, wait_undated, waits_for_chat
 from bot.texts import language_of, tr
+
+# bot.service is imported where a worker uses it, not here: the router imports this
+# module, and the table service (with game.strategy, the renderer and Pillow) is most of a
+# process's start and memory, none of it a router's (tests/bot/test_fix40f.py)
 from storage.api import Store, TableRecord, answer_within, lease_key
 
 if TYPE_CHECKING:
@@ -275,6 +277,10 @@ _ROUTE_TOKENS = {
     "private": "TELEGRAM_BOT_TOKEN",
     "discord": "DISCORD_BOT_TOKEN",
 }
+#: the route whose key signs a worker's news of a community's settings change
+#: (``POST /settings/<platform>``, :meth:`Worker.settings_saved`), by the community's
+#: platform: that platform's worker-to-worker route (every worker serving it has its key)
+_SETTINGS_ROUTES = {"telegram": "private", "discord": "discord"}
 #: seconds between two warnings of the same refusal of the internal endpoint (or of the
 #: router's webhook): one line says what to fix, not one per request
 REFUSAL_LOG_SECONDS = 60.0
@@ -654,6 +660,7 @@ class Worker:
         if telegram is not None:
             self.attach_telegram(telegram)
         self.store.fence(worker_id)  # from the first write on: nothing without the lease
+        service.rt.settings_elsewhere = self.settings_saved
 
     async def _allowed(self, request: web.Request, route: str) -> bytes | None:
         """The request's body when it is signed for ``route`` as :class:`Signatures` wants
@@ -709,6 +716,7 @@ class Worker:
             app.router.add_post("/telegram", self._on_telegram)
             app.router.add_post("/discord", self._on_discord)
             app.router.add_post("/private", self._on_private)
+            app.router.add_post("/settings/{platform}", self._on_settings)
             app.router.add_post("/hello", self._on_hello)
             self._runner = web.AppRunner(app, access_log=None)
             await self._runner.setup()
@@ -888,6 +896,8 @@ class Worker:
         most, then left to go on (the stop waits for it: :meth:`Runtime.drain`): a message
         the platform held (a flood wait of minutes) held the sweep, the next takeover of a
         dead worker's tables and the worker's start."""
+        from bot.service.recovery import START_SEND_SECONDS  # (here: see the imports)
+
         started: list[asyncio.Task[None]] = []
         try:
             with self.service.rt.reading_owed():  # (rt.owes: the read may be from before)
@@ -904,9 +914,13 @@ class Worker:
         waiting on a silent database held the sweep for good, and with it
         :meth:`Runtime.reading_owed <bot.service.runtime.Runtime.reading_owed>`: the closed
         tables forgotten here since were remembered for as long."""
+        from bot.service.runtime import LATE_WRITE_SECONDS
+
         return answer_within(max(self.service.rt.storage_wait, LATE_WRITE_SECONDS))
 
     async def _sweep_owed(self, started: list[asyncio.Task[None]]) -> None:
+        from bot.service.runtime import wait_expired, wait_undated, waits_for_chat
+
         with self._owed_read():
             owed = await self.store.closed_snapshots()
         if not owed:
@@ -981,6 +995,8 @@ class Worker:
         lease: forgotten once it waited past 30 days, dated when saved undated, as stored
         now (:meth:`_owed_now`: the bot's return may have sent and forgotten it meanwhile,
         and saving the snapshot read before would bring it back)."""
+        from bot.service.runtime import wait_expired, waits_for_chat
+
         state = await self._owed_now(table_id)
         if state is None or not waits_for_chat(state[1]):
             return
@@ -1418,6 +1434,99 @@ class Worker:
                 "worker %s: %s not told of user %s's private chat", self.worker_id, address, user_id
             )
         return False
+
+    def settings_saved(self, community_id: int, language: str | None) -> None:
+        """A change of the community's settings was saved here and reached the tables served
+        here (:attr:`Runtime.settings_elsewhere`): told in the background
+        (:meth:`_tell_settings`) to the live workers holding its other open tables. A command
+        can be saved by a worker that does not serve the table: one it was still handling
+        when the chat's lease moved (it stalled past it), or whose guild's Discord shard it
+        handed back meanwhile; the table's worker kept the old settings (a hand's turn
+        shown ending in the old time zone) until its next restart."""
+        if self.stopping:
+            return
+        task = asyncio.create_task(self._tell_settings(community_id, language))
+        self._telling.add(task)
+        task.add_done_callback(self._telling.discard)
+
+    async def _tell_settings(self, community_id: int, language: str | None) -> None:
+        """``POST /settings/<platform>`` ``{"community": id, "language": str | null}`` to each
+        other live worker holding the lease of one of the community's open tables, all at
+        once. A table nobody live holds (a takeover under way) is told nothing: its restore
+        reads the settings, saved before (:func:`~bot.service.settings.reconcile`); a holder
+        that does not take it (stopping: 503; dead before its lease ran out) is left so for
+        the same reason. Failures are logged."""
+        try:
+            community = await self.store.get_community(community_id)
+            if community is None or community.platform not in _SETTINGS_ROUTES:
+                return
+            live = await self.store.live_workers()
+            addresses: set[str] = set()
+            for record in await self.store.open_tables(community_id):
+                if record.id in self.service.tables:
+                    continue
+                owner = await self.store.lease_owner(lease_key(community.platform, record.chat_id))
+                if owner is not None and owner != self.worker_id and owner in live:
+                    addresses.add(live[owner])
+        except Exception:
+            log.exception(
+                "worker %s: community %s's settings not told", self.worker_id, community_id
+            )
+            return
+        platform = community.platform
+        body = json.dumps({"community": community_id, "language": language}).encode()
+        key = self.keys.get(_SETTINGS_ROUTES[platform], "")
+
+        async def tell(address: str) -> None:
+            try:
+                headers = signed_headers(key, address, body)
+                url = f"{address}/settings/{platform}"
+                async with self._client().post(url, data=body, headers=headers) as r:
+                    if r.status != 200:
+                        log.warning(
+                            "worker %s: %s not told of community %s's settings (%s)",
+                            self.worker_id, address, community_id, r.status,
+                        )  # fmt: skip
+            except (ClientError, OSError, TimeoutError) as exc:
+                log.warning(
+                    "worker %s: %s not told of community %s's settings: %r",
+                    self.worker_id, address, community_id, exc,
+                )  # fmt: skip
+
+        await asyncio.gather(*(tell(a) for a in sorted(addresses - {self.address})))
+
+    async def _on_settings(self, request: web.Request) -> web.Response:
+        """Another worker saved a change of a community's settings (``{"community": id,
+        "language": str | null}``, :meth:`settings_saved`; the path names its platform, whose
+        worker-to-worker key signs it): the tables served here take the settings as stored
+        (:meth:`TableService.settings_saved_elsewhere`). 200 once done, 503 while stopping,
+        400 for a malformed body or a community of another platform, 404 for no platform."""
+        platform = request.match_info.get("platform", "")
+        route = _SETTINGS_ROUTES.get(platform)
+        if route is None:
+            return web.json_response({"error": "no such platform"}, status=404)
+        body = await self._allowed(request, route)
+        if body is None:
+            return web.json_response({"error": "forbidden"}, status=403)
+        if self.stopping:
+            return web.json_response({"error": "stopping"}, status=503)
+        try:
+            data = json.loads(body)
+            community_id = data["community"]
+            language = data["language"]
+        except (ValueError, TypeError, KeyError):
+            return web.json_response({"error": "malformed"}, status=400)
+        if (
+            not isinstance(community_id, int)
+            or isinstance(community_id, bool)
+            or not (language is None or isinstance(language, str))
+        ):
+            return web.json_response({"error": "malformed"}, status=400)
+        community = await self.store.get_community(community_id)
+        if community is None or community.platform != platform:
+            return web.json_response({"error": "malformed"}, status=400)
+        await self.service.settings_saved_elsewhere(community_id, language)
+        return web.json_response({"ok": True})
 
     async def _on_private(self, request: web.Request) -> web.Response:
         """What another worker heard of a user's Telegram private chat (``{"user": id,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+from typing import Literal
 from urllib.parse import parse_qs, urlsplit
 
 from pydantic import (
@@ -92,7 +93,11 @@ class Settings(BaseSettings):
         in one process, which then runs them all (Discord's close code 4011, "sharding
         required", asks for it: at least one shard per 2,500 servers). A process runs at most
         :data:`MAX_SHARDS_PER_PROCESS` shards of its own (a count alone, or its shard ids;
-        more is refused at the start: workers run the rest).
+        more is refused at the start: workers run the rest). ``"auto"``: in one process
+        (neither shard ids nor a worker), the count Discord recommends when the bot connects
+        (its ``GET /gateway/bot``), every shard of it here, refused at the start past
+        :data:`MAX_SHARDS_PER_PROCESS` (fix40f; workers take a count of their own, every
+        worker the same: each maps a guild to its shard by it).
     :ivar storage_wait_seconds: how long a press, a command or a timer's step waits for the
         database in all (seconds, more than 0 and at most 30; default 1): then it is answered
         "nothing changed, try again" (:data:`bot.service.runtime.STORAGE_WAIT`). More for a
@@ -119,7 +124,7 @@ class Settings(BaseSettings):
     lease_seconds: float = 5.0
     storage_wait_seconds: float = 1.0
     discord_shard_ids: str | None = None
-    discord_shard_count: int | None = None
+    discord_shard_count: int | Literal["auto"] | None = None
     discord_members_intent: bool = False
     decisions_in_process: bool = True
 
@@ -251,6 +256,13 @@ class Settings(BaseSettings):
         split_listen(value)
         return value
 
+    @field_validator("discord_shard_count", mode="before")
+    @classmethod
+    def _shard_count_auto(cls, value: object) -> object:
+        if isinstance(value, str) and value.strip().lower() == "auto":
+            return "auto"  # (Auto, AUTO: the same)
+        return value
+
     @field_validator("discord_shard_ids")
     @classmethod
     def _shards_format(cls, value: str | None) -> str | None:
@@ -321,6 +333,14 @@ class Settings(BaseSettings):
                 "WORKER_ID with DISCORD_BOT_TOKEN needs DISCORD_SHARD_IDS and DISCORD_SHARD_COUNT"
                 " (each worker runs its own shards)"
             )
+        if self.discord_shard_count == "auto":
+            if self.worker_id is not None or self.discord_shard_ids is not None:
+                raise ValueError(
+                    "DISCORD_SHARD_COUNT=auto is for one process without DISCORD_SHARD_IDS:"
+                    " workers each map a guild to its shard by the count, so every worker"
+                    " needs the same number (docs/operations.md)"
+                )
+            return self
         count = self.discord_shard_count
         if count is not None and not 1 <= count <= MAX_SHARD_COUNT:  # (-1 was taken)
             raise ValueError(
@@ -357,14 +377,23 @@ class Settings(BaseSettings):
         one process (no ``WORKER_ID``), every shard of ``DISCORD_SHARD_COUNT``
         (``0 … count - 1``, one :class:`discord.AutoShardedClient` connecting each);
         ``None``: neither set (one unsharded connection: every guild, while Discord allows
-        it), or a worker without Discord. A count without shard ids was read by no one: the
-        process ran one unsharded connection, and a bot Discord requires to shard (close
-        code 4011) could not start without ids the README called "empty: every shard"."""
+        it), a count of ``auto`` (known once connected), or a worker without Discord. A
+        count without shard ids was read by no one: the process ran one unsharded
+        connection, and a bot Discord requires to shard (close code 4011) could not start
+        without ids the README called "empty: every shard"."""
         if self.discord_shard_ids is not None:
             return parse_shards(self.discord_shard_ids)
-        if self.discord_shard_count is not None and self.worker_id is None:
-            return list(range(self.discord_shard_count))
+        count = self.shard_count
+        if count is not None and self.worker_id is None:
+            return list(range(count))
         return None
+
+    @property
+    def shard_count(self) -> int | None:
+        """``DISCORD_SHARD_COUNT`` as a number; ``None``: not set, or ``auto`` (Discord's
+        recommended count, known once the bot connects)."""
+        count = self.discord_shard_count
+        return count if isinstance(count, int) else None
 
     @property
     def worker_url(self) -> str:

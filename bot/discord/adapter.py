@@ -39,12 +39,13 @@ import datetime
 import io
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 import aiohttp
 import discord
 from discord import app_commands
 
+from bot.config import MAX_SHARDS_PER_PROCESS
 from bot.discord.components import (
     BoxSelect,
     PayloadButton,
@@ -440,9 +441,39 @@ class OfcClient(discord.Client):
         await self.ofc.on_unrouted(interaction)
 
 
+class TooManyShards(Exception):
+    """``DISCORD_SHARD_COUNT=auto``: Discord recommends more shards than one process runs
+    (:data:`~bot.config.MAX_SHARDS_PER_PROCESS`); the message is the one line to say
+    (``python -m bot`` exits with status 2: the settings must change, to workers)."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__(
+            f"DISCORD_SHARD_COUNT=auto: Discord recommends {count:,} shards for this bot, and"
+            f" one process runs at most {MAX_SHARDS_PER_PROCESS}; run workers, each with"
+            f" WORKER_ID, DISCORD_SHARD_COUNT={count} and DISCORD_SHARD_IDS of at most"
+            f" {MAX_SHARDS_PER_PROCESS} (e.g. 0-15, 16-31): docs/operations.md"
+        )
+        self.count = count
+
+
 class OfcShardedClient(OfcClient, discord.AutoShardedClient):
     """:class:`OfcClient` running some shards only (``shard_ids`` of ``shard_count``): one of
-    several workers sharing the tables (issue 14); discord.py's own sharding."""
+    several workers sharing the tables (issue 14); discord.py's own sharding. Without a
+    ``shard_count`` (``DISCORD_SHARD_COUNT=auto``, one process): every shard of the count
+    Discord recommends (:meth:`launch_shards`)."""
+
+    async def launch_shards(self) -> None:
+        """Connect the shards; without a count, first ask Discord for the one it
+        recommends (``GET /gateway/bot``, as discord.py would), refused past
+        :data:`~bot.config.MAX_SHARDS_PER_PROCESS` before any shard connects.
+
+        :raises TooManyShards: Discord recommends more than one process runs."""
+        if self.shard_count is None and not self.is_closed():
+            count, _url, _limit = await self.http.get_bot_gateway()
+            if count > MAX_SHARDS_PER_PROCESS:
+                raise TooManyShards(count)
+            self.shard_count = count
+        await super().launch_shards()
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Every IDENTIFY of this process's clients waits its turn
@@ -849,8 +880,8 @@ CLOSE_CODES: dict[int, str] = {
     4010: "Discord refused the shard (invalid shard): check DISCORD_SHARD_IDS and "
     "DISCORD_SHARD_COUNT",
     4011: "sharding required (the bot is in too many servers for one connection): set "
-    "DISCORD_SHARD_COUNT (at least one shard per 2,500 servers) to run every shard in this "
-    "process, or run workers each with its DISCORD_SHARD_IDS (docs/operations.md)",
+    "DISCORD_SHARD_COUNT=auto (or a count: at least one shard per 2,500 servers) to run every "
+    "shard in this process, or run workers each with its DISCORD_SHARD_IDS (docs/operations.md)",
     4012: "Discord no longer takes the gateway version of this discord.py: upgrade it "
     "(pip install -U discord.py)",
     4013: "Discord refused the gateway intents as invalid: upgrade discord.py (pip install -U "
@@ -898,6 +929,9 @@ class DiscordAdapter:
         leased, :class:`bot.cluster.Worker`): the main client only logs in (REST: the
         presenter's messages, the command sync) and connects no shard; :meth:`connect_shard`
         and :meth:`disconnect_shard` run shards one by one.
+    :param shard_count: the shards in all; ``"auto"`` without ``shard_ids`` (one process):
+        every shard of the count Discord recommends when connecting
+        (:meth:`OfcShardedClient.launch_shards`; :attr:`auto_shard_count` once connected).
     :param identify_interval: seconds between two IDENTIFYs of this process (Discord allows
         one per 5 s per ``max_concurrency`` bucket; discord.py's own spacing is per client).
     :param client_options: more :class:`discord.Client` options (e.g. ``guild_ready_timeout``).
@@ -916,7 +950,7 @@ class DiscordAdapter:
         sync_commands: bool = True,
         answer_within: float = ANSWER_WITHIN,
         shard_ids: Sequence[int] | None = None,
-        shard_count: int | None = None,
+        shard_count: int | Literal["auto"] | None = None,
         identify_interval: float = 5.0,
         **client_options: Any,
     ) -> None:
@@ -946,15 +980,17 @@ class DiscordAdapter:
         options.update(client_options)
         _quiet_discord_start()
         self.intents = intents or default_intents()
-        self.shard_count = shard_count
+        auto = shard_count == "auto"
+        self.shard_count = shard_count if isinstance(shard_count, int) else None
         self.identify_interval = identify_interval
         self._connector = connector
         self._options = options
         #: the main client only logs in: shards are connected one by one (a worker)
         self.rest_only = shard_ids is not None and not shard_ids
         main = dict(options, connector=self._new_connector(main=True))
-        if shard_ids:
-            main.update(shard_ids=list(shard_ids), shard_count=shard_count)
+        if shard_ids or (auto and shard_ids is None):
+            # (auto: every shard of Discord's count, asked when connecting)
+            main.update(shard_ids=list(shard_ids or ()) or None, shard_count=self.shard_count)
             self.client: OfcClient = OfcShardedClient(self, intents=self.intents, **main)
         else:
             self.client = OfcClient(self, intents=self.intents, **main)
@@ -974,6 +1010,7 @@ class DiscordAdapter:
         #: bot when Discord is all it serves
         self.on_ended: Callable[[str], object] | None = None
         self.presenter = DiscordPresenter(self.client)
+        self._auto = auto
         self.presenter.on_locked_out = self._locked_out
         # a new message posted late (Discord was down): the service takes its ref
         self.presenter.on_posted = lambda chat, pending, ref: service.message_posted(
@@ -992,6 +1029,14 @@ class DiscordAdapter:
         self._idle = asyncio.Event()
         self._idle.set()
         self.presenter.quiet = self._idle
+
+    @property
+    def auto_shard_count(self) -> int | None:
+        """``DISCORD_SHARD_COUNT=auto``: the shard count Discord recommended, every shard of
+        it connected here (known once :meth:`start` returned); ``None`` with a count set or
+        none (one unsharded connection)."""
+        count = self.client.shard_count if self._auto else None
+        return count if isinstance(count, int) else None
 
     # -- lifecycle -------------------------------------------------------------------------
     def _new_connector(self, *, main: bool = False) -> aiohttp.BaseConnector | None:

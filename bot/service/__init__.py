@@ -1367,6 +1367,21 @@ class TableService:
         else:
             await self.player_seen(platform, user_id)
 
+    async def settings_saved_elsewhere(self, community_id: int, language: str | None) -> bool:
+        """Another worker saved a change of the community's settings (issue 14,
+        :meth:`bot.cluster.Worker.settings_saved`): its tables served here take the settings as
+        stored now, as that worker's own tables took them
+        (:func:`~.settings.settings_changed`: a new time zone rewrites a hand's open private
+        screens and the table message in the step, R8.5; the buy-in from the next hand).
+        ``language``: the change was the group's language, made by an admin of that own
+        language (``""`` unknown), else ``None``. ``False`` when there is no such community."""
+        async with self.rt.settings_lock(community_id):  # (after this worker's own changes)
+            community = await self.store.get_community(community_id)
+            if community is None:
+                return False
+            await settings_mod.settings_changed(self.rt, community, language=language)
+        return True
+
     async def player_seen(self, platform: str, user_id: str) -> None:
         """The player showed life in their private chat with the bot (Telegram: a command or
         a press there, or the platform saying they unblocked it), so the bot may write there

@@ -608,6 +608,12 @@ class Runtime:
         #: is read and written in one storage transaction, :meth:`Store.change_settings`:
         #: none writes back what it read before another's write, another worker's too)
         self.settings_locks: dict[int, asyncio.Lock] = {}
+        #: called with a community's id (and the ``language`` of
+        #: :func:`bot.service.settings.settings_changed`) once a change of its settings saved
+        #: here reached the tables served here: several workers (issue 14) tell those serving
+        #: its other open tables (:meth:`bot.cluster.Worker.settings_saved`); ``None``: one
+        #: process, every table of the community is here
+        self.settings_elsewhere: Callable[[int, str | None], None] | None = None
         #: (platform, chat) → when (``time.monotonic()``) the bot was last told it is back in
         #: that chat (:func:`bot.service.chats.chat_back`): a write refused for want of access
         #: that was sent before then says nothing of now

@@ -2280,7 +2280,9 @@ async def change_setting(
     game: GameKind | None = None,
 ) -> Community:
     """Apply one setting and pass it on to the community's tables (``own``: the language of
-    the admin who changed it, which a table with nobody seated takes under ``auto``).
+    the admin who changed it, which a table with nobody seated takes under ``auto``): those
+    served here, then, with several workers, those other workers serve
+    (:attr:`Runtime.settings_elsewhere`).
     ``request``: the platform's key of the command or press, saved in the same write as the
     change (the last :data:`~bot.model.REQUESTS_KEPT`,
     :attr:`~storage.api.CommunitySettings.requests`): a copy delivered after a restart, or
@@ -2332,6 +2334,8 @@ async def change_setting(
         community = await rt.store.change_settings(community.id, change)
         by = (own or "") if name == "language" else None
         await settings_changed(rt, community, language=by)
+    if rt.settings_elsewhere is not None:  # (the community's tables served by other workers)
+        rt.settings_elsewhere(community.id, by)
     return community
 
 

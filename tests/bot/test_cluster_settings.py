@@ -1,11 +1,13 @@
 """A group's settings reach every table of the group with several workers (issue 14). A
 settings change is passed on to the tables of the worker that handled the command
 (:func:`bot.service.settings.settings_changed`), which is enough because a community's
-tables all live on one worker: a Telegram group has one chat, so one lease; a Discord
-guild's channels are served by the worker running the guild's shard, the only one its
-interactions reach, and no other worker takes one of them (nor a DM press of one). A worker
-that dies between saving the settings and passing them on: the worker taking its tables over
-gives them the settings they missed (:func:`bot.service.settings.reconcile`)."""
+tables all live on one worker (one that saved a change without them, as its command was
+handled when they had moved, tells their worker: tests/bot/test_fix40f.py): a Telegram
+group has one chat, so one lease; a Discord guild's channels are served by the worker
+running the guild's shard, the only one its interactions reach, and no other worker takes
+one of them (nor a DM press of one). A worker that dies between saving the settings and
+passing them on: the worker taking its tables over gives them the settings they missed
+(:func:`bot.service.settings.reconcile`)."""
 
 from __future__ import annotations
 

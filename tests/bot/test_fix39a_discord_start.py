@@ -44,8 +44,8 @@ SAID = {
     4010: "Discord refused the shard (invalid shard): check DISCORD_SHARD_IDS and "
     "DISCORD_SHARD_COUNT",
     4011: "sharding required (the bot is in too many servers for one connection): set "
-    "DISCORD_SHARD_COUNT (at least one shard per 2,500 servers) to run every shard in this "
-    "process, or run workers each with its DISCORD_SHARD_IDS (docs/operations.md)",
+    "DISCORD_SHARD_COUNT=auto (or a count: at least one shard per 2,500 servers) to run every "
+    "shard in this process, or run workers each with its DISCORD_SHARD_IDS (docs/operations.md)",
     4012: "Discord no longer takes the gateway version of this discord.py: upgrade it "
     "(pip install -U discord.py)",
     4013: "Discord refused the gateway intents as invalid: upgrade discord.py (pip install -U "

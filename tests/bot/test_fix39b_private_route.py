@@ -167,7 +167,9 @@ async def test_r14_a_sign_of_life_reaches_a_table_taken_over_here() -> None:
         get_table=get_table,
     )
     tables: dict[int, Any] = {}
-    service: Any = SimpleNamespace(store=store, tables=tables, private_news=private_news)
+    service: Any = SimpleNamespace(
+        store=store, tables=tables, private_news=private_news, rt=SimpleNamespace()
+    )
     telegram: Any = SimpleNamespace(app=SimpleNamespace(bot=SimpleNamespace(token=TOKEN)))
     w = Worker(service, "w1", ADDRESS, ttl=0.4, telegram=telegram)
     w.private_life(BOB_ID, False, True)
@@ -253,7 +255,7 @@ def _bare_worker() -> Worker:
     store: Any = SimpleNamespace(
         fence=lambda _: None, live_workers=lambda: nothing(), seated_tables=nothing
     )
-    service: Any = SimpleNamespace(store=store, tables={})
+    service: Any = SimpleNamespace(store=store, tables={}, rt=SimpleNamespace())
     telegram: Any = SimpleNamespace(app=SimpleNamespace(bot=SimpleNamespace(token=TOKEN)))
     return Worker(service, "w1", ADDRESS, telegram=telegram)
 

@@ -32,9 +32,9 @@ DC_TOKEN = "A" * 24 + "." + "B" * 6 + "." + "C" * 27
         (
             4011,
             "Discord closed the connection at the start (close code 4011): sharding required "
-            "(the bot is in too many servers for one connection): set DISCORD_SHARD_COUNT (at "
-            "least one shard per 2,500 servers) to run every shard in this process, or run "
-            "workers each with its DISCORD_SHARD_IDS (docs/operations.md)",
+            "(the bot is in too many servers for one connection): set DISCORD_SHARD_COUNT=auto "
+            "(or a count: at least one shard per 2,500 servers) to run every shard in this "
+            "process, or run workers each with its DISCORD_SHARD_IDS (docs/operations.md)",
         ),
         (
             4013,

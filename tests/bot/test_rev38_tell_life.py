@@ -63,7 +63,7 @@ async def test_a_dead_worker_does_not_keep_the_next_from_being_told() -> None:
     signatures[0].keys["private"] = internal_key(TOKEN, "private")
     assert sorted((up, dead))[0] == dead
     store = _Store({"dead": dead, "up": up})
-    service: Any = SimpleNamespace(store=store, tables={})
+    service: Any = SimpleNamespace(store=store, tables={}, rt=SimpleNamespace())
     telegram: Any = SimpleNamespace(app=SimpleNamespace(bot=SimpleNamespace(token=TOKEN)))
     w1 = Worker(service, "w1", "http://127.0.0.1:9", telegram=telegram)
     try:

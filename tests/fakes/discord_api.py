@@ -388,6 +388,8 @@ class FakeDiscord:
         #: a close code every IDENTIFY is answered with, e.g. 4011 (sharding required) or
         #: 4013 (invalid intents): Discord ending the connection for good; ``None``: READY
         self.close_identify: int | None = None
+        #: the shard count ``GET /gateway/bot`` recommends (Discord's: one per 2,500 guilds)
+        self.recommended_shards = 1
         self._changed = asyncio.Condition()
         self._runner: web.AppRunner | None = None
         self.port = 0
@@ -735,7 +737,7 @@ class FakeDiscord:
     async def _get_gateway(self, call: ApiCall) -> dict[str, Any]:
         return {
             "url": self.gateway_url,
-            "shards": 1,
+            "shards": self.recommended_shards,
             "session_start_limit": {
                 "total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 16
             },

@@ -72,7 +72,7 @@ def main() -> None:
         _watch_parent(int(env["OFC_PARENT_PID"]))
     app = vars(bot.app)  # the names run() looks up when it is called
     app["TableService"] = functools.partial(
-        app["TableService"], next_hand_delay=float(env.get("OFC_NEXT_HAND_DELAY", "0.5"))
+        bot.app.TableService, next_hand_delay=float(env.get("OFC_NEXT_HAND_DELAY", "0.5"))
     )
     vars(bot.telegram)["TelegramAdapter"] = _Adapter
     if env.get("OFC_DISCORD_API_PORT"):

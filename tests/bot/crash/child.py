@@ -303,7 +303,7 @@ def patch_bot(env: dict[str, str]) -> None:
     delay = float(env.get("OFC_CRASH_NEXT_HAND_DELAY", "0.2"))
     app = vars(bot.app)  # the names run() looks up when it is called
     app["TableService"] = functools.partial(
-        app["TableService"], next_hand_delay=delay, deck_source=deck_source
+        bot.app.TableService, next_hand_delay=delay, deck_source=deck_source
     )
     vars(bot.telegram)["TelegramAdapter"] = _Adapter
     bot.service.play.ARRANGE_LEVEL = Level.NORMAL  # as in the test suite (tests/conftest.py)
