@@ -950,12 +950,17 @@ def _left_group_notice(t: LiveTable, seat: SeatState, left: str | int, done: boo
     :func:`depart` returned it; ``done``: their board was complete before. Stood up now, or
     after the hand, their moves made for them (R8.5); in Chinese Poker the game to the
     target ends with the hand, settled for everyone (R7.6), their hand dead unless it was
-    arranged (R7.7), as ``/leave`` answers them."""
+    arranged (R7.7), as ``/leave`` answers them. The cards placed for them that ended the
+    hand in this step (:func:`_ended_by_leave`) stood them up with it: left the table, as
+    between hands (it said "leaves the table after this hand" after the showdown's notice
+    of their cash-out)."""
+    if _ended_by_leave(t, seat, left):
+        return tr(t.lang, on(t.platform, "notice.left_group"), name=seat.name)
     if isinstance(left, str) and t.chinese is not None:
         key = (
             "notice.left_group_dead_chinese"
             if left == "hand" and not done
-            else ("notice.left_group_later_chinese")
+            else "notice.left_group_later_chinese"
         )
         return tr(t.lang, on(t.platform, key), name=seat.name, target=t.chinese.target)
     key = "notice.left_group" if isinstance(left, int) else "notice.left_group_later"
