@@ -1862,8 +1862,8 @@ class DiscordAdapter:
                     # message stepped in since the batch's last (refused as out of date); the
                     # hand that press left is newer than the batch's, and this answer, the
                     # message's last turn, wrote the batch's over it (the card it moved unshown)
-                    shown = before if got.screen is None else got
-                    return Reply(text, alert=True, screen=shown.screen, private=shown.private)
+                    drawn = before if got.screen is None else got
+                    return Reply(text, alert=True, screen=drawn.screen, private=drawn.private)
                 return got
 
             async def early(got: Reply, outcome: Callable[[Reply], Reply] = outcome) -> None:
