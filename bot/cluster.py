@@ -1495,11 +1495,22 @@ class Worker:
 
         await asyncio.gather(*(tell(a) for a in sorted(addresses - {self.address})))
 
+    async def _after_claims(self) -> None:
+        """Wait for the claims under way here (:meth:`claim`: a table taken over being
+        restored) to end: news of a user or a group's settings told meanwhile is for the
+        table as restored, not one whose restore then applies what it read before."""
+        for lock in list(self._locks.values()):
+            if lock.locked():
+                async with lock:
+                    pass
+
     async def _on_settings(self, request: web.Request) -> web.Response:
         """Another worker saved a change of a community's settings (``{"community": id,
         "language": str | null}``, :meth:`settings_saved`; the path names its platform, whose
         worker-to-worker key signs it): the tables served here take the settings as stored
-        (:meth:`TableService.settings_saved_elsewhere`). 200 once done, 503 while stopping,
+        (:meth:`TableService.settings_saved_elsewhere`), once a takeover under way here is
+        restored (:meth:`_after_claims`: its restore read the settings from before the
+        change, and applied them after it was passed on). 200 once done, 503 while stopping,
         400 for a malformed body or a community of another platform, 404 for no platform."""
         platform = request.match_info.get("platform", "")
         route = _SETTINGS_ROUTES.get(platform)
@@ -1525,6 +1536,7 @@ class Worker:
         community = await self.store.get_community(community_id)
         if community is None or community.platform != platform:
             return web.json_response({"error": "malformed"}, status=400)
+        await self._after_claims()  # (a takeover's restore read the settings before)
         await self.service.settings_saved_elsewhere(community_id, language)
         return web.json_response({"ok": True})
 
@@ -1548,10 +1560,7 @@ class Worker:
             return web.json_response({"error": "malformed"}, status=400)
         if not isinstance(user_id, str) or not isinstance(blocked, bool):
             return web.json_response({"error": "malformed"}, status=400)
-        for lock in list(self._locks.values()):
-            if lock.locked():  # a table taken over here being restored: told once it is
-                async with lock:
-                    pass
+        await self._after_claims()  # (a table taken over here being restored: told once it is)
         await self.service.private_news(TELEGRAM, user_id, blocked=blocked)
         return web.json_response({"ok": True})
 
