@@ -955,7 +955,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.kick_computer": {
         "en": "{name} is a computer player: /removebot {bare} stands it up.",
-        "ru": "{name} — компьютерный игрок: убрать — /removebot {bare}.",
+        "ru": "{name} — компьютерный игрок: чтобы убрать, наберите /removebot {bare}.",
     },
     "reply.kick_tournament": {
         "en": "Once a tournament has started, a seat is its player's own: only they leave it. "
