@@ -560,6 +560,11 @@ async def _table_key(store: Store, table_id: int, chats: dict[int, str] | None) 
     return lease_key(TELEGRAM, chat)
 
 
+def _malformed() -> web.Response:
+    """An internal request's answer for a body it cannot read (400)."""
+    return web.json_response({"error": "malformed"}, status=400)
+
+
 class Worker:
     """One of the processes sharing the tables (see the module doc).
 
@@ -1492,6 +1497,11 @@ class Worker:
                     "worker %s: %s not told of community %s's settings: %r",
                     self.worker_id, address, community_id, exc,
                 )  # fmt: skip
+            except Exception:  # (a background task's: never "exception never retrieved")
+                log.exception(
+                    "worker %s: %s not told of community %s's settings",
+                    self.worker_id, address, community_id,
+                )  # fmt: skip
 
         await asyncio.gather(*(tell(a) for a in sorted(addresses - {self.address})))
 
@@ -1503,6 +1513,26 @@ class Worker:
             if lock.locked():
                 async with lock:
                     pass
+
+    async def _signed_json(
+        self, request: web.Request, route: str, *, ready: bool = True
+    ) -> dict[str, Any] | web.Response:
+        """The JSON object another worker sent in ``request``, signed with ``route``'s key
+        (:meth:`_allowed`); else the answer to give: 403 for a request not signed so, 503
+        while stopping (or not ``ready`` to serve it), 400 for a body that is not a JSON
+        object. Each internal route reads its own fields from the object."""
+        body = await self._allowed(request, route)
+        if body is None:
+            return web.json_response({"error": "forbidden"}, status=403)
+        if self.stopping or not ready:
+            return web.json_response({"error": "stopping"}, status=503)
+        try:
+            data = json.loads(body)
+        except ValueError:  # (not UTF-8 either: a UnicodeDecodeError)
+            data = None
+        if not isinstance(data, dict):
+            return _malformed()
+        return data
 
     async def _on_settings(self, request: web.Request) -> web.Response:
         """Another worker saved a change of a community's settings (``{"community": id,
@@ -1516,26 +1546,20 @@ class Worker:
         route = _SETTINGS_ROUTES.get(platform)
         if route is None:
             return web.json_response({"error": "no such platform"}, status=404)
-        body = await self._allowed(request, route)
-        if body is None:
-            return web.json_response({"error": "forbidden"}, status=403)
-        if self.stopping:
-            return web.json_response({"error": "stopping"}, status=503)
-        try:
-            data = json.loads(body)
-            community_id = data["community"]
-            language = data["language"]
-        except (ValueError, TypeError, KeyError):
-            return web.json_response({"error": "malformed"}, status=400)
+        data = await self._signed_json(request, route)
+        if isinstance(data, web.Response):
+            return data
+        community_id = data.get("community")
+        language = data.get("language", False)
         if (
             not isinstance(community_id, int)
             or isinstance(community_id, bool)
             or not (language is None or isinstance(language, str))
         ):
-            return web.json_response({"error": "malformed"}, status=400)
+            return _malformed()
         community = await self.store.get_community(community_id)
         if community is None or community.platform != platform:
-            return web.json_response({"error": "malformed"}, status=400)
+            return _malformed()
         await self._after_claims()  # (a takeover's restore read the settings before)
         await self.service.settings_saved_elsewhere(community_id, language)
         return web.json_response({"ok": True})
@@ -1547,19 +1571,13 @@ class Worker:
         showed life (:meth:`TableService.player_seen`: their hand is posted anew where a
         refusal left them without one). 200 once done, 503 while stopping, 400 for a
         malformed body."""
-        body = await self._allowed(request, "private")
-        if body is None:
-            return web.json_response({"error": "forbidden"}, status=403)
-        if self.stopping:
-            return web.json_response({"error": "stopping"}, status=503)
-        try:
-            data = json.loads(body)
-            user_id = data["user"]
-            blocked = data["blocked"]
-        except (ValueError, TypeError, KeyError):
-            return web.json_response({"error": "malformed"}, status=400)
+        data = await self._signed_json(request, "private")
+        if isinstance(data, web.Response):
+            return data
+        user_id = data.get("user")
+        blocked = data.get("blocked")
         if not isinstance(user_id, str) or not isinstance(blocked, bool):
-            return web.json_response({"error": "malformed"}, status=400)
+            return _malformed()
         await self._after_claims()  # (a table taken over here being restored: told once it is)
         await self.service.private_news(TELEGRAM, user_id, blocked=blocked)
         return web.json_response({"ok": True})
@@ -1570,19 +1588,17 @@ class Worker:
         this worker does not hold the table's chat (and may not take it: it does not serve
         the table and its guild is not on a shard it runs), 503 while stopping or without
         Discord, 400 for a malformed body."""
-        body = await self._allowed(request, "discord")
-        if body is None:
-            return web.json_response({"error": "forbidden"}, status=403)
-        if self.stopping or self.presses is None:
-            return web.json_response({"error": "stopping"}, status=503)
+        data = await self._signed_json(request, "discord", ready=self.presses is not None)
+        if isinstance(data, web.Response):
+            return data
         try:
-            data = json.loads(body)
             table_id = int(data["table"])
             press = data["press"]
         except (ValueError, TypeError, KeyError):
-            return web.json_response({"error": "malformed"}, status=400)
+            return _malformed()
         if not isinstance(press, dict):
-            return web.json_response({"error": "malformed"}, status=400)
+            return _malformed()
+        assert self.presses is not None  # (not ready without: 503 above)
         key = await self._discord_key(table_id)
         if key is None:
             return web.json_response({"owner": None}, status=409)
