@@ -3,6 +3,11 @@
 1. ``/grant @bob - 100`` (the sign typed as a word of its own) answered "No such player
    here: @bob -": the sign is the amount's now, "-100", which takes as ``/grant @bob -100``
    does.
+2. A tournament's Register tapped twice answered the second tap "out of date" (the first
+   moved the table message's version on), read as the first not counted: it says "You are
+   registered already" now, nothing changed.
+4. Start pressed by someone not seated (not the opener, no admin) was refused in the
+   table's language: in the presser's now, as Register and Join answer.
 """
 
 from __future__ import annotations
@@ -11,8 +16,15 @@ from pathlib import Path
 
 import pytest
 
+from bot.presses import Register, StartTournament, encode
 from bot.service.wallet import GrantWords, read_grant, signed_words
 from bot.texts import tr
+from storage.check import check_store
+from tests.bot.conftest import service_env
+from tests.bot.test_service import ALICE as S_ALICE
+from tests.bot.test_service import BOB as S_BOB
+from tests.bot.test_service import CAROL as S_CAROL
+from tests.bot.test_service import GROUP as S_GROUP
 from tests.bot.tg_world import ALICE, BOB, GROUP_ID, world
 
 
@@ -42,3 +54,46 @@ async def test_grant_with_the_sign_apart_takes_on_telegram(tmp_path: Path, sign:
         reply = await w.say(ALICE, f"/grant @bob {sign} 100")
         assert reply["text"] == tr("en", "reply.granted", name="Bob", amount=-100,
                                    label="kush", balance=900), reply  # fmt: skip
+
+
+# -- 2. Register tapped twice --------------------------------------------------------------
+async def test_a_double_tapped_register_says_registered_already() -> None:
+    """Alice (English) and Bob (Russian) each tap Register twice on one table message: the
+    second tap says they are registered (each in their language), one buy-in each."""
+    service, _presenter, store, _clock = service_env()
+    assert not (await service.new_tournament(S_GROUP, S_ALICE, "ofc")).alert
+    t = service.table_in(S_GROUP)
+    assert t is not None and t.tournament is not None
+    for actor, lang in ((S_ALICE, "en"), (S_BOB, "ru")):
+        shown = f"L{t.version}"
+        first = await service.press(actor, encode(Register(t.id, shown)), S_GROUP)
+        assert not first.alert, first.text
+        assert f"L{t.version}" != shown  # the first tap moved the version on
+        second = await service.press(actor, encode(Register(t.id, shown)), S_GROUP)
+        assert second.alert and second.text == tr(lang, "err.already_registered"), second.text
+    assert sorted(s.user_id for s in t.seats.values()) == ["1", "2"]
+    assert t.tournament.pool == 2 * t.tournament.config.buy_in
+    assert await check_store(store) == []
+
+
+# -- 4. Start refused in the presser's language ----------------------------------------------
+async def test_start_refused_to_someone_not_seated_in_their_language() -> None:
+    """Alice's (English) tournament, Alice and Carol registered: Bob (Russian, not seated, no
+    admin) presses Start and is told in Russian that only the opener or an admin starts it
+    (it was the table's English); Carol (seated, English) in English."""
+    service, _presenter, _store, _clock = service_env()
+    assert not (await service.new_tournament(S_GROUP, S_ALICE, "ofc")).alert
+    t = service.table_in(S_GROUP)
+    assert t is not None and t.lang == "en"
+    for actor in (S_ALICE, S_CAROL):
+        reply = await service.press(actor, encode(Register(t.id, f"L{t.version}")), S_GROUP)
+        assert not reply.alert, reply.text
+
+    async def no() -> bool:
+        return False
+
+    for actor, lang in ((S_BOB, "ru"), (S_CAROL, "en")):
+        start = encode(StartTournament(t.id, f"L{t.version}"))
+        reply = await service.press(actor, start, S_GROUP, no)
+        assert reply.alert and reply.text == tr(lang, "tour.start_who"), (actor.name, reply.text)
+    assert t.tournament is not None and t.hand is None
