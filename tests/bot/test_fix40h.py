@@ -6,6 +6,8 @@
 2. A tournament's Register tapped twice answered the second tap "out of date" (the first
    moved the table message's version on), read as the first not counted: it says "You are
    registered already" now, nothing changed.
+5. A whole-number setting typed "1 000,5" (its thousands grouped) was told "Whole numbers
+   only" without the nearest whole numbers "2,5" is told: it is told them now.
 4. Start pressed by someone not seated (not the opener, no admin) was refused in the
    table's language: in the presser's now, as Register and Join answer.
 """
@@ -17,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from bot.presses import Register, StartTournament, encode
+from bot.service.numbers import grouped_fraction
 from bot.service.wallet import GrantWords, read_grant, signed_words
 from bot.texts import tr
 from storage.check import check_store
@@ -25,6 +28,8 @@ from tests.bot.test_service import ALICE as S_ALICE
 from tests.bot.test_service import BOB as S_BOB
 from tests.bot.test_service import CAROL as S_CAROL
 from tests.bot.test_service import GROUP as S_GROUP
+from tests.bot.test_settings import ALICE as SET_ALICE
+from tests.bot.test_settings import BORIS, new_service, say
 from tests.bot.tg_world import ALICE, BOB, GROUP_ID, world
 
 
@@ -97,3 +102,33 @@ async def test_start_refused_to_someone_not_seated_in_their_language() -> None:
         reply = await service.press(actor, start, S_GROUP, no)
         assert reply.alert and reply.text == tr(lang, "tour.start_who"), (actor.name, reply.text)
     assert t.tournament is not None and t.hand is None
+
+
+# -- 5. a grouped number with a fraction for a whole-number setting --------------------------
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [("1 000,5", "1000.5"), ("1,000.5", "1000.5"), ("−1 000,75", "-1000.75"),
+     ("2,5", None), ("1 000", None), ("1.000,5", None), ("1 000,0", None)],
+)  # fmt: skip
+def test_grouped_fraction_reads_only_a_grouped_number_with_a_fraction(
+    typed: str, read: str | None
+) -> None:
+    assert grouped_fraction(typed) == read
+
+
+@pytest.mark.parametrize(
+    ("lang", "typed", "hint"),
+    [
+        ("en", "1 000,5", "Whole numbers only: 1,000 or 1,001, not 1000.5."),
+        ("en", "1,000.5", "Whole numbers only: 1,000 or 1,001, not 1000.5."),
+        ("ru", "1 000,5", "Только целые числа: 1000 или 1001, а не 1000,5."),
+        ("ru", "2,5", "Только целые числа: 2 или 3, а не 2,5."),
+    ],
+)
+async def test_a_grouped_fraction_for_a_whole_setting_is_told_the_nearest(
+    lang: str, typed: str, hint: str
+) -> None:
+    service, _store = new_service()
+    actor = BORIS if lang == "ru" else SET_ALICE
+    reply = await say(service, "min_buy_in", typed, actor=actor)
+    assert reply.alert and reply.text.splitlines()[-1] == hint, reply.text
