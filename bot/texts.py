@@ -2641,6 +2641,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Not a value the bot takes for “{option}”: Discord may show an old form of the command. Nothing was done. Reload Discord (Ctrl+R) or try in a few minutes.",
         "ru": "Бот не принимает такое значение для «{option}»: Discord мог показать старый вид команды. Ничего не сделано. Перезагрузите Discord (Ctrl+R) или попробуйте позже.",
     },
+    # a slash command run without an option it requires (Discord: an old form of it)
+    "reply.option_missing": {
+        "en": "“{option}” is missing: Discord may show an old form of the command. Nothing was done. Reload Discord (Ctrl+R) or try in a few minutes.",
+        "ru": "Не указано «{option}»: Discord мог показать старый вид команды. Ничего не сделано. Перезагрузите Discord (Ctrl+R) или попробуйте позже.",
+    },
     "err.internal": {
         "en": "Something went wrong; nothing changed. Please try again.",
         "ru": "Что-то пошло не так, ничего не изменилось. Попробуйте ещё раз.",

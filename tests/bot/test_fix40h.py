@@ -8,6 +8,9 @@
    registered already" now, nothing changed.
 5. A whole-number setting typed "1 000,5" (its thousands grouped) was told "Whole numbers
    only" without the nearest whole numbers "2,5" is told: it is told them now.
+3. Discord's ``/ofcadmin grant`` or ``/ofcadmin kick`` run without an option it requires (a
+   command list of another version) was told the bot does not know the command: it names
+   the option missing now.
 4. Start pressed by someone not seated (not the opener, no admin) was refused in the
    table's language: in the presser's now, as Register and Join answer.
 """
@@ -24,6 +27,9 @@ from bot.service.wallet import GrantWords, read_grant, signed_words
 from bot.texts import tr
 from storage.check import check_store
 from tests.bot.conftest import service_env
+from tests.bot.discord.dc_world import ALICE as DC_ALICE
+from tests.bot.discord.dc_world import BOB as DC_BOB
+from tests.bot.discord.dc_world import world as dc_world
 from tests.bot.test_service import ALICE as S_ALICE
 from tests.bot.test_service import BOB as S_BOB
 from tests.bot.test_service import CAROL as S_CAROL
@@ -132,3 +138,24 @@ async def test_a_grouped_fraction_for_a_whole_setting_is_told_the_nearest(
     actor = BORIS if lang == "ru" else SET_ALICE
     reply = await say(service, "min_buy_in", typed, actor=actor)
     assert reply.alert and reply.text.splitlines()[-1] == hint, reply.text
+
+
+# -- 3. a Discord command without an option it requires -------------------------------------
+async def test_a_discord_command_without_a_required_option_names_it(tmp_path: Path) -> None:
+    """``/ofcadmin grant`` without ``amount`` (or without ``user``) and ``/ofcadmin kick``
+    without ``user``: answered, only to the admin, that the option is missing (in their
+    language), nothing granted; it was "The bot does not know that command"."""
+    async with dc_world(tmp_path) as w:
+        for user, sub, options, missing in (
+            (DC_ALICE, "grant", {"user": DC_BOB}, "amount"),
+            (DC_BOB, "grant", {"amount": 5}, "user"),
+            (DC_ALICE, "kick", {}, "user"),
+            (DC_BOB, "kick", {}, "user"),
+        ):
+            reply = await w.slash(user, sub, options, admin=True)
+            lang = "ru" if user is DC_BOB else "en"
+            assert reply["content"] == tr(lang, "reply.option_missing", option=missing), reply
+            assert reply["flags"] & 64  # (ephemeral)
+        community = await w.store.community("discord", str(w.fake.guild_id))
+        assert await w.store.find_player(community.id, str(DC_BOB.id)) is None
+        assert w.logged == []
