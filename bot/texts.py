@@ -638,6 +638,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "⚠ Стол #{table}: не удалось опубликовать его сообщение. Боту нужны права "
         "«Просматривать каналы» и «Отправлять сообщения» в этом канале, иначе стол закрывается.",
     },
+    # Discord: a thread, where writing takes Send Messages in Threads (on the channel)
+    "reply.table_not_posted.discord_thread": {
+        "en": "⚠ Table #{table}: its message could not be posted here. The bot needs View "
+        "Channels and Send Messages in Threads here; without them the table closes.",
+        "ru": "⚠ Стол #{table}: не удалось опубликовать его сообщение. Боту нужны права "
+        "«Просматривать каналы» и «Отправлять сообщения в ветках», иначе стол закрывается.",
+    },
     "reply.tournament_opened": {
         "en": "Tournament #{table} is open: press Register to join.",
         "ru": "Турнир #{table} открыт: регистрация — кнопкой «Участвовать».",

@@ -139,13 +139,14 @@ def shown_name(user: discord.User | discord.Member) -> str:
 
 def chat_of(interaction: Interaction) -> ChatRef:
     """Where: the guild (community, its name escaped by :func:`discord_name`) and the
-    channel (chat); a DM is a private chat."""
+    channel (chat; ``thread``: a thread); a DM is a private chat."""
     channel = str(interaction.channel_id or "")
     if interaction.guild_id is None:
         return ChatRef(PLATFORM, "", channel, "", private=True)
     guild = interaction.guild  # its name shows in the group's /stats: literally, as a name's
     title = discord_name(guild.name) if guild else ""
-    return ChatRef(PLATFORM, str(interaction.guild_id), channel, title)
+    thread = isinstance(interaction.channel, discord.Thread)
+    return ChatRef(PLATFORM, str(interaction.guild_id), channel, title, thread=thread)
 
 
 def is_admin(interaction: Interaction) -> bool:

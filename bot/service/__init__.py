@@ -702,8 +702,12 @@ class TableService:
         await self.rt.settled(t)
         if t.group_ref is None and self.rt.presenter(t) is not None:
             # the platform refused the table message (say the bot may not write in the chat,
-            # which then closes the table, R8.2a): no "is open" for a table nobody can see
-            return Reply(tr(lang, on(t.platform, "reply.table_not_posted"), table=t.id), alert=True)
+            # which then closes the table, R8.2a): no "is open" for a table nobody can see;
+            # in a Discord thread the permission is Send Messages in Threads
+            key = on(t.platform, "reply.table_not_posted")
+            if chat.thread:
+                key = "reply.table_not_posted.discord_thread"
+            return Reply(tr(lang, key, table=t.id), alert=True)
         opened = "reply.tournament_opened" if tournament else "reply.table_opened"
         return Reply(tr(lang, opened, table=t.id))
 

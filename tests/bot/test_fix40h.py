@@ -13,6 +13,8 @@
    the option missing now.
 4. Start pressed by someone not seated (not the opener, no admin) was refused in the
    table's language: in the presser's now, as Register and Join answer.
+6. Discord's "could not be posted here" named Send Messages in a thread too, where the bot
+   writes with Send Messages in Threads: a thread's answer names that one.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from tests.bot.conftest import service_env
 from tests.bot.discord.dc_world import ALICE as DC_ALICE
 from tests.bot.discord.dc_world import BOB as DC_BOB
 from tests.bot.discord.dc_world import world as dc_world
+from tests.fakes.discord_api import CHANNEL_ID, TOKEN, FakeDiscord
 from tests.bot.test_service import ALICE as S_ALICE
 from tests.bot.test_service import BOB as S_BOB
 from tests.bot.test_service import CAROL as S_CAROL
@@ -159,3 +162,38 @@ async def test_a_discord_command_without_a_required_option_names_it(tmp_path: Pa
         community = await w.store.community("discord", str(w.fake.guild_id))
         assert await w.store.find_player(community.id, str(DC_BOB.id)) is None
         assert w.logged == []
+
+
+# -- 6. a Discord thread the bot cannot post in ------------------------------------------------
+THREAD_ID = 555_000_000_000_000_777
+
+
+async def test_a_thread_the_bot_cannot_post_in_names_send_messages_in_threads(
+    tmp_path: Path,
+) -> None:
+    """``/ofc new`` in a thread whose writes the bot is refused: told, in the opener's
+    language, that it needs Send Messages in Threads (it said Send Messages, which it may
+    have); in the channel itself the answer still names Send Messages."""
+    fake = FakeDiscord(TOKEN)
+    fake.add_thread(THREAD_ID, CHANNEL_ID, "poker-thread")
+    await fake.start()
+    try:
+        async with dc_world(tmp_path, fake=fake) as w:
+            fake.locked_channels.add(THREAD_ID)  # (refused writes, no update about it)
+            reply = await w.slash(DC_ALICE, "new", channel_id=THREAD_ID)
+            assert reply["content"] == (
+                "⚠ Table #1: its message could not be posted here. The bot needs View "
+                "Channels and Send Messages in Threads here; without them the table closes."
+            ), reply
+            await fake.wait_for(lambda: not w.service.tables)  # (it closed)
+            reply = await w.slash(DC_BOB, "new", channel_id=THREAD_ID)
+            assert reply["content"] == tr("ru", "reply.table_not_posted.discord_thread",
+                                          table=2), reply  # fmt: skip
+            assert "«Отправлять сообщения в ветках»" in reply["content"]
+            await fake.wait_for(lambda: not w.service.tables)
+            fake.locked_channels.add(CHANNEL_ID)
+            reply = await w.slash(DC_ALICE, "new")
+            assert reply["content"] == tr("en", "reply.table_not_posted.discord", table=3)
+            w.logged.clear()  # (the refused posts are logged)
+    finally:
+        await fake.stop()
