@@ -6,13 +6,13 @@
 2. A tournament's Register tapped twice answered the second tap "out of date" (the first
    moved the table message's version on), read as the first not counted: it says "You are
    registered already" now, nothing changed.
-5. A whole-number setting typed "1 000,5" (its thousands grouped) was told "Whole numbers
-   only" without the nearest whole numbers "2,5" is told: it is told them now.
 3. Discord's ``/ofcadmin grant`` or ``/ofcadmin kick`` run without an option it requires (a
    command list of another version) was told the bot does not know the command: it names
    the option missing now.
 4. Start pressed by someone not seated (not the opener, no admin) was refused in the
    table's language: in the presser's now, as Register and Join answer.
+5. A whole-number setting typed "1 000,5" (its thousands grouped) was told "Whole numbers
+   only" without the nearest whole numbers "2,5" is told: it is told them now.
 6. Discord's "could not be posted here" named Send Messages in a thread too, where the bot
    writes with Send Messages in Threads: a thread's answer names that one.
 """
@@ -32,7 +32,6 @@ from tests.bot.conftest import service_env
 from tests.bot.discord.dc_world import ALICE as DC_ALICE
 from tests.bot.discord.dc_world import BOB as DC_BOB
 from tests.bot.discord.dc_world import world as dc_world
-from tests.fakes.discord_api import CHANNEL_ID, TOKEN, FakeDiscord
 from tests.bot.test_service import ALICE as S_ALICE
 from tests.bot.test_service import BOB as S_BOB
 from tests.bot.test_service import CAROL as S_CAROL
@@ -40,6 +39,7 @@ from tests.bot.test_service import GROUP as S_GROUP
 from tests.bot.test_settings import ALICE as SET_ALICE
 from tests.bot.test_settings import BORIS, new_service, say
 from tests.bot.tg_world import ALICE, BOB, GROUP_ID, world
+from tests.fakes.discord_api import CHANNEL_ID, TOKEN, FakeDiscord
 
 
 # -- 1. a sign typed apart from the amount ---------------------------------------------------
