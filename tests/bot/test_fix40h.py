@@ -26,6 +26,7 @@ import pytest
 from bot.presses import Register, StartTournament, encode
 from bot.service.numbers import grouped_fraction
 from bot.service.wallet import GrantWords, read_grant, signed_words
+from bot.telegram.fake_api import FakeUser
 from bot.texts import tr
 from storage.check import check_store
 from tests.bot.conftest import service_env
@@ -67,6 +68,20 @@ async def test_grant_with_the_sign_apart_takes_on_telegram(tmp_path: Path, sign:
         await w.say(BOB, "/balance")
         reply = await w.say(ALICE, f"/grant @bob {sign} 100")
         assert reply["text"] == tr("en", "reply.granted", name="Bob", amount=-100,
+                                   label="kush", balance=900), reply  # fmt: skip
+
+
+async def test_grant_to_a_picked_member_with_the_sign_apart_takes(tmp_path: Path) -> None:
+    """A member picked from the mention list (no @username), ``/grant Dave − 100``: 100
+    taken (it was refused as no number, "− 100")."""
+    dave = FakeUser(401, "Dave", None, "en")
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        await w.say(dave, "/balance")
+        text = "/grant Dave − 100"
+        entity = {"type": "text_mention", "offset": text.index("Dave"), "length": 4}
+        reply = await w.say(ALICE, text, entities=[{**entity, "user": dave.to_json()}])
+        assert reply["text"] == tr("en", "reply.granted", name="Dave", amount=-100,
                                    label="kush", balance=900), reply  # fmt: skip
 
 
