@@ -91,7 +91,8 @@ class ChatRef:
     """Where a command came from: the community (Telegram group / Discord guild), the chat
     (the group itself / a channel) and whether it is a private chat. ``topic``: the forum
     topic of a Telegram group it was typed in (its ``message_thread_id``), ``None`` for the
-    group's general chat and elsewhere."""
+    group's general chat and elsewhere. ``thread``: the chat is a Discord thread (the bot
+    writes there with Send Messages in Threads, not Send Messages)."""
 
     platform: str
     community_id: str
@@ -99,6 +100,7 @@ class ChatRef:
     title: str = ""
     private: bool = False
     topic: str | None = None
+    thread: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -638,6 +638,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "⚠ Стол #{table}: не удалось опубликовать его сообщение. Боту нужны права "
         "«Просматривать каналы» и «Отправлять сообщения» в этом канале, иначе стол закрывается.",
     },
+    # Discord: a thread, where writing takes Send Messages in Threads (on the channel)
+    "reply.table_not_posted.discord_thread": {
+        "en": "⚠ Table #{table}: its message could not be posted here. The bot needs View "
+        "Channels and Send Messages in Threads here; without them the table closes.",
+        "ru": "⚠ Стол #{table}: не удалось опубликовать его сообщение. Боту нужны права "
+        "«Просматривать каналы» и «Отправлять сообщения в ветках», иначе стол закрывается.",
+    },
     "reply.tournament_opened": {
         "en": "Tournament #{table} is open: press Register to join.",
         "ru": "Турнир #{table} открыт: регистрация — кнопкой «Участвовать».",
@@ -2640,6 +2647,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "reply.option_outdated": {
         "en": "Not a value the bot takes for “{option}”: Discord may show an old form of the command. Nothing was done. Reload Discord (Ctrl+R) or try in a few minutes.",
         "ru": "Бот не принимает такое значение для «{option}»: Discord мог показать старый вид команды. Ничего не сделано. Перезагрузите Discord (Ctrl+R) или попробуйте позже.",
+    },
+    # a slash command run without an option it requires (Discord: an old form of it)
+    "reply.option_missing": {
+        "en": "“{option}” is missing: Discord may show an old form of the command. Nothing was done. Reload Discord (Ctrl+R) or try in a few minutes.",
+        "ru": "Не указано «{option}»: Discord мог показать старый вид команды. Ничего не сделано. Перезагрузите Discord (Ctrl+R) или попробуйте позже.",
     },
     "err.internal": {
         "en": "Something went wrong; nothing changed. Please try again.",

@@ -139,13 +139,14 @@ def shown_name(user: discord.User | discord.Member) -> str:
 
 def chat_of(interaction: Interaction) -> ChatRef:
     """Where: the guild (community, its name escaped by :func:`discord_name`) and the
-    channel (chat); a DM is a private chat."""
+    channel (chat; ``thread``: a thread); a DM is a private chat."""
     channel = str(interaction.channel_id or "")
     if interaction.guild_id is None:
         return ChatRef(PLATFORM, "", channel, "", private=True)
     guild = interaction.guild  # its name shows in the group's /stats: literally, as a name's
     title = discord_name(guild.name) if guild else ""
-    return ChatRef(PLATFORM, str(interaction.guild_id), channel, title)
+    thread = isinstance(interaction.channel, discord.Thread)
+    return ChatRef(PLATFORM, str(interaction.guild_id), channel, title, thread=thread)
 
 
 def is_admin(interaction: Interaction) -> bool:
@@ -193,10 +194,24 @@ class OptionMismatch(app_commands.AppCommandError):
         self.option = option
 
 
+class OptionMissing(OptionMismatch):
+    """A slash command run without an option it requires (``/ofcadmin grant`` with no
+    ``amount``): a command list of another version (one where it was optional) or a forged
+    payload. discord.py raised a signature mismatch for it, answered as a command the bot
+    does not have; it is answered ``reply.option_missing`` naming :attr:`option`
+    (:meth:`DiscordAdapter.on_error`); nothing runs."""
+
+    def __init__(self, option: str) -> None:
+        app_commands.AppCommandError.__init__(self, f"required option {option!r} missing")
+        self.option = option
+
+
 def check_options(
     command: app_commands.Command[Any, ..., Any],
     options: Sequence[Mapping[str, Any]],
     resolved: Mapping[str, Any],
+    *,
+    complete: bool = True,
 ) -> None:
     """Check a slash command's options (the subcommand's, from the interaction's ``data``)
     against what ``command`` declares, before discord.py reads them (it passes a value of
@@ -208,8 +223,15 @@ def check_options(
         parameter's declared choices (``period:year``), or a user (role,
         channel …) that is no snowflake or that ``resolved`` lacks. An option the command
         does not declare is left to discord.py (which ignores it), and so is the option an
-        autocomplete is asked for (``focused``: its text as typed so far)."""
+        autocomplete is asked for (``focused``: its text as typed so far).
+    :raises OptionMissing: ``complete`` (the command run, not an autocomplete of one being
+        typed) and a required option not sent."""
     params = {p.display_name: p for p in command.parameters}
+    if complete:
+        sent = {str(option.get("name", "")) for option in options}
+        missing = next((n for n, p in params.items() if p.required and n not in sent), None)
+        if missing is not None:
+            raise OptionMissing(missing)
     for option in options:
         name = str(option.get("name", ""))
         param = params.get(name)
@@ -252,7 +274,8 @@ class OfcTree(app_commands.CommandTree["OfcClient"]):
             found = found.get_command(str(nested.get("name", "")))
             options = list(nested.get("options") or [])
         if isinstance(found, app_commands.Command):
-            check_options(found, options, data.get("resolved") or {})
+            ran = interaction.type is discord.InteractionType.application_command
+            check_options(found, options, data.get("resolved") or {}, complete=ran)
         return True
 
 
@@ -1333,7 +1356,9 @@ class DiscordAdapter:
         suggestions: none are given (an autocomplete takes choices, never a message), and
         the command's own run says the rest. An option of another type than the command
         declares (:class:`OptionMismatch`, from such a list or forged) is answered so too,
-        naming the option (``reply.option_outdated``)."""
+        naming the option (``reply.option_outdated``), and one run without an option it
+        requires (:class:`OptionMissing`) naming the option missing (``reply.option_missing``;
+        it was told the bot did not know the command)."""
         if isinstance(error, app_commands.CommandInvokeError):
             error = error.original
         lang = language_of(interaction.locale.value)
@@ -1343,7 +1368,9 @@ class DiscordAdapter:
                 with contextlib.suppress(discord.HTTPException, discord.InteractionResponded):
                     await interaction.response.autocomplete([])
                 return
-            if isinstance(error, OptionMismatch):
+            if isinstance(error, OptionMissing):
+                text = tr(lang, "reply.option_missing", option=error.option)
+            elif isinstance(error, OptionMismatch):
                 text = tr(lang, "reply.option_outdated", option=error.option)
             else:
                 text = tr(lang, "reply.command_outdated")

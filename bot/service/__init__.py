@@ -702,8 +702,12 @@ class TableService:
         await self.rt.settled(t)
         if t.group_ref is None and self.rt.presenter(t) is not None:
             # the platform refused the table message (say the bot may not write in the chat,
-            # which then closes the table, R8.2a): no "is open" for a table nobody can see
-            return Reply(tr(lang, on(t.platform, "reply.table_not_posted"), table=t.id), alert=True)
+            # which then closes the table, R8.2a): no "is open" for a table nobody can see;
+            # in a Discord thread the permission is Send Messages in Threads
+            key = on(t.platform, "reply.table_not_posted")
+            if chat.thread:
+                key = "reply.table_not_posted.discord_thread"
+            return Reply(tr(lang, key, table=t.id), alert=True)
         opened = "reply.tournament_opened" if tournament else "reply.table_opened"
         return Reply(tr(lang, opened, table=t.id))
 
@@ -1783,13 +1787,21 @@ class TableService:
             if not t.lobby_version(press.version) and not _still_meant(
                 rt, t, actor, press, again, message_ref
             ):
-                return await self._stale_lobby(t, chat, lang, message_ref, shown)
+                stale = await self._stale_lobby(t, chat, lang, message_ref, shown)
+                if not _registered_twice(t, actor, press, again):
+                    return stale
+                # a Register double-tapped: the second tap's version is one the first moved
+                # on; it was "out of date", which the player read as the first not counted
             if isinstance(press, Register):  # in the presser's language, as Join (below)
                 community = await rt.store.community(t.platform, t.community_ext)
                 lang = await self._lang(community, actor)
                 return await tournaments.register(rt, t, community, actor, lang)
             if isinstance(press, Unregister):
                 return await tournaments.unregister(rt, t, actor, lang)
+            if seat is None:  # (in the presser's language, as Register: the table's was
+                # answered to someone not seated)
+                community = await rt.store.community(t.platform, t.community_ext)
+                lang = await self._lang(community, actor)
             admin = is_admin is not None and await is_admin()
             return await tournaments.start(rt, t, actor, admin, lang)
         if isinstance(press, Join | Ready | Leave | MyHand | TopUp):
@@ -1969,6 +1981,21 @@ def _still_meant(
     elif seat is None or tour is None or not tour.can_unregister(seat.player_id):
         return False
     return rt.offers(t, encode(type(press)(t.id, f"L{t.version}")))
+
+
+def _registered_twice(t: LiveTable, actor: Actor, press: Press, again: bool) -> bool:
+    """Whether a Register on an older version of the table message is a second tap of a
+    registered player (R8.7): pressed in the present lobby stretch
+    (:meth:`LiveTable.same_lobby`), a new press (not ``again``), its presser registered and
+    seated since that version was shown (not :meth:`LiveTable.left_since`). It is answered
+    "You are registered already" (:func:`.tournaments.register`, nothing changed), not "out
+    of date"."""
+    if again or not isinstance(press, Register):
+        return False
+    if not t.same_lobby(press.version) or t.left_since(actor.user_id, press.version):
+        return False
+    seat = t.seat_of(actor.user_id)
+    return seat is not None and not seat.leaving and seat.bot is None
 
 
 def _foreign(t: LiveTable, chat: ChatRef, lang: str) -> Reply:

@@ -31,6 +31,7 @@ __all__ = [
     "comma_hint",
     "digits_hint",
     "fraction_typed",
+    "grouped_fraction",
     "read_fraction",
     "read_whole",
     "thousands_hint",
@@ -179,6 +180,22 @@ def fraction_typed(text: str) -> bool:
     if cut < 0 or not (tail.isascii() and tail.isdigit()) or not tail.strip("0"):
         return False
     return mark not in head and read_whole(head) is not None
+
+
+def grouped_fraction(text: str) -> str | None:
+    """A :func:`fraction_typed` number whose whole part has its thousands grouped ("1 000,5",
+    "1,000.5", "−1 000,75"), spelt with a decimal point for Python to read, ungrouped
+    ("1000.5", "-1000.75"); ``None`` for any other text (one :func:`read_fraction` reads,
+    "2,5", is no grouped one)."""
+    if not fraction_typed(text):
+        return None
+    text = ascii_sign(text)
+    cut = max(text.rfind("."), text.rfind(","))
+    head = read_whole(text[:cut])
+    if head is None or read_fraction(text) is not None:
+        return None
+    sign = "-" if text.startswith("-") else ""
+    return f"{sign}{abs(head)}.{text[cut + 1 :]}"
 
 
 def digits_hint(lang: str, text: str = "", *, whole: bool = True) -> str:

@@ -46,6 +46,7 @@ from bot.service.numbers import (
     ascii_sign,
     comma_hint,
     digits_hint,
+    grouped_fraction,
     read_fraction,
     read_whole,
     thousands_hint,
@@ -428,6 +429,9 @@ class Setting(BaseModel):
             # fraction, told that the setting takes whole numbers ("digits 0–9 only, without
             # separators" misled), unless it may be a thousands separator ("1.000", "1,500")
             fraction = read_fraction(text)
+            grouped_whole = grouped_fraction(text)  # "1 000,5": told the nearest too
+            if grouped_whole is not None:
+                raise SettingRefused(self.range_text, self, fraction=grouped_whole)
             if (
                 fraction is not None
                 and self.unit is not Unit.KUSH

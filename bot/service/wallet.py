@@ -36,6 +36,7 @@ __all__ = [
     "history_count",
     "no_money",
     "read_grant",
+    "signed_words",
     "top",
 ]
 
@@ -437,9 +438,13 @@ def read_grant(words: Sequence[str], *, replied: bool = False) -> GrantWords:
     to the name, as few as leave the longest tail that reads as one amount (not 0, no
     leading 0: ``"000"`` is a thousands' group of the words before it).
 
+    A sign typed as a word of its own before the amount (``/grant @bob - 100``, a "−" or
+    "–" too) is the amount's (:func:`signed_words`: "-100", which takes, as ``/grant @bob
+    -100`` does); it was read as part of the name ("No such player here: @bob -").
+
     Pure: nothing is looked up (the adapter turns a ``@username`` into a user id, the
     service finds the players)."""
-    words = list(words)
+    words = signed_words(words)
     first = next((i for i in range(1, len(words)) if _numeric(words[i])), len(words))
     if first == len(words) > 1:  # (no number after the name: the last word the amount)
         first -= 1
@@ -456,6 +461,26 @@ def read_grant(words: Sequence[str], *, replied: bool = False) -> GrantWords:
         )
         other = (" ".join(words[:later]), " ".join(words[later:]))
     return GrantWords(" ".join(words[:first]), " ".join(words[first:]), other)
+
+
+#: A sign an admin may type as a word of its own before an amount: "+", "-" and the
+#: typographic minuses and dashes (:data:`~bot.service.numbers.MINUSES`: "−", "–" …).
+_SIGNS = frozenset("+-" + MINUSES)
+
+
+def signed_words(words: Sequence[str]) -> list[str]:
+    """``words`` (a command's, split at spaces) with a sign typed as a word of its own
+    joined to the number after it: ``["@bob", "-", "100"]`` → ``["@bob", "-100"]``
+    (``"−"``, ``"–"`` and ``"+"`` too); a sign before a word that starts with no digit
+    (``["Anna", "-", "Maria"]``), or last, is left as it is."""
+    out: list[str] = []
+    rest = list(words)
+    while rest:
+        word = rest.pop(0)
+        if word in _SIGNS and rest and rest[0][:1].isdigit():
+            word = word + rest.pop(0)
+        out.append(word)
+    return out
 
 
 def _grouping(amount: str) -> bool:

@@ -88,7 +88,7 @@ from bot.screens import Payload, Screen
 from bot.service import TableService
 from bot.service.numbers import unformatted
 from bot.service.stats import means_me
-from bot.service.wallet import read_grant
+from bot.service.wallet import read_grant, signed_words
 from bot.telegram.one_bot import (
     CONFLICT_SECONDS,
     GHOST_SECONDS,
@@ -2237,7 +2237,8 @@ class TelegramAdapter:
         read = read_grant(args, replied=whom is not None)
         if mentioned is not None:  # /grant <a member picked from the list> 100
             user, shown, rest = mentioned
-            target, amount, bot = str(user.id), " ".join(rest), user.is_bot
+            # ("- 100": the sign typed apart is the amount's, as read_grant reads it)
+            target, amount, bot = str(user.id), " ".join(signed_words(rest)), user.is_bot
             named_member = user
         elif whom is not None and not read.name and read.amount:
             # a reply names the player: all that is typed is the amount, judged whole

@@ -237,9 +237,10 @@ async def test_grant_topup_and_a_setting_refuse_a_fraction_as_whole_numbers_only
             only = tr("en", "reply.number_whole_only", value=typed)
             reply = await w.say(ALICE, f"/grant Bob {typed}")
             assert reply["text"] == only + "\n" + tr("en", "reply.grant_usage"), reply
-        # (a setting's "2.5" was told whole numbers already, with the nearest: 2 or 3)
+        # (a setting's "2.5" was told whole numbers already, with the nearest: 2 or 3; so is
+        # "1 000,5" now, fix40h)
         reply = await w.say(ALICE, "/settings min_buy_in 1 000,5")
-        only = tr("en", "reply.number_whole_only", value="1 000,5")
+        only = tr("en", "reply.number_whole", nearest="1,000 or 1,001", value="1000.5")
         assert reply["text"].endswith("\n" + only), reply
         await w.say(ALICE, "/newtable")
         await w.press_lobby(ALICE, "j")

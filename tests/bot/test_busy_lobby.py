@@ -154,9 +154,11 @@ async def test_r8_7_two_registers_on_one_message_version_both_register() -> None
     assert sorted(s.user_id for s in t.seats.values()) == ["1", "2"]
     pool = t.tournament.pool
     assert pool == 66
-    # a Register delivered twice on that version: out of date, no second buy-in
+    # a Register tapped twice on that version: registered already (fix40h; it was "out of
+    # date"), no second buy-in
     reply = await service.press(BOB, encode(Register(t.id, shown)), GROUP)
-    assert reply.alert and reply.text in STALE, reply.text
+    assert reply.alert and reply.text == tr("ru", "err.already_registered"), reply.text
+    assert t.tournament.pool == 66
     # Unregister on the old version counts for the registered; a second is out of date
     assert not (await service.press(BOB, encode(Unregister(t.id, shown)), GROUP)).alert
     assert t.seat_of("2") is None and t.tournament.pool == 33
