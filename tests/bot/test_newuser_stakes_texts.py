@@ -104,8 +104,8 @@ async def test_big_buy_ins_stacks_and_balances_are_grouped() -> None:
     total = f"1{NBSP}000{NBSP}000{NBSP}001{NBSP}000"
     assert balance == f"Alice: {total} кушей на балансе, {n} на столе."
     listed = (await say(service, "all", actor=BORIS)).screen
-    assert listed is not None and f"Взнос (min_buy_in): {n}\n" in listed.text
-    assert f"(max_buy_in): авто — 5 × взнос = 5{NBSP}000{NBSP}000{NBSP}000{NBSP}000" in listed.text
+    assert listed is not None and f"Взнос: {n}\n" in listed.text
+    assert f"(макс_стек): авто — 5 × взнос = 5{NBSP}000{NBSP}000{NBSP}000{NBSP}000" in listed.text
 
 
 # -- 3. /settings shows names and defaults -----------------------------------------------------
@@ -116,10 +116,10 @@ async def test_settings_list_names_choices_and_the_detail_says_the_default() -> 
     service, _store = new_service()
     listed = (await say(service, "all", actor=BORIS)).screen
     assert listed is not None
-    assert "Игра (game): Ананас (OFC)\n" in listed.text
-    assert "Язык (language): авто\n" in listed.text
-    assert "Подсчёт очков (scoring): 1 за бокс, скуп 6\n" in listed.text
-    assert "Макс. стек (max_buy_in): авто — 5 × взнос = 1000\n" in listed.text
+    assert "Игра: Ананас (OFC)\n" in listed.text
+    assert "Язык: авто\n" in listed.text
+    assert "Подсчёт очков: 1 за бокс, скуп 6\n" in listed.text
+    assert "Макс. стек (макс_стек): авто — 5 × взнос = 1000\n" in listed.text
     english = (await say(service, "all")).screen
     assert english is not None and "Game (game): Pineapple OFC\n" in english.text
     assert "Scoring (scoring): 1 a box, scoop 6\n" in english.text
