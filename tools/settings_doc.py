@@ -74,7 +74,8 @@ def reference() -> str:
             else ", ".join(tr("en", f"game.{g.value}") for g in games)
         )
         rows.append(
-            f"| `{spec.name}` | `{spec.ru_name}` | {_cell(spec.en)} | {_cell(spec.range_text('en'))} "
+            f"| `{spec.name}` | `{spec.ru_name}` | {_cell(spec.en)} "
+            f"| {_cell(spec.range_text('en'))} "
             f"| {_cell(shown)} | {_cell(names)} |"
         )
     return _head() + "\n".join(rows) + "\n"
