@@ -576,10 +576,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Докупка на {amount} {label:acc} принята: она пройдёт после этой раздачи.",
     },
     # /topup without an amount during the hand: the next hand's buy-in (one saved during the
-    # hand applies as it ends)
+    # hand applies as it ends); what happens and when first, why that amount after («Докупка
+    # принята: 200 кушей (взнос следующей раздачи); она пройдёт после этой раздачи.» read
+    # heavily: a colon, brackets, a semicolon and «раздачи» twice)
     "reply.topup_queued_buy_in": {
-        "en": "Top-up queued: {amount} {label} (the next hand's buy-in), added when this hand ends.",
-        "ru": "Докупка принята: {amount} {label} (взнос следующей раздачи); она пройдёт после этой раздачи.",
+        "en": "Top-up of {amount} {label} queued for after this hand (the next hand's buy-in).",
+        "ru": "Докупка на {amount} {label:acc} пройдёт после этой раздачи — это взнос следующей.",
     },
     # a second top-up of the same amount during the hand: it replaces the first (no sum)
     "reply.topup_already_queued": {
