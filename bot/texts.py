@@ -1155,6 +1155,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Стол #{table}, расчёт круга: {kush:+d} {label}",
     },
     "reply.history_empty": {"en": "No hands yet.", "ru": "Раздач пока нет."},
+    # a Chinese Poker hand of the player's being revealed: it is recorded when its reveal ends
+    # (R4.5, R7.5), and "No hands yet." alone was said of a hand they had played
+    "reply.history_revealing": {
+        "en": "Table #{table}, hand {hand}: being revealed; it is listed when the reveal ends.",
+        "ru": "Стол #{table}, раздача {hand}: идёт вскрытие, в списке она будет после него.",
+    },
     # -- statistics, leaderboard by period, replays (issue 12) --------------------------------
     "reply.history_replay": {
         "en": "#{id} · ",

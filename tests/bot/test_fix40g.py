@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 from bot.model import Actor, ChatRef, Reply
@@ -110,3 +111,43 @@ async def test_discord_autocomplete_finds_russian_names() -> None:
     found = await _setting_names(None, "врем")  # type: ignore[arg-type]
     assert "hand_seconds" in [c.value for c in found]
     assert [s.name for s in settings_matching("тайм банк")] == ["time_bank_seconds"]
+
+
+async def test_r7_5_history_says_a_chinese_poker_hand_is_listed_when_its_reveal_ends() -> None:
+    """Chinese Poker records a hand when its reveal ends (R4.5, R7.5: a claim may still end
+    the game with boxes unshown, :func:`~bot.service.chinese.close_chinese_hand`), as every
+    hand already finished is listed. While the first hand was revealed (a pause between
+    boxes, or 30 s for a claim), /history answered «Раздач пока нет.»: the players had played
+    it. It says the hand is being revealed and is listed when the reveal ends."""
+    from tests.bot.test_service import BOB
+    from tests.bot.test_service_classic import GROUP as CHINESE_GROUP
+    from tests.bot.test_service_classic import auto_street, chinese_hand_arranged
+
+    service, presenter, _store, clock, t = await chinese_hand_arranged(reveal_pause="5")
+    assert t.reveal is not None and t.hand_no == 1  # (the bottom boxes shown)
+    ru = dataclasses.replace(ALICE, language="ru")
+    assert (await service.history(CHINESE_GROUP, ru)).text == (
+        "Раздач пока нет.\nСтол #1, раздача 1: идёт вскрытие, в списке она будет после него."
+    )
+    assert (await service.history(CHINESE_GROUP, ALICE)).text == (
+        "No hands yet.\nTable #1, hand 1: being revealed; it is listed when the reveal ends."
+    )
+    while t.reveal is not None:
+        clock.now += 6
+        await service.run_due()
+    listed = (await service.history(CHINESE_GROUP, ALICE)).text.splitlines()
+    assert listed[1].startswith("#1 · Table #1, hand 1: +22 pts"), listed
+    assert not any("revealed" in line for line in listed)
+    # the next hand, arranged and being revealed: said first, the finished one after it
+    clock.now += 6
+    await service.run_due()
+    assert t.hand is not None and t.reveal is None and t.hand_no == 2
+    for who in (ALICE, BOB):
+        await auto_street(service, presenter, who)
+    assert t.reveal is not None
+    listed = (await service.history(CHINESE_GROUP, ALICE)).text.splitlines()
+    assert listed[:2] == [
+        "Your last hands:",
+        "Table #1, hand 2: being revealed; it is listed when the reveal ends.",
+    ]
+    assert listed[2].startswith("#1 · Table #1, hand 1: +22 pts"), listed
