@@ -2851,7 +2851,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "settings.footer": {
         "en": "Shown: what applies to {game}. /settings <name> explains a setting; /settings <name> <value> sets any, /settings <name> default gives its default back.",
-        "ru": "Показано то, что действует в игре «{game}». Имя — название из списка или слово в скобках. /settings <имя> объясняет настройку, /settings <имя> <значение> меняет её, /settings <имя> по умолчанию сбрасывает.",
+        "ru": "Показано то, что действует в игре «{game}». /settings <имя> объясняет настройку, /settings <имя> <значение> меняет её, /settings <имя> по умолчанию сбрасывает.",
     },
     "settings.help": {
         "en": "{name}: {about}\n{range}.\nGames: {games}. Now: {value}.",

@@ -1124,6 +1124,8 @@ def leading_setting(args: Sequence[str]) -> tuple[Setting | None, int]:
     takes (the longest name that fits: ``время на раздачу 60`` is ``hand_seconds`` in 3 words;
     ``время_на_раздачу 60`` in 1), or ``(None, 1)`` when none does."""
     for n in range(min(len(args), _NAME_WORDS), 0, -1):
+        if any(not word.strip() for word in args[1:n]):
+            continue  # (a value of nothing visible, "kush_label \u200b", is no word of a name)
         spec = setting_named(" ".join(args[:n]))
         if spec is not None:
             return spec, n

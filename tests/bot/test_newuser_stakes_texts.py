@@ -130,7 +130,7 @@ async def test_settings_list_names_choices_and_the_detail_says_the_default() -> 
     assert not (await say(service, "target_points", "1")).alert
     assert (await say(service, "target_points", actor=BORIS)).text.endswith(
         "Сейчас: 1 (по умолчанию 51)."
-        + "\n/settings target_points по умолчанию — вернуть значение по умолчанию."
+        + "\n/settings очки_до_победы по умолчанию — вернуть значение по умолчанию."
     )
     assert (await say(service, "target_points")).text.endswith(
         "Now: 1 (default 51)." + "\n/settings target_points default gives it back its default."
@@ -143,7 +143,7 @@ async def test_settings_list_names_choices_and_the_detail_says_the_default() -> 
     assert not (await say(service, "game", "chinese")).alert
     assert (await say(service, "game", actor=BORIS)).text.endswith(
         "Сейчас: Китайский покер (по умолчанию Ананас (OFC))."
-        + "\n/settings game по умолчанию — вернуть значение по умолчанию."
+        + "\n/settings игра по умолчанию — вернуть значение по умолчанию."
     )
     assert (await say(service, "max_buy_in")).text.endswith(
         "Now: auto — 5 × buy-in = 1,000 (default)."
@@ -151,7 +151,7 @@ async def test_settings_list_names_choices_and_the_detail_says_the_default() -> 
     assert not (await say(service, "max_buy_in", "3000")).alert
     assert (await say(service, "max_buy_in", actor=BORIS)).text.endswith(
         "Сейчас: 3000 (по умолчанию авто)."
-        + "\n/settings max_buy_in по умолчанию — вернуть значение по умолчанию."
+        + "\n/settings макс_стек по умолчанию — вернуть значение по умолчанию."
     )
     # a change is still answered with the value as /settings takes it
     reply = await say(service, "scoring", "one_six")
