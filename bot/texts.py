@@ -576,10 +576,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Докупка на {amount} {label:acc} принята: она пройдёт после этой раздачи.",
     },
     # /topup without an amount during the hand: the next hand's buy-in (one saved during the
-    # hand applies as it ends)
+    # hand applies as it ends); what happens and when first, why that amount after («Докупка
+    # принята: 200 кушей (взнос следующей раздачи); она пройдёт после этой раздачи.» read
+    # heavily: a colon, brackets, a semicolon and «раздачи» twice)
     "reply.topup_queued_buy_in": {
-        "en": "Top-up queued: {amount} {label} (the next hand's buy-in), added when this hand ends.",
-        "ru": "Докупка принята: {amount} {label} (взнос следующей раздачи); она пройдёт после этой раздачи.",
+        "en": "Top-up of {amount} {label} queued for after this hand (the next hand's buy-in).",
+        "ru": "Докупка на {amount} {label:acc} пройдёт после этой раздачи — это взнос следующей.",
     },
     # a second top-up of the same amount during the hand: it replaces the first (no sum)
     "reply.topup_already_queued": {
@@ -1175,6 +1177,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Стол #{table}, расчёт круга: {kush:+d} {label}",
     },
     "reply.history_empty": {"en": "No hands yet.", "ru": "Раздач пока нет."},
+    # a Chinese Poker hand of the player's being revealed: it is recorded when its reveal ends
+    # (R4.5, R7.5), and "No hands yet." alone was said of a hand they had played
+    "reply.history_revealing": {
+        "en": "Table #{table}, hand {hand}: being revealed; it is listed when the reveal ends.",
+        "ru": "Стол #{table}, раздача {hand}: идёт вскрытие, в списке она будет после него.",
+    },
     # -- statistics, leaderboard by period, replays (issue 12) --------------------------------
     "reply.history_replay": {
         "en": "#{id} · ",
@@ -2876,7 +2884,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "settings.all_button": {"en": "⚙ All settings", "ru": "⚙ Все настройки"},
     "settings.game_apart": {
         "en": "Game of new tables (game): {value}. This table plays {table} until it closes.",
-        "ru": "Игра новых столов (game): {value}. Этот стол играет в «{table}», пока не закрыт.",
+        "ru": "Игра новых столов (игра): {value}. Этот стол играет в «{table}», пока не закрыт.",
     },
     "settings.footer": {
         "en": "Shown: what applies to {game}. /settings <name> explains a setting; /settings <name> <value> sets any, /settings <name> default gives its default back.",

@@ -153,11 +153,12 @@ _VALUE_WORDS = (
 @functools.cache
 def _value() -> str:
     """A placeholder's value (:data:`_VALUE_WORDS`): digits, times, signs and spaces, the
-    words above, a setting's name or a language; no other Latin word (a label left in
-    English is no value)."""
+    words above, a setting's name (English or Russian: «Может быть, время_на_раздачу?») or a
+    language; no other Latin word (a label left in English is no value)."""
     from bot.service.settings import SETTINGS
 
-    latin = sorted([*SETTINGS, "ru", "en", "auto", "OFC"], key=len, reverse=True)
+    names = [*SETTINGS, *(s.ru_name for s in SETTINGS.values())]
+    latin = sorted([*names, "ru", "en", "auto", "OFC"], key=len, reverse=True)
     return "|".join([r"[\d\s:.,+\-−–#%/×()@=•·]|🤖|⚙", _VALUE_WORDS, *latin])
 
 
@@ -234,12 +235,16 @@ def _unknown_quotes(text: str, tables: list[str]) -> list[str]:
             if depth == 0:
                 quotes.append(text[start:at])
     assert depth == 0, "an unclosed «"
+    from bot.service.settings import SETTINGS
+
+    # (the words of the settings' Russian names, values as their English names are)
+    named = " ".join(s.ru_name for s in SETTINGS.values())
     unknown = []
     for quote in quotes:
         for piece in re.sub(r"\s+", " ", quote).split("…"):
             piece = piece.strip()
             words = set(re.findall(r"[а-яё]{3,}", piece.lower()))
-            words -= set(re.findall(r"[а-яё]{3,}", _VALUE_WORDS.lower()))
+            words -= set(re.findall(r"[а-яё]{3,}", f"{_VALUE_WORDS} {named}".lower()))
             # (its every word is the template's, or a value's)
             candidates = [t for t in tables if all(w in t.lower() for w in words)]
             if piece and not any(_is_fragment(piece, t) for t in candidates):

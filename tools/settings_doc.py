@@ -1,5 +1,6 @@
 """Write the admins' settings reference, ``docs/settings.md``, from the settings' own
-descriptions (``bot.service.settings.SETTINGS``): each setting's name, what it is, the games
+descriptions (``bot.service.settings.SETTINGS``): each setting's name and Russian name, what it
+is, the games
 it applies to, what it takes and its default, as ``/settings <name>`` says them in English.
 
 Usage: ``python tools/settings_doc.py > docs/settings.md`` (a test checks the file is what this
@@ -25,11 +26,13 @@ an "All settings" button; `/settings all` (Discord `name:all`) lists every one, 
 buttons. A rule option changed during a match applies when the match ends (R6.6); a buy-in
 between hands (R8.2). Each table takes the options its game has: an option of one game
 (`dummy_box`, Classic OFC) may be set whatever the group's game, and that game's tables play
-it. This file is written by
+it. Each setting has a Russian name too (column "Russian"), which `/settings` takes wherever
+it takes the English one: any case, «ё» as «е», its words joined by `_` or typed with spaces
+(`/settings время на раздачу 90`); the Russian settings list shows it. This file is written by
 `python tools/settings_doc.py > docs/settings.md` from the settings' own descriptions.
 
-| setting | what it is | takes | default | games |
-|---|---|---|---|---|
+| setting | Russian | what it is | takes | default | games |
+|---|---|---|---|---|---|
 """
 
 
@@ -71,7 +74,8 @@ def reference() -> str:
             else ", ".join(tr("en", f"game.{g.value}") for g in games)
         )
         rows.append(
-            f"| `{spec.name}` | {_cell(spec.en)} | {_cell(spec.range_text('en'))} "
+            f"| `{spec.name}` | `{spec.ru_name}` | {_cell(spec.en)} "
+            f"| {_cell(spec.range_text('en'))} "
             f"| {_cell(shown)} | {_cell(names)} |"
         )
     return _head() + "\n".join(rows) + "\n"

@@ -83,7 +83,8 @@ from bot.presses import (
     table_of,
 )
 from bot.screens import Screen
-from bot.service import PLAYABLE_GAMES, SETTINGS, TableService
+from bot.service import PLAYABLE_GAMES, TableService
+from bot.service.settings import settings_matching
 from bot.service.stats import PERIODS
 from bot.service.wallet import HISTORY_MAX
 from bot.texts import DISCORD_DESCRIPTIONS_RU, language_of, tr
@@ -529,14 +530,21 @@ _CHOICE_KEYS: dict[str, str] = {
 
 
 async def _setting_names(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """Setting names matching what the admin typed (Discord shows at most 25 suggestions, and
-    there are more settings than that; a name typed in full is checked by the service), after
-    ``all`` (every setting listed: ``settings`` alone lists those that differ from their
-    defaults)."""
+    """Setting names matching what the admin typed, in English or Russian
+    (:func:`~bot.service.settings.settings_matching`, as ``/settings`` reads a name: "язык"
+    offers ``language``), each shown with its Russian name ("language · язык") and passed as
+    its English one (Discord shows at most 25 suggestions, and there are more settings than
+    that; a name typed in full is checked by the service), after ``all`` (every setting
+    listed: ``settings`` alone lists those that differ from their defaults)."""
     typed = current.strip().lower()
-    every = ["all", *SETTINGS]
-    names = [n for n in every if typed in n] if typed else every
-    return [app_commands.Choice(name=n, value=n) for n in names[:25]]
+    every = [] if typed and typed not in "all" else [app_commands.Choice(name="all", value="all")]
+    return [
+        *every,
+        *(
+            app_commands.Choice(name=f"{s.name} · {s.ru_name}", value=s.name)
+            for s in settings_matching(typed)
+        ),
+    ][:25]
 
 
 class RussianDescriptions(app_commands.Translator):

@@ -71,6 +71,7 @@ __all__ = [
     "KUSH_LIMIT",
     "PLAYABLE_GAMES",
     "SETTINGS",
+    "SETTING_NAMES",
     "Kind",
     "Setting",
     "SettingRefused",
@@ -80,10 +81,14 @@ __all__ = [
     "day_zone",
     "game_named",
     "group_language",
+    "leading_setting",
     "readers_language",
     "reconcile",
     "seat_language",
+    "setting_named",
+    "setting_word",
     "settings",
+    "settings_matching",
     "settings_press",
     "settings_screen",
     "settings_version",
@@ -304,6 +309,10 @@ class Setting(BaseModel):
     """One setting, described once (see the module docstring).
 
     :ivar name: its name in ``/settings <name> <value>``.
+    :ivar ru_name: its Russian name, which ``/settings`` takes wherever it takes ``name``
+        (:func:`setting_named`: any case, «ё» as «е», words joined by "_" or spaces) and
+        the Russian screens show (``/settings язык en``: a Russian group typed the names
+        in Russian and was told there was no such setting).
     :ivar code: two letters that stand for it in button payloads (Telegram's 64 bytes).
     :ivar kind: how values are written and checked.
     :ivar community: a field of :class:`~storage.api.CommunitySettings`; otherwise a rule
@@ -338,6 +347,7 @@ class Setting(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     name: str = Field(pattern=r"^[a-z_]{2,30}$")
+    ru_name: str = Field(pattern=r"^[а-яё][а-яё_-]{1,29}$")
     code: str = Field(pattern=r"^[a-z]{2}$")
     kind: Kind
     community: bool = False
@@ -609,7 +619,7 @@ class Setting(BaseModel):
         return tr(
             lang,
             "settings.help_group" if self.community else "settings.help",
-            name=_title(self, lang),  # as the list names it
+            name=_help_title(self, lang),  # as the list names it (and by both names in Russian)
             about=about,
             range=self.range_text(lang, label),
             games=self.games_text(lang),
@@ -689,13 +699,18 @@ def _kush(name: str, code: str, low: int, step: int, **more: Any) -> Setting:
     )
 
 
-def _switch(name: str, code: str, games: frozenset[GameKind], en: str, ru: str) -> Setting:
-    return Setting(name=name, code=code, kind=Kind.SWITCH, games=games, en=en, ru=ru)
+def _switch(
+    name: str, code: str, games: frozenset[GameKind], *, ru_name: str, en: str, ru: str
+) -> Setting:
+    return Setting(
+        name=name, ru_name=ru_name, code=code, kind=Kind.SWITCH, games=games, en=en, ru=ru
+    )
 
 
 _DESCRIPTIONS: tuple[Setting, ...] = (
     Setting(
         name="game",
+        ru_name="игра",
         code="gm",
         kind=Kind.CHOICE,
         community=True,
@@ -706,6 +721,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
     ),
     Setting(
         name="language",
+        ru_name="язык",
         code="la",
         kind=Kind.CHOICE,
         community=True,
@@ -716,6 +732,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
     ),
     Setting(
         name="kush_label",
+        ru_name="валюта",
         code="kl",
         kind=Kind.TEXT,
         community=True,
@@ -732,6 +749,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
     ),
     Setting(
         name="utc_offset",
+        ru_name="часовой_пояс",
         code="tz",
         kind=Kind.NUMBER,
         unit=Unit.HOURS,
@@ -774,6 +792,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
     ),
     Setting(
         name="pictures",
+        ru_name="картинки",
         code="pi",
         kind=Kind.SWITCH,
         community=True,
@@ -787,6 +806,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         "mb",
         1,
         50,
+        ru_name="взнос",
         en="the buy-in moved from the balance to the stack on Ready.",
         ru="взнос, который при «Готов» переходит с баланса в стек.",
     ),
@@ -795,6 +815,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         "mx",
         0,
         50,
+        ru_name="макс_стек",
         auto="0",  # 5 × min_buy_in
         en="the most a stack may hold after a top-up; 0 or auto: 5 × min_buy_in.",
         ru="наибольший стек после докупки; 0 или авто — 5 × min_buy_in.",
@@ -804,6 +825,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         "sb",
         0,
         500,
+        ru_name="стартовый_баланс",
         en="the balance a new player starts with.",
         ru="баланс нового игрока.",
     ),
@@ -812,6 +834,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         "db",
         0,
         50,
+        ru_name="бонус",
         en="the kush of /daily, once a day; 0 turns it off.",
         ru="сколько кушей даёт /daily раз в сутки; 0 — выключено.",
     ),
@@ -821,6 +844,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         MIN_HAND_SECONDS,
         3600,
         30,
+        ru_name="время_на_раздачу",
         en="each player's time budget for a whole hand, running only on their turn.",
         ru="время игрока на всю раздачу, идёт, только пока игрок ходит.",
     ),
@@ -830,6 +854,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         0,
         3600,
         30,
+        ru_name="тайм-банк",
         # (R8.5: "the time bank that starts when the budget is spent" named neither the
         # budget's setting nor that a spent bank stays spent at the table)
         en="extra time that runs once a player's hand_seconds are spent; what is used stays "
@@ -843,6 +868,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         0,
         3600,
         15,
+        ru_name="пополнение_банка",
         # (a "match" is R6.6's, a hand with the Fantasyland hands after it: the word alone
         # told an admin nothing)
         en="time bank seconds given back after every hand (after the Fantasyland hands it "
@@ -856,12 +882,14 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         10,
         3600,
         30,
+        ru_name="время_фантазии",
         games=_OPEN_FACE,
         en="the time to arrange a Fantasyland hand.",
         ru="время на раскладку Фантазии.",
     ),
     Setting(
         name="kush_per_point",
+        ru_name="куш_за_очко",
         code="kp",
         kind=Kind.WHOLE,
         unit=Unit.KUSH,
@@ -873,6 +901,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
     ),
     Setting(
         name="scoring",
+        ru_name="подсчёт_очков",
         code="sc",
         kind=Kind.CHOICE,
         choices=("one_six", "two_per_row"),
@@ -884,6 +913,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         "fantasyland",
         "fl",
         _OPEN_FACE,
+        ru_name="фантазия",
         en="Fantasyland on or off.",
         ru="Фантазия включена или нет.",
     ),
@@ -891,6 +921,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         "progressive_fantasyland",
         "pf",
         OPTION_GAMES["progressive_fantasyland"],
+        ru_name="прогрессивка",
         en="QQ/KK/AA/trips on top give 14/15/16/17 Fantasyland cards.",
         ru="QQ/KK/AA/сет наверху дают 14/15/16/17 карт Фантазии.",
     ),
@@ -898,6 +929,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         "stay_on_full_house_middle",
         "st",
         _OPEN_FACE,
+        ru_name="фулл_в_середине",
         en="a full house or better in the middle also keeps Fantasyland.",
         ru="фулл-хаус и выше в середине тоже оставляет в Фантазии.",
     ),
@@ -905,6 +937,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         "button_moves_in_fantasyland",
         "bm",
         _OPEN_FACE,
+        ru_name="баттон_в_фантазии",
         en="the button moves before a Fantasyland hand.",
         ru="баттон переходит перед раздачей Фантазии.",
     ),
@@ -912,6 +945,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         "simultaneous_streets",
         "ss",
         _OPEN_FACE,
+        ru_name="одновременные_улицы",
         en="all players act on a street at once.",
         ru="все игроки ходят на улице одновременно.",
     ),
@@ -919,6 +953,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         "safe_autoplay",
         "sa",
         _OPEN_FACE,
+        ru_name="автоход",
         en="a timed-out move is made by the built-in strategy, not cards to bottom first.",
         ru="просроченный ход делает встроенная стратегия, а не «всё вниз».",
     ),
@@ -926,6 +961,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         "settle_per_round",
         "sr",
         _OPEN_FACE,
+        ru_name="расчёт_по_кругу",
         en="kush is settled after a full round of the button, not every hand.",
         ru="расчёт кушей после полного круга баттона, а не после каждой раздачи.",
     ),
@@ -933,6 +969,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         "deuce_of_spades",
         "ds",
         _OPEN_FACE,
+        ru_name="двойка_пик",
         en="the royalty of a box holding 2♠ is doubled.",
         ru="роялти бокса с 2♠ удваивается.",
     ),
@@ -940,6 +977,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         "dummy_box",
         "dx",
         OPTION_GAMES["dummy_box"],
+        ru_name="болван",
         en="with three players a fourth, unscored board takes 13 cards.",
         ru="при трёх игроках 13 карт сдаются на четвёртую доску, «болвана»; очков он не получает.",
     ),
@@ -947,11 +985,13 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         "heads_up_double_boxes",
         "hd",
         OPTION_GAMES["heads_up_double_boxes"],
+        ru_name="две_доски",
         en="two players play two boards each.",
         ru="двое игроков играют по две доски.",
     ),
     Setting(
         name="target_points",
+        ru_name="очки_до_победы",
         code="tp",
         kind=Kind.WHOLE,
         unit=Unit.POINTS,
@@ -968,6 +1008,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         0,
         60,
         1,
+        ru_name="пауза_вскрытия",
         whole=False,  # (a pause, not a countdown: half a second is a pause)
         games=frozenset({GameKind.CHINESE}),
         en="the pause between the reveals of bottom, middle and top.",
@@ -979,6 +1020,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         5,
         600,
         15,
+        ru_name="таймер_готовности",
         # (the title is "Ready timer": "Ready timer (ready_seconds): the ready timer: …" said
         # it twice, and not what the seconds count)
         en="once two players are ready, the others have this long to press Ready; then the "
@@ -992,6 +1034,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         MIN_IDLE_CLOSE_SECONDS,
         604800,
         300,
+        ru_name="закрытие_без_игры",
         en="a table with no hand dealt for this long closes itself (a lowered value counts "
         "from its change); more than ready_seconds.",
         ru="стол без раздач дольше этого закрывается сам (уменьшенное значение отсчитывается "
@@ -1002,6 +1045,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         "tu",
         1,
         50,
+        ru_name="взнос_турнира",
         # (the title is "Tournament buy-in": said again, it read "Tournament buy-in
         # (tournament_buy_in): a tournament's buy-in: …")
         en="the kush each player pays to register, into the prize pool.",
@@ -1009,6 +1053,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
     ),
     Setting(
         name="tournament_chips",
+        ru_name="фишки_турнира",
         code="tc",
         kind=Kind.WHOLE,
         community=True,
@@ -1021,6 +1066,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
     ),
     Setting(
         name="level_minutes",
+        ru_name="длина_уровня",
         code="lm",
         kind=Kind.NUMBER,
         community=True,
@@ -1033,6 +1079,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
     ),
     Setting(
         name="payouts",
+        ru_name="призы",
         code="po",
         kind=Kind.TEXT,
         community=True,
@@ -1045,6 +1092,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
     ),
     Setting(
         name="chips_schedule",
+        ru_name="цена_по_уровням",
         code="cs",
         kind=Kind.TEXT,
         community=True,
@@ -1065,6 +1113,62 @@ _BY_CODE = {s.code: s for s in _DESCRIPTIONS}
 assert len(_BY_CODE) == len(SETTINGS), "button codes must differ"
 
 
+def _setting_key(text: str) -> str:
+    """A setting's name as typed, the way :data:`SETTING_NAMES` looks it up: casefolded, «ё»
+    as «е», its words (apart by spaces, "_" or "-") joined by "_" ("Время на раздачу",
+    "время_на_раздачу" and "тайм банк" are found as their names)."""
+    return "_".join(re.split(r"[\s_\-]+", text.casefold().replace("ё", "е").strip()))
+
+
+#: Every setting by its English name and by its Russian one (:attr:`Setting.ru_name`), each as
+#: :func:`_setting_key` writes it; no two settings share a key.
+SETTING_NAMES: Mapping[str, Setting] = {
+    _setting_key(word): s for s in _DESCRIPTIONS for word in (s.name, s.ru_name)
+}
+assert len(SETTING_NAMES) == 2 * len(SETTINGS), "setting names and Russian names must differ"
+
+#: The most words a setting's name typed with spaces has ("button moves in fantasyland").
+_NAME_WORDS = max(len(k.split("_")) for k in SETTING_NAMES)
+
+
+def setting_named(text: str) -> Setting | None:
+    """The setting ``text`` names, by its English or Russian name (:attr:`Setting.ru_name`;
+    any case, «ё» as «е», words joined by "_", "-" or spaces), ``None`` for none."""
+    return SETTING_NAMES.get(_setting_key(text))
+
+
+def leading_setting(args: Sequence[str]) -> tuple[Setting | None, int]:
+    """The setting the first words of ``/settings`` args name and how many words its name
+    takes (the longest name that fits: ``время на раздачу 60`` is ``hand_seconds`` in 3 words;
+    ``время_на_раздачу 60`` in 1), or ``(None, 1)`` when none does."""
+    for n in range(min(len(args), _NAME_WORDS), 0, -1):
+        if any(not word.strip() for word in args[1:n]):
+            continue  # (a value of nothing visible, "kush_label \u200b", is no word of a name)
+        spec = setting_named(" ".join(args[:n]))
+        if spec is not None:
+            return spec, n
+    return None, 1
+
+
+def setting_word(spec: Setting, lang: str) -> str:
+    """The name a reader of ``lang`` is shown for ``spec`` to type: its Russian name
+    (:attr:`Setting.ru_name`) in Russian, else its English one."""
+    return spec.ru_name if lang == "ru" else spec.name
+
+
+def settings_matching(typed: str, limit: int = 25) -> list[Setting]:
+    """The settings whose English or Russian name holds ``typed`` (as :func:`_setting_key`
+    writes both: any case, «ё» as «е», spaces as "_"), in the order of the list, at most
+    ``limit`` (every one, cut so, for nothing typed): Discord's autocomplete of the name."""
+    key = _setting_key(typed)
+    found = [
+        s
+        for s in _DESCRIPTIONS
+        if not key or key in _setting_key(s.name) or key in _setting_key(s.ru_name)
+    ]
+    return found[:limit]
+
+
 def _number(value: float, lang: str = "en") -> str:
     """A number as people write it: whole numbers without ``.0``, thousands grouped, a
     fraction with the decimal sign of ``lang`` (7.5; in Russian 7,5)."""
@@ -1078,7 +1182,7 @@ def refusal_text(lang: str, error: str) -> str:
     language): one that names the setting ("min_buy_in: целое число …") reads "Не удалось
     изменить min_buy_in: …" ("Нельзя установить — min_buy_in: …" read unnaturally)."""
     name, colon, reason = error.partition(": ")
-    if colon and name in SETTINGS:
+    if colon and setting_named(name) is not None:
         return tr(lang, "reply.setting_refused_named", name=name, reason=reason)
     return tr(lang, "reply.setting_refused", error=error)
 
@@ -1360,8 +1464,26 @@ def _short(spec: Setting, lang: str) -> str:
 
 def _title(spec: Setting, lang: str) -> str:
     """How the list names a setting, in either language: its title and, in parentheses, the
-    name ``/settings <name> <value>`` takes."""
-    return f"{_short(spec, lang)} ({spec.name})"
+    name ``/settings <name> <value>`` takes in that language (:func:`setting_word`: «Время на
+    раздачу (время_на_раздачу)»). A Russian title that is its name as typed with spaces
+    («Язык», «Часовой пояс») is shown alone: «Язык (язык)» said it twice on a phone."""
+    short, word = _short(spec, lang), setting_word(spec, lang)
+    if lang == "ru" and _setting_key(short) == _setting_key(word):
+        return short
+    return f"{short} ({word})"
+
+
+def _help_title(spec: Setting, lang: str) -> str:
+    """How ``/settings <name>`` titles a setting: as the list does (:func:`_title`) and, in
+    Russian, with its English name too («Время на раздачу (время_на_раздачу, hand_seconds)»,
+    «Язык (language)»), which the range and other answers name it by."""
+    if lang != "ru":
+        return _title(spec, lang)
+    short = _short(spec, lang)
+    words = [spec.ru_name, spec.name]
+    if _setting_key(short) == _setting_key(spec.ru_name):
+        words = [spec.name]
+    return f"{short} ({', '.join(words)})"
 
 
 def settings_screen(
@@ -1464,17 +1586,17 @@ SETTING_WORDS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(
         ("buyin", "buy-in", "байин", "бай-ин"), ("min_buy_in", "max_buy_in", "tournament_buy_in")
     ),
-    **dict.fromkeys(("взнос", "взносы"), ("min_buy_in", "tournament_buy_in")),
+    # («взнос» alone is min_buy_in's Russian name, :attr:`Setting.ru_name`)
+    **dict.fromkeys(("взносы",), ("min_buy_in", "tournament_buy_in")),
     # (and the ready timer, «Таймер готовности», "Ready timer" in the list)
     **dict.fromkeys(
         ("timer", "timers", "таймер", "таймеры"),
         ("hand_seconds", "time_bank_seconds", "ready_seconds"),
     ),
     **dict.fromkeys(("time", "timeout", "время"), ("hand_seconds", "time_bank_seconds")),
-    **dict.fromkeys(("bonus", "бонус"), ("daily_bonus",)),
-    **dict.fromkeys(("lang", "язык"), ("language",)),
-    **dict.fromkeys(("currency", "unit", "label", "валюта"), ("kush_label",)),
-    **dict.fromkeys(("игра",), ("game",)),
+    **dict.fromkeys(("bonus",), ("daily_bonus",)),
+    **dict.fromkeys(("lang",), ("language",)),
+    **dict.fromkeys(("currency", "unit", "label"), ("kush_label",)),
     **dict.fromkeys(("timezone", "zone", "tz", "пояс", "часовой"), ("utc_offset",)),
 }  # fmt: skip
 
@@ -1491,7 +1613,12 @@ def close_settings(name: str) -> list[str]:
     # a word of their names typed alone ("ready", "idle", "bank"): difflib finds it too
     # unlike the whole name ("ready" is not "ready_seconds"), or finds one spelled alike
     # ("pause" was "payouts"); a word in more than 3 names ("seconds") says too little
-    named = [n for n in SETTINGS if len(name) >= 3 and name in n.split("_")]
+    key = _setting_key(name)
+    named = [
+        s.name
+        for s in SETTINGS.values()
+        if len(key) >= 3 and (key in s.name.split("_") or key in _setting_key(s.ru_name).split("_"))
+    ]
     if 0 < len(named) <= 3:
         return named
     # a word of the names the settings are shown by, in either language: "/settings банк"
@@ -1499,9 +1626,11 @@ def close_settings(name: str) -> list[str]:
     shown = _shown_words().get(name, ())
     if 0 < len(shown) <= 3:
         return list(shown)
-    close = difflib.get_close_matches(name, list(SETTINGS), n=3, cutoff=0.6)
-    ratios = [difflib.SequenceMatcher(None, name, c).ratio() for c in close]
-    return [c for c, r in zip(close, ratios, strict=True) if r >= ratios[0] - _CLOSE_MARGIN]
+    # (the Russian names too: "/settings времяфантазии" is fantasyland_seconds)
+    close = difflib.get_close_matches(key, list(SETTING_NAMES), n=3, cutoff=0.6)
+    ratios = [difflib.SequenceMatcher(None, key, c).ratio() for c in close]
+    kept = [c for c, r in zip(close, ratios, strict=True) if r >= ratios[0] - _CLOSE_MARGIN]
+    return list(dict.fromkeys(SETTING_NAMES[c].name for c in kept))
 
 
 def _shown_words() -> dict[str, tuple[str, ...]]:
@@ -1533,7 +1662,8 @@ def unknown_setting_text(shown: str, name: str, lang: str) -> str:
     names, if any, and the short usage (which says that ``/settings`` lists them all: every
     name on one line was too long to read on a phone)."""
     text = tr(lang, "reply.settings_unknown", name=shown)
-    close = close_settings(name)
+    # (by the names the reader's screen shows: a Russian group's in Russian, «язык»)
+    close = [setting_word(SETTINGS[n], lang) for n in close_settings(name)]
     if not close:
         return text + "\n" + tr(lang, "reply.settings_usage_short")
     *first, last = close
@@ -1581,13 +1711,16 @@ async def settings(
         return Reply(screen=screen)
     # (copied text brings invisible format characters: "hand_seconds\u200b" was "not a
     # setting", shown as “hand_seconds”; a label keeps them, its emoji are joined by them)
-    name, value = unformatted(args[0]).lower(), " ".join(args[1:])
-    if name != "kush_label":
-        value = unformatted(value)
+    name = unformatted(args[0]).lower()
     if not name or _begins_as_number(name):
         text = tr(lang, "reply.settings_no_name") + "\n" + tr(lang, "reply.settings_usage_short")
         return Reply(text, alert=True)
-    spec = SETTINGS.get(name)
+    # the English or Russian name, its words joined by "_" or typed apart ("время на раздачу")
+    spec, words = leading_setting([unformatted(a) for a in args])
+    args = [name if spec is None else spec.name, *args[words:]]
+    value = " ".join(args[1:])
+    if spec is None or spec.name != "kush_label":
+        value = unformatted(value)
     if spec is None:
         typed = rt.typed_text(community.platform, clean_arg(name, 32))
         return Reply(unknown_setting_text(typed, name, lang), alert=True)
@@ -1604,7 +1737,7 @@ async def settings(
         shown = _with_default(s, spec, lang, label, game or s.game, readers)
         text = spec.help_text(lang, shown, label, community.platform)
         if _droppable(s, spec, game or s.game, readers):  # (the way back was not said)
-            text += "\n" + tr(lang, "settings.reset_hint", name=spec.name)
+            text += "\n" + tr(lang, "settings.reset_hint", name=setting_word(spec, lang))
         return Reply(text)
     if (more := _second_setting(spec, args)) is not None:
         # "/settings min_buy_in 100 max_buy_in 500" was refused as min_buy_in's value ("takes
@@ -1637,10 +1770,10 @@ def _second_setting(spec: Setting, args: list[str]) -> tuple[str, str] | None:
     word, a setting's name too."""
     if spec.name == "kush_label":
         return None
-    at = next((i for i in range(2, len(args)) if args[i].lower() in SETTINGS), None)
+    at = next((i for i in range(2, len(args)) if setting_named(args[i]) is not None), None)
     if at is None:
         return None
-    return f"{spec.name} {' '.join(args[1:at])}", " ".join([args[at].lower(), *args[at + 1 :]])
+    return f"{args[0]} {' '.join(args[1:at])}", " ".join([args[at].lower(), *args[at + 1 :]])
 
 
 def _begins_as_number(word: str) -> bool:

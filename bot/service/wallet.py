@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from bot.model import Actor, LiveTable, Reply
+from bot.model import Actor, LiveTable, Phase, Reply
 from bot.service.bots import BOT_NAMES, computer_user_id, is_computer
 from bot.service.numbers import MINUSES, ascii_sign, digits_hint, read_whole
 from bot.service.runtime import Runtime
@@ -258,12 +258,17 @@ async def history(
     rt: Runtime, community: Community, actor: Actor, lang: str, limit: int = HISTORY_DEFAULT
 ) -> Reply:
     """The player's last ``limit`` hands (newest first): points and kush of each, each with
-    its ``#id`` for ``/replay`` (issue 12)."""
+    its ``#id`` for ``/replay`` (issue 12). A Chinese Poker hand of theirs being revealed is
+    said first (:func:`_revealing`): it is recorded when its reveal ends."""
     player = await rt.store.player(community.id, actor.user_id, actor.name, actor.language)
     hands = await rt.store.hand_history(player.id, limit)
+    revealing = [
+        tr(lang, "reply.history_revealing", table=t.id, hand=t.shown_no)
+        for t in _revealing(rt, community.id, player.id)
+    ]
     if not hands:
-        return Reply(tr(lang, "reply.history_empty"))
-    lines = [tr(lang, "reply.history_title")]
+        return Reply("\n".join([tr(lang, "reply.history_empty"), *revealing]))
+    lines = [tr(lang, "reply.history_title"), *revealing]
     replayable = False
     for h in hands:
         ref = tr(lang, "reply.history_replay", id=h.id)
@@ -330,6 +335,29 @@ async def history(
     if replayable:
         lines.append(tr(lang, "reply.history_hint"))
     return Reply("\n".join(lines))
+
+
+def _revealing(rt: Runtime, community_id: int, player_id: int) -> list[LiveTable]:
+    """The community's tables, by number, whose hand the player plays and which is being
+    revealed (Chinese Poker, R4.5): a hand is recorded, and so listed by ``/history``, when its
+    reveal ends, after the top boxes or a claim (R7.5: a claim ends the game with boxes
+    unshown; :func:`~bot.service.chinese.close_chinese_hand`). Until then ``/history`` said
+    "No hands yet." of a hand the player had arranged."""
+    return sorted(
+        (
+            t
+            for t in rt.tables.values()
+            if t.community_id == community_id
+            and t.phase is Phase.REVEALING
+            and t.hand is not None
+            and t.hand.result is not None
+            and any(
+                (st := t.seats.get(t.owner(s))) is not None and st.player_id == player_id
+                for s in t.hand.result.order
+            )
+        ),
+        key=lambda t: t.id,
+    )
 
 
 def _hand_points(result: Mapping[str, Any], seat: int | None) -> tuple[int, bool]:

@@ -166,7 +166,7 @@ async def test_a_member_made_admin_a_moment_ago_sees_the_settings(tmp_path: Path
         assert reply["text"] == tr("ru", "reply.admins_only"), reply
         w.fake.admins[GROUP_ID] = {ALICE.id, BOB.id}
         reply = await w.say(BOB, "/settings all")
-        listed = "⚙ Настройки группы\nИгра (game): Ананас (OFC)"  # (the game by its name)
+        listed = "⚙ Настройки группы\nИгра: Ананас (OFC)"  # (the game by its name)
         assert reply["text"].startswith(listed), reply["text"]
         assert w.fake.buttons(reply)
 

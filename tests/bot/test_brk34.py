@@ -108,7 +108,7 @@ async def test_r8_1_a_language_set_reads_with_its_default_auto() -> None:
     reply = await say(service, "language")
     assert reply.text.endswith(
         "Сейчас: русский (по умолчанию авто)."
-        + "\n/settings language по умолчанию — вернуть значение по умолчанию."
+        + "\n/settings язык по умолчанию — вернуть значение по умолчанию."
     ), reply.text
     assert (await say(service, "utc_offset")).text.endswith("Сейчас: авто — 3 (по умолчанию).")
     assert (await stored(store)).utc_offset is None

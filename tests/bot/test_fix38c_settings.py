@@ -60,6 +60,7 @@ def test_quarter_hours_and_hours_minutes_are_declared_on_the_setting() -> None:
     ``Setting.parse`` checked the name ``utc_offset``."""
     spec = Setting(
         name="break_hours",
+        ru_name="перерыв",
         code="zz",
         kind=Kind.NUMBER,
         unit=Unit.HOURS,
@@ -88,9 +89,20 @@ def test_quarter_hours_and_hours_minutes_are_declared_on_the_setting() -> None:
     with pytest.raises(SettingRefused):
         SETTINGS["level_minutes"].parse("1:30")
     with pytest.raises(ValueError, match="grain"):
-        Setting(name="bad", code="zy", kind=Kind.SWITCH, grain=0.5, en="x.", ru="х.")
+        Setting(
+            name="bad", ru_name="плохо", code="zy", kind=Kind.SWITCH, grain=0.5, en="x.", ru="х."
+        )
     with pytest.raises(ValueError, match="H:MM"):
-        Setting(name="bad", code="zy", kind=Kind.NUMBER, high=5, clock=True, en="x.", ru="х.")
+        Setting(
+            name="bad",
+            ru_name="плохо",
+            code="zy",
+            kind=Kind.NUMBER,
+            high=5,
+            clock=True,
+            en="x.",
+            ru="х.",
+        )
 
 
 async def test_a_full_width_colon_is_a_colon_and_minutes_with_a_typographic_minus_are_told() -> (

@@ -114,7 +114,7 @@ async def test_settings_all_at_a_chinese_table_says_the_groups_game_apart() -> N
     ru = (await say(service, "all", actor=BORIS)).screen
     assert ru is not None
     assert ru.text.splitlines()[-1] == (
-        "Игра новых столов (game): Ананас (OFC). Этот стол играет в «Китайский покер», пока не "
+        "Игра новых столов (игра): Ананас (OFC). Этот стол играет в «Китайский покер», пока не "
         "закрыт."
     )
     short = (await say(service)).screen  # /settings alone: the game at its default, not listed

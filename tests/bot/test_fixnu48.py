@@ -119,12 +119,13 @@ async def test_the_timer_settings_say_what_they_count(tmp_path: Path) -> None:
 async def test_the_words_of_the_list_find_their_settings(tmp_path: Path) -> None:
     """The list shows «Таймер готовности (ready_seconds)» and «Взнос турнира
     (tournament_buy_in)»: "/settings таймер" offered hand_seconds or time_bank_seconds, and
-    "/settings взнос" min_buy_in or max_buy_in, neither the setting the admin had read."""
-    russian = await _said(tmp_path, "/settings language ru", "/settings таймер", "/settings взнос")
+    "/settings взнос" min_buy_in or max_buy_in, neither the setting the admin had read
+    («взнос» alone is min_buy_in's Russian name now; «взносы» offers both buy-ins)."""
+    russian = await _said(tmp_path, "/settings language ru", "/settings таймер", "/settings взносы")
     assert (
-        "» Настройки «таймер» нет. Может быть, hand_seconds, time_bank_seconds или ready_seconds?"
+        "» Настройки «таймер» нет. Может быть, время_на_раздачу, тайм-банк или таймер_готовности?"
     ) in russian, russian
-    assert "» Настройки «взнос» нет. Может быть, min_buy_in или tournament_buy_in?" in russian
+    assert "» Настройки «взносы» нет. Может быть, взнос или взнос_турнира?" in russian
     english = await _said(tmp_path, "/settings language en", "/settings timer")
     assert (
         "» “timer” is not a setting. Did you mean hand_seconds, time_bank_seconds or ready_seconds?"

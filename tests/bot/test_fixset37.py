@@ -28,7 +28,7 @@ async def test_settings_all_with_a_value_lists_every_setting() -> None:
         assert reply.screen.text == listed.screen.text
         assert tr("en", "reply.settings_unknown", name="all") not in reply.text
     reply = await say(service, "all", "5", actor=BORIS)
-    assert reply.screen is not None and "hand_seconds" in reply.screen.text
+    assert reply.screen is not None and "Время на раздачу: " in reply.screen.text
     assert await stored(store) == before
 
 

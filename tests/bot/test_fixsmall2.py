@@ -28,10 +28,10 @@ async def test_r8_2_a_queued_top_up_without_amount_is_the_next_hands_buy_in(env)
     assert t is not None and t.hand is not None
     reply = await service.top_up(GROUP, ALICE)
     assert not reply.alert and reply.text == (
-        "Top-up queued: 200 kush (the next hand's buy-in), added when this hand ends."
+        "Top-up of 200 kush queued for after this hand (the next hand's buy-in)."
     )
     assert tr("ru", "reply.topup_queued_buy_in", amount=300, label="kush") == (
-        "Докупка принята: 300 кушей (взнос следующей раздачи); она пройдёт после этой раздачи."
+        "Докупка на 300 кушей пройдёт после этой раздачи — это взнос следующей."
     )
     reply = await service.settings(GROUP, ALICE, True, ["min_buy_in", "300"])
     assert not reply.alert, reply.text

@@ -25,11 +25,11 @@ async def test_the_help_of_a_stored_setting_says_how_to_give_its_default_back() 
     reply = await say(service, "scoring")
     assert reply.text is not None
     assert reply.text.endswith(
-        "\n/settings scoring по умолчанию — вернуть значение по умолчанию."
+        "\n/settings подсчёт_очков по умолчанию — вернуть значение по умолчанию."
     ), reply.text
     await say(service, "scoring", "default")  # dropped: no line
     reply = await say(service, "scoring")
-    assert reply.text is not None and "/settings scoring по умолчанию" not in reply.text
+    assert reply.text is not None and "/settings подсчёт_очков по умолчанию" not in reply.text
     reply = await say(service, "hand_seconds")  # never stored
     assert reply.text is not None and "по умолчанию —" not in reply.text
 

@@ -56,7 +56,7 @@ async def test_r8_1_utc_offset_auto_follows_the_language_again(
         assert (await stored(store)).day_zone() == 3
         screen = (await say(service, "all", actor=BORIS)).screen
         assert screen is not None
-        assert "Часовой пояс (utc_offset): авто — 3" in screen.text.splitlines()
+        assert "Часовой пояс: авто — 3" in screen.text.splitlines()
         help_ru = await say(service, "utc_offset", actor=BORIS)
         assert help_ru.text.endswith("Сейчас: авто — 3 (по умолчанию)."), help_ru.text
 

@@ -104,8 +104,8 @@ async def test_big_buy_ins_stacks_and_balances_are_grouped() -> None:
     total = f"1{NBSP}000{NBSP}000{NBSP}001{NBSP}000"
     assert balance == f"Alice: {total} кушей на балансе, {n} на столе."
     listed = (await say(service, "all", actor=BORIS)).screen
-    assert listed is not None and f"Взнос (min_buy_in): {n}\n" in listed.text
-    assert f"(max_buy_in): авто — 5 × взнос = 5{NBSP}000{NBSP}000{NBSP}000{NBSP}000" in listed.text
+    assert listed is not None and f"Взнос: {n}\n" in listed.text
+    assert f"(макс_стек): авто — 5 × взнос = 5{NBSP}000{NBSP}000{NBSP}000{NBSP}000" in listed.text
 
 
 # -- 3. /settings shows names and defaults -----------------------------------------------------
@@ -116,10 +116,10 @@ async def test_settings_list_names_choices_and_the_detail_says_the_default() -> 
     service, _store = new_service()
     listed = (await say(service, "all", actor=BORIS)).screen
     assert listed is not None
-    assert "Игра (game): Ананас (OFC)\n" in listed.text
-    assert "Язык (language): авто\n" in listed.text
-    assert "Подсчёт очков (scoring): 1 за бокс, скуп 6\n" in listed.text
-    assert "Макс. стек (max_buy_in): авто — 5 × взнос = 1000\n" in listed.text
+    assert "Игра: Ананас (OFC)\n" in listed.text
+    assert "Язык: авто\n" in listed.text
+    assert "Подсчёт очков: 1 за бокс, скуп 6\n" in listed.text
+    assert "Макс. стек (макс_стек): авто — 5 × взнос = 1000\n" in listed.text
     english = (await say(service, "all")).screen
     assert english is not None and "Game (game): Pineapple OFC\n" in english.text
     assert "Scoring (scoring): 1 a box, scoop 6\n" in english.text
@@ -130,7 +130,7 @@ async def test_settings_list_names_choices_and_the_detail_says_the_default() -> 
     assert not (await say(service, "target_points", "1")).alert
     assert (await say(service, "target_points", actor=BORIS)).text.endswith(
         "Сейчас: 1 (по умолчанию 51)."
-        + "\n/settings target_points по умолчанию — вернуть значение по умолчанию."
+        + "\n/settings очки_до_победы по умолчанию — вернуть значение по умолчанию."
     )
     assert (await say(service, "target_points")).text.endswith(
         "Now: 1 (default 51)." + "\n/settings target_points default gives it back its default."
@@ -143,7 +143,7 @@ async def test_settings_list_names_choices_and_the_detail_says_the_default() -> 
     assert not (await say(service, "game", "chinese")).alert
     assert (await say(service, "game", actor=BORIS)).text.endswith(
         "Сейчас: Китайский покер (по умолчанию Ананас (OFC))."
-        + "\n/settings game по умолчанию — вернуть значение по умолчанию."
+        + "\n/settings игра по умолчанию — вернуть значение по умолчанию."
     )
     assert (await say(service, "max_buy_in")).text.endswith(
         "Now: auto — 5 × buy-in = 1,000 (default)."
@@ -151,7 +151,7 @@ async def test_settings_list_names_choices_and_the_detail_says_the_default() -> 
     assert not (await say(service, "max_buy_in", "3000")).alert
     assert (await say(service, "max_buy_in", actor=BORIS)).text.endswith(
         "Сейчас: 3000 (по умолчанию авто)."
-        + "\n/settings max_buy_in по умолчанию — вернуть значение по умолчанию."
+        + "\n/settings макс_стек по умолчанию — вернуть значение по умолчанию."
     )
     # a change is still answered with the value as /settings takes it
     reply = await say(service, "scoring", "one_six")

@@ -22,6 +22,7 @@ from bot.screens import Screen
 from bot.service import TableService
 from bot.service.settings import (
     KUSH_LIMIT,
+    SETTING_NAMES,
     SETTING_WORDS,
     SETTINGS,
     Kind,
@@ -285,18 +286,23 @@ async def test_the_list_and_buttons_name_settings_by_title_in_both_languages() -
     service, _store = new_service()
     russian = await say(service, "all", actor=dataclasses.replace(ALICE, language="ru"))
     assert russian.screen is not None
-    assert "Куш за очко (kush_per_point): 1" in russian.screen.text.splitlines()
+    assert "Куш за очко: 1" in russian.screen.text.splitlines()
     # the default label as a Russian reader sees it everywhere else (it read "kush")
-    assert "Название валюты (kush_label): куш" in russian.screen.text.splitlines()
+    assert "Название валюты (валюта): куш" in russian.screen.text.splitlines()
     assert {"Куш за очко −1", "Взнос −50", "Фантазия ⟳"} <= set(payloads(russian.screen))
     english = await say(service, "all")
     assert english.screen is not None
     assert "Kush per point (kush_per_point): 1" in english.screen.text.splitlines()
     assert "Kush label (kush_label): kush" in english.screen.text.splitlines()
     assert {"Kush per point −1", "Buy-in −50", "Fantasyland ⟳"} <= set(payloads(english.screen))
-    for screen in (russian.screen, english.screen):  # every line: "title (name): value"
+    # every line: "title (name): value"; in Russian by the Russian name, the title alone
+    # where it is that name («Куш за очко: 1»; «Язык (язык)» said it twice)
+    for screen, line_re in (
+        (russian.screen, r"[^()]+( \([а-яё_-]+\))?: .+"),
+        (english.screen, r"[^()]+ \([a-z_]+\): .+"),
+    ):
         lines = screen.text.splitlines()[1:-1]
-        assert lines and all(re.fullmatch(r"[^()]+ \([a-z_]+\): .+", line) for line in lines)
+        assert lines and all(re.fullmatch(line_re, line) for line in lines), lines
 
 
 async def test_r6_4_the_middle_full_house_option_is_titled_as_staying_in_fantasyland() -> None:
@@ -308,7 +314,7 @@ async def test_r6_4_the_middle_full_house_option_is_titled_as_staying_in_fantasy
     for actor, line, button in (
         (ALICE, "Stay in Fantasyland: middle full house (stay_on_full_house_middle): off",
          "Stay in Fantasyland: middle full house ⟳"),
-        (BORIS, "Остаться в Фантазии: фулл в середине (stay_on_full_house_middle): выкл",
+        (BORIS, "Остаться в Фантазии: фулл в середине (фулл_в_середине): выкл",
          "Остаться в Фантазии: фулл в середине ⟳"),
     ):  # fmt: skip
         reply = await say(service, "all", actor=actor)
@@ -771,7 +777,7 @@ async def test_a_mistyped_setting_name_suggests_the_closest_not_the_whole_list()
     )
     assert "idle_close_seconds" not in reply.text
     reply = await say(service, "HandSeconds", "45", actor=BORIS)
-    assert reply.text.startswith("Настройки «handseconds» нет. Может быть, hand_seconds?\n")
+    assert reply.text.startswith("Настройки «handseconds» нет. Может быть, время_на_раздачу?\n")
     assert reply.text.endswith(tr("ru", "reply.settings_usage_short"))
     # equally close names: all of them (at most three), in one line before the usage
     reply = await say(service, "buy_in", "100")
@@ -802,23 +808,23 @@ async def test_the_words_a_group_tries_for_the_stakes_suggest_the_settings_that_
     for word in ("ставка", "Ставки", "блайнды"):
         reply = await say(service, word, "2", actor=BORIS)
         assert reply.text == (
-            f"Настройки «{word.lower()}» нет. Может быть, kush_per_point или min_buy_in?\n"
+            f"Настройки «{word.lower()}» нет. Может быть, куш_за_очко или взнос?\n"
             + tr("ru", "reply.settings_usage_short")
         ), word
     for word, names in (
         ("timer", "hand_seconds, time_bank_seconds or ready_seconds"),
         ("time", "hand_seconds or time_bank_seconds"),
-        ("взнос", "min_buy_in or tournament_buy_in"),
+        ("взносы", "min_buy_in or tournament_buy_in"),
         ("buy-in", "min_buy_in, max_buy_in or tournament_buy_in"),
         ("bonus", "daily_bonus"),
-        ("язык", "language"),
+        ("lang", "language"),
         ("currency", "kush_label"),
     ):
         reply = await say(service, word, "1")
         assert reply.text == f"“{word}” is not a setting. Did you mean {names}?" + usage, word
     for names in SETTING_WORDS.values():  # every word names settings, and none is one
         assert set(names) <= set(SETTINGS)
-    assert not set(SETTING_WORDS) & set(SETTINGS)
+    assert not set(SETTING_WORDS) & set(SETTING_NAMES)  # (nor any Russian name: «язык»)
     # what difflib finds is unchanged
     assert "Did you mean hand_seconds?" in (await say(service, "handseconds", "45")).text
 

@@ -162,6 +162,6 @@ def test_a_russian_word_of_a_settings_name_is_suggested_like_an_english_one() ->
     assert close_settings("тайм-банк") == ["time_bank_seconds"]
     assert close_settings("стек") == ["max_buy_in"]
     assert unknown_setting_text("банк", "банк", "ru").splitlines()[0] == (
-        "Настройки «банк» нет. Может быть, time_bank_seconds?"
+        "Настройки «банк» нет. Может быть, тайм-банк?"
     )
     assert close_settings("xyz") == []
