@@ -98,8 +98,8 @@ NONSENSE = [
     "level_minutes 0.001",
     "reveal_pause_seconds nan",
     "kush_label \u200b",
-    "hand-seconds 60",
     "hand_seconds=60",
+    "время_на_раздачу 3601",
     "kush_per_point 100000000",
 ]
 
