@@ -157,9 +157,12 @@ def next_buy_in(t: LiveTable) -> int:
     table's. A saved buy-in below the point in force applies only with the saved point,
     which waits for the match's end (R6.6), and this hand may earn a Fantasyland that keeps
     the match going: the table's buy-in, which pays either point, is asked then (a newcomer
-    who paid the saved one sat down with a stack below the point in force)."""
+    who paid the saved one sat down with a stack below the point in force). A hand that
+    earns none (Chinese Poker, R7; Fantasyland off, R6.7) ends the match for sure."""
     due = t.options_due()
-    point = max((due or t.options).kush_per_point, t.options.kush_per_point)
+    point = (due or t.options).kush_per_point
+    if t.options.fantasyland and t.options.game is not GameKind.CHINESE:
+        point = max(point, t.options.kush_per_point)
     if t.pending_buy_in is not None and t.pending_buy_in >= point:
         return t.pending_buy_in
     return t.min_buy_in
