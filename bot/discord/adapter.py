@@ -489,11 +489,23 @@ class OfcShardedClient(OfcClient, discord.AutoShardedClient):
     async def launch_shards(self) -> None:
         """Connect the shards; without a count, first ask Discord for the one it
         recommends (``GET /gateway/bot``, as discord.py would), refused past
-        :data:`~bot.config.MAX_SHARDS_PER_PROCESS` before any shard connects.
+        :data:`~bot.config.MAX_SHARDS_PER_PROCESS` before any shard connects (a count below
+        one is taken as one).
 
-        :raises TooManyShards: Discord recommends more than one process runs."""
+        :raises TooManyShards: Discord recommends more than one process runs.
+        :raises discord.DiscordServerError: Discord answered 5xx to the ask, retried."""
         if self.shard_count is None and not self.is_closed():
-            count, _url, _limit = await self.http.get_bot_gateway()
+            try:
+                count, _url, _limit = await self.http.get_bot_gateway()
+            except discord.GatewayNotFound as exc:  # (discord.py's word for any refusal)
+                if isinstance(exc.__cause__, discord.DiscordServerError):  # Discord down
+                    # after discord.py's retries: the start's "cannot reach Discord" (exit
+                    # status 75, restarted), as at login, not a traceback (status 1)
+                    raise exc.__cause__ from None
+                raise
+            # (a count below one, never documented: no shard connected, and the bot waited
+            # for good without a line; one shard serves every guild)
+            count = max(count, 1)
             if count > MAX_SHARDS_PER_PROCESS:
                 raise TooManyShards(count)
             self.shard_count = count

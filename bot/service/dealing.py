@@ -152,10 +152,17 @@ def apply_pending(t: LiveTable, tx: Tx, now: float) -> None:
 
 
 def next_buy_in(t: LiveTable) -> int:
-    """The buy-in the next hand is expected to play (R8.2): one saved during the hand when it
-    applies as the hand ends (:func:`apply_pending`), else the table's."""
+    """The buy-in the next hand plays (R8.2), in kush: one saved during the hand when it
+    applies as the hand ends whatever the hand earns (:func:`apply_pending`), else the
+    table's. A saved buy-in below the point in force applies only with the saved point,
+    which waits for the match's end (R6.6), and this hand may earn a Fantasyland that keeps
+    the match going: the table's buy-in, which pays either point, is asked then (a newcomer
+    who paid the saved one sat down with a stack below the point in force). A hand that
+    earns none (Chinese Poker, R7; Fantasyland off, R6.7) ends the match for sure."""
     due = t.options_due()
     point = (due or t.options).kush_per_point
+    if t.options.fantasyland and t.options.game is not GameKind.CHINESE:
+        point = max(point, t.options.kush_per_point)
     if t.pending_buy_in is not None and t.pending_buy_in >= point:
         return t.pending_buy_in
     return t.min_buy_in
