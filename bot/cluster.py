@@ -133,6 +133,7 @@ __all__ = [
     "Signatures",
     "Worker",
     "internal_key",
+    "platform_keys",
     "rendezvous",
     "route_key",
     "shard_key",
@@ -186,6 +187,16 @@ def internal_key(token: str, route: str) -> str:
     platform's bot token, which every process of the bot has and nobody else (no setting of
     its own)."""
     return hmac.new(token.encode(), f"ofc-internal:{route}".encode(), hashlib.sha256).hexdigest()
+
+
+def platform_keys(platform: str, token: str) -> dict[str, str]:
+    """The keys of the internal routes a worker serving ``platform`` (``"telegram"``,
+    ``"discord"``) with that bot ``token`` takes requests on (:func:`internal_key`): route →
+    key. Telegram: ``/telegram`` (the router's updates), ``/private`` (news of a user's
+    private chat), ``/settings/telegram``; Discord: ``/discord`` (forwarded presses),
+    ``/settings/discord``."""
+    routes = [r for r, p in _ROUTE_PLATFORMS.items() if p == platform]
+    return {route: internal_key(token, route) for route in routes}
 
 
 def _mac(key: str, stamp: str, nonce: str, address: str, body: bytes) -> str:
@@ -271,16 +282,29 @@ class Signatures:
         return None
 
 
+#: the platform whose bot token each internal route's key is derived from
+_ROUTE_PLATFORMS = {
+    "telegram": "telegram",
+    "private": "telegram",
+    "settings-telegram": "telegram",
+    "discord": "discord",
+    "settings-discord": "discord",
+}
 #: the setting whose bot token each internal route's key is derived from
 _ROUTE_TOKENS = {
     "telegram": "TELEGRAM_BOT_TOKEN",
     "private": "TELEGRAM_BOT_TOKEN",
     "discord": "DISCORD_BOT_TOKEN",
+    "settings-telegram": "TELEGRAM_BOT_TOKEN",
+    "settings-discord": "DISCORD_BOT_TOKEN",
 }
 #: the route whose key signs a worker's news of a community's settings change
 #: (``POST /settings/<platform>``, :meth:`Worker.settings_saved`), by the community's
-#: platform: that platform's worker-to-worker route (every worker serving it has its key)
-_SETTINGS_ROUTES = {"telegram": "private", "discord": "discord"}
+#: platform: a key of its own under that platform's token (every worker serving it has
+#: it). Shared with ``/private`` or ``/discord``, whose signatures do not cover the path,
+#: a captured request of theirs sent here first was taken (400), and the genuine one then
+#: refused as a replay
+_SETTINGS_ROUTES = {"telegram": "settings-telegram", "discord": "settings-discord"}
 #: seconds between two warnings of the same refusal of the internal endpoint (or of the
 #: router's webhook): one line says what to fix, not one per request
 REFUSAL_LOG_SECONDS = 60.0
@@ -692,8 +716,7 @@ class Worker:
         the other workers what a private one says of the user's private chat
         (:meth:`private_life`)."""
         self.telegram = adapter
-        self.keys["telegram"] = internal_key(adapter.app.bot.token, "telegram")
-        self.keys["private"] = internal_key(adapter.app.bot.token, "private")
+        self.keys.update(platform_keys(TELEGRAM, adapter.app.bot.token))
         adapter.elsewhere = self.private_life
 
     def attach_discord(self, adapter: DiscordAdapter) -> None:
@@ -707,7 +730,7 @@ class Worker:
         adapter.identify_gate = self.identify_slot
         self.presses = adapter
         self.discord = adapter
-        self.keys["discord"] = internal_key(adapter.token, "discord")
+        self.keys.update(platform_keys(DISCORD, adapter.token))
 
     # -- lifecycle -----------------------------------------------------------------------------
     async def start(self, listen: tuple[str, int] | None = None) -> None:
@@ -1689,7 +1712,8 @@ class Worker:
             for name, address in live.items()
             if name != self.worker_id
             for route, key in self.keys.items()
-            if route != "private"  # (the Telegram token's as /telegram's: asked there)
+            # (the same token's as /telegram's or /discord's: asked there)
+            if route not in ("private", "settings-telegram", "settings-discord")
         ]
         return await _first_refusal(asks, "this worker", self.ttl)
 

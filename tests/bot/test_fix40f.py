@@ -36,7 +36,7 @@ from pydantic import SecretStr
 
 from bot import __main__ as entry
 from bot.app import run
-from bot.cluster import Worker, internal_key
+from bot.cluster import Worker, platform_keys
 from bot.config import ConfigError, Settings
 from bot.model import Actor, ChatRef
 from bot.render import clock_time
@@ -125,12 +125,11 @@ async def _worker(
     if platform == "telegram":
         worker = Worker(service, name, address, ttl=5.0)
         worker.telegram = SimpleNamespace()  # type: ignore[assignment]
-        worker.keys["telegram"] = internal_key(TOKEN, "telegram")  # as attach_telegram
-        worker.keys["private"] = internal_key(TOKEN, "private")
+        worker.keys.update(platform_keys("telegram", TOKEN))  # as attach_telegram
     else:
         worker = Worker(service, name, address, ttl=5.0, discord_shards=([1], 2), discord=Runner())
         worker.presses = SimpleNamespace()  # type: ignore[assignment]
-        worker.keys["discord"] = internal_key(TOKEN, "discord")  # as attach_discord
+        worker.keys.update(platform_keys("discord", TOKEN))  # as attach_discord
     await worker.start(("127.0.0.1", port))
     return worker, presenter
 
