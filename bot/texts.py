@@ -754,11 +754,11 @@ TEXTS: dict[str, dict[str, str]] = {
     # what to do about reply.no_money at a table (R8.2): the next line of the refusal
     "reply.no_money_hint": {
         "en": "Take the /daily bonus, or ask an admin for /grant or a lower buy-in (/settings min_buy_in).",
-        "ru": "Возьмите бонус /daily или попросите админа о /grant либо о меньшем взносе (/settings min_buy_in).",
+        "ru": "Возьмите бонус /daily или попросите админа о /grant либо о меньшем взносе (/settings взнос).",
     },
     "reply.no_money_hint_no_daily": {
         "en": "Ask an admin for /grant or a lower buy-in (/settings min_buy_in).",
-        "ru": "Попросите админа о /grant либо о меньшем взносе (/settings min_buy_in).",
+        "ru": "Попросите админа о /grant либо о меньшем взносе (/settings взнос).",
     },
     # ... at a tournament, whose buy-in is fixed once it is open (R8.7)
     "reply.no_money_hint_tour": {
@@ -1730,22 +1730,22 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "» --lang {flag}: the group is switched to English (the table and your hand's "
         "screens too), as /settings language {flag} does",
         "ru": "» --lang {flag}: группа переключена на русский (стол и экраны вашей руки тоже), "
-        "как это делает /settings language {flag}",
+        "как это делает /settings язык {flag}",
     },
     # a plain start in a group set to another language: it came back in it unexplained
     "sandbox.group_lang_resumed": {
         "en": "» This group's language is set to English, so the bot and the sandbox speak "
         "English; to switch: /settings language auto (or {flag})",
         "ru": "» Язык этой группы — русский, поэтому бот и песочница говорят по-русски; "
-        "переключить: /settings language auto (или {flag})",
+        "переключить: /settings язык авто (или {flag})",
     },
     # a plain start on a table opened in the other language, the group's language auto: the
     # setting is kept; you play in the table's language (said in it)
     "sandbox.table_lang_kept": {
         "en": "» This table speaks English and the group's language is auto, so you play in "
         "English; to switch: --lang {flag} or /settings language {flag}",
-        "ru": "» Этот стол говорит по-русски, а язык группы — auto, поэтому вы играете "
-        "по-русски; переключить: --lang {flag} или /settings language {flag}",
+        "ru": "» Этот стол говорит по-русски, а язык группы — авто, поэтому вы играете "
+        "по-русски; переключить: --lang {flag} или /settings язык {flag}",
     },
     "sandbox.help": {
         "en": "Sandbox: N presses button N of your hand, rN a button of a /replay, gN a button "

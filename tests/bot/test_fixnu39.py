@@ -203,8 +203,8 @@ async def test_a_plain_sandbox_start_leaves_the_groups_language_as_set(tmp_path:
     assert await _group_language(tmp_path) == "auto"
     assert tr("ru", "sandbox.table_lang_kept", flag="en") in again, again
     assert (
-        "» Этот стол говорит по-русски, а язык группы — auto, поэтому вы играете по-русски; "
-        "переключить: --lang en или /settings language en"
+        "» Этот стол говорит по-русски, а язык группы — авто, поэтому вы играете по-русски; "
+        "переключить: --lang en или /settings язык en"
     ) in again
     assert not any(x.startswith("» Язык этой группы") for x in again), again
     assert any(x.startswith("» Ананас: 13 карт") for x in again), again  # /rules in Russian

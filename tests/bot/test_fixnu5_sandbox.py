@@ -88,7 +88,7 @@ async def test_lang_ru_in_a_group_set_to_english_switches_it_and_speaks_russian(
     lines = out.getvalue().splitlines()
     assert lines[0] == (
         "» --lang ru: группа переключена на русский (стол и экраны вашей руки тоже), "
-        "как это делает /settings language ru"
+        "как это делает /settings язык ru"
     )
     said = next(i for i, x in enumerate(lines) if x.startswith("» Здесь уже открыт стол #1."))
     assert lines[said + 1] == "  (сообщение стола — ниже)", lines[said:]

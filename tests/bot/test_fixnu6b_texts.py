@@ -274,7 +274,7 @@ async def test_a_plain_start_in_a_group_set_to_another_language_says_so(tmp_path
         await box.stop()
     assert out.getvalue().splitlines()[0] == (
         "» Язык этой группы — русский, поэтому бот и песочница говорят по-русски; "
-        "переключить: /settings language auto (или en)"
+        "переключить: /settings язык авто (или en)"
     )
     out = io.StringIO()
     box = Sandbox(SandboxOptions(db=db, bot_delay=0.0, lang="ru"), out)  # (a Russian terminal)

@@ -119,7 +119,7 @@ async def test_lang_ru_after_an_english_start_switches_the_group_a_hand_under_wa
     lines = out.getvalue().splitlines()
     note = (
         "» --lang ru: группа переключена на русский (стол и экраны вашей руки тоже), "
-        "как это делает /settings language ru"
+        "как это делает /settings язык ru"
     )
     assert lines[0] == note, lines
     assert "» Сохранено: language = ru (было авто)." in lines, lines

@@ -163,7 +163,7 @@ async def test_r8_1_the_advice_offers_daily_only_while_it_can_be_taken(env: Any)
     reply = await service.join(GROUP, BOB)  # Bob reads Russian
     assert reply.text == (
         "Недостаточно средств на балансе: взнос 5000 кушей, у вас 1100.\n"
-        "Попросите админа о /grant либо о меньшем взносе (/settings min_buy_in). "
+        "Попросите админа о /grant либо о меньшем взносе (/settings взнос). "
         "Следующий /daily — через 7 ч 14 мин."
     )
     assert len(reply.text) <= 200

@@ -462,7 +462,7 @@ async def test_a_table_resumed_with_another_lang_is_switched_to_it(
     ru = await _sandbox_session(tmp_path, [], "--lang", "ru")
     note = (
         "» --lang ru: группа переключена на русский (стол и экраны вашей руки тоже), "
-        "как это делает /settings language ru"
+        "как это делает /settings язык ru"
     )
     assert note in ru
     assert "» Сохранено: language = ru (было авто)." in ru

@@ -76,7 +76,7 @@ async def test_r8_2_too_little_balance_for_the_buy_in_says_what_to_do(env: Any) 
     assert reply.text == (
         "Недостаточно средств на балансе: взнос 5000 кушей, у вас 1000.\n"
         "Возьмите бонус /daily или попросите админа о /grant либо о меньшем взносе "
-        "(/settings min_buy_in)."
+        "(/settings взнос)."
     )
     assert not (await service.settings(GROUP, ALICE, True, ["daily_bonus", "0"])).alert
     reply = await service.join(GROUP, ALICE)  # no daily bonus in this group: not offered
