@@ -17,7 +17,14 @@ from urllib.parse import urlsplit
 
 from telegram.error import BadRequest, InvalidToken, NetworkError
 
-from bot.config import ConfigError, OutOfReach, Settings, pg_servers, split_listen
+from bot.config import (
+    MAX_SHARDS_PER_PROCESS,
+    ConfigError,
+    OutOfReach,
+    Settings,
+    pg_servers,
+    split_listen,
+)
 from bot.dblock import (
     LOCK_LOST,
     PostgresBusy,
@@ -639,6 +646,7 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
                 # a worker connects the shards whose leases it takes (worker.start)
                 shard_ids=[] if worker is not None else settings.shard_ids,
                 shard_count=settings.discord_shard_count,  # ("auto": Discord's count)
+                max_shards=MAX_SHARDS_PER_PROCESS,
             )
             adapters.append(discord_adapter)
             if worker is not None:  # chats claimed first, DM presses forwarded, shards run

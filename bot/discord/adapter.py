@@ -45,7 +45,6 @@ import aiohttp
 import discord
 from discord import app_commands
 
-from bot.config import MAX_SHARDS_PER_PROCESS
 from bot.discord.components import (
     BoxSelect,
     PayloadButton,
@@ -466,16 +465,17 @@ class OfcClient(discord.Client):
 
 
 class TooManyShards(Exception):
-    """``DISCORD_SHARD_COUNT=auto``: Discord recommends more shards than one process runs
-    (:data:`~bot.config.MAX_SHARDS_PER_PROCESS`); the message is the one line to say
+    """``DISCORD_SHARD_COUNT=auto``: Discord recommends ``count`` shards, more than one
+    process runs (``cap``: :attr:`DiscordAdapter.max_shards`, the composition root's
+    :data:`~bot.config.MAX_SHARDS_PER_PROCESS`); the message is the one line to say
     (``python -m bot`` exits with status 2: the settings must change, to workers)."""
 
-    def __init__(self, count: int) -> None:
+    def __init__(self, count: int, cap: int) -> None:
         super().__init__(
             f"DISCORD_SHARD_COUNT=auto: Discord recommends {count:,} shards for this bot, and"
-            f" one process runs at most {MAX_SHARDS_PER_PROCESS}; run workers, each with"
+            f" one process runs at most {cap}; run workers, each with"
             f" WORKER_ID, DISCORD_SHARD_COUNT={count} and DISCORD_SHARD_IDS of at most"
-            f" {MAX_SHARDS_PER_PROCESS} (e.g. 0-15, 16-31): docs/operations.md"
+            f" {cap} (e.g. 0-{cap - 1}, {cap}-{2 * cap - 1}): docs/operations.md"
         )
         self.count = count
 
@@ -489,7 +489,7 @@ class OfcShardedClient(OfcClient, discord.AutoShardedClient):
     async def launch_shards(self) -> None:
         """Connect the shards; without a count, first ask Discord for the one it
         recommends (``GET /gateway/bot``, as discord.py would), refused past
-        :data:`~bot.config.MAX_SHARDS_PER_PROCESS` before any shard connects (a count below
+        :attr:`DiscordAdapter.max_shards` before any shard connects (a count below
         one is taken as one).
 
         :raises TooManyShards: Discord recommends more than one process runs.
@@ -506,8 +506,9 @@ class OfcShardedClient(OfcClient, discord.AutoShardedClient):
             # (a count below one, never documented: no shard connected, and the bot waited
             # for good without a line; one shard serves every guild)
             count = max(count, 1)
-            if count > MAX_SHARDS_PER_PROCESS:
-                raise TooManyShards(count)
+            cap = self.ofc.max_shards
+            if cap is not None and count > cap:
+                raise TooManyShards(count, cap)
             self.shard_count = count
         await super().launch_shards()
 
@@ -977,6 +978,8 @@ class DiscordAdapter:
         (:meth:`OfcShardedClient.launch_shards`; :attr:`auto_shard_count` once connected).
     :param identify_interval: seconds between two IDENTIFYs of this process (Discord allows
         one per 5 s per ``max_concurrency`` bucket; discord.py's own spacing is per client).
+    :param max_shards: the most shards ``shard_count="auto"`` runs here (more:
+        :class:`TooManyShards` before any connects); ``None``: no bound.
     :param client_options: more :class:`discord.Client` options (e.g. ``guild_ready_timeout``).
     :param connector: an aiohttp connector, or a callable making one per client (the
         clients of shards connected later each need their own: a client closes its
@@ -995,9 +998,14 @@ class DiscordAdapter:
         shard_ids: Sequence[int] | None = None,
         shard_count: int | Literal["auto"] | None = None,
         identify_interval: float = 5.0,
+        max_shards: int | None = None,
         **client_options: Any,
     ) -> None:
         self.service = service
+        #: the most shards ``shard_count="auto"`` may run here (:class:`TooManyShards`
+        #: past it; the composition root passes :data:`~bot.config.MAX_SHARDS_PER_PROCESS`);
+        #: ``None``: no bound
+        self.max_shards = max_shards
         #: awaited with each interaction before the service sees it (a worker takes the
         #: lease of the interaction's chat, issue 14: ``False`` when another worker serves
         #: it); ``None`` in one process
