@@ -52,6 +52,17 @@ async def open_hands(w: World) -> Hands:
     return Hands(user, dm, a, first, b, mine, writes_of(w, int(mine["id"])))
 
 
+async def dm_press_answered_late(w: World, h: Hands) -> FakeInteraction:
+    """Place ``a`` on the DM hand, Discord applying the answer but slow to say so (held until
+    :meth:`~tests.fakes.discord_api.FakeDiscord.recover`; the "My cards" hand is refreshed
+    only after); the next answer is not held. The press."""
+    w.fake.hold(lambda name, call: name == "callback", 5.0)
+    r1 = await w.fake.press(h.user, dict(h.dm), h.first)
+    await w.fake.wait_for(lambda: w.fake.calls_to("POST", f"/interactions/{r1.id}/"))
+    w.fake.holds.clear()  # (r1's answer still held: the next is not)
+    return r1
+
+
 async def settle_both(
     w: World, h: Hands, r1: FakeInteraction, r2: FakeInteraction
 ) -> list[set[str]]:
@@ -170,10 +181,7 @@ async def test_a_refresh_of_an_earlier_press_does_not_land_after_a_later_answer(
     card, a card behind its DM, until the next change)."""
     async with world(tmp_path) as w:
         h = await open_hands(w)
-        w.fake.hold(lambda name, call: name == "callback", 5.0)
-        r1 = await w.fake.press(h.user, dict(h.dm), h.first)
-        await w.fake.wait_for(lambda: w.fake.calls_to("POST", f"/interactions/{r1.id}/"))
-        w.fake.holds.clear()  # (r1's answer still held: the next is not)
+        r1 = await dm_press_answered_late(w, h)
         r2 = await w.fake.press(h.user, dict(h.mine), w.buttons(h.mine)[("p", h.b + "t")])
         await w.fake.wait_for(lambda: r2.answered)
         w.fake.recover()
