@@ -656,8 +656,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Здесь уже открыт стол #{table}. Для другой игры админ сначала закрывает его: /closetable (стеки вернутся на балансы).",
     },
     "reply.table_exists.discord": {
-        "en": "This channel already has an open table (#{table}). To open another game, an admin closes it with /ofcadmin close (stacks go back to balances).",
-        "ru": "Здесь уже открыт стол #{table}. Для другой игры админ сначала закрывает его: /ofcadmin close (стеки вернутся на балансы).",
+        "en": "This channel already has an open table (#{table}). To open another game, an admin closes it with /closetable (stacks go back to balances).",
+        "ru": "Здесь уже открыт стол #{table}. Для другой игры админ сначала закрывает его: /closetable (стеки вернутся на балансы).",
     },
     # a table closing at the end of its hand (R8.2a): the stacks said as /closetable says them
     "reply.table_closing": {
@@ -665,8 +665,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Стол #{table} этого чата закроется в конце этой раздачи, стеки вернутся на балансы; затем /newtable откроет новый.",
     },
     "reply.table_closing.discord": {
-        "en": "This channel's table #{table} closes at the end of this hand, stacks back to balances; then /ofc new opens another.",
-        "ru": "Стол #{table} этого канала закроется в конце этой раздачи, стеки вернутся на балансы; затем /ofc new откроет новый.",
+        "en": "This channel's table #{table} closes at the end of this hand, stacks back to balances; then /newtable opens another.",
+        "ru": "Стол #{table} этого канала закроется в конце этой раздачи, стеки вернутся на балансы; затем /newtable откроет новый.",
     },
     "reply.no_table": {
         "en": "No open table here. Start one with /newtable.",
@@ -1291,8 +1291,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Статистика есть только у тех, кто играл здесь. /stats без имени — группа и вы.",
     },
     "stats.unknown_hint.discord": {
-        "en": "Only those who played here have statistics. /ofc stats alone: this server and you.",
-        "ru": "Статистика есть только у тех, кто играл здесь. /ofc stats без имени — сервер и вы.",
+        "en": "Only those who played here have statistics. /stats alone: this server and you.",
+        "ru": "Статистика есть только у тех, кто играл здесь. /stats без имени — сервер и вы.",
     },
     # /stats with one word that is neither a player here nor a period ("/stats year"): the
     # periods too (no Discord wording: its period is an option with choices)
@@ -1659,10 +1659,6 @@ TEXTS: dict[str, dict[str, str]] = {
     "bot.opener_passed": {
         "en": "{name} may now seat computer players: /addbot",
         "ru": "Теперь сажать компьютерных игроков может {name}: /addbot",
-    },
-    "bot.opener_passed.discord": {
-        "en": "{name} may now seat computer players: /ofc addbot",
-        "ru": "Теперь сажать компьютерных игроков может {name}: /ofc addbot",
     },
     # who may, now: the player the opener's right passed to (or the opener, seated)
     "bot.admins_or_name": {
@@ -2282,9 +2278,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "{unit} — игровая валюта этой группы (не настоящие деньги): ваш баланс — /balance.",
     },
     "help.kush.discord": {
-        "en": "{unit} — this server's play money (not real money): /ofc balance shows yours.",
-        "ru": "{unit} — игровая валюта этого сервера (не настоящие деньги): ваш баланс — "
-        "/ofc balance.",
+        "en": "{unit} — this server's play money (not real money): /balance shows yours.",
+        "ru": "{unit} — игровая валюта этого сервера (не настоящие деньги): ваш баланс — /balance.",
     },
     "help.discord": {
         "en": (
@@ -2551,8 +2546,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "В этом чате идёт турнир #{table}: новый стол откроется, когда он закончится. /closetable админа отменяет его (взносы вернутся, пока никто не выбыл).",
     },
     "tour.exists.discord": {
-        "en": "This channel's tournament #{table} is under way: another table opens when it is over. An admin's /ofcadmin close cancels it (buy-ins back while nobody is out).",
-        "ru": "В этом канале идёт турнир #{table}: новый стол откроется, когда он закончится. /ofcadmin close админа отменяет его (взносы вернутся, пока никто не выбыл).",
+        "en": "This channel's tournament #{table} is under way: another table opens when it is over. An admin's /closetable cancels it (buy-ins back while nobody is out).",
+        "ru": "В этом канале идёт турнир #{table}: новый стол откроется, когда он закончится. /closetable админа отменяет его (взносы вернутся, пока никто не выбыл).",
     },
     "tour.game_next": {
         "en": "Tournament #{number} goes on as {table}: {game} comes with the next /newtable or /tournament once it is over.",
@@ -2563,8 +2558,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Турнир #{table} этого чата будет отменён в конце этой раздачи (взносы вернутся, а если кто-то выбыл, фонд получат оставшиеся); затем /newtable откроет новый стол.",
     },
     "tour.table_closing.discord": {
-        "en": "This channel's tournament #{table} is cancelled at the end of this hand (buy-ins back, or the pool to those still in if one is out); then /ofc new opens a table.",
-        "ru": "Турнир #{table} этого канала будет отменён в конце этой раздачи (взносы вернутся, а если кто-то выбыл, фонд получат оставшиеся); затем /ofc new откроет новый стол.",
+        "en": "This channel's tournament #{table} is cancelled at the end of this hand (buy-ins back, or the pool to those still in if one is out); then /newtable opens a table.",
+        "ru": "Турнир #{table} этого канала будет отменён в конце этой раздачи (взносы вернутся, а если кто-то выбыл, фонд получат оставшиеся); затем /newtable откроет новый стол.",
     },
     "tour.already_cancelling": {
         "en": "Tournament #{table} is already set to be cancelled at the end of this hand.",
@@ -3403,7 +3398,9 @@ def tr(lang: str | None, key: str, **values: Any) -> str:
 def on(platform: str | None, key: str) -> str:
     """The key of ``key``'s wording on ``platform`` where it has one of its own
     (``<key>.discord``: Discord calls a group a server, and a table lives in a channel),
-    else ``key``."""
+    else ``key``. A wording of its own differs in more than command names and writes
+    Telegram's (``/closetable``): the Discord adapter renames them all
+    (:func:`bot.discord.components.discord_commands`, the one list of Discord's names)."""
     own = f"{key}.{platform}"
     return own if platform and own in TEXTS else key
 

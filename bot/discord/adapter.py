@@ -1999,7 +1999,7 @@ class DiscordAdapter:
                 live = reply.private and reply.live and ephemeral
                 if live:
                     # a refresh of this hand waiting out a 429 is sent again with this screen
-                    self.presenter.answer_live(user_id, shown, stamp)
+                    stamp = self.presenter.answer_live(user_id, shown, stamp)
                 if deferred:
                     await interaction.edit_original_response(content=content, view=view)
                 else:
@@ -2052,8 +2052,12 @@ class DiscordAdapter:
             # the answer lost in the network (the connection closed: Discord may or may not
             # have taken it): a pressed DM hand is written as any other write, below (it was
             # left showing the screen before the press, the card placed not shown, and an
-            # error logged with its traceback); anything else is told by the error handler
+            # error logged with its traceback); anything else is told by the error handler,
+            # a pressed ephemeral hand written as after a refused answer (else it kept the
+            # screen from before the press)
             if dm_hand is None:
+                if on_hand and reply.private and screen is not None and message is not None:
+                    self.presenter.refresh_live(user_id, message.id, screen)
                 raise
             log.warning(
                 "answer to interaction %s lost: %r; the DM hand is written", interaction.id, exc

@@ -1464,20 +1464,25 @@ class DiscordPresenter(LatePictures):
                 self._live_answers.pop(live_key, None)
             done.set_result(None)
 
-    def answer_live(self, user_id: str, screen: Screen, stamp: int | None) -> None:
+    def answer_live(self, user_id: str, screen: Screen, stamp: int | None) -> int:
         """A press on the player's ephemeral hand of ``screen.table``, its turn numbered
         ``stamp``, is about to be answered with ``screen`` (the interaction's response writes
-        it; :meth:`remember_live` follows): no refresh of an earlier step is written to the
-        hand after it, and one on its way (a 429 waited out inside discord.py's request,
-        which sends it again after the pause, its body built anew: :class:`_NewestEdit`)
-        carries ``screen`` from now on: sent again while the answer was on its way, it
-        carried the screen before the press and wrote it over the answer's (the hand went
-        back a card, and stayed so when the refresh was done before the answer came back)."""
+        it; :meth:`remember_live` follows once written, with the stamp returned: the next
+        one when ``stamp`` is ``None``). A refresh on its way (a 429 waited out inside
+        discord.py's request, which sends it again after the pause, its body built anew:
+        :class:`_NewestEdit`) carries ``screen`` from now on: sent again while the answer
+        was on its way, it carried the screen before the press and wrote it over the
+        answer's (the hand went back a card, and stayed so when the refresh was done before
+        the answer came back). The step counts as shown only when the answer is written
+        (:meth:`remember_live`) or that refresh carries it: a refresh of an earlier step
+        waiting for the answer (:meth:`answering_live`) is dropped only then. (Counted
+        here, an answer that then failed, a token expired or the connection lost, had such
+        a refresh dropped, and the hand showed neither until the next change.)"""
         live_key = (user_id, screen.table)
         stamp = next(self._stamps) if stamp is None else stamp
-        self._live_shown[live_key] = max(self._live_shown.get(live_key, 0), stamp)
         if ("live", live_key) in self._sending:
-            self._want_live(live_key, screen, stamp)
+            self._want_live(live_key, screen, stamp)  # (shown: that refresh writes it)
+        return stamp
 
     def remember_live(
         self, user_id: str, live: LiveHand, screen: Screen | None = None, stamp: int | None = None
@@ -1490,8 +1495,11 @@ class DiscordPresenter(LatePictures):
         stayed over the answer's until the hand changed again (one sent again after a 429
         carries the answer's screen already, :meth:`answer_live`); one queued of a later
         step is written after it. Without ``screen`` (a new hand) a refresh queued is
-        dropped."""
+        dropped. With ``stamp`` too, that step is shown on the hand: a refresh of an earlier
+        one is not written after it."""
         live_key = (user_id, live.table)
+        if screen is not None and stamp is not None:
+            self._live_shown[live_key] = max(self._live_shown.get(live_key, 0), stamp)
         if screen is None:
             self._latest_live.pop(live_key, None)
         elif ("live", live_key) in self._sending:

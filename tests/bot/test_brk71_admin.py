@@ -21,7 +21,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.model import LiveTable
 from bot.service.settings import LONGEST_ARG
+from bot.telegram.fake_api import FakeUser
 from bot.texts import tr
 from tests.bot.money import assert_conserved
 from tests.bot.test_settings import BORIS, new_service, say, stored
@@ -29,6 +31,20 @@ from tests.bot.test_tournament_e2e import actions_of, balance, tournament_messag
 from tests.bot.tg_world import ALICE, BOB, CAROL, GROUP_ID, World, world
 
 COMBINING = "\u0310"  # (a combining mark: any number of them make one grapheme cluster)
+
+
+async def bob_and_carol_dealt(w: World, *admins: FakeUser) -> LiveTable:
+    """``admins`` made the group's admins, Alice opens a table (``/newtable``), Bob and Carol
+    join and get ready: their hand is dealt and every write done. The table."""
+    w.fake.admins[GROUP_ID] = {user.id for user in admins}
+    await w.say(ALICE, "/newtable")
+    for user in (BOB, CAROL):
+        await w.press_lobby(user, "j")
+    for user in (BOB, CAROL):
+        await w.press_lobby(user, "r")
+    await w.settle()
+    (t,) = w.service.tables.values()
+    return t
 
 
 @pytest.mark.parametrize(
@@ -111,14 +127,7 @@ async def test_nonsense_settings_during_a_hand_are_refused_in_each_admins_langua
     :data:`NONSENSE` during a hand: every answer is short, says it was refused (Bob's in
     Russian), and no setting, seat, stack, board or ledger row changes."""
     async with world(tmp_path) as w:
-        w.fake.admins[GROUP_ID] = {ALICE.id, BOB.id}
-        await w.say(ALICE, "/newtable")
-        for user in (BOB, CAROL):
-            await w.press_lobby(user, "j")
-        for user in (BOB, CAROL):
-            await w.press_lobby(user, "r")
-        await w.settle()
-        (t,) = w.service.tables.values()
+        t = await bob_and_carol_dealt(w, ALICE, BOB)
         assert t.hand is not None
         community = await w.store.community("telegram", str(GROUP_ID))
 
@@ -232,14 +241,7 @@ async def test_group_commands_in_a_private_chat_say_so_and_change_nothing(
     command works in a group chat." (in Russian to Bob, who is seated), the group's table,
     settings and ledger as they were."""
     async with world(tmp_path) as w:
-        w.fake.admins[GROUP_ID] = {ALICE.id, BOB.id}
-        await w.say(ALICE, "/newtable")
-        for user in (BOB, CAROL):
-            await w.press_lobby(user, "j")
-        for user in (BOB, CAROL):
-            await w.press_lobby(user, "r")
-        await w.settle()
-        (t,) = w.service.tables.values()
+        t = await bob_and_carol_dealt(w, ALICE, BOB)
         community = await w.store.community("telegram", str(GROUP_ID))
         # (not the table's version: a first message to the private chat writes the table
         # message anew, its "press Start" link for that player gone)
@@ -275,14 +277,7 @@ async def test_r8_2_ready_during_a_hand_pays_the_buy_in_of_the_next_hand(
     every newcomer from then on pays 500. She pays the next hand's buy-in, which the
     answer names, and the ledger balances."""
     async with world(tmp_path) as w:
-        w.fake.admins[GROUP_ID] = {ALICE.id}
-        await w.say(ALICE, "/newtable")
-        for user in (BOB, CAROL):
-            await w.press_lobby(user, "j")
-        for user in (BOB, CAROL):
-            await w.press_lobby(user, "r")
-        await w.settle()
-        (t,) = w.service.tables.values()
+        t = await bob_and_carol_dealt(w, ALICE)
         assert t.hand is not None and t.hand_no == 1
         if balance_before != 1000:  # (her wallet made, then brought down to 100)
             reply = await w.say(ALICE, "/balance")
@@ -310,14 +305,7 @@ async def test_r8_2_a_computer_player_seated_during_a_hand_buys_in_at_the_next_h
     Carol's hand, then seats a computer player, dealt in from the next hand; it sat down
     with the old buy-in, 200. It buys in at 500, staked by the house's grant."""
     async with world(tmp_path) as w:
-        w.fake.admins[GROUP_ID] = {ALICE.id}
-        await w.say(ALICE, "/newtable")
-        for user in (BOB, CAROL):
-            await w.press_lobby(user, "j")
-        for user in (BOB, CAROL):
-            await w.press_lobby(user, "r")
-        await w.settle()
-        (t,) = w.service.tables.values()
+        t = await bob_and_carol_dealt(w, ALICE)
         assert t.hand is not None
         reply = await w.say(ALICE, "/settings min_buy_in 500")
         assert reply["text"].startswith("Saved: min_buy_in = 500 (was 200)."), reply

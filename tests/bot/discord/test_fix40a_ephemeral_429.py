@@ -9,8 +9,10 @@ screen the fake applies to the hand is recorded; the cards on its top box never 
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from pathlib import Path
+from typing import Any
 
 from tests.bot.discord.dc_world import World, world
 from tests.bot.discord.test_fix39e_discord_writes import (
@@ -19,6 +21,61 @@ from tests.bot.discord.test_fix39e_discord_writes import (
     placed_on_top,
     writes_of,
 )
+from tests.fakes.discord_api import FakeInteraction, FakeUser
+
+
+@dataclasses.dataclass(frozen=True)
+class Hands:
+    """The player to act, their DM hand dealt and their "🂠 My cards" hand open too.
+
+    :ivar a: the first card the top box may take (by :func:`acting_dm`'s order)
+    :ivar first: the DM hand's button placing ``a`` on the top box
+    :ivar b: the second card the top box may take
+    :ivar mine: the "My cards" hand as it was answered
+    :ivar seen: every write of the "My cards" hand from its opening on (:func:`writes_of`)
+    """
+
+    user: FakeUser
+    dm: dict[str, Any]
+    a: str
+    first: str
+    b: str
+    mine: dict[str, Any]
+    seen: list[str]
+
+
+async def open_hands(w: World) -> Hands:
+    """Deal a hand (:func:`acting_dm`) and open the player to act's "My cards" hand."""
+    user, dm, places = await acting_dm(w)
+    (a, first), (b, _) = places[0], places[1]
+    mine = await w.my_cards(user)
+    return Hands(user, dm, a, first, b, mine, writes_of(w, int(mine["id"])))
+
+
+async def dm_press_answered_late(w: World, h: Hands) -> FakeInteraction:
+    """Place ``a`` on the DM hand, Discord applying the answer but slow to say so (held until
+    :meth:`~tests.fakes.discord_api.FakeDiscord.recover`; the "My cards" hand is refreshed
+    only after); the next answer is not held. The press."""
+    w.fake.hold(lambda name, call: name == "callback", 5.0)
+    r1 = await w.fake.press(h.user, dict(h.dm), h.first)
+    await w.fake.wait_for(lambda: w.fake.calls_to("POST", f"/interactions/{r1.id}/"))
+    w.fake.holds.clear()  # (r1's answer still held: the next is not)
+    return r1
+
+
+async def settle_both(
+    w: World, h: Hands, r1: FakeInteraction, r2: FakeInteraction
+) -> list[set[str]]:
+    """Wait for presses ``r1`` and ``r2`` to be answered and their writes done, asserting
+    each answer edited its pressed message (7) and the "My cards" hand ends showing ``a`` and
+    ``b`` placed; the top box of every screen written on that hand (:func:`never_back`)."""
+    await w.settle(r1)
+    await w.settle(r2)
+    assert (r1.callback_type, r2.callback_type) == (7, 7)
+    tops = never_back(h.seen)
+    now = w.ephemeral(h.user)
+    assert now is not None and placed_on_top(now["content"]) == {h.a, h.b}
+    return tops
 
 
 def never_back(seen: list[str]) -> list[set[str]]:
@@ -48,23 +105,16 @@ async def test_a_my_cards_refresh_sent_again_after_a_429_shows_no_older_screen(
     its own, one card, written over the answer's two; then two again.) The second press is
     answered in the pause, not after it."""
     async with world(tmp_path) as w:
-        user, dm, places = await acting_dm(w)
-        (a, first), (b, _) = places[0], places[1]
-        mine = await w.my_cards(user)
-        seen = writes_of(w, int(mine["id"]))
+        h = await open_hands(w)
         w.fake.fail_next["edit_webhook_message"] = [(429, LIMITED)]
-        r1 = await w.fake.press(user, dict(dm), first)
+        r1 = await w.fake.press(h.user, dict(h.dm), h.first)
         await refresh_limited(w)
-        second = w.buttons(mine)[("p", b + "t")]
-        r2 = await w.fake.press(user, dict(mine), second)
+        second = w.buttons(h.mine)[("p", h.b + "t")]
+        r2 = await w.fake.press(h.user, dict(h.mine), second)
         await w.fake.wait_for(lambda: r2.answered)
         assert not [c for c in w.fake.calls_to("PATCH", "/webhooks/") if c.status == 200]  # paused
-        await w.settle(r1)
-        await w.settle(r2)
-        assert (r1.callback_type, r2.callback_type) == (7, 7)
-        assert never_back(seen) == [{a, b}, {a, b}], seen  # the answer, the refresh
-        now = w.ephemeral(user)
-        assert now is not None and placed_on_top(now["content"]) == {a, b}
+        tops = await settle_both(w, h, r1, r2)
+        assert tops == [{h.a, h.b}, {h.a, h.b}], h.seen  # the answer, the refresh
 
 
 async def test_a_refresh_sent_again_while_the_answer_is_on_its_way_carries_the_answer(
@@ -75,27 +125,20 @@ async def test_a_refresh_sent_again_while_the_answer_is_on_its_way_carries_the_a
     the answer's screen already, not its own (the hand showed one card over two, and kept
     it: by the time the answer came back the refresh was done, so nothing wrote two again)."""
     async with world(tmp_path) as w:
-        user, dm, places = await acting_dm(w)
-        (a, first), (b, _) = places[0], places[1]
-        mine = await w.my_cards(user)
-        seen = writes_of(w, int(mine["id"]))
+        h = await open_hands(w)
         w.fake.fail_next["edit_webhook_message"] = [(429, LIMITED)]
-        r1 = await w.fake.press(user, dict(dm), first)
+        r1 = await w.fake.press(h.user, dict(h.dm), h.first)
         await refresh_limited(w)
         await w.fake.wait_for(lambda: r1.answered)  # (its own answer is not held)
         w.fake.hold(lambda name, call: name == "callback", 5.0)
-        second = w.buttons(mine)[("p", b + "t")]
-        r2 = await w.fake.press(user, dict(mine), second)
+        second = w.buttons(h.mine)[("p", h.b + "t")]
+        r2 = await w.fake.press(h.user, dict(h.mine), second)
         await w.fake.wait_for(
             lambda: any(c.status == 200 for c in w.fake.calls_to("PATCH", "/webhooks/"))
         )  # (the refresh sent again is done)
         w.fake.recover()
-        await w.settle(r1)
-        await w.settle(r2)
-        assert (r1.callback_type, r2.callback_type) == (7, 7)
-        assert never_back(seen) == [{a, b}, {a, b}], seen  # the answer, the refresh
-        now = w.ephemeral(user)
-        assert now is not None and placed_on_top(now["content"]) == {a, b}
+        tops = await settle_both(w, h, r1, r2)
+        assert tops == [{h.a, h.b}, {h.a, h.b}], h.seen  # the answer, the refresh
 
 
 async def test_an_answer_sent_again_after_a_429_does_not_land_over_a_newer_refresh(
@@ -109,30 +152,23 @@ async def test_an_answer_sent_again_after_a_429_does_not_land_over_a_newer_refre
     sent again over it with one card: the hand stayed a card behind its DM until the next
     change.)"""
     async with world(tmp_path) as w:
-        user, _, places = await acting_dm(w)
-        (a, _), (b, _) = places[0], places[1]
-        mine = await w.my_cards(user)
-        seen = writes_of(w, int(mine["id"]))
+        h = await open_hands(w)
         w.fake.fail_next["callback"] = [(429, LIMITED)]
-        r1 = await w.fake.press(user, dict(mine), w.buttons(mine)[("p", a + "t")])
+        r1 = await w.fake.press(h.user, dict(h.mine), w.buttons(h.mine)[("p", h.a + "t")])
         await w.fake.wait_for(
             lambda: any(c.status == 429 for c in w.fake.calls_to("POST", "/interactions/"))
         )
 
         def dm_shows_a() -> bool:
-            dm = w.dm(user)
-            return dm is not None and placed_on_top(dm["content"]) == {a}
+            dm = w.dm(h.user)
+            return dm is not None and placed_on_top(dm["content"]) == {h.a}
 
         await w.fake.wait_for(dm_shows_a)
-        dm = w.dm(user)
+        dm = w.dm(h.user)
         assert dm is not None
-        r2 = await w.fake.press(user, dict(dm), w.buttons(dm)[("p", b + "t")])
-        await w.settle(r1)
-        await w.settle(r2)
-        assert (r1.callback_type, r2.callback_type) == (7, 7)
-        assert never_back(seen) == [{a}, {a, b}], seen  # the answer, then the refresh
-        now = w.ephemeral(user)
-        assert now is not None and placed_on_top(now["content"]) == {a, b}
+        r2 = await w.fake.press(h.user, dict(dm), w.buttons(dm)[("p", h.b + "t")])
+        tops = await settle_both(w, h, r1, r2)
+        assert tops == [{h.a}, {h.a, h.b}], h.seen  # the answer, then the refresh
 
 
 async def test_a_refresh_of_an_earlier_press_does_not_land_after_a_later_answer(
@@ -144,20 +180,10 @@ async def test_a_refresh_of_an_earlier_press_does_not_land_after_a_later_answer(
     step, comes after that answer: it is not written (it was, and the hand went back to one
     card, a card behind its DM, until the next change)."""
     async with world(tmp_path) as w:
-        user, dm, places = await acting_dm(w)
-        (a, first), (b, _) = places[0], places[1]
-        mine = await w.my_cards(user)
-        seen = writes_of(w, int(mine["id"]))
-        w.fake.hold(lambda name, call: name == "callback", 5.0)
-        r1 = await w.fake.press(user, dict(dm), first)
-        await w.fake.wait_for(lambda: w.fake.calls_to("POST", f"/interactions/{r1.id}/"))
-        w.fake.holds.clear()  # (r1's answer still held: the next is not)
-        r2 = await w.fake.press(user, dict(mine), w.buttons(mine)[("p", b + "t")])
+        h = await open_hands(w)
+        r1 = await dm_press_answered_late(w, h)
+        r2 = await w.fake.press(h.user, dict(h.mine), w.buttons(h.mine)[("p", h.b + "t")])
         await w.fake.wait_for(lambda: r2.answered)
         w.fake.recover()
-        await w.settle(r1)
-        await w.settle(r2)
-        assert (r1.callback_type, r2.callback_type) == (7, 7)
-        assert never_back(seen) == [{a, b}], seen
-        now = w.ephemeral(user)
-        assert now is not None and placed_on_top(now["content"]) == {a, b}
+        tops = await settle_both(w, h, r1, r2)
+        assert tops == [{h.a, h.b}], h.seen

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.discord.components import discord_commands
 from bot.texts import TEXTS, on, tr
 from tests.bot.discord.dc_world import ALICE, BOB, world
 from tests.fakes.discord_api import CHANNEL_ID, EPHEMERAL
@@ -30,7 +31,7 @@ KEYS = (
 @pytest.mark.parametrize("key", KEYS)
 def test_discord_wording_names_the_channel_not_a_chat(key: str) -> None:
     for lang in ("en", "ru"):
-        text = tr(lang, on("discord", key), table=7)
+        text = discord_commands(tr(lang, on("discord", key), table=7))
         assert not re.search(r"\b(chat|чат)", text, re.IGNORECASE), (lang, text)
         assert "/closetable" not in text and "/newtable" not in text, (lang, text)
         assert tr(lang, on("telegram", key), table=7) == tr(lang, key, table=7)
