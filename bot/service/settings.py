@@ -1347,7 +1347,13 @@ def _is_default(
 ) -> bool:
     """Whether ``spec`` (for tables of ``game``) has its default value under ``s``: the one a
     group that never set it has (``utc_offset``'s follows the language, ``readers`` as for
-    :func:`_current`; the language's own default is auto)."""
+    :func:`_current`; the language's own default is auto). A time zone stored is never the
+    default, even at the zone the group would have without it: stored, a turn ends at a clock
+    time on the table messages ("⏱ until 15:27"), never set it is a countdown (``/settings
+    utc_offset 3`` in a Moscow group was said "3 (default)", left out of the short list and
+    still offered the reset)."""
+    if spec.name == "utc_offset":
+        return s.utc_offset is None
     default = _defaults(s, spec)
     now = _current(s, table_options(s, game), spec, readers)
     return bool(now == _current(default, table_options(default, game), spec, readers))
@@ -1431,6 +1437,9 @@ def _with_default(
         was = tr(lang, "settings.auto")
     elif spec.name == "utc_offset":  # (the default's number: "5 (default 0)")
         was = _number(_defaults(s, spec).day_zone(readers), lang)
+        if s.day_zone(readers) == _defaults(s, spec).day_zone(readers):
+            # (stored at the automatic zone: "3 (default auto — 3)", not "3 (default 3)")
+            was = tr(lang, "settings.zone_auto", value=was)
     else:
         default = _defaults(s, spec)
         was = _display(default, table_options(default, game), spec, lang, DEFAULT_KUSH_LABEL)
