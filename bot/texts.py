@@ -613,6 +613,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{name}: top-up of {amount} {label} not made, the balance has {have}.",
         "ru": "{name}: докупка на {amount} {label:acc} не прошла, на балансе только {have}.",
     },
+    # a top-up queued during the hand, dropped as its player leaves the table (R8.2)
+    "reply.topup_cancelled_leave": {
+        "en": "Your queued top-up of {amount} {label} is cancelled: nothing was taken from "
+        "your balance.",
+        "ru": "Заказанная докупка на {amount} {label:acc} отменена: с баланса ничего не "
+        "списано.",
+    },
     "reply.topup_leaving": {
         "en": "You are leaving this table: no top-up.",
         "ru": "Вы уходите из-за стола: докупка не нужна.",

@@ -893,6 +893,9 @@ async def leave(
             return Reply(tr(lang, f"{key}_chinese", target=t.chinese.target), alert=True)
         return Reply(tr(lang, _placed(t, key)), alert=True)
     await _place_ahead(rt, t, seat)
+    # a top-up queued during the hand (R8.2) is never added once they leave: dropped now,
+    # and they are told (nothing was taken: the balance stays as it is)
+    queued = seat.top_up
     tell = kicked is not None and seat.bot is None  # (they may not read the group: told
     # in private too, after the commit, kept in the snapshot until sent)
     async with rt.transition(t) as tx:
@@ -902,6 +905,8 @@ async def leave(
         # (kept by a later leave of theirs: kicked, then gone from the group during the
         # hand, they came back and Join took the kick back, told nothing as they stood up)
         seat.kicked = tell or seat.kicked
+        seat.top_up = 0
+        seat.top_up_buy_in = False
         left = depart(rt, t, tx, seat)
         if left_group:
             seat.left_group = True  # (kept while they wait for the hand's end: told once)
@@ -909,7 +914,34 @@ async def leave(
         if tell and not _ended_by_leave(t, seat, left):
             # stood up now, or when the hand ends (told again then); not when their cards
             # placed ended the hand in this step: the showdown told them it ended
-            t.owe_notice(seat.user_id, Screen(_kicked_notice(t, seat, left), table=t.id))
+            notice = _kicked_notice(t, seat, left)
+            if queued:
+                notice += "\n" + _top_up_cancelled(t, seat.lang, queued)
+            t.owe_notice(seat.user_id, Screen(notice, table=t.id))
+    reply = _leave_answer(t, seat, lang, left, done, kicked)
+    if queued and kicked is None and not left_group:
+        return Reply(reply.text + "\n" + _top_up_cancelled(t, lang, queued), alert=reply.alert)
+    return reply
+
+
+def _top_up_cancelled(t: LiveTable, lang: str, amount: int) -> str:
+    """The line (in ``lang``) that a top-up of ``amount`` kush queued during the hand (R8.2)
+    is cancelled by the player's leaving the cash table ``t``: it would have been added only
+    to a stack that stays; nothing was taken from the balance."""
+    return tr(lang, "reply.topup_cancelled_leave", amount=amount, label=t.label)
+
+
+def _leave_answer(
+    t: LiveTable,
+    seat: SeatState,
+    lang: str,
+    left: Literal["hand", "reveal", "round"] | int,
+    done: bool,
+    kicked: str | None,
+) -> Reply:
+    """:func:`leave`'s answer once ``seat`` left (or leaves after the hand) the cash table
+    ``t``: ``left`` as :func:`depart` returned it, ``done``: their board was complete before,
+    ``kicked`` as for :func:`leave` (the group's notice naming them)."""
     if kicked is not None:  # (the answer is the group's notice: the admin typed it there)
         if isinstance(left, str) and t.chinese is not None:  # as /leave says (R7.7, R7.6)
             dead = left == "hand" and not done

@@ -6,9 +6,20 @@ yet offered the reset tip."""
 from __future__ import annotations
 
 from bot.service import TableService
+from bot.texts import tr
+from storage.check import check_store
 from storage.memory import MemoryStore
 from tests.bot.fakes import FakePresenter
+from tests.bot.test_service import (
+    ALICE,
+    BOB,
+    GROUP,
+    leave_now,
+    press_auto_and_confirm,
+    seated,
+)
 from tests.bot.test_settings import say, stored
+from tests.bot.test_transitions import player_balance
 
 
 def _service() -> TableService:
@@ -40,3 +51,31 @@ async def test_r8_1_a_time_zone_stored_at_the_automatic_one_is_shown_as_set() ->
     assert one.endswith("Сейчас: авто — 3 (по умолчанию)."), one
     short = (await say(service)).screen
     assert short is not None and "Часовой пояс" not in short.text
+
+
+# -- 2. a top-up queued during the hand, then /leave ---------------------------------------------
+async def test_r8_2_a_queued_top_up_dropped_by_leaving_is_said_cancelled(env) -> None:  # type: ignore[no-untyped-def]
+    """Alice queues a top-up of 70 during the hand, then leaves: it is never added (she
+    stands up after the hand), and the /leave answer now says so (it was dropped without a
+    word); nothing moved from her balance, the ledger checks."""
+    service, presenter, store, _clock = env
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    alice = t.seats[0]
+    reply = await service.top_up(GROUP, ALICE, "70")
+    assert reply.text == tr("en", "reply.topup_queued", amount=70, label="kush")
+    assert await player_balance(store, ALICE) == 800
+    reply = await leave_now(service, GROUP, ALICE)
+    assert reply.text.endswith(
+        "\nYour queued top-up of 70 kush is cancelled: nothing was taken from your balance."
+    ), reply.text
+    assert alice.top_up == 0
+    assert tr("ru", "reply.topup_cancelled_leave", amount=70, label="куш") == (
+        "Заказанная докупка на 70 кушей отменена: с баланса ничего не списано."
+    )
+    while t.hand is not None and t.hand_no == 1:
+        await press_auto_and_confirm(service, presenter, BOB)
+    await service.run_due()
+    assert t.seat_of(ALICE.user_id) is None  # stood up after the hand
+    assert await player_balance(store, ALICE) == 800 + alice.stack  # her stack back, no top-up
+    assert await check_store(store) == []
