@@ -617,8 +617,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "reply.topup_cancelled_leave": {
         "en": "Your queued top-up of {amount} {label} is cancelled: nothing was taken from "
         "your balance.",
-        "ru": "Заказанная докупка на {amount} {label:acc} отменена: с баланса ничего не "
-        "списано.",
+        "ru": "Заказанная докупка на {amount} {label:acc} отменена: с баланса ничего не списано.",
     },
     "reply.topup_leaving": {
         "en": "You are leaving this table: no top-up.",

@@ -1609,14 +1609,53 @@ SETTING_WORDS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("timezone", "zone", "tz", "пояс", "часовой"), ("utc_offset",)),
 }  # fmt: skip
 
+#: Russian phrasings of a setting (one to three words, as :func:`_setting_key` writes them),
+#: used only to suggest its name when no setting is named so (:func:`close_settings`): a
+#: Russian admin's «/settings цена очка» was offered цена_по_уровням alone (its first word
+#: «цена» is a word of that name; «Цена очка по уровням» its title), not куш_за_очко. Checked
+#: before the words of names, longest phrase first; setting nothing.
+SETTING_PHRASES: Mapping[str, tuple[str, ...]] = {
+    _setting_key(phrase): names
+    for phrases, names in (
+        (("цена очка", "цена очков", "стоимость очка", "стоимость очков", "цена за очко",
+          "стоимость за очко"), ("kush_per_point", "chips_schedule")),
+        (("ставка за очко", "ставка очка", "кушей за очко", "куш за очки", "кушей за очки",
+          "за очко", "очко стоит", "сколько стоит очко", "размер ставки", "очка", "очков"),
+         ("kush_per_point",)),
+        (("минимальный взнос", "мин взнос", "размер взноса", "цена входа", "стоимость входа",
+          "вход"), ("min_buy_in",)),
+        (("максимальный стек", "максимальный взнос", "макс взнос", "лимит стека",
+          "предел стека"), ("max_buy_in",)),
+        (("время на ход", "время хода", "таймер хода", "время раздачи"), ("hand_seconds",)),
+        (("начальный баланс", "стартовые куши", "баланс новичка"), ("starting_balance",)),
+        (("ежедневный бонус", "бонус за день"), ("daily_bonus",)),
+        (("временная зона", "часовая зона", "зона времени"), ("utc_offset",)),
+        (("турнирный взнос", "взнос в турнир", "вход в турнир"), ("tournament_buy_in",)),
+        (("язык бота",), ("language",)),
+    )
+    for phrase in phrases
+}  # fmt: skip
+assert not set(SETTING_PHRASES) & set(SETTING_NAMES), "a phrase that names a setting is its name"
+assert all(n in SETTINGS for names in SETTING_PHRASES.values() for n in names)
 
-def close_settings(name: str) -> list[str]:
+#: The most words a phrase of :data:`SETTING_PHRASES` has.
+_PHRASE_WORDS = max(len(k.split("_")) for k in SETTING_PHRASES)
+
+
+def close_settings(name: str, more: Sequence[str] = ()) -> list[str]:
     """The setting names closest to a mistyped ``name`` (difflib's, at most 3, the closest
     first, leaving out those clearly further than the closest: ``handseconds`` is
     ``hand_seconds`` alone, ``buy_in`` both buy-ins; none when nothing is close), or the ones
     a common word means (:data:`SETTING_WORDS`: ``stakes`` is ``kush_per_point`` or
-    ``min_buy_in``)."""
+    ``min_buy_in``). ``more``: the words typed after ``name``, for a phrase of two or three
+    words (:data:`SETTING_PHRASES`: «цена очка» is ``kush_per_point``, then the tournament's
+    ``chips_schedule``)."""
     name = name.lower()
+    words = [name, *(w.lower() for w in more[: _PHRASE_WORDS - 1])]
+    for n in range(len(words), 0, -1):
+        phrase = SETTING_PHRASES.get(_setting_key(" ".join(words[:n])))
+        if phrase:
+            return list(phrase)
     if name in SETTING_WORDS:
         return list(SETTING_WORDS[name])
     # a word of their names typed alone ("ready", "idle", "bank"): difflib finds it too
@@ -1665,14 +1704,15 @@ _SHOWN_WORDS: dict[str, tuple[str, ...]] = {}
 _CLOSE_MARGIN = 0.1
 
 
-def unknown_setting_text(shown: str, name: str, lang: str) -> str:
+def unknown_setting_text(shown: str, name: str, lang: str, more: Sequence[str] = ()) -> str:
     """The answer to ``/settings <name>`` for a name that is no setting: the name as
     ``shown`` (cleaned, cut, escaped for the platform: ``Runtime.typed_text``), the closest
     names, if any, and the short usage (which says that ``/settings`` lists them all: every
-    name on one line was too long to read on a phone)."""
+    name on one line was too long to read on a phone). ``more``: the words typed after the
+    name, as for :func:`close_settings`."""
     text = tr(lang, "reply.settings_unknown", name=shown)
     # (by the names the reader's screen shows: a Russian group's in Russian, «язык»)
-    close = [setting_word(SETTINGS[n], lang) for n in close_settings(name)]
+    close = [setting_word(SETTINGS[n], lang) for n in close_settings(name, more)]
     if not close:
         return text + "\n" + tr(lang, "reply.settings_usage_short")
     *first, last = close
@@ -1732,7 +1772,8 @@ async def settings(
         value = unformatted(value)
     if spec is None:
         typed = rt.typed_text(community.platform, clean_arg(name, 32))
-        return Reply(unknown_setting_text(typed, name, lang), alert=True)
+        after = [unformatted(a) for a in args[1:]]  # («цена очка»: a phrase, SETTING_PHRASES)
+        return Reply(unknown_setting_text(typed, name, lang, after), alert=True)
     if len(args) > 1 and not value.strip():
         # a value typed that is nothing once cleaned (NUL or other control characters alone,
         # which Discord's option passes on): it was answered with the help, as if no value

@@ -6,6 +6,7 @@ yet offered the reset tip."""
 from __future__ import annotations
 
 from bot.service import TableService
+from bot.service.settings import close_settings
 from bot.texts import tr
 from storage.check import check_store
 from storage.memory import MemoryStore
@@ -79,3 +80,26 @@ async def test_r8_2_a_queued_top_up_dropped_by_leaving_is_said_cancelled(env) ->
     assert t.seat_of(ALICE.user_id) is None  # stood up after the hand
     assert await player_balance(store, ALICE) == 800 + alice.stack  # her stack back, no top-up
     assert await check_store(store) == []
+
+
+# -- 3. a Russian admin's words for a setting ----------------------------------------------------
+async def test_russian_phrasings_suggest_the_setting_they_mean() -> None:
+    """«/settings цена очка» (a Russian admin's words for the kush a point is worth) was
+    offered цена_по_уровням alone (the tournament's schedule: «цена» is a word of its name),
+    not куш_за_очко; a few common Russian phrasings now find their setting first."""
+    service = _service()
+    assert not (await say(service, "language", "ru")).alert
+    reply = await say(service, "цена", "очка")
+    assert reply.alert
+    assert reply.text.splitlines()[0] == (
+        "Настройки «цена» нет. Может быть, куш_за_очко или цена_по_уровням?"
+    ), reply.text
+    reply = await say(service, "ставка", "за", "очко", "5")
+    assert reply.text.splitlines()[0] == "Настройки «ставка» нет. Может быть, куш_за_очко?"
+    assert close_settings("цена очка") == ["kush_per_point", "chips_schedule"]  # (Discord's
+    # option: the name as one text)
+    assert close_settings("время", ["на", "ход"]) == ["hand_seconds"]
+    assert close_settings("максимальный", ["стек"]) == ["max_buy_in"]
+    assert close_settings("вход", ["в", "турнир"]) == ["tournament_buy_in"]
+    assert close_settings("цена") == ["chips_schedule"]  # (one word: as before)
+    assert (await stored(service.store)).options == {}  # nothing was set
