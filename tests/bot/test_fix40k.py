@@ -10,7 +10,9 @@ from bot.service.settings import close_settings
 from bot.texts import tr
 from storage.check import check_store
 from storage.memory import MemoryStore
+from tests.bot.conftest import service_env
 from tests.bot.fakes import FakePresenter
+from tests.bot.money import assert_conserved
 from tests.bot.test_service import (
     ALICE,
     BOB,
@@ -19,6 +21,10 @@ from tests.bot.test_service import (
     press_auto_and_confirm,
     seated,
 )
+from tests.bot.test_service_classic import ALICE as C_ALICE
+from tests.bot.test_service_classic import BOB as C_BOB
+from tests.bot.test_service_classic import GROUP as C_GROUP
+from tests.bot.test_service_classic import start
 from tests.bot.test_settings import say, stored
 from tests.bot.test_transitions import player_balance
 
@@ -103,3 +109,30 @@ async def test_russian_phrasings_suggest_the_setting_they_mean() -> None:
     assert close_settings("вход", ["в", "турнир"]) == ["tournament_buy_in"]
     assert close_settings("цена") == ["chips_schedule"]  # (one word: as before)
     assert (await stored(service.store)).options == {}  # nothing was set
+
+
+async def test_r8_2_a_kicked_player_is_told_in_private_their_queued_top_up_is_cancelled() -> None:
+    """Kicked mid-hand with a top-up queued: the private notice of the kick says it is
+    cancelled (the group's answer names no one's top-up)."""
+    service, presenter, store, _clock = service_env()
+    try:
+        await start(service, [C_ALICE, C_BOB], "pineapple")
+        t = service.table_in(C_GROUP)
+        assert t is not None and t.hand is not None
+        reply = await service.top_up(C_GROUP, C_BOB, "50")
+        assert reply.text == tr("en", "reply.topup_queued", amount=50, label="kush"), reply.text
+        reply = await service.kick(C_GROUP, C_ALICE, True, "Bob")
+        assert "top-up" not in reply.text, reply.text
+        await service.rt.settled(t)
+        told = [s.text for s in presenter.privates.get(C_BOB.user_id, [])]
+        notice = (
+            tr("en", "private.kicked_later", table=t.id)
+            + "\n"
+            + tr("en", "reply.topup_cancelled_leave", amount=50, label="kush")
+        )
+        assert [s for s in told if s.startswith("An admin")] == [notice], told
+        seat = t.seat_of(C_BOB.user_id)
+        assert seat is not None and seat.top_up == 0
+        await assert_conserved(store)
+    finally:
+        await service.stop()
