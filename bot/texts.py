@@ -838,13 +838,15 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "You leave after this hand. Your hand is dead, and the game to {target} ends "
         "with it, settled for everyone; your stack comes back then.",
         "ru": "Вы встанете после этой раздачи. Ваша рука мёртвая, а игра до "
-        "{target:очка|очков|очков} закончится ею с расчётом для всех; тогда же вернётся стек.",
+        "{target:очка|очков|очков} закончится этой раздачей с расчётом для всех; тогда же "
+        "вернётся стек.",
     },
     "reply.leave_after_hand_done_chinese": {
         "en": "You leave after this hand; your board is complete. The game to {target} ends "
         "with it, settled for everyone, and your stack comes back then.",
-        "ru": "Вы встанете после этой раздачи; ваша рука уже разложена. Игра до "
-        "{target:очка|очков|очков} закончится ею с расчётом для всех, тогда же вернётся стек.",
+        "ru": "Вы встанете после этой раздачи; ваша рука уже разложена. Этой раздачей "
+        "закончится игра до {target:очка|очков|очков} с расчётом для всех, тогда же вернётся "
+        "стек.",
     },
     "reply.leave_after_hand_safe": {
         "en": "You leave after this hand. The bot places your remaining cards for you with "
@@ -931,7 +933,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Admin stood {name} up after this hand: their hand is dead, and the game to "
         "{target} ends with it, settled for everyone; their stack back then.",
         "ru": "{name} встанет из-за стола по решению админа после этой раздачи: рука мёртвая, "
-        "а игра до {target:очка|очков|очков} закончится ею с расчётом для всех; стек "
+        "и на этом закончится игра до {target:очка|очков|очков} с расчётом для всех; стек "
         "вернётся.",
     },
     "reply.kicked_game_ends_chinese": {
@@ -949,14 +951,14 @@ TEXTS: dict[str, dict[str, str]] = {
     # is not taken back by the player kicked (their own /leave is); after the hand, they may
     "reply.join_kicked": {
         "en": "An admin stood you up: you can join again after this hand.",
-        "ru": "Админ поднимает вас из-за стола: сесть снова можно после этой раздачи.",
+        "ru": "По решению админа вы встаёте из-за стола: сесть снова можно после этой раздачи.",
     },
     # the same in Chinese Poker: the player stands up when the game to the target ends, with
     # the hand or its reveal (R7.6, R7.4)
     "reply.join_kicked_chinese": {
         "en": "An admin stood you up: you can join again when the game to {target} ends.",
-        "ru": "Админ поднимает вас из-за стола: сесть снова можно, когда закончится игра до "
-        "{target:очка|очков|очков}.",
+        "ru": "По решению админа вы встаёте из-за стола: сесть снова можно, когда закончится "
+        "игра до {target:очка|очков|очков}.",
     },
     "reply.kick_not_seated": {
         "en": "{name} is not seated here.",
@@ -977,23 +979,24 @@ TEXTS: dict[str, dict[str, str]] = {
     # hand ends (R8.5)
     "private.kicked": {
         "en": "An admin stood you up at table #{table}; {amount} {label} back to your balance.",
-        "ru": "Админ поднимает вас из-за стола #{table}; возвращено на баланс: {amount} {label}.",
+        "ru": "По решению админа вы встали из-за стола #{table}; возвращено на баланс: "
+        "{amount} {label}.",
     },
     "private.kicked_nothing": {
         "en": "An admin stood you up at table #{table}.",
-        "ru": "Админ поднимает вас из-за стола #{table}.",
+        "ru": "По решению админа вы встали из-за стола #{table}.",
     },
     "private.kicked_later": {
         "en": "An admin stood you up at table #{table}: you leave when this hand ends, your "
         "stack back to your balance then.",
-        "ru": "Админ поднимает вас из-за стола #{table}: вы встанете, когда закончится эта "
-        "раздача, стек вернётся на баланс.",
+        "ru": "По решению админа вы встанете из-за стола #{table}, когда закончится эта "
+        "раздача; тогда же стек вернётся на баланс.",
     },
     # the same in Chinese Poker: they stand up when the game to the target ends (R7.6)
     "private.kicked_later_chinese": {
         "en": "An admin stood you up at table #{table}: you leave when the game to {target} "
         "ends, settled for everyone; your stack back to your balance then.",
-        "ru": "Админ поднимает вас из-за стола #{table}: вы встанете, когда закончится игра до "
+        "ru": "По решению админа вы встанете из-за стола #{table}, когда закончится игра до "
         "{target:очка|очков|очков} с расчётом для всех; тогда же стек вернётся на баланс.",
     },
     # the player kicked during a hand, told in private again when they stand up as it ends
@@ -1058,8 +1061,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "notice.left_group_dead_chinese": {
         "en": "👋 {name} left the group: their hand is dead, and the game to {target} ends "
         "with it, settled for everyone.",
-        "ru": "👋 {name} покидает группу: рука мёртвая, а игра до {target:очка|очков|очков} "
-        "закончится ею с расчётом для всех.",
+        "ru": "👋 {name} покидает группу: рука мёртвая, и этой раздачей "
+        "закончится игра до {target:очка|очков|очков} с расчётом для всех.",
     },
     "notice.left_group_later_chinese": {
         "en": "👋 {name} left the group: the game to {target} ends with this hand, settled for "
@@ -1084,8 +1087,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "notice.left_group_dead_chinese.discord": {
         "en": "👋 {name} left the server: their hand is dead, and the game to {target} ends "
         "with it, settled for everyone.",
-        "ru": "👋 {name} покидает сервер: рука мёртвая, а игра до {target:очка|очков|очков} "
-        "закончится ею с расчётом для всех.",
+        "ru": "👋 {name} покидает сервер: рука мёртвая, и этой раздачей "
+        "закончится игра до {target:очка|очков|очков} с расчётом для всех.",
     },
     "notice.left_group_later_chinese.discord": {
         "en": "👋 {name} left the server: the game to {target} ends with this hand, settled "
