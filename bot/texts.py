@@ -3014,47 +3014,47 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "settings.payouts_sum": {
         "en": "payouts: the percentages must add up to 100; these add up to {total}",
-        "ru": "payouts: проценты должны давать в сумме 100, а эти дают {total}",
+        "ru": "призы: проценты должны давать в сумме 100, а эти дают {total}",
     },
     "settings.payouts_zero": {
         "en": "payouts: every place listed wins something; leave out the places at 0: {example}",
-        "ru": "payouts: каждое указанное место что-то выигрывает; уберите места с 0: {example}",
+        "ru": "призы: каждое указанное место что-то выигрывает; уберите места с 0: {example}",
     },
     "settings.payouts_order": {
         "en": "payouts: best place first; a worse place cannot get more than a better one",
-        "ru": "payouts: сначала первое место; худшее место не может получать больше лучшего",
+        "ru": "призы: сначала первое место; худшее место не может получать больше лучшего",
     },
     "settings.schedule_least": {
         "en": "chips_schedule: every level's chips per point is at least 1",
-        "ru": "chips_schedule: цена очка на каждом уровне — не меньше 1 фишки",
+        "ru": "цена_по_уровням: цена очка на каждом уровне — не меньше 1 фишки",
     },
     "settings.schedule_order": {
         "en": "chips_schedule: chips per point cannot fall from one level to the next",
-        "ru": "chips_schedule: цена очка в фишках не может падать от уровня к уровню",
+        "ru": "цена_по_уровням: цена очка в фишках не может падать от уровня к уровню",
     },
     "settings.schedule_over_chips": {
         "en": "chips_schedule: a point of the first level ({first}) cannot cost more than the starting chips (tournament_chips: {chips}): nobody could pay one point",
-        "ru": "chips_schedule: очко первого уровня ({first}) не может стоить больше стартовых фишек (tournament_chips: {chips}): никто не оплатит и одного очка",
+        "ru": "цена_по_уровням: очко первого уровня ({first}) не может стоить больше стартовых фишек (фишки_турнира: {chips}): никто не оплатит и одного очка",
     },
     "settings.buy_in_order": {
         "en": "max_buy_in ({max_buy_in}) cannot be below min_buy_in ({min_buy_in}): keep min_buy_in ≤ max_buy_in, or set max_buy_in to 0 (5 × min_buy_in)",
-        "ru": "max_buy_in ({max_buy_in}) не может быть меньше min_buy_in ({min_buy_in}): нужно min_buy_in ≤ max_buy_in, или поставьте max_buy_in 0 (5 × min_buy_in)",
+        "ru": "макс_стек ({max_buy_in}) не может быть меньше, чем взнос ({min_buy_in}): нужно взнос ≤ макс_стек, или поставьте макс_стек 0 (5 × взнос)",
     },
     "settings.idle_over_ready": {
         "en": "an idle table would close ({idle} s, idle_close_seconds) before the ready timer ends ({ready} s, ready_seconds). Keep idle_close_seconds > ready_seconds",
-        "ru": "стол без раздач закроется ({idle} с, idle_close_seconds) раньше, чем кончится таймер готовности ({ready} с, ready_seconds). Нужно idle_close_seconds > ready_seconds",
+        "ru": "стол без раздач закроется ({idle} с, закрытие_без_игры) раньше, чем кончится таймер готовности ({ready} с, таймер_готовности). Нужно закрытие_без_игры > таймер_готовности",
     },
     "settings.point_over_buy_in": {
         "en": "a point ({point} kush_per_point) cannot cost more than the buy-in ({min_buy_in} min_buy_in): a stack below one point is never dealt in. Keep kush_per_point ≤ min_buy_in",
-        "ru": "очко ({point}, kush_per_point) не может стоить больше взноса ({min_buy_in}, min_buy_in): стек меньше одного очка не играет. Нужно kush_per_point ≤ min_buy_in",
+        "ru": "очко ({point}, куш_за_очко) не может стоить больше взноса ({min_buy_in}, взнос): стек меньше одного очка не играет. Нужно куш_за_очко ≤ взнос",
     },
     "settings.conflict_option": {
         "en": "{option} exists only in {games}, and these settings are for {game} (/settings game) whatever table is open: switch it first (/settings game {first})",
-        "ru": "{option} есть только в игре «{games}», а эти настройки — для игры «{game}» (/settings game) при любом столе: сначала смените её (/settings game {first})",
+        "ru": "{option} есть только в игре «{games}», а эти настройки — для игры «{game}» (/settings игра) при любом столе: сначала смените её (/settings игра {first})",
     },
     "settings.conflict_game": {
         "en": "{option} is on and exists only in {games}, not in {game}: turn it off first (/settings {option} off)",
-        "ru": "{option} включено, а оно есть только в игре «{games}», не в «{game}»: сначала выключите его (/settings {option} off)",
+        "ru": "{option} включено, а оно есть только в игре «{games}», не в «{game}»: сначала выключите его (/settings {option} выкл)",
     },
     "settings.elsewhere": {
         "en": " (it applies to {games}; this group's game is {game})",

@@ -5,7 +5,14 @@ the setting in English although a Russian admin types and reads its Russian name
 
 from __future__ import annotations
 
+import random
+import re
+
+from bot.model import Actor, ChatRef, Reply
+from bot.service import TableService
+from bot.service.settings import SETTINGS, setting_word
 from bot.texts import TEXTS, tr
+from storage.memory import MemoryStore
 
 
 def test_no_russian_text_says_the_admin_lifts_you_or_the_game_ends_with_it() -> None:
@@ -60,4 +67,80 @@ def test_a_dead_hand_ends_the_game_to_the_target_in_plain_russian() -> None:
     assert tr("ru", "reply.leave_after_hand_done_chinese", target=21) == (
         "Вы встанете после этой раздачи; ваша рука уже разложена. Этой раздачей закончится "
         "игра до 21 очка с расчётом для всех, тогда же вернётся стек."
+    )
+
+
+# -- 3. a Russian settings answer names the setting by its Russian name -----------------------
+GROUP = ChatRef("telegram", "-100", "-100", "Friends")
+ALICE = Actor("telegram", "1", "Alice", "en")
+BORIS = Actor("telegram", "2", "Boris", "ru")
+
+
+def _service() -> TableService:
+    return TableService(
+        MemoryStore(), clock=lambda: 1_000_000.0, rng=random.Random(5), next_hand_delay=0,
+        timers=False,
+    )  # fmt: skip
+
+
+async def _say(service: TableService, *args: str, actor: Actor = BORIS) -> Reply:
+    return await service.settings(GROUP, actor, True, list(args))
+
+
+def test_a_setting_s_name_in_a_language_comes_from_one_helper() -> None:
+    assert setting_word("hand_seconds", "ru") == "время_на_раздачу"
+    assert setting_word(SETTINGS["hand_seconds"], "en") == "hand_seconds"
+    for spec in SETTINGS.values():
+        assert setting_word(spec.name, "ru") == spec.ru_name
+        assert setting_word(spec, "en") == spec.name
+        assert spec.range_text("ru").startswith(f"{spec.ru_name}: "), spec.range_text("ru")
+        assert spec.range_text("en").startswith(spec.name), spec.range_text("en")
+
+
+def test_no_russian_settings_text_names_a_setting_in_english() -> None:
+    """The refusals worded once (a buy-in order, a point above the buy-in, the payouts)
+    named the settings in English in Russian too; the placeholders aside (``{game}``)."""
+    english = [
+        (key, spec.name)
+        for key, entry in TEXTS.items()
+        if key.startswith("settings.")
+        for spec in SETTINGS.values()
+        if re.search(rf"(?<![\w{{]){spec.name}(?![\w}}])", entry.get("ru", ""))
+    ]
+    assert english == []
+
+
+async def test_a_russian_change_reset_and_refusal_name_the_setting_in_russian() -> None:
+    service = _service()
+    saved = await _say(service, "hand_seconds", "90")  # (typed in English: answered in Russian)
+    assert saved.text.startswith("Сохранено: время_на_раздачу = 90 (было 120)."), saved.text
+    back = await _say(service, "время_на_раздачу", "по", "умолчанию")
+    assert back.text.startswith("Снова по умолчанию: время_на_раздачу = 120 (было 90)."), back.text
+    again = await _say(service, "время_на_раздачу", "по", "умолчанию")
+    assert again.text.startswith("Уже по умолчанию: время_на_раздачу"), again.text
+    refused = await _say(service, "куш_за_очко", "0")
+    assert refused.text == (
+        "Не удалось изменить куш_за_очко: целое число от 1 до 1\u00a0000\u00a0000 кушей."
+    )
+    game = await _say(service, "игра", "ofc")
+    assert game.text.startswith("Сохранено: игра = ofc — Классический OFC (было pineapple)."), (
+        game.text
+    )
+    order = await _say(service, "макс_стек", "100")
+    assert (
+        order.text.startswith(
+            "Не удалось изменить макс_стек: 100 не может быть меньше, чем взнос (200)"
+        )
+        or "макс_стек (100) не может быть меньше, чем взнос (200)" in order.text
+    ), order.text
+    two = await _say(service, "min_buy_in", "100", "max_buy_in", "500")
+    assert two.text == (
+        "По одной настройке за раз: взнос 100, затем макс_стек 500. Ничего не изменено."
+    )
+    # an English reader is answered with the English names
+    saved = await _say(service, "время_на_раздачу", "60", actor=ALICE)
+    assert saved.text.startswith("Saved: hand_seconds = 60 (was 120)."), saved.text
+    two = await _say(service, "взнос", "100", "призы", "70,30", actor=ALICE)
+    assert two.text.startswith("One setting at a time: min_buy_in 100, then payouts 70,30."), (
+        two.text
     )
