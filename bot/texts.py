@@ -3042,7 +3042,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "settings.idle_over_ready": {
         "en": "an idle table would close ({idle} s, idle_close_seconds) before the ready timer ends ({ready} s, ready_seconds). Keep idle_close_seconds > ready_seconds",
-        "ru": "стол без раздач закроется ({idle} с, закрытие_без_игры) раньше, чем кончится таймер готовности ({ready} с, таймер_готовности). Нужно закрытие_без_игры > таймер_готовности",
+        "ru": "стол без раздач закроется ({idle} с) раньше конца таймера готовности ({ready} с). Нужно закрытие_без_игры > таймер_готовности",
     },
     "settings.point_over_buy_in": {
         "en": "a point ({point} kush_per_point) cannot cost more than the buy-in ({min_buy_in} min_buy_in): a stack below one point is never dealt in. Keep kush_per_point ≤ min_buy_in",

@@ -1842,8 +1842,8 @@ async def _change(
         lang = group_language(s) or own or lang
     opts = table_options(s, table_game)
     label = rt.kush_label(community)
-    word = setting_word(spec, lang)  # (in Russian by its Russian name: «время_на_раздачу»)
-    what = f"{word} = {_display(s, opts, spec, lang, label, False, readers)}"
+    called = setting_word(spec, lang)  # (in Russian by its Russian name: «время_на_раздачу»)
+    what = f"{called} = {_display(s, opts, spec, lang, label, False, readers)}"
     named = _display(s, opts, spec, lang, label, readers=readers)
     if (
         lang != "en"
@@ -1865,7 +1865,7 @@ async def _change(
         if was == label != old_label:  # (a label English readers see as "kush", «монеты»,
             # given back to "kush": "kush (was kush)" named no change, R8.1)
             was = old_label
-        head = f"{word} = {label}" if what.startswith(f"{word} = {label}") else what
+        head = f"{called} = {label}" if what.startswith(f"{called} = {label}") else what
     # a rule option whose shown value stays, saved for another game it applies to (a Chinese
     # Poker group's scoring one_six: Classic OFC's tables scored two_per_row, R5.3): "Already
     # so" hid the change; it is saved, and what each game had is said
@@ -1910,11 +1910,11 @@ async def _change(
     if resets(value):  # (nothing stored any more: said as its default, each game's own)
         each = _each_default(spec, lang, label)
         if community.settings == before:
-            what = f"{word} — {each}" if each else plain + elsewhere
+            what = f"{called} — {each}" if each else plain + elsewhere
             text = tr(lang, "reply.settings_already_default", what=what)
         else:
             was_text = tr(lang, "settings.was", value=was)
-            what = f"{word}{was_text} — {each}" if each else plain + was_text + elsewhere
+            what = f"{called}{was_text} — {each}" if each else plain + was_text + elsewhere
             text = tr(lang, "reply.settings_reset", what=what)
         word = " ".join(unformatted(value).split()) if spec.name == "kush_label" else ""
         if word and word.casefold() not in _DOCUMENTED_RESETS:
