@@ -844,13 +844,15 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "You leave after this hand. Your hand is dead, and the game to {target} ends "
         "with it, settled for everyone; your stack comes back then.",
         "ru": "Вы встанете после этой раздачи. Ваша рука мёртвая, а игра до "
-        "{target:очка|очков|очков} закончится ею с расчётом для всех; тогда же вернётся стек.",
+        "{target:очка|очков|очков} закончится этой раздачей с расчётом для всех; тогда же "
+        "вернётся стек.",
     },
     "reply.leave_after_hand_done_chinese": {
         "en": "You leave after this hand; your board is complete. The game to {target} ends "
         "with it, settled for everyone, and your stack comes back then.",
-        "ru": "Вы встанете после этой раздачи; ваша рука уже разложена. Игра до "
-        "{target:очка|очков|очков} закончится ею с расчётом для всех, тогда же вернётся стек.",
+        "ru": "Вы встанете после этой раздачи; ваша рука уже разложена. Этой раздачей "
+        "закончится игра до {target:очка|очков|очков} с расчётом для всех, тогда же вернётся "
+        "стек.",
     },
     "reply.leave_after_hand_safe": {
         "en": "You leave after this hand. The bot places your remaining cards for you with "
@@ -937,7 +939,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Admin stood {name} up after this hand: their hand is dead, and the game to "
         "{target} ends with it, settled for everyone; their stack back then.",
         "ru": "{name} встанет из-за стола по решению админа после этой раздачи: рука мёртвая, "
-        "а игра до {target:очка|очков|очков} закончится ею с расчётом для всех; стек "
+        "и на этом закончится игра до {target:очка|очков|очков} с расчётом для всех; стек "
         "вернётся.",
     },
     "reply.kicked_game_ends_chinese": {
@@ -955,14 +957,14 @@ TEXTS: dict[str, dict[str, str]] = {
     # is not taken back by the player kicked (their own /leave is); after the hand, they may
     "reply.join_kicked": {
         "en": "An admin stood you up: you can join again after this hand.",
-        "ru": "Админ поднимает вас из-за стола: сесть снова можно после этой раздачи.",
+        "ru": "По решению админа вы встаёте из-за стола: сесть снова можно после этой раздачи.",
     },
     # the same in Chinese Poker: the player stands up when the game to the target ends, with
     # the hand or its reveal (R7.6, R7.4)
     "reply.join_kicked_chinese": {
         "en": "An admin stood you up: you can join again when the game to {target} ends.",
-        "ru": "Админ поднимает вас из-за стола: сесть снова можно, когда закончится игра до "
-        "{target:очка|очков|очков}.",
+        "ru": "По решению админа вы встаёте из-за стола: сесть снова можно, когда закончится "
+        "игра до {target:очка|очков|очков}.",
     },
     "reply.kick_not_seated": {
         "en": "{name} is not seated here.",
@@ -983,23 +985,24 @@ TEXTS: dict[str, dict[str, str]] = {
     # hand ends (R8.5)
     "private.kicked": {
         "en": "An admin stood you up at table #{table}; {amount} {label} back to your balance.",
-        "ru": "Админ поднимает вас из-за стола #{table}; возвращено на баланс: {amount} {label}.",
+        "ru": "По решению админа вы встали из-за стола #{table}; возвращено на баланс: "
+        "{amount} {label}.",
     },
     "private.kicked_nothing": {
         "en": "An admin stood you up at table #{table}.",
-        "ru": "Админ поднимает вас из-за стола #{table}.",
+        "ru": "По решению админа вы встали из-за стола #{table}.",
     },
     "private.kicked_later": {
         "en": "An admin stood you up at table #{table}: you leave when this hand ends, your "
         "stack back to your balance then.",
-        "ru": "Админ поднимает вас из-за стола #{table}: вы встанете, когда закончится эта "
-        "раздача, стек вернётся на баланс.",
+        "ru": "По решению админа вы встанете из-за стола #{table}, когда закончится эта "
+        "раздача; тогда же стек вернётся на баланс.",
     },
     # the same in Chinese Poker: they stand up when the game to the target ends (R7.6)
     "private.kicked_later_chinese": {
         "en": "An admin stood you up at table #{table}: you leave when the game to {target} "
         "ends, settled for everyone; your stack back to your balance then.",
-        "ru": "Админ поднимает вас из-за стола #{table}: вы встанете, когда закончится игра до "
+        "ru": "По решению админа вы встанете из-за стола #{table}, когда закончится игра до "
         "{target:очка|очков|очков} с расчётом для всех; тогда же стек вернётся на баланс.",
     },
     # the player kicked during a hand, told in private again when they stand up as it ends
@@ -1064,8 +1067,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "notice.left_group_dead_chinese": {
         "en": "👋 {name} left the group: their hand is dead, and the game to {target} ends "
         "with it, settled for everyone.",
-        "ru": "👋 {name} покидает группу: рука мёртвая, а игра до {target:очка|очков|очков} "
-        "закончится ею с расчётом для всех.",
+        "ru": "👋 {name} покидает группу: рука мёртвая, и этой раздачей "
+        "закончится игра до {target:очка|очков|очков} с расчётом для всех.",
     },
     "notice.left_group_later_chinese": {
         "en": "👋 {name} left the group: the game to {target} ends with this hand, settled for "
@@ -1090,8 +1093,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "notice.left_group_dead_chinese.discord": {
         "en": "👋 {name} left the server: their hand is dead, and the game to {target} ends "
         "with it, settled for everyone.",
-        "ru": "👋 {name} покидает сервер: рука мёртвая, а игра до {target:очка|очков|очков} "
-        "закончится ею с расчётом для всех.",
+        "ru": "👋 {name} покидает сервер: рука мёртвая, и этой раздачей "
+        "закончится игра до {target:очка|очков|очков} с расчётом для всех.",
     },
     "notice.left_group_later_chinese.discord": {
         "en": "👋 {name} left the server: the game to {target} ends with this hand, settled "
@@ -3012,47 +3015,47 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "settings.payouts_sum": {
         "en": "payouts: the percentages must add up to 100; these add up to {total}",
-        "ru": "payouts: проценты должны давать в сумме 100, а эти дают {total}",
+        "ru": "призы: проценты должны давать в сумме 100, а эти дают {total}",
     },
     "settings.payouts_zero": {
         "en": "payouts: every place listed wins something; leave out the places at 0: {example}",
-        "ru": "payouts: каждое указанное место что-то выигрывает; уберите места с 0: {example}",
+        "ru": "призы: каждое указанное место что-то выигрывает; уберите места с 0: {example}",
     },
     "settings.payouts_order": {
         "en": "payouts: best place first; a worse place cannot get more than a better one",
-        "ru": "payouts: сначала первое место; худшее место не может получать больше лучшего",
+        "ru": "призы: сначала первое место; худшее место не может получать больше лучшего",
     },
     "settings.schedule_least": {
         "en": "chips_schedule: every level's chips per point is at least 1",
-        "ru": "chips_schedule: цена очка на каждом уровне — не меньше 1 фишки",
+        "ru": "цена_по_уровням: цена очка на каждом уровне — не меньше 1 фишки",
     },
     "settings.schedule_order": {
         "en": "chips_schedule: chips per point cannot fall from one level to the next",
-        "ru": "chips_schedule: цена очка в фишках не может падать от уровня к уровню",
+        "ru": "цена_по_уровням: цена очка в фишках не может падать от уровня к уровню",
     },
     "settings.schedule_over_chips": {
         "en": "chips_schedule: a point of the first level ({first}) cannot cost more than the starting chips (tournament_chips: {chips}): nobody could pay one point",
-        "ru": "chips_schedule: очко первого уровня ({first}) не может стоить больше стартовых фишек (tournament_chips: {chips}): никто не оплатит и одного очка",
+        "ru": "цена_по_уровням: очко первого уровня ({first}) не может стоить больше стартовых фишек (фишки_турнира: {chips}): никто не оплатит и одного очка",
     },
     "settings.buy_in_order": {
         "en": "max_buy_in ({max_buy_in}) cannot be below min_buy_in ({min_buy_in}): keep min_buy_in ≤ max_buy_in, or set max_buy_in to 0 (5 × min_buy_in)",
-        "ru": "max_buy_in ({max_buy_in}) не может быть меньше min_buy_in ({min_buy_in}): нужно min_buy_in ≤ max_buy_in, или поставьте max_buy_in 0 (5 × min_buy_in)",
+        "ru": "макс_стек ({max_buy_in}) не может быть меньше, чем взнос ({min_buy_in}): нужно взнос ≤ макс_стек, или поставьте макс_стек 0 (5 × взнос)",
     },
     "settings.idle_over_ready": {
         "en": "an idle table would close ({idle} s, idle_close_seconds) before the ready timer ends ({ready} s, ready_seconds). Keep idle_close_seconds > ready_seconds",
-        "ru": "стол без раздач закроется ({idle} с, idle_close_seconds) раньше, чем кончится таймер готовности ({ready} с, ready_seconds). Нужно idle_close_seconds > ready_seconds",
+        "ru": "стол без раздач закроется ({idle} с) раньше конца таймера готовности ({ready} с). Нужно закрытие_без_игры > таймер_готовности",
     },
     "settings.point_over_buy_in": {
         "en": "a point ({point} kush_per_point) cannot cost more than the buy-in ({min_buy_in} min_buy_in): a stack below one point is never dealt in. Keep kush_per_point ≤ min_buy_in",
-        "ru": "очко ({point}, kush_per_point) не может стоить больше взноса ({min_buy_in}, min_buy_in): стек меньше одного очка не играет. Нужно kush_per_point ≤ min_buy_in",
+        "ru": "очко ({point}, куш_за_очко) не может стоить больше взноса ({min_buy_in}, взнос): стек меньше одного очка не играет. Нужно куш_за_очко ≤ взнос",
     },
     "settings.conflict_option": {
         "en": "{option} exists only in {games}, and these settings are for {game} (/settings game) whatever table is open: switch it first (/settings game {first})",
-        "ru": "{option} есть только в игре «{games}», а эти настройки — для игры «{game}» (/settings game) при любом столе: сначала смените её (/settings game {first})",
+        "ru": "{option} есть только в игре «{games}», а эти настройки — для игры «{game}» (/settings игра) при любом столе: сначала смените её (/settings игра {first})",
     },
     "settings.conflict_game": {
         "en": "{option} is on and exists only in {games}, not in {game}: turn it off first (/settings {option} off)",
-        "ru": "{option} включено, а оно есть только в игре «{games}», не в «{game}»: сначала выключите его (/settings {option} off)",
+        "ru": "{option} включено, а оно есть только в игре «{games}», не в «{game}»: сначала выключите его (/settings {option} выкл)",
     },
     "settings.elsewhere": {
         "en": " (it applies to {games}; this group's game is {game})",

@@ -293,7 +293,7 @@ def test_the_russian_guide_check_finds_a_broken_quote_or_command() -> None:
         ("«Сесть»", "«Сестъ»"),
         ("«✅ Подтвердить»", "«✅ Confirm»"),
         ("«Вы готовы: взнос 200 кушей на", "«Вы готовы: взнос 200 кушей в"),
-        ("«Сохранено: hand_seconds = 90", "«Сохранили: hand_seconds = 90"),
+        ("«Сохранено: время_на_раздачу = 90", "«Сохранили: время_на_раздачу = 90"),
     ]:
         assert right in text, right
         broken = text.replace(right, wrong, 1)

@@ -571,20 +571,19 @@ class Setting(BaseModel):
         written as every amount is (:func:`_number`: "1,000,000,000,000", in Russian
         "1 000 000 000 000")."""
         number = _number
+        name = setting_word(self, lang)  # (in Russian its Russian name, «время_на_раздачу»)
         if self.kind is Kind.SWITCH:
-            return tr(lang, "settings.range.switch", name=self.name)
+            return tr(lang, "settings.range.switch", name=name)
         if self.kind is Kind.CHOICE:
-            return tr(
-                lang, "settings.range.choice", name=self.name, choices=", ".join(self.choices)
-            )
+            return tr(lang, "settings.range.choice", name=name, choices=", ".join(self.choices))
         if self.name in _LIST_EXAMPLES:  # a list of numbers, not free text (R8.7)
             example = _LIST_EXAMPLES[self.name]
             high = number(self.high, lang)
-            return tr(lang, "settings.range.list", name=self.name, example=example, high=high)
+            return tr(lang, "settings.range.list", name=name, example=example, high=high)
         if self.unit is Unit.KUSH and self.kind is Kind.WHOLE:  # ("от 1 до 200 abc")
             low, high = number(self.low, lang), number(self.high, lang)
             key = "settings.range.whole_kush"
-            return tr(lang, key, name=self.name, low=low, high=high, label=label)
+            return tr(lang, key, name=name, low=low, high=high, label=label)
         unit = (
             tr(lang, f"settings.unit.{self.unit.value}", label=label)
             if self.unit is not Unit.NONE
@@ -595,7 +594,7 @@ class Setting(BaseModel):
         return tr(
             lang,
             f"settings.range.{self.kind.value}",
-            name=self.name,
+            name=name,
             unit=unit,
             low=number(self.low, lang),
             high=number(self.high, lang),
@@ -1150,10 +1149,16 @@ def leading_setting(args: Sequence[str]) -> tuple[Setting | None, int]:
     return None, 1
 
 
-def setting_word(spec: Setting, lang: str) -> str:
-    """The name a reader of ``lang`` is shown for ``spec`` to type: its Russian name
-    (:attr:`Setting.ru_name`) in Russian, else its English one."""
-    return spec.ru_name if lang == "ru" else spec.name
+def setting_word(spec: Setting | str, lang: str) -> str:
+    """The name a reader of ``lang`` is shown for the setting ``spec`` (a :class:`Setting`
+    or its English name, a key of :data:`SETTINGS`) to type, and every answer about it names
+    it by: its Russian name (:attr:`Setting.ru_name`, «время_на_раздачу») in Russian, else
+    its English one (``hand_seconds``). The one place a setting's name in a language comes
+    from (a Russian admin read «Сохранено: hand_seconds = 90» after typing the Russian name).
+
+    :raises KeyError: for a string that is no setting's English name."""
+    setting = SETTINGS[spec] if isinstance(spec, str) else spec
+    return setting.ru_name if lang == "ru" else setting.name
 
 
 def settings_matching(typed: str, limit: int = 25) -> list[Setting]:
@@ -1484,8 +1489,9 @@ def _title(spec: Setting, lang: str) -> str:
 
 def _help_title(spec: Setting, lang: str) -> str:
     """How ``/settings <name>`` titles a setting: as the list does (:func:`_title`) and, in
-    Russian, with its English name too («Время на раздачу (время_на_раздачу, hand_seconds)»,
-    «Язык (language)»), which the range and other answers name it by."""
+    Russian, with its Russian name (which the range and other answers name it by,
+    :func:`setting_word`) and its English one too («Время на раздачу (время_на_раздачу,
+    hand_seconds)», «Язык (language)»)."""
     if lang != "ru":
         return _title(spec, lang)
     short = _short(spec, lang)
@@ -1789,7 +1795,7 @@ async def settings(
         if _droppable(s, spec, game or s.game, readers):  # (the way back was not said)
             text += "\n" + tr(lang, "settings.reset_hint", name=setting_word(spec, lang))
         return Reply(text)
-    if (more := _second_setting(spec, args)) is not None:
+    if (more := _second_setting(spec, args, lang)) is not None:
         # "/settings min_buy_in 100 max_buy_in 500" was refused as min_buy_in's value ("takes
         # a whole number from 1 to …": 100 is one) with how to write digits
         first, second = (rt.typed_text(community.platform, clean_arg(x, 40)) for x in more)
@@ -1813,17 +1819,22 @@ async def settings(
     )
 
 
-def _second_setting(spec: Setting, args: list[str]) -> tuple[str, str] | None:
+def _second_setting(spec: Setting, args: list[str], lang: str) -> tuple[str, str] | None:
     """Two settings typed in one command (``/settings min_buy_in 100 max_buy_in 500``): the
-    first and the second (name and value each, as typed), ``None`` when the value names no
-    other setting after its first word. A label (``kush_label``) is text that may hold any
-    word, a setting's name too."""
+    first and the second (each its name in ``lang``, :func:`setting_word`, and its value as
+    typed: «взнос 100», «макс_стек 500» in Russian), ``None`` when the value names no other
+    setting after its first word. A label (``kush_label``) is text that may hold any word, a
+    setting's name too."""
     if spec.name == "kush_label":
         return None
-    at = next((i for i in range(2, len(args)) if setting_named(args[i]) is not None), None)
-    if at is None:
+    at, other = next(
+        ((i, o) for i in range(2, len(args)) if (o := setting_named(args[i])) is not None),
+        (None, None),
+    )
+    if at is None or other is None:
         return None
-    return f"{args[0]} {' '.join(args[1:at])}", " ".join([args[at].lower(), *args[at + 1 :]])
+    first = " ".join([setting_word(spec, lang), *args[1:at]])
+    return first, " ".join([setting_word(other, lang), *args[at + 1 :]])
 
 
 def _begins_as_number(word: str) -> bool:
@@ -1881,7 +1892,8 @@ async def _change(
         lang = group_language(s) or own or lang
     opts = table_options(s, table_game)
     label = rt.kush_label(community)
-    what = f"{spec.name} = {_display(s, opts, spec, lang, label, False, readers)}"
+    called = setting_word(spec, lang)  # (in Russian by its Russian name: «время_на_раздачу»)
+    what = f"{called} = {_display(s, opts, spec, lang, label, False, readers)}"
     named = _display(s, opts, spec, lang, label, readers=readers)
     if (
         lang != "en"
@@ -1903,7 +1915,7 @@ async def _change(
         if was == label != old_label:  # (a label English readers see as "kush", «монеты»,
             # given back to "kush": "kush (was kush)" named no change, R8.1)
             was = old_label
-        head = f"{spec.name} = {label}" if what.startswith(f"{spec.name} = {label}") else what
+        head = f"{called} = {label}" if what.startswith(f"{called} = {label}") else what
     # a rule option whose shown value stays, saved for another game it applies to (a Chinese
     # Poker group's scoring one_six: Classic OFC's tables scored two_per_row, R5.3): "Already
     # so" hid the change; it is saved, and what each game had is said
@@ -1948,11 +1960,11 @@ async def _change(
     if resets(value):  # (nothing stored any more: said as its default, each game's own)
         each = _each_default(spec, lang, label)
         if community.settings == before:
-            what = f"{spec.name} — {each}" if each else plain + elsewhere
+            what = f"{called} — {each}" if each else plain + elsewhere
             text = tr(lang, "reply.settings_already_default", what=what)
         else:
             was_text = tr(lang, "settings.was", value=was)
-            what = f"{spec.name}{was_text} — {each}" if each else plain + was_text + elsewhere
+            what = f"{called}{was_text} — {each}" if each else plain + was_text + elsewhere
             text = tr(lang, "reply.settings_reset", what=what)
         word = " ".join(unformatted(value).split()) if spec.name == "kush_label" else ""
         if word and word.casefold() not in _DOCUMENTED_RESETS:
@@ -2234,10 +2246,12 @@ def _list_refusal(name: str, text: str) -> Callable[[str], str] | None:
         numbers = _numbers(text, name)
     except EmptyPlace:
         sep = _empty_place_separator(text)
-        return lambda lang: tr(lang, "settings.list_empty", name=name, sep=sep)
+        return lambda lang: tr(lang, "settings.list_empty", name=setting_word(name, lang), sep=sep)
     except OptionError:
         example = _LIST_EXAMPLES[name]
-        return lambda lang: tr(lang, "settings.list_digits", name=name, example=example)
+        return lambda lang: tr(
+            lang, "settings.list_digits", name=setting_word(name, lang), example=example
+        )
     if numbers is None:
         return None
     ordered = all(b <= a for a, b in pairwise(numbers))
@@ -2426,7 +2440,7 @@ def _conflict_text(exc: OptionConflict, changed: str) -> Callable[[str], str]:
         return tr(
             lang,
             "settings.conflict_option" if changed == exc.option else "settings.conflict_game",
-            option=exc.option,
+            option=setting_word(exc.option, lang),
             games=games,
             game=tr(lang, f"game.{exc.game}"),
             first=exc.games[0],

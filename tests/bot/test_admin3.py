@@ -172,5 +172,5 @@ async def test_an_anonymous_admin_reads_the_groups_language_under_auto(tmp_path:
         t = next(iter(w.service.tables.values()))
         assert t.lang == "ru" and not t.seats
         assert await anonymous("/join") == tr("ru", "reply.anonymous")
-        assert (await anonymous("/settings language auto")).startswith("Уже так: language = авто.")
+        assert (await anonymous("/settings language auto")).startswith("Уже так: язык = авто.")
         assert t.lang == "ru"

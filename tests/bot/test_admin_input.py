@@ -92,23 +92,23 @@ async def test_a_channels_refusal_is_in_the_groups_language(tmp_path: Path) -> N
     ("name", "value", "english", "russian"),
     [
         ("payouts", "50,40", "payouts: the percentages must add up to 100; these add up to 90",
-         "payouts: проценты должны давать в сумме 100, а эти дают 90"),
+         "призы: проценты должны давать в сумме 100, а эти дают 90"),
         ("payouts", "30,70", "payouts: best place first; a worse place cannot get more than a "
-         "better one", "payouts: сначала первое место; худшее место не может получать больше "
+         "better one", "призы: сначала первое место; худшее место не может получать больше "
          "лучшего"),
         ("payouts", "60,40,-0", "payouts: whole numbers (digits 0–9, at most 9 each) separated by "
-         "commas, spaces or semicolons, e.g. “70,30”, or “default”", "payouts: целые числа "
+         "commas, spaces or semicolons, e.g. “70,30”, or “default”", "призы: целые числа "
          "(цифры 0–9, до 9 в каждом) через запятую, пробел или точку с запятой, например "
          "«70,30», или «по умолчанию»"),
         ("chips_schedule", "20,10", "chips_schedule: chips per point cannot fall from one level "
-         "to the next", "chips_schedule: цена очка в фишках не может падать от уровня к уровню"),
+         "to the next", "цена_по_уровням: цена очка в фишках не может падать от уровня к уровню"),
         ("chips_schedule", "0,10", "chips_schedule: every level's chips per point is at least 1",
-         "chips_schedule: цена очка на каждом уровне — не меньше 1 фишки"),
+         "цена_по_уровням: цена очка на каждом уровне — не меньше 1 фишки"),
         # ten digits: whole numbers all the same, too long (it said "whole numbers separated
         # by commas", which they were)
         ("chips_schedule", "10,1000000000", "chips_schedule: whole numbers (digits 0–9, at most 9 "
          "each) separated by commas, spaces or semicolons, e.g. “10,15,20,30”, or “default”",
-         "chips_schedule: целые числа (цифры 0–9, до 9 в каждом) через запятую, пробел "
+         "цена_по_уровням: целые числа (цифры 0–9, до 9 в каждом) через запятую, пробел "
          "или точку с запятой, например «10,15,20,30», или «по умолчанию»"),
     ],
     ids=["sum", "order", "negative-zero", "schedule-falls", "schedule-zero", "ten-digits"],

@@ -70,11 +70,11 @@ async def test_a_refused_payout_or_schedule_is_explained_in_the_group_language()
         # a place listed to win 0 % (R8.7): refused, with the list without it
         ("payouts", "100,0"): tr("ru", "settings.payouts_zero", example="100"),
         ("payouts", "50,50,0"): tr("ru", "settings.payouts_zero", example="50,50"),
-        ("payouts", "x"): tr("ru", "settings.list_digits", name="payouts", example="70,30"),
+        ("payouts", "x"): tr("ru", "settings.list_digits", name="призы", example="70,30"),
         ("chips_schedule", "30,20"): tr("ru", "settings.schedule_order"),
         ("chips_schedule", "0,10"): tr("ru", "settings.schedule_least"),
         ("chips_schedule", "10,a"): tr(
-            "ru", "settings.list_digits", name="chips_schedule", example="10,15,20,30"
+            "ru", "settings.list_digits", name="цена_по_уровням", example="10,15,20,30"
         ),
     }
     for (name, value), says in cases.items():

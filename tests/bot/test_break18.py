@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from bot.service.numbers import read_fraction, read_whole
+from bot.service.settings import SETTINGS
 from bot.texts import tr
 from storage.check import check_store
 from tests.bot.conftest import service_env
@@ -137,9 +138,12 @@ async def test_two_settings_in_one_command_are_asked_one_at_a_time(
     for actor, lang in ((ANNA, "en"), (BORIS, "ru")):
         reply = await service.settings(GROUP, actor, True, typed.split())
         assert reply.alert
-        assert reply.text == tr(lang, "reply.settings_one_at_a_time", first=first, second=second), (
-            reply.text
-        )
+        # (named as the reader's language names the settings: «взнос 100» in Russian)
+        words = first, second
+        if lang == "ru":
+            words = tuple(" ".join([SETTINGS[w.split()[0]].ru_name, *w.split()[1:]]) for w in words)
+        said = tr(lang, "reply.settings_one_at_a_time", first=words[0], second=words[1])
+        assert reply.text == said, reply.text
     assert tr("en", "reply.settings_one_at_a_time", first=first, second=second) == (
         f"One setting at a time: {first}, then {second}. Nothing was changed."
     )

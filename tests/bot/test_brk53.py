@@ -49,8 +49,8 @@ async def test_a_kick_mid_chinese_hand_tells_the_admin_the_game_ends() -> None:
     bob = t.seat_of(C_BOB.user_id)
     assert bob is not None and bob.leaving
     assert tr("ru", "reply.kicked_after_hand_chinese", name="Bob", target=51) == (
-        "Bob встанет из-за стола по решению админа после этой раздачи: рука мёртвая, а игра "
-        "до 51 очка закончится ею с расчётом для всех; стек вернётся."
+        "Bob встанет из-за стола по решению админа после этой раздачи: рука мёртвая, и на "
+        "этом закончится игра до 51 очка с расчётом для всех; стек вернётся."
     )
     before = await player_balance_in(store, C_GROUP, C_BOB)
     hand = t.hand

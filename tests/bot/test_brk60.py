@@ -30,7 +30,7 @@ async def test_r8_1_a_label_english_readers_see_as_kush_names_what_it_was_when_r
     # a Russian reader saw the label itself; a Latin label was never shown as "kush"
     assert not (await say(service, "kush_label", "монеты")).alert
     russian = await say(service, "kush_label", "сброс", actor=BORIS)
-    assert russian.text.splitlines()[0] == "Снова по умолчанию: kush_label = куш (было монеты).", (
+    assert russian.text.splitlines()[0] == "Снова по умолчанию: валюта = куш (было монеты).", (
         russian.text
     )
     assert not (await say(service, "kush_label", "жетоны")).alert
@@ -43,7 +43,7 @@ async def test_r8_1_the_reset_label_is_named_on_discord_too(tmp_path: Path) -> N
     async with world(tmp_path) as w:
         options = {"name": "kush_label", "value": "монеты"}
         reply = await w.slash(DC_BOB, "settings", options, admin=True)
-        assert reply["content"].startswith("Сохранено: kush_label = монеты (было куш)."), reply
+        assert reply["content"].startswith("Сохранено: валюта = монеты (было куш)."), reply
         options = {"name": "kush_label", "value": "reset"}
         reply = await w.slash(DC_ALICE, "settings", options, admin=True)
         assert reply["content"].splitlines()[0] == (

@@ -72,7 +72,7 @@ async def test_a_kush_label_too_long_in_one_cluster_is_refused_not_saved_cut(typ
         "without control characters."
     )
     reply = await say(service, "kush_label", typed, actor=BORIS)
-    assert reply.alert and reply.text.startswith("Не удалось изменить kush_label"), reply.text
+    assert reply.alert and reply.text.startswith("Не удалось изменить валюта"), reply.text
     assert await stored(store) == before
 
 

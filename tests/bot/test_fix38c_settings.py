@@ -165,7 +165,9 @@ async def test_chips_schedule_with_a_level_left_out_is_refused_in_both_languages
     assert tr("en", "settings.list_empty", name="chips_schedule", sep=",") in reply.text, reply.text
     reply = await say(service, "chips_schedule", "10,,20", actor=BORIS)
     assert reply.text is not None
-    assert tr("ru", "settings.list_empty", name="chips_schedule", sep=",") in reply.text, reply.text
+    assert tr("ru", "settings.list_empty", name="цена_по_уровням", sep=",") in reply.text, (
+        reply.text
+    )
     assert (await stored(store)).chips_schedule == ""
     reply = await say(service, "chips_schedule", "10 15;20")
     assert not reply.alert, reply.text

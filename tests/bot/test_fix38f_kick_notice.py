@@ -90,14 +90,14 @@ async def test_r8_2_a_player_kicked_from_a_cash_table_is_told_in_private(
             == {
                 ("en", "between_hands"): f"An admin stood you up at table #{t.id}; 200 kush back "
                 "to your balance.",
-                ("ru", "between_hands"): f"Админ поднимает вас из-за стола #{t.id}; возвращено на "
-                "баланс: 200 кушей.",
+                ("ru", "between_hands"): f"По решению админа вы встали из-за стола #{t.id}; "
+                "возвращено на баланс: 200 кушей.",
                 ("en", "never_bought_in"): f"An admin stood you up at table #{t.id}.",
-                ("ru", "never_bought_in"): f"Админ поднимает вас из-за стола #{t.id}.",
+                ("ru", "never_bought_in"): f"По решению админа вы встали из-за стола #{t.id}.",
                 ("en", "mid_hand"): f"An admin stood you up at table #{t.id}: you leave when this "
                 "hand ends, your stack back to your balance then.",
-                ("ru", "mid_hand"): f"Админ поднимает вас из-за стола #{t.id}: вы встанете, когда "
-                "закончится эта раздача, стек вернётся на баланс.",
+                ("ru", "mid_hand"): f"По решению админа вы встанете из-за стола #{t.id}, когда "
+                "закончится эта раздача; тогда же стек вернётся на баланс.",
             }[(lang, case)]
         )
         await assert_conserved(store)

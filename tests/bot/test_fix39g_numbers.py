@@ -46,10 +46,10 @@ def test_anything_else_with_a_comma_or_a_space_is_no_whole_number(typed: str) ->
     [
         (ALICE, ["5,000"], "Saved: min_buy_in = 5,000 (was 200)."),
         (ALICE, ["10,000"], "Saved: min_buy_in = 10,000 (was 200)."),
-        (BORIS, ["5", "000"], "min_buy_in = 5000"),  # (/settings min_buy_in 5 000: two words)
-        (BORIS, ["10", "000"], "min_buy_in = 10\u00a0000"),
-        (BORIS, [f"10{NBSP}000"], "min_buy_in = 10\u00a0000"),
-        (BORIS, [f"10{THIN}000"], "min_buy_in = 10\u00a0000"),
+        (BORIS, ["5", "000"], "взнос = 5000"),  # (/settings min_buy_in 5 000: two words)
+        (BORIS, ["10", "000"], "взнос = 10\u00a0000"),
+        (BORIS, [f"10{NBSP}000"], "взнос = 10\u00a0000"),
+        (BORIS, [f"10{THIN}000"], "взнос = 10\u00a0000"),
     ],
 )
 async def test_a_whole_number_setting_takes_its_thousands_grouped(

@@ -69,7 +69,8 @@ async def test_r8_2_the_player_kicked_mid_hand_cannot_join_back_until_it_ends(la
             reply.text
             == {
                 "en": "An admin stood you up: you can join again after this hand.",
-                "ru": "Админ поднимает вас из-за стола: сесть снова можно после этой раздачи.",
+                "ru": "По решению админа вы встаёте из-за стола: сесть снова можно после "
+                "этой раздачи.",
             }[lang]
         )
         await _play_on(service, presenter, t, alice)

@@ -76,10 +76,11 @@ async def test_r7_6_a_chinese_player_kicked_is_told_they_leave_when_the_game_end
 
 def test_the_chinese_kick_texts_in_russian() -> None:
     assert tr("ru", "reply.join_kicked_chinese", target=51) == (
-        "Админ поднимает вас из-за стола: сесть снова можно, когда закончится игра до 51 очка."
+        "По решению админа вы встаёте из-за стола: сесть снова можно, когда закончится игра "
+        "до 51 очка."
     )
     assert tr("ru", "private.kicked_later_chinese", table=7, target=51) == (
-        "Админ поднимает вас из-за стола #7: вы встанете, когда закончится игра до 51 очка с "
+        "По решению админа вы встанете из-за стола #7, когда закончится игра до 51 очка с "
         "расчётом для всех; тогда же стек вернётся на баланс."
     )
 

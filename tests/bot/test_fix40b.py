@@ -138,8 +138,8 @@ async def test_r7_6_a_chinese_player_leaving_the_group_ends_the_game_and_the_gro
 
 def test_the_chinese_left_group_texts_in_russian() -> None:
     assert tr("ru", "notice.left_group_dead_chinese", name="Анна", target=51) == (
-        "👋 Анна покидает группу: рука мёртвая, а игра до 51 очка закончится ею с расчётом "
-        "для всех."
+        "👋 Анна покидает группу: рука мёртвая, и этой раздачей закончится игра до 51 очка с "
+        "расчётом для всех."
     )
     assert tr("ru", "notice.left_group_later_chinese.discord", name="Анна", target=100) == (
         "👋 Анна покидает сервер: игра до 100 очков закончится этой раздачей с расчётом для всех."

@@ -66,21 +66,21 @@ async def test_a_russian_name_views_changes_and_resets_a_setting() -> None:
     assert about.text.startswith("Время на раздачу (hand_seconds): ")
     assert "/settings время_на_раздачу по умолчанию" not in about.text  # (at its default)
     saved = await _say(service, "время", "на", "раздачу", "90")
-    assert saved.text.startswith("Сохранено: hand_seconds = 90 (было 120)."), saved.text
+    assert saved.text.startswith("Сохранено: время_на_раздачу = 90 (было 120)."), saved.text
     assert "Время на раздачу: 90 (по умолчанию 120)" in (await _say(service)).screen.text  # type: ignore[union-attr]
     about = await _say(service, "время на раздачу")
     assert "/settings время_на_раздачу по умолчанию — вернуть" in about.text, about.text
     back = await _say(service, "ВРЕМЯ_НА_РАЗДАЧУ", "по", "умолчанию")
-    assert back.text.startswith("Снова по умолчанию: hand_seconds"), back.text
+    assert back.text.startswith("Снова по умолчанию: время_на_раздачу"), back.text
     assert "Время на раздачу: 120" in await _listed(service)
     saved = await _say(service, "подсчет", "очков", "two_per_row")  # (е for ё)
-    assert saved.text.startswith("Сохранено: scoring = two_per_row"), saved.text
+    assert saved.text.startswith("Сохранено: подсчёт_очков = two_per_row"), saved.text
     saved = await _say(service, "макс_стек", "1000")
-    assert saved.text.startswith("Сохранено: max_buy_in = 1000"), saved.text
+    assert saved.text.startswith("Сохранено: макс_стек = 1000"), saved.text
     assert "Макс. стек (макс_стек): 1000" in await _listed(service)
     # two settings in one command, the second by its Russian name: one at a time
     two = await _say(service, "взнос", "100", "призы", "70,30")
-    assert two.alert and "min_buy_in 100" in two.text and "призы 70,30" in two.text, two.text
+    assert two.alert and "взнос 100" in two.text and "призы 70,30" in two.text, two.text
     assert "Взнос: 200" in await _listed(service)  # (nothing saved)
     # an English reader's group takes them too, and its list stays as it was
     saved = await _say(service, "язык", "en", actor=ALICE)

@@ -57,13 +57,13 @@ async def test_a_reset_is_answered_in_russian_and_a_group_setting_gets_its_defau
     reply = await say(service, "min_buy_in", "по", "умолчанию", actor=BORIS)
     assert not reply.alert, reply.text
     assert (await stored(store)).min_buy_in == 200
-    assert reply.text.startswith("Снова по умолчанию: min_buy_in = 200 (было 500)."), reply.text
+    assert reply.text.startswith("Снова по умолчанию: взнос = 200 (было 500)."), reply.text
     reply = await say(service, "min_buy_in", "сброс", actor=BORIS)
-    assert reply.text.startswith("Уже по умолчанию: min_buy_in = 200."), reply.text
+    assert reply.text.startswith("Уже по умолчанию: взнос = 200."), reply.text
     assert not (await say(service, "stay_on_full_house_middle", "on")).alert
     reply = await say(service, "stay_on_full_house_middle", "сброс", actor=BORIS)
     assert reply.text.startswith(
-        "Снова по умолчанию: stay_on_full_house_middle (было вкл) — Ананас (OFC): выкл,"
+        "Снова по умолчанию: фулл_в_середине (было вкл) — Ананас (OFC): выкл,"
         " Классический OFC: вкл."
     ), reply.text
     assert "stay_on_full_house_middle" not in (await stored(store)).options

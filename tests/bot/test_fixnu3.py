@@ -166,7 +166,7 @@ async def test_r8_5_a_hand_budget_too_short_to_play_a_street_is_refused(lang: st
     assert reply.text.startswith(
         {
             "en": "Cannot set that — hand_seconds takes a whole number of seconds from 30 to 3,600",
-            "ru": "Не удалось изменить hand_seconds: целое число секунд от 30 до 3600",
+            "ru": "Не удалось изменить время_на_раздачу: целое число секунд от 30 до 3600",
         }[lang]
     ), reply.text
     assert (await stored(store)).options.get("hand_seconds") is None

@@ -49,7 +49,7 @@ async def test_an_english_player_of_a_group_labelled_in_russian_reads_kush() -> 
     ], saved.text
     russian = await say(service, "kush_label", "жетоны", actor=BORIS)
     assert russian.text.splitlines()[:2] == [
-        "Сохранено: kush_label = жетоны (было монеты).",
+        "Сохранено: валюта = жетоны (было монеты).",
         "Читающие по-английски видят вместо него «kush»: название латиницей («coins») или "
         "значок (🪙, ₽) все читают одинаково.",
     ], russian.text
@@ -75,7 +75,7 @@ async def test_a_group_set_to_russian_is_not_told_of_english_readers() -> None:
     service, _ = new_service()
     assert not (await say(service, "language", "ru")).alert
     saved = await say(service, "kush_label", "монеты")
-    assert saved.text.splitlines()[0] == "Сохранено: kush_label = монеты (было куш).", saved.text
+    assert saved.text.splitlines()[0] == "Сохранено: валюта = монеты (было куш).", saved.text
     assert "по-английски" not in saved.text
     # the group reads Russian: its English member too
     alice = await service.balance(GROUP, ALICE)

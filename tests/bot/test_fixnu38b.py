@@ -220,14 +220,14 @@ async def test_a_refused_settings_value_writes_its_range_as_the_hint_asks() -> N
     ), reply.text
     reply = await say(service, "min_buy_in", "1 00", actor=S_BORIS)
     assert reply.alert and reply.text == (
-        "Не удалось изменить min_buy_in: целое число от 1 до 1\u00a0000\u00a0000\u00a0000\u00a0000 "
+        "Не удалось изменить взнос: целое число от 1 до 1\u00a0000\u00a0000\u00a0000\u00a0000 "
         "кушей.\n" + hint_ru
     ), reply.text
     assert "5000 или 5 000" in hint_ru
     # a range with no hint on writing numbers keeps its thousands grouped, as amounts are
     reply = await say(service, "kush_per_point", "0", actor=S_BORIS)
     assert reply.text == (
-        "Не удалось изменить kush_per_point: целое число от 1 до 1\u00a0000\u00a0000 кушей."
+        "Не удалось изменить куш_за_очко: целое число от 1 до 1\u00a0000\u00a0000 кушей."
     )
 
 

@@ -188,8 +188,7 @@ async def test_a_refused_settings_value_groups_its_bounds_as_grant_does() -> Non
         ), typed
         reply = await say(service, "min_buy_in", typed, actor=S_BORIS)
         assert reply.text.split("\n")[0] == (
-            f"Не удалось изменить min_buy_in: целое число от 1 до 1{nb}000{nb}000{nb}000{nb}000 "
-            "кушей."
+            f"Не удалось изменить взнос: целое число от 1 до 1{nb}000{nb}000{nb}000{nb}000 кушей."
         ), typed
     reply = await say(service, "min_buy_in", "5k", actor=S_BORIS)
     assert reply.text.split("\n")[1] == (

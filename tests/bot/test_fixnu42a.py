@@ -66,8 +66,8 @@ async def test_r7_7_the_chinese_leave_question_says_the_hand_is_dead_and_the_gam
         "settled for everyone; your stack comes back then."
     )
     assert tr("ru", "reply.leave_after_hand_chinese", target=51) == (
-        "Вы встанете после этой раздачи. Ваша рука мёртвая, а игра до 51 очка закончится ею "
-        "с расчётом для всех; тогда же вернётся стек."
+        "Вы встанете после этой раздачи. Ваша рука мёртвая, а игра до 51 очка закончится "
+        "этой раздачей с расчётом для всех; тогда же вернётся стек."
     )
     # what it said happens: Alice's board is dead, the game over and settled
     hand = t.hand
@@ -96,8 +96,8 @@ async def test_r7_6_a_chinese_leave_with_the_cards_arranged_says_the_game_ends()
         "settled for everyone, and your stack comes back then."
     )
     assert tr("ru", "reply.leave_after_hand_done_chinese", target=51) == (
-        "Вы встанете после этой раздачи; ваша рука уже разложена. Игра до 51 очка закончится "
-        "ею с расчётом для всех, тогда же вернётся стек."
+        "Вы встанете после этой раздачи; ваша рука уже разложена. Этой раздачей закончится "
+        "игра до 51 очка с расчётом для всех, тогда же вернётся стек."
     )
 
 

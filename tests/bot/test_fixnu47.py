@@ -64,7 +64,7 @@ async def test_grant_me_grants_the_admin_themself(
         ),
         (
             "ru",
-            "Не удалось изменить utc_offset: число часов от -12 до 14 "
+            "Не удалось изменить часовой_пояс: число часов от -12 до 14 "
             "(дробное — через запятую или точку: 7,5).",
         ),
     ],
@@ -80,11 +80,11 @@ async def test_utc_offset_out_of_range_says_a_fraction_is_fine(lang: str, said: 
     ("lang", "said"),
     [
         ("en", "Cannot set that — language is one of: auto, en, ru."),
-        ("ru", "Не удалось изменить language: одно из значений auto, en, ru."),
+        ("ru", "Не удалось изменить язык: одно из значений auto, en, ru."),
     ],
 )
 async def test_a_choice_refused_reads_one_colon_at_a_time(lang: str, said: str) -> None:
-    """ "Не удалось изменить language: одно из: auto, en, ru." had two colons in a row."""
+    """ "Не удалось изменить язык: одно из: auto, en, ru." had two colons in a row."""
     reply = await say(
         new_service()[0], "language", "klingon", actor=ALICE if lang == "en" else BORIS
     )
@@ -94,7 +94,7 @@ async def test_a_choice_refused_reads_one_colon_at_a_time(lang: str, said: str) 
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_no_range_has_two_colons_in_a_row(lang: str) -> None:
     """Every setting's range (each settings.range.* text), as a refusal reads it: no colon
-    follows another with at most two words between ("language: одно из: auto")."""
+    follows another with at most two words between ("язык: одно из: auto")."""
     for spec in SETTINGS.values():
         text = spec.range_text(lang)
         assert not re.search(r":\s*\S+(\s\S+)?:", text), text

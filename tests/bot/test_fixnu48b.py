@@ -257,16 +257,16 @@ async def test_a_saved_setting_says_what_it_was() -> None:
     reply = await say(service, "min_buy_in", "500")
     assert reply.text.splitlines()[0] == "Saved: min_buy_in = 500 (was 200).", reply.text
     reply = await say(service, "min_buy_in", "300", actor=BORIS)
-    assert reply.text.splitlines()[0] == "Сохранено: min_buy_in = 300 (было 500).", reply.text
+    assert reply.text.splitlines()[0] == "Сохранено: взнос = 300 (было 500).", reply.text
     reply = await say(service, "min_buy_in", "300")
     assert reply.text.splitlines()[0] == "Already so: min_buy_in = 300.", reply.text
     reply = await say(service, "game", "ofc", actor=BORIS)
     assert reply.text.splitlines()[0] == (
-        "Сохранено: game = ofc — Классический OFC (было pineapple)."
+        "Сохранено: игра = ofc — Классический OFC (было pineapple)."
     ), reply.text
     reply = await say(service, "kush_label", "монеты")
     assert reply.text.splitlines()[0] == (
         'Saved: kush_label = монеты (was kush) (readers of English see "kush").'
     ), reply.text
     reply = await say(service, "kush_label", "жетоны", actor=BORIS)
-    assert reply.text.splitlines()[0] == "Сохранено: kush_label = жетоны (было монеты).", reply
+    assert reply.text.splitlines()[0] == "Сохранено: валюта = жетоны (было монеты).", reply

@@ -11,7 +11,7 @@ from tests.bot.test_settings import ALICE, BORIS, new_service, say, stored
 
 RANGE = {
     "en": "Cannot set that — kush_per_point takes a whole number from 1 to 1,000,000 kush.",
-    "ru": "Не удалось изменить kush_per_point: целое число от 1 до 1\u00a0000\u00a0000 кушей.",
+    "ru": "Не удалось изменить куш_за_очко: целое число от 1 до 1\u00a0000\u00a0000 кушей.",
 }
 
 

@@ -77,7 +77,7 @@ async def test_r8_2a_r8_7_nonsense_timers_are_refused_and_seconds_are_whole() ->
     assert "Keep idle_close_seconds > ready_seconds" in said, said
     russian = (await service.settings(GROUP, Actor("telegram", "3", "Boris", "ru"), True,
                                       ["idle_close_seconds", "600"])).text  # fmt: skip
-    assert "Нужно idle_close_seconds > ready_seconds" in russian, russian
+    assert "Нужно закрытие_без_игры > таймер_готовности" in russian, russian
     community = await store.community("telegram", "-100")
     assert community.settings.options == {"ready_seconds": 600}
     assert community.settings.level_minutes == 5

@@ -177,14 +177,14 @@ def test_sandbox_slips_are_mended() -> None:
 
 
 async def test_a_russian_group_reads_the_game_saved_in_russian() -> None:
-    """`/settings game ананас` answered "game = pineapple" in a Russian group."""
+    """`/settings game ананас` answered "игра = pineapple" in a Russian group."""
     service, _store = new_service()
     reply = await say(service, "game", "классика", actor=BORIS)
-    assert reply.text.startswith("Сохранено: game = ofc — Классический OFC (было pineapple)."), (
+    assert reply.text.startswith("Сохранено: игра = ofc — Классический OFC (было pineapple)."), (
         reply.text
     )
     reply = await say(service, "game", "ананас", actor=BORIS)
-    assert reply.text.startswith("Сохранено: game = pineapple — Ананас (OFC) (было ofc)."), (
+    assert reply.text.startswith("Сохранено: игра = pineapple — Ананас (OFC) (было ofc)."), (
         reply.text
     )
     reply = await say(service, "game", "ofc", actor=ALICE)

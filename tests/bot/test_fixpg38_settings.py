@@ -24,7 +24,7 @@ async def test_an_empty_place_typed_with_semicolons_is_told_with_semicolons(
     assert reply.alert and reply.text is not None
     said = {
         "en": "payouts: a place in the list has no number (“50;;50”): write each one.",
-        "ru": "payouts: в списке есть место без числа («50;;50»): напишите каждое число.",
+        "ru": "призы: в списке есть место без числа («50;;50»): напишите каждое число.",
     }[lang]
     assert said in reply.text, reply.text
     assert "," not in said and "comma" not in reply.text and "запят" not in reply.text

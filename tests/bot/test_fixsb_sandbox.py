@@ -122,7 +122,7 @@ async def test_lang_ru_after_an_english_start_switches_the_group_a_hand_under_wa
         "как это делает /settings язык ru"
     )
     assert lines[0] == note, lines
-    assert "» Сохранено: language = ru (было авто)." in lines, lines
+    assert "» Сохранено: язык = ru (было авто)." in lines, lines
     assert any("🪄 Разложить" in x for x in lines), lines  # the hand's screen, rewritten
     again = await _session(
         SandboxOptions(db=db, bot_delay=0.0, lang="ru", given=frozenset({"lang"}))

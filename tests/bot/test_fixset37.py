@@ -51,7 +51,7 @@ async def test_a_value_of_control_characters_alone_is_refused_not_explained() ->
             error=tr("en", "settings.range.text", name="kush_label", low=1, high=12) + ".",
         ), reply.text
         reply = await say(service, "kush_label", value, actor=BORIS)
-        assert reply.alert and "kush_label" in reply.text and "1 до 12" in reply.text, reply.text
+        assert reply.alert and "валюта" in reply.text and "1 до 12" in reply.text, reply.text
     for name in ("payouts", "hand_seconds"):
         reply = await say(service, name, "\x00")
         assert reply.alert and reply.text.startswith("Cannot set that"), reply.text

@@ -83,7 +83,7 @@ async def test_a_refused_setting_reads_one_colon_in_either_language() -> None:
     service.register(FakePresenter())
     ru = await say(service, "kush_per_point", "0", actor=BORIS)
     assert ru.alert and ru.text == (
-        "Не удалось изменить kush_per_point: целое число от 1 до 1\u00a0000\u00a0000 кушей."
+        "Не удалось изменить куш_за_очко: целое число от 1 до 1\u00a0000\u00a0000 кушей."
     ), ru.text
     en = await say(service, "payouts", "50,40")
     assert en.alert and en.text == (

@@ -194,7 +194,7 @@ async def test_settings_game_takes_a_games_russian_or_full_name() -> None:
     reply = await service.settings(FRIENDS, BORIS, True, ["game", "китайский"])
     assert (
         reply.text.splitlines()[0]
-        == "Сохранено: game = chinese — Китайский покер (было pineapple)."
+        == "Сохранено: игра = chinese — Китайский покер (было pineapple)."
     ), reply.text
     reply = await service.settings(FRIENDS, ANN, True, ["game", "Classic", "OFC"])
     assert reply.text.splitlines()[0] == "Saved: game = ofc (was chinese).", reply.text

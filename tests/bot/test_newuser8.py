@@ -45,7 +45,7 @@ async def test_a_list_settings_explanation_says_how_to_write_the_list(
     ("actor", "setting", "value", "shown"),
     [
         (ALICE, "level_minutes", "0", "takes a number of minutes from 1 to 240"),
-        (BORIS, "level_minutes", "0", "level_minutes: число минут от 1 до 240"),
+        (BORIS, "level_minutes", "0", "длина_уровня: число минут от 1 до 240"),
         (ALICE, "tournament_chips", "5", "takes a whole number of chips from 10 to 1,000,000"),
         (BORIS, "tournament_chips", "5", "целое число фишек от 10 до 1\u00a0000\u00a0000"),
     ],

@@ -169,7 +169,7 @@ async def test_a_custom_label_is_never_pasted_in_as_a_russian_noun() -> None:
     reply = await service.join(GROUP, BORIS)
     assert reply.text.startswith("Недостаточно средств на балансе: взнос 5000 abc, у вас 1000.\n")
     reply = await say(service, "kush_per_point", "0", actor=BORIS)
-    assert f"kush_per_point: целое число от 1 до 1{NBSP}000{NBSP}000 abc" in reply.text
+    assert f"куш_за_очко: целое число от 1 до 1{NBSP}000{NBSP}000 abc" in reply.text
     for key in ("reply.no_money", "reply.topup_no_money", "reply.topup_no_balance",
                 "showdown.busted", "replay.kush_game", "reply.history_line_game",
                 "stats.tournament_hands", "settings.range.whole_kush"):  # fmt: skip

@@ -465,7 +465,7 @@ async def test_a_table_resumed_with_another_lang_is_switched_to_it(
         "как это делает /settings язык ru"
     )
     assert note in ru
-    assert "» Сохранено: language = ru (было авто)." in ru
+    assert "» Сохранено: язык = ru (было авто)." in ru
     en = await _sandbox_session(tmp_path, [])
     assert not any(x.startswith("» --lang") for x in en)
     assert any(x.startswith("» Язык этой группы — русский") for x in en), en

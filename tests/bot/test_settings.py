@@ -147,7 +147,7 @@ async def test_a_refused_value_names_the_range_and_saves_nothing(
     russian = await say(service, name, value, actor=BORIS)
     assert russian.alert and russian.text.startswith("Не удалось изменить ")
     said = russian.text.removeprefix("Не удалось изменить ").removeprefix("настройку — ")
-    assert said.startswith(name), russian.text
+    assert said.startswith(SETTINGS[name].ru_name), russian.text  # (by its Russian name)
 
 
 async def test_accepted_values_are_saved_typed_and_shown() -> None:
@@ -169,7 +169,9 @@ async def test_accepted_values_are_saved_typed_and_shown() -> None:
         if shown is None:
             assert reply.alert and "max_buy_in" in reply.text
             continue
-        assert not reply.alert and f"{name} = {shown}" in reply.text, reply.text
+        # (by its Russian name once the group reads Russian)
+        said = (f"{w} = {shown}" for w in (name, SETTINGS[name].ru_name))
+        assert not reply.alert and any(w in reply.text for w in said), reply.text
     s = await stored(store)
     assert s.options["ready_seconds"] == 5.0 and s.options["fantasyland"] is False
     assert s.max_buy_in == 5000 and s.top_up_limit == 5000 and s.language == "ru"
@@ -191,16 +193,16 @@ async def test_a_value_already_set_is_answered_as_already_so_not_saved() -> None
     assert other.text.startswith("Saved: hand_seconds = 31 (was 30)."), other.text
     assert (await stored(store)).options["hand_seconds"] == 31.0
     russian = await say(service, "language", "ru")
-    assert russian.text.startswith("Сохранено: language = ru (было авто)."), russian.text
+    assert russian.text.startswith("Сохранено: язык = ru (было авто)."), russian.text
     same = await say(service, "hand_seconds", "31")
-    assert same.text.startswith("Уже так: hand_seconds = 31."), same.text
+    assert same.text.startswith("Уже так: время_на_раздачу = 31."), same.text
     # a default saved as what it stands for changes nothing either; a new label does
     default = await say(service, "ready_seconds", f"{RuleOptions().ready_seconds:g}")
-    assert default.text.startswith("Уже так: ready_seconds = "), default.text
+    assert default.text.startswith("Уже так: таймер_готовности = "), default.text
     label = await say(service, "kush_label", "монеты")
-    assert label.text.startswith("Сохранено: kush_label = монеты (было куш)."), label.text
+    assert label.text.startswith("Сохранено: валюта = монеты (было куш)."), label.text
     label = await say(service, "kush_label", "монеты")
-    assert label.text.startswith("Уже так: kush_label = монеты."), label.text
+    assert label.text.startswith("Уже так: валюта = монеты."), label.text
 
 
 async def test_settings_name_alone_explains_it_and_unknown_names_list_them() -> None:
@@ -330,7 +332,7 @@ async def test_switching_the_language_answers_in_the_new_language() -> None:
     English with ``language en``; ``auto`` answers in the admin's own language."""
     service, _store = new_service()
     russian = await say(service, "language", "ru")
-    assert russian.text.startswith("Сохранено: language = ru"), russian.text
+    assert russian.text.startswith("Сохранено: язык = ru"), russian.text
     assert russian.text.endswith(tr("ru", "settings.list_hint")) and russian.screen is None
     listed = (await say(service, "all")).screen
     assert listed is not None and listed.text.startswith("⚙ Настройки группы")
@@ -339,7 +341,7 @@ async def test_switching_the_language_answers_in_the_new_language() -> None:
     listed = (await say(service, "all", actor=BORIS)).screen
     assert listed is not None and listed.text.startswith("⚙ Settings")
     auto = await say(service, "language", "auto", actor=BORIS)
-    assert auto.text.startswith("Сохранено: language = "), auto.text
+    assert auto.text.startswith("Сохранено: язык = "), auto.text
 
 
 # -- the buttons -------------------------------------------------------------------------------
@@ -842,8 +844,8 @@ async def test_kush_ranges_name_the_groups_own_label() -> None:
     assert f"from 0 to {KUSH_LIMIT:,} 🍩" in (await say(service, "daily_bonus")).text
     reply = await say(service, "kush_per_point", "x", actor=BORIS)
     # the label after the number, as an amount reads: "целое число 🍩 от" read it as a noun
-    said = "kush_per_point: целое число от 1 до 1\u00a0000\u00a0000 🍩"
-    assert said in reply.text and "куш" not in reply.text
+    said = "куш_за_очко: целое число от 1 до 1\u00a0000\u00a0000 🍩"
+    assert said in reply.text and "куш" not in reply.text.replace("куш_за_очко", "")
     # the default label as before: kush in English, кушей in Russian
     assert not (await say(service, "kush_label", "kush")).alert
     said = f"whole number from 1 to {KUSH_LIMIT:,} kush"
@@ -933,7 +935,7 @@ async def test_a_whole_number_setting_takes_no_comma(actor: Actor, name: str, va
     ("actor", "saved", "low"),
     [
         (ALICE, "utc_offset = 7.5 (was auto — 3).", "from -12"),
-        (BORIS, "utc_offset = 7,5 (было авто — 3).", "от -12"),
+        (BORIS, "часовой_пояс = 7,5 (было авто — 3).", "от -12"),
     ],
     ids=["en", "ru"],
 )

@@ -25,7 +25,8 @@ async def test_r8_1_a_kush_label_with_nothing_visible_is_refused(label: str) -> 
     for actor, lang in ((ALICE, "en"), (BOB, "ru")):
         reply = await service.settings(GROUP, actor, True, ["kush_label", label])
         assert reply.alert, reply.text
-        said = tr(lang, "settings.range.text", name="kush_label", low=1, high=12)
+        name = "валюта" if lang == "ru" else "kush_label"  # (by its name in the language)
+        said = tr(lang, "settings.range.text", name=name, low=1, high=12)
         assert said in reply.text, reply.text
     community = await store.community("telegram", "-100")
     assert community.settings.kush_label == "kush"  # the default, unchanged

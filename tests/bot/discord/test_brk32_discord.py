@@ -154,13 +154,13 @@ async def test_max_buy_in_takes_auto_as_every_answer_names_it(tmp_path: Path) ->
         await w.slash(ALICE, "settings", {"name": "max_buy_in", "value": "700"}, admin=True)
         reply = await w.slash(BOB, "settings", {"name": "max_buy_in", "value": "Авто"}, admin=True)
         assert reply["content"].startswith(
-            "Сохранено: max_buy_in = авто — 5 × взнос = 1000 (было 700)."
+            "Сохранено: макс_стек = авто — 5 × взнос = 1000 (было 700)."
         ), reply
         community = await w.store.community("discord", str(w.fake.guild_id))
         assert community.settings.max_buy_in == 0
         reply = await w.slash(BOB, "settings", {"name": "language", "value": "ru"}, admin=True)
         reply = await w.slash(BOB, "settings", {"name": "language", "value": "авто"}, admin=True)
-        assert reply["content"].startswith("Сохранено: language = авто"), reply
+        assert reply["content"].startswith("Сохранено: язык = авто"), reply
         community = await w.store.community("discord", str(w.fake.guild_id))
         assert community.settings.language is None  # (auto)
         reply = await w.slash(

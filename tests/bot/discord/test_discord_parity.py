@@ -112,7 +112,7 @@ async def test_a_double_click_race_is_refused_in_the_table_s_language(tmp_path: 
     the English of Alice's Discord client."""
     async with world(tmp_path) as w:
         reply = await w.slash(ALICE, "settings", {"name": "language", "value": "ru"}, admin=True)
-        assert "language = ru" in reply["content"], reply
+        assert "язык = ru" in reply["content"], reply  # (said in Russian, by its Russian name)
         await w.slash(ALICE, "new")
         for user in (ALICE, BOB):
             await w.slash(user, "join")

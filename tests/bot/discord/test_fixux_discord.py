@@ -16,7 +16,9 @@ async def test_settings_name_option_holding_name_and_value_sets_it(tmp_path: Pat
         reply = await w.slash(ALICE, "settings", {"name": "hand_seconds 30"}, admin=True)
         assert reply["content"].splitlines()[0] == "Saved: hand_seconds = 30 (was 120).", reply
         reply = await w.slash(BOB, "settings", {"name": " hand_seconds  45 "}, admin=True)
-        assert reply["content"].splitlines()[0] == "Сохранено: hand_seconds = 45 (было 30).", reply
+        assert reply["content"].splitlines()[0] == "Сохранено: время_на_раздачу = 45 (было 30).", (
+            reply
+        )
         reply = await w.slash(ALICE, "settings", {"name": "all"}, admin=True)
         assert "Time per hand (hand_seconds): 45" in reply["content"].splitlines(), reply
         # a name mistyped with its value: the name alone is echoed, as on Telegram
