@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 from pathlib import Path
 
@@ -164,21 +165,24 @@ async def test_many_quick_answers_of_one_message_write_one_at_a_time_in_order(se
     writing: list[int] = []
     written: list[int] = []
 
+    taken = itertools.count(1)  # (a turn's number starts again at 1 once all are done)
+
     async def press(pause: float, write: float, fails: bool) -> None:
         await asyncio.sleep(pause)
         turn = AnswerTurn(order, key)
+        place = next(taken)  # the turns' order, over the whole run
         try:
             await turn.wait()
             if turn.newest:
-                writing.append(turn.number)
+                writing.append(place)
                 assert len(writing) == 1, writing  # (one write of the message at a time)
                 try:
                     await asyncio.sleep(write)
                     if fails:
                         raise OSError("the write failed")
-                    written.append(turn.number)
+                    written.append(place)
                 finally:
-                    writing.remove(turn.number)
+                    writing.remove(place)
         except OSError:
             pass
         finally:
