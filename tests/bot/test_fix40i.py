@@ -5,14 +5,11 @@ the setting in English although a Russian admin types and reads its Russian name
 
 from __future__ import annotations
 
-import random
 import re
 
-from bot.model import Actor, ChatRef, Reply
-from bot.service import TableService
 from bot.service.settings import SETTINGS, setting_word
 from bot.texts import TEXTS, tr
-from storage.memory import MemoryStore
+from tests.bot.test_fix40g import ALICE, _say, _service
 
 
 def test_no_russian_text_says_the_admin_lifts_you_or_the_game_ends_with_it() -> None:
@@ -71,20 +68,6 @@ def test_a_dead_hand_ends_the_game_to_the_target_in_plain_russian() -> None:
 
 
 # -- 3. a Russian settings answer names the setting by its Russian name -----------------------
-GROUP = ChatRef("telegram", "-100", "-100", "Friends")
-ALICE = Actor("telegram", "1", "Alice", "en")
-BORIS = Actor("telegram", "2", "Boris", "ru")
-
-
-def _service() -> TableService:
-    return TableService(
-        MemoryStore(), clock=lambda: 1_000_000.0, rng=random.Random(5), next_hand_delay=0,
-        timers=False,
-    )  # fmt: skip
-
-
-async def _say(service: TableService, *args: str, actor: Actor = BORIS) -> Reply:
-    return await service.settings(GROUP, actor, True, list(args))
 
 
 def test_a_setting_s_name_in_a_language_comes_from_one_helper() -> None:
