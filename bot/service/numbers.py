@@ -172,14 +172,21 @@ def fraction_typed(text: str) -> bool:
     "-0,25", "1 000,5" (Russian), "1,000.5" (English). Not "1,00" nor "5.0" (as likely a
     slip as a fraction: told how to write a number), "1.000,5", ",5", "1,5,5", nor a whole
     number ("1,500" is fifteen hundred, :func:`ungrouped`)."""
-    text = ascii_sign(text)
+    return _fraction_parts(ascii_sign(text)) is not None
+
+
+def _fraction_parts(text: str) -> tuple[int, str] | None:
+    """A :func:`fraction_typed` number ``text`` (its sign in ASCII, :func:`ascii_sign`) as
+    its whole part, read (:func:`read_whole`), and the digits after its decimal mark;
+    ``None`` for any other text."""
     if read_whole(text) is not None:
-        return False
+        return None
     cut = max(text.rfind("."), text.rfind(","))
     head, mark, tail = text[:cut], text[cut : cut + 1], text[cut + 1 :]
     if cut < 0 or not (tail.isascii() and tail.isdigit()) or not tail.strip("0"):
-        return False
-    return mark not in head and read_whole(head) is not None
+        return None
+    whole = None if mark in head else read_whole(head)
+    return None if whole is None else (whole, tail)
 
 
 def grouped_fraction(text: str) -> str | None:
@@ -187,15 +194,12 @@ def grouped_fraction(text: str) -> str | None:
     "1,000.5", "−1 000,75"), spelt with a decimal point for Python to read, ungrouped
     ("1000.5", "-1000.75"); ``None`` for any other text (one :func:`read_fraction` reads,
     "2,5", is no grouped one)."""
-    if not fraction_typed(text):
-        return None
     text = ascii_sign(text)
-    cut = max(text.rfind("."), text.rfind(","))
-    head = read_whole(text[:cut])
-    if head is None or read_fraction(text) is not None:
+    parts = _fraction_parts(text)
+    if parts is None or read_fraction(text) is not None:
         return None
     sign = "-" if text.startswith("-") else ""
-    return f"{sign}{abs(head)}.{text[cut + 1 :]}"
+    return f"{sign}{abs(parts[0])}.{parts[1]}"
 
 
 def digits_hint(lang: str, text: str = "", *, whole: bool = True) -> str:
