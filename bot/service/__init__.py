@@ -1784,14 +1784,16 @@ class TableService:
             if t.tournament is None or not _lobby_shaped(press.version):
                 # (a tournament's button at a cash table: no message of it ever showed one)
                 return Reply(tr(lang, "err.forged"), alert=True)
-            if not t.lobby_version(press.version) and not _still_meant(
-                rt, t, actor, press, again, message_ref
+            # a Register double-tapped: the second tap's version is one the first moved on;
+            # it was "out of date", which the player read as the first not counted. Not a
+            # lost edit either: the table message is not written again for it (it was, and
+            # that answer then dropped: a group edit for a tap that changed nothing)
+            if (
+                not t.lobby_version(press.version)
+                and not _still_meant(rt, t, actor, press, again, message_ref)
+                and not _registered_twice(t, actor, press, again)
             ):
-                stale = await self._stale_lobby(t, chat, lang, message_ref, shown)
-                if not _registered_twice(t, actor, press, again):
-                    return stale
-                # a Register double-tapped: the second tap's version is one the first moved
-                # on; it was "out of date", which the player read as the first not counted
+                return await self._stale_lobby(t, chat, lang, message_ref, shown)
             if isinstance(press, Register):  # in the presser's language, as Join (below)
                 community = await rt.store.community(t.platform, t.community_ext)
                 lang = await self._lang(community, actor)

@@ -1,0 +1,37 @@
+"""rev41: review findings of the fortieth session's changes (f97b51e..c49aea9c).
+
+1. A double-tapped Register (fix40h: answered "registered already") still wrote the table
+   message again first, as for a stale press of an edit lost (``_stale_lobby``), and then
+   dropped that answer: the group's message was edited for a tap that changed nothing
+   (R8.2: one group edit per press, none for a refusal of what is shown).
+"""
+
+from __future__ import annotations
+
+from bot.presses import Register, encode
+from bot.texts import tr
+from tests.bot.conftest import service_env
+from tests.bot.test_service import ALICE as S_ALICE
+from tests.bot.test_service import GROUP as S_GROUP
+
+
+async def test_r8_7_a_double_tapped_register_writes_no_group_message() -> None:
+    """Alice taps Register twice on the table message itself: the second tap is told she is
+    registered and the table message is not written again (it was, at the same version)."""
+    service, presenter, _store, _clock = service_env()
+    assert not (await service.new_tournament(S_GROUP, S_ALICE, "ofc")).alert
+    t = service.table_in(S_GROUP)
+    assert t is not None and t.group_ref is not None
+    shown = f"L{t.version}"
+    first = await service.press(
+        S_ALICE, encode(Register(t.id, shown)), S_GROUP, message_ref=t.group_ref
+    )
+    assert not first.alert, first.text
+    await service.rt.settled(t)
+    written = len(presenter.tables[S_GROUP.chat_id])
+    second = await service.press(
+        S_ALICE, encode(Register(t.id, shown)), S_GROUP, message_ref=t.group_ref
+    )
+    await service.rt.settled(t)
+    assert second.alert and second.text == tr("en", "err.already_registered"), second.text
+    assert len(presenter.tables[S_GROUP.chat_id]) == written
