@@ -817,7 +817,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         ru_name="макс_стек",
         auto="0",  # 5 × min_buy_in
         en="the most a stack may hold after a top-up; 0 or auto: 5 × min_buy_in.",
-        ru="наибольший стек после докупки; 0 или авто — 5 × min_buy_in.",
+        ru="наибольший стек после докупки; 0 или авто — 5 × взнос.",
     ),
     _kush(
         "starting_balance",
@@ -858,8 +858,8 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         # budget's setting nor that a spent bank stays spent at the table)
         en="extra time that runs once a player's hand_seconds are spent; what is used stays "
         "used at this table (time_bank_refill_per_match gives some back).",
-        ru="запас времени, который идёт, когда hand_seconds игрока кончились; потраченное за "
-        "этим столом не возвращается (кроме time_bank_refill_per_match).",
+        ru="запас времени, который идёт, когда время_на_раздачу игрока кончилось; потраченное "
+        "за этим столом не возвращается (кроме пополнение_банка).",
     ),
     _seconds(
         "time_bank_refill_per_match",
@@ -873,7 +873,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         en="time bank seconds given back after every hand (after the Fantasyland hands it "
         "earns, if any), up to time_bank_seconds.",
         ru="секунды тайм-банка, которые возвращаются после каждой раздачи (если она дала "
-        "Фантазию — после раздач Фантазии), не больше time_bank_seconds.",
+        "Фантазию — после раздач Фантазии), не больше, чем тайм-банк.",
     ),
     _seconds(
         "fantasyland_seconds",
@@ -1037,7 +1037,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         en="a table with no hand dealt for this long closes itself (a lowered value counts "
         "from its change); more than ready_seconds.",
         ru="стол без раздач дольше этого закрывается сам (уменьшенное значение отсчитывается "
-        "от изменения); больше, чем ready_seconds.",
+        "от изменения); больше, чем таймер_готовности.",
     ),
     _kush(
         "tournament_buy_in",

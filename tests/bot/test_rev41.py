@@ -4,11 +4,20 @@
    message again first, as for a stale press of an edit lost (``_stale_lobby``), and then
    dropped that answer: the group's message was edited for a tap that changed nothing
    (R8.2: one group edit per press, none for a refusal of what is shown).
+2. nu58 named settings by their Russian names in every Russian answer, but four Russian
+   descriptions (shown by ``/settings <name>``) still named other settings in English:
+   «когда hand_seconds игрока кончились», «5 × min_buy_in», «не больше
+   time_bank_seconds», «больше, чем ready_seconds».
 """
 
 from __future__ import annotations
 
+import re
+
+import pytest
+
 from bot.presses import Register, encode
+from bot.service.settings import SETTINGS, Setting
 from bot.texts import tr
 from tests.bot.conftest import service_env
 from tests.bot.test_service import ALICE as S_ALICE
@@ -35,3 +44,13 @@ async def test_r8_7_a_double_tapped_register_writes_no_group_message() -> None:
     await service.rt.settled(t)
     assert second.alert and second.text == tr("en", "err.already_registered"), second.text
     assert len(presenter.tables[S_GROUP.chat_id]) == written
+
+
+@pytest.mark.parametrize("spec", list(SETTINGS.values()), ids=list(SETTINGS))
+def test_russian_descriptions_name_settings_in_russian(spec: Setting) -> None:
+    """A setting's Russian descriptions (``ru``, ``discord_ru``) name the settings they speak
+    of by their Russian names (:func:`~bot.service.settings.setting_word`), as the Russian
+    answers around them do."""
+    for text in (spec.ru, spec.discord_ru):
+        english = [n for n in SETTINGS if re.search(rf"(?<![\w/]){n}(?!\w)", text)]
+        assert english == [], (spec.name, text)
