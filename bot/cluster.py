@@ -290,13 +290,10 @@ _ROUTE_PLATFORMS = {
     "discord": "discord",
     "settings-discord": "discord",
 }
-#: the setting whose bot token each internal route's key is derived from
+#: the setting whose bot token each internal route's key is derived from (its platform's)
 _ROUTE_TOKENS = {
-    "telegram": "TELEGRAM_BOT_TOKEN",
-    "private": "TELEGRAM_BOT_TOKEN",
-    "discord": "DISCORD_BOT_TOKEN",
-    "settings-telegram": "TELEGRAM_BOT_TOKEN",
-    "settings-discord": "DISCORD_BOT_TOKEN",
+    route: {"telegram": "TELEGRAM_BOT_TOKEN", "discord": "DISCORD_BOT_TOKEN"}[platform]
+    for route, platform in _ROUTE_PLATFORMS.items()
 }
 #: the route whose key signs a worker's news of a community's settings change
 #: (``POST /settings/<platform>``, :meth:`Worker.settings_saved`), by the community's
@@ -1712,8 +1709,9 @@ class Worker:
             for name, address in live.items()
             if name != self.worker_id
             for route, key in self.keys.items()
-            # (the same token's as /telegram's or /discord's: asked there)
-            if route not in ("private", "settings-telegram", "settings-discord")
+            # (a platform's other routes have the same token's keys as /telegram's or
+            # /discord's: asked there)
+            if _ROUTE_PLATFORMS.get(route) == route
         ]
         return await _first_refusal(asks, "this worker", self.ttl)
 
