@@ -463,6 +463,13 @@ class TableService:
             return await self._group_lang(community)
         return language_of(actor.language if actor else None)
 
+    async def _presser(self, t: LiveTable, actor: Actor) -> tuple[Community, str]:
+        """The community of table ``t`` and the language a press on its table message is
+        answered ``actor`` in (:meth:`_lang`: their own under ``auto``, not the table's):
+        Join, Register, and Start pressed by someone not seated."""
+        community = await self.rt.store.community(t.platform, t.community_ext)
+        return community, await self._lang(community, actor)
+
     async def _group_lang(self, community: Community, *, tables: bool = True) -> str:
         """The group's language under ``auto`` as the bot decides it for the group's
         messages: the open table's (``tables``; :func:`~.settings.table_language`: most of
@@ -1795,15 +1802,13 @@ class TableService:
             ):
                 return await self._stale_lobby(t, chat, lang, message_ref, shown)
             if isinstance(press, Register):  # in the presser's language, as Join (below)
-                community = await rt.store.community(t.platform, t.community_ext)
-                lang = await self._lang(community, actor)
+                community, lang = await self._presser(t, actor)
                 return await tournaments.register(rt, t, community, actor, lang)
             if isinstance(press, Unregister):
                 return await tournaments.unregister(rt, t, actor, lang)
             if seat is None:  # (in the presser's language, as Register: the table's was
                 # answered to someone not seated)
-                community = await rt.store.community(t.platform, t.community_ext)
-                lang = await self._lang(community, actor)
+                _community, lang = await self._presser(t, actor)
             admin = is_admin is not None and await is_admin()
             return await tournaments.start(rt, t, actor, admin, lang)
         if isinstance(press, Join | Ready | Leave | MyHand | TopUp):
@@ -1825,8 +1830,8 @@ class TableService:
                 # Messages mid-hand, R8.2a: the hand is played out) keeps its old buttons,
                 # and its players without DMs had no other way to their cards
             if isinstance(press, Join):
-                community = await rt.store.community(t.platform, t.community_ext)
-                return await lobby.join(rt, t, community, actor, await self._lang(community, actor))
+                community, joiner = await self._presser(t, actor)
+                return await lobby.join(rt, t, community, actor, joiner)
             if isinstance(press, Ready):
                 return await lobby.ready(rt, t, actor, lang)
             if isinstance(press, Leave):
