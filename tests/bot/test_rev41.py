@@ -8,6 +8,11 @@
    descriptions (shown by ``/settings <name>``) still named other settings in English:
    «когда hand_seconds игрока кончились», «5 × min_buy_in», «не больше
    time_bank_seconds», «больше, чем ready_seconds».
+3. A setting's name typed with spaces is read as its name (fix40g, nu58: «/settings время на
+   раздачу 90», ``/settings time bank seconds 30``), but only as the first: two settings
+   in one command, the second typed so («/settings взнос 100 макс стек 500»), were refused
+   as the first's value with how to type digits, which the admin had; they are told to
+   send one setting at a time, as with the second's name typed whole.
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ from bot.texts import tr
 from tests.bot.conftest import service_env
 from tests.bot.test_service import ALICE as S_ALICE
 from tests.bot.test_service import GROUP as S_GROUP
+from tests.bot.test_settings import ALICE as SET_ALICE
+from tests.bot.test_settings import BORIS, new_service, say, stored
 
 
 async def test_r8_7_a_double_tapped_register_writes_no_group_message() -> None:
@@ -54,3 +61,29 @@ def test_russian_descriptions_name_settings_in_russian(spec: Setting) -> None:
     for text in (spec.ru, spec.discord_ru):
         english = [n for n in SETTINGS if re.search(rf"(?<![\w/]){n}(?!\w)", text)]
         assert english == [], (spec.name, text)
+
+
+@pytest.mark.parametrize(
+    ("lang", "args", "first", "second"),
+    [
+        ("ru", ["взнос", "100", "макс", "стек", "500"], "взнос 100", "макс_стек 500"),
+        ("ru", ["взнос", "100", "Тайм", "банк", "30"], "взнос 100", "тайм-банк 30"),
+        ("ru", ["время", "на", "раздачу", "90", "тайм", "банк", "30"], "время_на_раздачу 90",
+         "тайм-банк 30"),
+        ("en", ["min_buy_in", "100", "time", "bank", "seconds", "30"], "min_buy_in 100",
+         "time_bank_seconds 30"),
+        ("en", ["min_buy_in", "100", "max_buy_in", "500"], "min_buy_in 100", "max_buy_in 500"),
+    ],
+)  # fmt: skip
+async def test_a_second_setting_typed_with_spaces_is_one_at_a_time(
+    lang: str, args: list[str], first: str, second: str
+) -> None:
+    service, store = new_service()
+    try:
+        before = await stored(store)
+        reply = await say(service, *args, actor=BORIS if lang == "ru" else SET_ALICE)
+        said = tr(lang, "reply.settings_one_at_a_time", first=first, second=second)
+        assert reply.alert and reply.text == said, reply.text
+        assert await stored(store) == before  # nothing saved
+    finally:
+        await service.stop()
