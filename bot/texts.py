@@ -916,9 +916,9 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.kicked_after_hand": {
         "en": "Admin stood {name} up: they leave after this hand (their cards are placed "
-        "for them as on timeout), their stack back to their balance then.",
+        "for them as if their time ran out), their stack back to their balance then.",
         "ru": "{name} встанет из-за стола по решению админа после этой раздачи (карты "
-        "разложатся как по таймауту), стек вернётся на баланс.",
+        "разложатся автоматически, как если бы время вышло), стек вернётся на баланс.",
     },
     "reply.kicked_when_hand_ends": {
         "en": "Admin stood {name} up: they leave when this hand ends, their stack back to "
@@ -2276,7 +2276,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "/closetable — закрыть стол между раздачами (стеки вернутся на балансы), например "
             "чтобы открыть другую игру\n"
             "Ваши карты приходят в личный чат со мной; /hand там покажет вашу доску картинкой.\n"
-            "⌛ авто: карты игрока разложены автоматически (по таймауту или после ухода)."
+            "⌛ авто: карты игрока разложены автоматически (когда время вышло или после ухода)."
         ),
     },
     # after /help's list: what the group's unit is (R8.1: its own label, "chips" or "₽", so
@@ -2322,9 +2322,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": (
             # the options as Discord shows them (their names are the commands' English ones in
             # every locale; only their descriptions and choices are Russian: Ананас (OFC), лёгкий)
-            "Команды бота OFC. Параметры команд Discord называет по-английски: game — игра, "
-            "level — уровень, name — имя, amount — сумма, user — игрок, period — период, count — "
-            "сколько, number — номер.\n"
+            "Команды бота OFC:\n"
+            "Discord показывает параметры команд по-английски: game — игра, level — уровень, "
+            "name — имя, amount — сумма, user — игрок, period — период, count — сколько, "
+            "number — номер.\n"
             "/ofc new [game] — открыть стол в этом канале; игра на выбор: Ананас (OFC), "
             "классический OFC или китайский покер\n"
             "/ofc tournament [game] — открыть турнир (регистрация, старт)\n"
@@ -2349,7 +2350,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "Ваши карты: кнопка «🂠 Мои карты» на сообщении стола (и в личных сообщениях, если они "
             "открыты); "
             "/ofc hand покажет вашу доску картинкой, видной только вам.\n"
-            "⌛ авто: карты игрока разложены автоматически (по таймауту или после ухода)."
+            "⌛ авто: карты игрока разложены автоматически (когда время вышло или после ухода)."
         ),
     },
     # a /grant storage neither confirmed nor refused, tried twice (a lost connection)
@@ -3036,6 +3037,26 @@ TEXTS: dict[str, dict[str, str]] = {
     "settings.schedule_over_chips": {
         "en": "chips_schedule: a point of the first level ({first}) cannot cost more than the starting chips (tournament_chips: {chips}): nobody could pay one point",
         "ru": "цена_по_уровням: очко первого уровня ({first}) не может стоить больше стартовых фишек (фишки_турнира: {chips}): никто не оплатит и одного очка",
+    },
+    # a tournament setting an older version saved that opens no tournament (R8.7), found
+    # when another one changes or a tournament opens (bot.service.settings.tournament_refusal)
+    "settings.tournament_saved": {
+        "en": "{name}: the saved value {value} opens no tournament: set it again, or back to its default (/settings {name} default)",
+        "ru": "{name}: сохранённое значение {value} не подходит для турнира: задайте новое или верните по умолчанию (/settings {name} по умолчанию)",
+    },
+    # a change refused for another tournament setting saved earlier ({reason} names it)
+    "settings.tournament_other": {
+        "en": "{name}: a saved tournament setting is wrong — {reason}",
+        "ru": "{name}: одна из сохранённых настроек турнира неверна — {reason}",
+    },
+    "settings.tournament_bad": {
+        "en": "the tournament settings do not fit together: /settings all lists them",
+        "ru": "настройки турнира не сочетаются друг с другом: все настройки — /settings all",
+    },
+    # /tournament refused: the group's saved tournament settings open none (R8.7)
+    "reply.tournament_settings_bad": {
+        "en": "No tournament opened — {error}.",
+        "ru": "Турнир не открыт — {error}.",
     },
     "settings.buy_in_order": {
         "en": "max_buy_in ({max_buy_in}) cannot be below min_buy_in ({min_buy_in}): keep min_buy_in ≤ max_buy_in, or set max_buy_in to 0 (5 × min_buy_in)",

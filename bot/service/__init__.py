@@ -684,8 +684,10 @@ class TableService:
         if tournament:
             try:
                 tour = Tournament(settings_mod.tournament_config(settings, options.game))
-            except OptionError as exc:  # stored payouts or schedule that make no tournament
-                return Reply(tr(lang, "reply.settings_bad", error=str(exc)), alert=True)
+            except OptionError:  # stored payouts or schedule that make no tournament
+                refusal = settings_mod.tournament_refusal(settings)  # (the core's is English)
+                error = refusal(lang) if refusal else tr(lang, "settings.tournament_bad")
+                return Reply(tr(lang, "reply.tournament_settings_bad", error=error), alert=True)
         try:
             with answer_within(self.rt.storage_wait):  # (a silent database)
                 t = await lobby.open_table(

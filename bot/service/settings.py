@@ -94,6 +94,7 @@ __all__ = [
     "settings_version",
     "table_options",
     "tournament_config",
+    "tournament_refusal",
 ]
 
 #: Games a table can be opened with.
@@ -1772,12 +1773,13 @@ async def settings(
         return Reply(text, alert=True)
     # the English or Russian name, its words joined by "_" or typed apart ("время на раздачу")
     spec, words = leading_setting([unformatted(a) for a in args])
+    typed_name = _typed_name(args)  # (as typed, for a name that is none)
     args = [name if spec is None else spec.name, *args[words:]]
     value = " ".join(args[1:])
     if spec is None or spec.name != "kush_label":
         value = unformatted(value)
     if spec is None:
-        typed = rt.typed_text(community.platform, clean_arg(name, 32))
+        typed = rt.typed_text(community.platform, clean_arg(typed_name, _TYPED_NAME_MAX))
         after = [unformatted(a) for a in args[1:]]  # («цена очка»: a phrase, SETTING_PHRASES)
         return Reply(unknown_setting_text(typed, name, lang, after), alert=True)
     if len(args) > 1 and not value.strip():
@@ -1836,6 +1838,37 @@ def _second_setting(spec: Setting, args: list[str], lang: str) -> tuple[str, str
             first = " ".join([setting_word(spec, lang), *args[1:at]])
             return first, " ".join([setting_word(other, lang), *args[at + words :]])
     return None
+
+
+#: the longest name an answer quotes of one that is no setting (longer, cut with "…")
+_TYPED_NAME_MAX = 40
+
+
+def _typed_name(args: Sequence[str]) -> str:
+    """The name an admin typed in ``/settings`` ``args`` for a setting that is none, to quote
+    back: its words up to the value (a word that begins as a number, or a reset word such as
+    «по умолчанию», :func:`resets`; else a last word that is a value of some setting of
+    choices or on/off: ``/settings языкк en``), spaces trimmed, in lower case as the name is
+    read (``/settings время раздачи 60`` quoted «время» alone)."""
+    words = [unformatted(a) for a in args]
+    for i in range(1, len(words)):
+        if _begins_as_number(words[i].strip()) or resets(" ".join(words[i:])):
+            words = words[:i]
+            break
+    else:
+        if len(words) > 1 and _a_value(words[-1]):
+            words = words[:-1]
+    return " ".join(" ".join(words).split()).lower()
+
+
+def _a_value(word: str) -> bool:
+    """Whether ``word`` is a value a setting of choices or on/off takes (``en``, «вкл»)."""
+    for spec in SETTINGS.values():
+        if spec.kind in (Kind.SWITCH, Kind.CHOICE) or spec.auto:
+            with contextlib.suppress(SettingRefused):
+                spec.parse(word)
+                return True
+    return False
 
 
 def _begins_as_number(word: str) -> bool:
@@ -2292,6 +2325,62 @@ def tournament_config(s: CommunitySettings, game: GameKind) -> TournamentConfig:
     return TournamentConfig.create(game, **values)
 
 
+#: the tournament settings in the order :func:`tournament_refusal` looks for the one at fault
+_TOURNAMENT_ORDER = (
+    "payouts",
+    "chips_schedule",
+    "tournament_chips",
+    "level_minutes",
+    "tournament_buy_in",
+)
+
+
+def tournament_refusal(
+    s: CommunitySettings, changed: str | None = None
+) -> Callable[[str], str] | None:
+    """Why the settings ``s`` open no tournament (:func:`tournament_config` refuses them), in
+    the reader's language, or ``None`` when they open one (R8.7). The core's refusals
+    (:class:`~game.tournament.TournamentConfig`) are English only: a Russian group read
+    "level_minutes: payouts must add up to 100 %, got [50, 60]" for payouts an older version
+    saved. The setting at fault is the first that alone, beside the defaults, opens none: a
+    list setting is explained as its change is (:func:`_list_refusal`), any other names its
+    saved value and how to set it back (``settings.tournament_saved``). ``changed``: the
+    setting just changed (:func:`updated`); another one at fault is said to be a saved one,
+    the answer naming the one changed first ("Не удалось изменить длина_уровня: …")."""
+    game = GameKind(s.game)
+    try:
+        tournament_config(s, game)
+    except OptionError:
+        pass
+    else:
+        return None
+    for name in _TOURNAMENT_ORDER:
+        value = getattr(s, name)
+        try:
+            tournament_config(replace(CommunitySettings(game=s.game), **{name: value}), game)
+        except OptionError:
+            return _saved_fault(name, value, changed)
+    return lambda lang: tr(lang, "settings.tournament_bad")  # pragma: no cover - one fails
+
+
+def _saved_fault(name: str, value: Any, changed: str | None) -> Callable[[str], str]:
+    """Why tournament setting ``name``, at ``value``, opens no tournament
+    (:func:`tournament_refusal`), said as a saved one when ``changed`` is another."""
+    listed = _list_refusal(name, str(value)) if name in _LIST_EXAMPLES else None
+    shown = _shown(value)
+
+    def said(lang: str) -> str:
+        if listed is not None:
+            return listed(lang)
+        return tr(lang, "settings.tournament_saved", name=setting_word(name, lang), value=shown)
+
+    if changed is None or changed == name:
+        return said
+    return lambda lang: tr(
+        lang, "settings.tournament_other", name=setting_word(changed, lang), reason=said(lang)
+    )
+
+
 def _not_a_unit(label: str) -> bool:
     """Whether a kush label would read badly after every amount, as it is shown: one with a
     digit or "=" ("1 kush = 10 ₽" garbled every amount, "Buy-in 500 1 kush = 10 ₽"; digits
@@ -2373,13 +2462,9 @@ def _checked(s: CommunitySettings, name: str) -> CommunitySettings:
             continue
     s = replace(s, options=options)
     if name in ("payouts", "chips_schedule", "tournament_chips", "level_minutes"):
-        try:
-            tournament_config(s, GameKind(s.game))
-        except OptionError as exc:
-            message = str(exc)
-            if not message.startswith(f"{name}:"):  # (the payouts' and schedule's name it)
-                message = f"{name}: {message}"
-            raise SettingRefused(lambda _lang: message) from None
+        refusal = tournament_refusal(s, name)  # (in the reader's language, not the core's)
+        if refusal is not None:
+            raise SettingRefused(refusal)
     if name in ("chips_schedule", "tournament_chips"):
         # no player could pay one point of the first hand (R8.7); a later level may cost
         # more than the starting chips (R8.7's own schedule passes 1,000 at level 19)

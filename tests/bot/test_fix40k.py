@@ -97,11 +97,13 @@ async def test_russian_phrasings_suggest_the_setting_they_mean() -> None:
     assert not (await say(service, "language", "ru")).alert
     reply = await say(service, "цена", "очка")
     assert reply.alert
-    assert reply.text.splitlines()[0] == (
-        "Настройки «цена» нет. Может быть, куш_за_очко или цена_по_уровням?"
+    assert reply.text.splitlines()[0] == (  # (quoted as typed, fix41a: «цена» alone)
+        "Настройки «цена очка» нет. Может быть, куш_за_очко или цена_по_уровням?"
     ), reply.text
     reply = await say(service, "ставка", "за", "очко", "5")
-    assert reply.text.splitlines()[0] == "Настройки «ставка» нет. Может быть, куш_за_очко?"
+    assert reply.text.splitlines()[0] == (
+        "Настройки «ставка за очко» нет. Может быть, куш_за_очко?"
+    ), reply.text
     assert close_settings("цена очка") == ["kush_per_point", "chips_schedule"]  # (Discord's
     # option: the name as one text)
     assert close_settings("время", ["на", "ход"]) == ["hand_seconds"]

@@ -152,7 +152,10 @@ def test_terms_a_new_player_met_are_self_explanatory() -> None:
     Arrange button's word."""
     for lang, said in (
         ("en", "⌛ auto: a player's cards were placed for them (time ran out, or they left)."),
-        ("ru", "⌛ авто: карты игрока разложены автоматически (по таймауту или после ухода)."),
+        (
+            "ru",
+            "⌛ авто: карты игрока разложены автоматически (когда время вышло или после ухода).",
+        ),
     ):
         assert tr(lang, "board.timed_out") in said  # /help says what the mark means
         for key in ("help", "help.discord"):

@@ -33,7 +33,7 @@ async def test_a_kick_mid_hand_of_a_player_who_blocked_the_bot(tmp_path: Path) -
         reply = await w.say(ALICE, "/kick @bob")
         assert reply["text"] == (
             "Admin stood Bob up: they leave after this hand (their cards are placed for them "
-            "as on timeout), their stack back to their balance then."
+            "as if their time ran out), their stack back to their balance then."
         ), reply["text"]
         assert bob.leaving and t.seat_of(str(BOB.id)) is bob
         # Alice and Carol play on; Bob never has to act (his streets are made at once)
@@ -92,7 +92,7 @@ async def test_a_kick_mid_hand_of_a_player_whose_discord_dms_closed(tmp_path: Pa
         reply = await w.slash(a, "kick", {"user": b}, admin=True)
         assert reply["content"] == (
             "Admin stood Bob up: they leave after this hand (their cards are placed for them "
-            "as on timeout), their stack back to their balance then."
+            "as if their time ran out), their stack back to their balance then."
         ), reply
         assert bob.leaving
         for _ in range(40):

@@ -36,7 +36,7 @@ def test_no_russian_text_calls_the_opener_or_a_player_in_the_masculine() -> None
     for key in ("help", "help.discord"):
         lines = tr("ru", key).split("\n")
         assert lines[-1] == (
-            "⌛ авто: карты игрока разложены автоматически (по таймауту или после ухода)."
+            "⌛ авто: карты игрока разложены автоматически (когда время вышло или после ухода)."
         )
 
 
