@@ -2047,7 +2047,8 @@ class DiscordAdapter:
                 # (its token unknown, 10062: expired, or answered too late) a pressed
                 # ephemeral hand is written through the interaction that showed it last,
                 # else it kept the screen from before the press, the card placed not shown
-                self.presenter.refresh_live(user_id, message.id, screen)
+                # (of its step: a later one's refresh queued meanwhile is written instead)
+                self.presenter.refresh_live(user_id, message.id, screen, stamp)
         except (aiohttp.ClientError, OSError, TimeoutError) as exc:
             # the answer lost in the network (the connection closed: Discord may or may not
             # have taken it): a pressed DM hand is written as any other write, below (it was
@@ -2057,7 +2058,7 @@ class DiscordAdapter:
             # screen from before the press)
             if dm_hand is None:
                 if on_hand and reply.private and screen is not None and message is not None:
-                    self.presenter.refresh_live(user_id, message.id, screen)
+                    self.presenter.refresh_live(user_id, message.id, screen, stamp)
                 raise
             log.warning(
                 "answer to interaction %s lost: %r; the DM hand is written", interaction.id, exc

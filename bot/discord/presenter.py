@@ -1508,14 +1508,20 @@ class DiscordPresenter(LatePictures):
             )
         self._live[live_key] = live
 
-    def refresh_live(self, user_id: str, message_id: int, screen: Screen) -> None:
+    def refresh_live(
+        self, user_id: str, message_id: int, screen: Screen, stamp: int | None = None
+    ) -> None:
         """The answer to a press on the player's ephemeral hand ``message_id`` failed: if it
         is the live hand of ``screen``'s table, write ``screen`` there (through the
-        interaction that showed it last; its token may still be valid)."""
+        interaction that showed it last; its token may still be valid). ``stamp``: the
+        answer's turn (:attr:`AnswerTurn.stamp`, the step ``screen`` is of; ``None``: now):
+        a refresh of a later step queued meanwhile (a press on the DM hand while the answer
+        waited out a 429) is written instead, not replaced by ``screen`` (taken as the newest
+        step, the refused answer's screen was written over it: the hand a card behind)."""
         live_key = (user_id, screen.table)
         live = self._live.get(live_key)
         if live is not None and live.message_id == message_id:
-            self._queue_live(live_key, screen)
+            self._queue_live(live_key, screen, stamp)
 
     def live_hand(self, user_id: str, table: int | None = None) -> LiveHand | None:
         """The player's ephemeral hand message of ``table`` being kept up to date (of any

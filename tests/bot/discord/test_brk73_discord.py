@@ -1,0 +1,67 @@
+"""brk73: break-it on the "🂠 My cards" hand's writes (fix40a, fix40j): the answer to a press
+on it refused or lost after a later step's refresh was queued."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.bot.discord.dc_world import World, world
+from tests.bot.discord.test_fix39e_discord_writes import LIMITED, placed_on_top
+from tests.bot.discord.test_fix40a_ephemeral_429 import Hands, never_back, open_hands
+
+UNKNOWN = {"message": "Unknown interaction", "code": 10062}
+
+
+async def _dm_press_in_the_pause(w: World, h: Hands) -> None:
+    """While the answer to a press placing ``a`` on the "My cards" hand waits out a 429,
+    place ``b`` on the DM hand (once it shows ``a``) and wait for that press's answer."""
+    await w.fake.wait_for(
+        lambda: any(c.status == 429 for c in w.fake.calls_to("POST", "/interactions/"))
+    )
+
+    def dm_shows_a() -> bool:
+        dm = w.dm(h.user)
+        return dm is not None and placed_on_top(dm["content"]) == {h.a}
+
+    await w.fake.wait_for(dm_shows_a)
+    dm = w.dm(h.user)
+    assert dm is not None
+    r2 = await w.fake.press(h.user, dict(dm), w.buttons(dm)[("p", h.b + "t")])
+    await w.settle(r2)
+    assert r2.callback_type == 7
+
+
+async def test_an_answer_refused_after_a_429_does_not_write_its_older_screen_last(
+    tmp_path: Path,
+) -> None:
+    """The answer to a press on the "My cards" hand (placing ``a``) is refused with a 429;
+    in the pause the player places ``b`` on the DM hand, whose refresh of "My cards" waits
+    for that answer. Sent again, the answer is refused for good (404 10062: past Discord's
+    3 s). The hand is written as after any refused answer, but with the newer screen: it
+    ends showing both cards, never ``a`` alone after them. (The refused answer's screen was
+    queued as the newest step, over the DM press's refresh: the hand showed ``a`` alone, a
+    card behind its DM, until the next change.)"""
+    async with world(tmp_path) as w:
+        h = await open_hands(w)
+        w.fake.fail_next["callback"] = [(429, dict(LIMITED, retry_after=3.0))]
+        r1 = await w.fake.press(h.user, dict(h.mine), w.buttons(h.mine)[("p", h.a + "t")])
+        # (its try after the pause refused: this press's alone)
+        w.fake.outage(lambda _name, call: f"/interactions/{r1.id}/" in call.path, 404, UNKNOWN)
+        await _dm_press_in_the_pause(w, h)
+        calls = f"/interactions/{r1.id}/"
+        await w.fake.wait_for(lambda: any(c.status == 404 for c in w.fake.calls_to("POST", calls)))
+        w.fake.recover()
+        await w.adapter.idle()
+        await w.adapter.presenter.flush()
+        assert r1.callback_type is None  # (refused)
+        t = w.table()
+        assert t.hand is not None and len(dict(t.hand.pending(t.hand.to_act[0]))) == 2
+        tops = never_back(h.seen)
+        assert tops and tops[-1] == {h.a, h.b}, h.seen
+        now = w.ephemeral(h.user)
+        assert now is not None and placed_on_top(now["content"]) == {h.a, h.b}
+        assert [m.split(": ", 1)[1] for m in w.logged] == [
+            f"could not answer interaction {r1.id}: 404 Not Found (error code: 10062): "
+            "Unknown interaction"
+        ]
+        w.logged.clear()  # (the refused answer, on purpose)
