@@ -1823,18 +1823,19 @@ def _second_setting(spec: Setting, args: list[str], lang: str) -> tuple[str, str
     """Two settings typed in one command (``/settings min_buy_in 100 max_buy_in 500``): the
     first and the second (each its name in ``lang``, :func:`setting_word`, and its value as
     typed: «взнос 100», «макс_стек 500» in Russian), ``None`` when the value names no other
-    setting after its first word. A label (``kush_label``) is text that may hold any word, a
-    setting's name too."""
+    setting after its first word: by its name in one word or typed apart, as the first is
+    read (:func:`leading_setting`: «время на раздачу 60 тайм банк 30» was refused as
+    время_на_раздачу's value and told to type digits; «взнос 100 взнос турнира 5» named
+    взнос second). A label (``kush_label``) is text that may hold any word, a setting's
+    name too."""
     if spec.name == "kush_label":
         return None
-    at, other = next(
-        ((i, o) for i in range(2, len(args)) if (o := setting_named(args[i])) is not None),
-        (None, None),
-    )
-    if at is None or other is None:
-        return None
-    first = " ".join([setting_word(spec, lang), *args[1:at]])
-    return first, " ".join([setting_word(other, lang), *args[at + 1 :]])
+    for at in range(2, len(args)):
+        other, words = leading_setting(args[at:])
+        if other is not None:
+            first = " ".join([setting_word(spec, lang), *args[1:at]])
+            return first, " ".join([setting_word(other, lang), *args[at + words :]])
+    return None
 
 
 def _begins_as_number(word: str) -> bool:
