@@ -1725,6 +1725,16 @@ class DiscordAdapter:
                     live = self.presenter.answering_live(
                         actor.user_id, reply.screen.table, turn.stamp
                     )
+                elif (
+                    not on_hand
+                    and message is not None
+                    and reply.private
+                    and reply.live
+                    and reply.screen is not None
+                ):
+                    # "My cards": the hand posted as a new ephemeral message; a step told
+                    # while it is on its way is written on it once posted
+                    live = self.presenter.opening_live(actor.user_id, reply.screen.table)
                 try:
                     with live:
                         if writes and turn is not None:
@@ -2023,14 +2033,14 @@ class DiscordAdapter:
                     )
                     if reply.live:
                         hand = _live_hand(interaction, sent.id, screen, followup=True)
-                        self.presenter.remember_live(user_id, hand)
+                        self.presenter.remember_live(user_id, hand, posted=screen)
                 else:
                     response = await interaction.response.send_message(
                         content, ephemeral=True, **extra
                     )
                     if response.message_id is not None and reply.live:
                         hand = _live_hand(interaction, response.message_id, screen)
-                        self.presenter.remember_live(user_id, hand)
+                        self.presenter.remember_live(user_id, hand, posted=screen)
                 if view is not None:
                     view.stop()  # no 15-minute listener: the items route by custom_id
             elif reply.text:

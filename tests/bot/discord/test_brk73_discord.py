@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.bot.discord.dc_world import World, world
-from tests.bot.discord.test_fix39e_discord_writes import LIMITED, placed_on_top
+from tests.bot.discord.dc_world import World, action_of, components, world
+from tests.bot.discord.test_fix39e_discord_writes import LIMITED, acting_dm, placed_on_top
 from tests.bot.discord.test_fix40a_ephemeral_429 import Hands, never_back, open_hands
+from tests.fakes.discord_api import ApiCall
 
 UNKNOWN = {"message": "Unknown interaction", "code": 10062}
 
@@ -65,3 +66,40 @@ async def test_an_answer_refused_after_a_429_does_not_write_its_older_screen_las
             "Unknown interaction"
         ]
         w.logged.clear()  # (the refused answer, on purpose)
+
+
+async def test_a_move_made_while_my_cards_is_being_answered_reaches_the_new_hand(
+    tmp_path: Path,
+) -> None:
+    """The player presses "🂠 My cards"; Discord posts the ephemeral hand but is slow to say
+    so. Meanwhile they place a card on their DM hand. Once the answer comes back, the new
+    "My cards" hand is written with that card: it showed the screen from before the move
+    (made before it), and nothing refreshed it until the next change."""
+    async with world(tmp_path) as w:
+        user, dm, places = await acting_dm(w)
+        a, first = places[0]
+        held: list[ApiCall] = []
+
+        def once(name: str, call: ApiCall) -> bool:
+            if name == "callback" and not held:
+                held.append(call)
+                return True
+            return False
+
+        w.fake.hold(once, 5.0)
+        msg = w.table_message()
+        cid = next(c["custom_id"] for c in components(msg) if action_of(c) == "h")
+        r0 = await w.fake.press(user, msg, cid)
+        await w.fake.wait_for(lambda: bool(held))  # (posted, its answer held)
+        r1 = await w.fake.press(user, dict(dm), first)
+        await w.settle(r1)
+        assert r1.callback_type == 7
+        w.fake.recover()
+        await w.settle(r0)
+        assert r0.callback_type == 4 and r0.messages
+        mine = int(r0.messages[-1])
+        await w.adapter.idle()
+        await w.adapter.presenter.flush()
+        now = w.fake.messages[mine]
+        assert placed_on_top(now["content"]) == {a}, now["content"]
+        assert w.adapter.presenter.live_hand(str(user.id)) is not None
