@@ -83,7 +83,7 @@ from bot.presses import (
 )
 from bot.screens import Screen
 from bot.service import PLAYABLE_GAMES, TableService
-from bot.service.settings import settings_matching
+from bot.service.settings import may_be_all, settings_matching
 from bot.service.stats import PERIODS
 from bot.service.wallet import HISTORY_MAX
 from bot.texts import DISCORD_DESCRIPTIONS_RU, language_of, tr
@@ -548,9 +548,10 @@ async def _setting_names(interaction: Interaction, current: str) -> list[app_com
     offers ``language``), each shown with its Russian name ("language · язык") and passed as
     its English one (Discord shows at most 25 suggestions, and there are more settings than
     that; a name typed in full is checked by the service), after ``all`` (every setting
-    listed: ``settings`` alone lists those that differ from their defaults)."""
+    listed: ``settings`` alone lists those that differ from their defaults; for «все» too,
+    :func:`~bot.service.settings.may_be_all`)."""
     typed = current.strip().lower()
-    every = [] if typed and typed not in "all" else [app_commands.Choice(name="all", value="all")]
+    every = [app_commands.Choice(name="all · все", value="all")] if may_be_all(typed) else []
     return [
         *every,
         *(

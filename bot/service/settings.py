@@ -82,6 +82,7 @@ __all__ = [
     "game_named",
     "group_language",
     "leading_setting",
+    "may_be_all",
     "readers_language",
     "reconcile",
     "seat_language",
@@ -1253,6 +1254,14 @@ def note_zone(rt: Runtime, community: Community) -> None:
 #: The word ``/settings`` takes for the list of every setting (``/settings all``; alone it
 #: lists those that differ from their defaults).
 ALL_WORDS = frozenset({"all", "все", "всё"})
+
+
+def may_be_all(typed: str) -> bool:
+    """Whether ``typed``, what an admin has typed so far of a setting's name (Discord's
+    autocomplete), may be a word of :data:`ALL_WORDS` (any case, «ё» as «е»; nothing typed
+    too): ``all`` is then suggested. «все», which ``/settings`` takes, found nothing."""
+    key = typed.strip().casefold().replace("ё", "е")
+    return any(key in word.replace("ё", "е") for word in ALL_WORDS)
 
 
 def asks_list(args: Sequence[str]) -> bool:

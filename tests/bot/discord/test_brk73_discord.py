@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.bot.discord.dc_world import World, action_of, components, world
+from tests.bot.discord.dc_world import ALICE, World, action_of, components, world
 from tests.bot.discord.test_fix39e_discord_writes import LIMITED, acting_dm, placed_on_top
 from tests.bot.discord.test_fix40a_ephemeral_429 import Hands, never_back, open_hands
-from tests.fakes.discord_api import ApiCall
+from tests.fakes.discord_api import GUILD_ID, ApiCall
 
 UNKNOWN = {"message": "Unknown interaction", "code": 10062}
 
@@ -103,3 +103,25 @@ async def test_a_move_made_while_my_cards_is_being_answered_reaches_the_new_hand
         now = w.fake.messages[mine]
         assert placed_on_top(now["content"]) == {a}, now["content"]
         assert w.adapter.presenter.live_hand(str(user.id)) is not None
+
+
+async def test_the_russian_word_for_all_is_suggested_as_all(tmp_path: Path) -> None:
+    """/settings takes «все» and «всё» for ``all`` (every setting listed); typed into
+    Discord's name option they found nothing (no name holds them), the admin left to guess
+    that «все» works: ``all`` is suggested, as it is for "al". A Latin «о» in «взнoс»
+    (a homoglyph) suggests nothing, and the command then says the name is unknown and
+    offers взнос, nothing changed."""
+    async with world(tmp_path) as w:
+        for typed in ("все", "Всё", "вс", "al"):
+            record = await w.fake.autocomplete(ALICE, "settings", "name", typed, group="ofcadmin")
+            await w.settle(record)
+            assert record.choices is not None
+            assert [c["value"] for c in record.choices][:1] == ["all"], (typed, record.choices)
+        record = await w.fake.autocomplete(ALICE, "settings", "name", "взнoс", group="ofcadmin")
+        await w.settle(record)
+        assert record.choices == []
+        before = (await w.store.community("discord", str(GUILD_ID))).settings
+        answer = await w.slash(ALICE, "settings", {"name": "взнoс", "value": "100"}, admin=True)
+        text = answer["content"]
+        assert text.startswith("“взнoс” is not a setting. Did you mean min_buy_in?"), text
+        assert (await w.store.community("discord", str(GUILD_ID))).settings == before
