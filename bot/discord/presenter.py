@@ -1545,7 +1545,8 @@ class DiscordPresenter(LatePictures):
                 live_key, screen, self._live_shown.get(live_key, 0) if stamp is None else stamp
             )
         self._live[live_key] = live
-        newer = self._opened.pop(live_key, None) if screen is None else None
+        # (kept till the last answer posting one is done: a second "My cards" on its way)
+        newer = self._opened.get(live_key) if screen is None else None
         if newer is not None and (
             posted is None or (newer.text, newer.buttons) != (posted.text, posted.buttons)
         ):  # (a step told while the new hand was being posted: not one it shows already)

@@ -125,3 +125,40 @@ async def test_the_russian_word_for_all_is_suggested_as_all(tmp_path: Path) -> N
         text = answer["content"]
         assert text.startswith("“взнoс” is not a setting. Did you mean min_buy_in?"), text
         assert (await w.store.community("discord", str(GUILD_ID))).settings == before
+
+
+async def test_a_move_made_while_my_cards_is_answered_twice_reaches_the_newer_hand(
+    tmp_path: Path,
+) -> None:
+    """As above, the player pressing "🂠 My cards" twice: both answers held while they place
+    a card on the DM hand. The newer hand, the one kept up to date, shows the card (the
+    first answer took the move for its own hand, the second was posted with the older
+    screen and nothing refreshed it)."""
+    async with world(tmp_path) as w:
+        user, dm, places = await acting_dm(w)
+        a, first = places[0]
+        held: list[ApiCall] = []
+
+        def twice(name: str, call: ApiCall) -> bool:
+            if name == "callback" and len(held) < 2 and call not in held:
+                held.append(call)
+                return True
+            return call in held
+
+        w.fake.hold(twice, 5.0)
+        msg = w.table_message()
+        cid = next(c["custom_id"] for c in components(msg) if action_of(c) == "h")
+        r0 = await w.fake.press(user, msg, cid)
+        await w.fake.wait_for(lambda: len(held) == 1)
+        r00 = await w.fake.press(user, msg, cid)
+        await w.fake.wait_for(lambda: len(held) == 2)
+        r1 = await w.fake.press(user, dict(dm), first)
+        await w.settle(r1)
+        assert r1.callback_type == 7
+        w.fake.recover()
+        await w.settle(r0)
+        await w.settle(r00)
+        live = w.adapter.presenter.live_hand(str(user.id))
+        assert live is not None and live.message_id == int(r00.messages[-1])
+        now = w.fake.messages[live.message_id]
+        assert placed_on_top(now["content"]) == {a}, now["content"]
