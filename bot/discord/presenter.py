@@ -779,6 +779,7 @@ class DiscordPresenter(LatePictures):
         ):
             return
         self._spawn(("live", live_key), lambda: self._write_live(live_key))
+        self._newer.wake(("live", live_key))  # (a writer waiting to try again writes it now)
 
     def _want_live(self, live_key: _LiveKey, screen: Screen, stamp: int) -> bool:
         """``screen`` (step ``stamp``) is the next to write to the ephemeral hand
@@ -792,7 +793,14 @@ class DiscordPresenter(LatePictures):
         return True
 
     async def _write_live(self, live_key: _LiveKey) -> None:
+        """The writer of the ephemeral hand ``live_key``: writes its newest screen queued
+        until none is left. A 5xx (past discord.py's own tries; a 503 at once) is written
+        again after :meth:`_retry_wait`, the newest screen by then, as a DM hand's edit is
+        (it was taken for the hand dismissed: dropped for good, the hand never refreshed
+        again); any other refusal drops it (dismissed, or its token expired)."""
         key = ("live", live_key)
+        tries = 0
+        failing_since: float | None = None  # (time.monotonic() of the first 5xx in a row)
         try:
             await self._after_answers()
             while live_key in self._latest_live:
@@ -813,10 +821,26 @@ class DiscordPresenter(LatePictures):
                     continue
                 edit = _NewestEdit(self, live.route(), self._latest_live, live_key, screen)
                 self._sending.add(key)
+                sent = time.monotonic()
                 try:
                     await self.client.http.request(edit.route, form=edit)
+                    tries, failing_since = 0, None
                 except (aiohttp.ClientError, OSError) as exc:  # the network: the next one
                     log.info("ephemeral hand of %s not written: %s", live_key[0], exc)
+                except discord.DiscordServerError as exc:  # Discord down for a while
+                    failing_since = sent if failing_since is None else failing_since
+                    wait = self._retry_wait(tries, failing_since)
+                    if wait is None:
+                        log.info("ephemeral hand of %s not written: %s", live_key[0], exc)
+                        tries, failing_since = 0, None
+                        continue
+                    log.info("ephemeral hand of %s not written (%s): again soon", live_key[0], exc)
+                    if live_key not in self._latest_live:  # (else a newer one is written)
+                        # (its stamp kept: the one of the newest screen the edit carried)
+                        self._latest_live[live_key] = edit.screen
+                    self._sending.discard(key)
+                    await self._wait_for_newer(key, wait)
+                    tries += 1
                 except discord.HTTPException as exc:  # dismissed, or the token expired
                     log.info("dropping the ephemeral hand of %s: %s", live_key[0], exc)
                     if self._live.get(live_key) is live:

@@ -11,6 +11,7 @@ from tests.bot.discord.test_fix40a_ephemeral_429 import Hands, never_back, open_
 from tests.fakes.discord_api import GUILD_ID, ApiCall
 
 UNKNOWN = {"message": "Unknown interaction", "code": 10062}
+UNAVAILABLE = {"message": "503: Service Unavailable", "code": 0}
 
 
 async def _dm_press_in_the_pause(w: World, h: Hands) -> None:
@@ -162,3 +163,26 @@ async def test_a_move_made_while_my_cards_is_answered_twice_reaches_the_newer_ha
         assert live is not None and live.message_id == int(r00.messages[-1])
         now = w.fake.messages[live.message_id]
         assert placed_on_top(now["content"]) == {a}, now["content"]
+
+
+async def test_a_my_cards_refresh_refused_with_a_503_is_written_again(tmp_path: Path) -> None:
+    """Discord answers a "🂠 My cards" refresh with a 503 (discord.py raises it at once, as
+    it does a 500 past its own tries): a failure for a while, not the hand dismissed. The
+    refresh is written again, as a DM hand's edit is, and the hand stays kept up to date:
+    it was dropped for good, showing the screen from before the move, and the player's
+    next moves never reached it."""
+    async with world(tmp_path) as w:
+        h = await open_hands(w)
+        w.adapter.presenter.edit_retries = (0.05, 0.1)
+        w.fake.fail_next["edit_webhook_message"] = [(503, UNAVAILABLE)]
+        r1 = await w.fake.press(h.user, dict(h.dm), h.first)
+        await w.settle(r1)
+        await w.fake.wait_for(lambda: bool(h.seen) and placed_on_top(h.seen[-1]) == {h.a})
+        assert w.adapter.presenter.live_hand(str(h.user.id)) is not None
+        dm = w.dm(h.user)
+        assert dm is not None
+        r2 = await w.fake.press(h.user, dict(dm), w.buttons(dm)[("p", h.b + "t")])
+        await w.settle(r2)
+        tops = never_back(h.seen)
+        assert tops == [{h.a}, {h.a, h.b}], h.seen
+        assert [c.status for c in w.fake.calls_to("PATCH", "/webhooks/")] == [503, 200, 200]
