@@ -2233,8 +2233,12 @@ _FIELD_DEFAULTS: Mapping[str, Any] = {
 
 def resets(raw: Value) -> bool:
     """Whether ``raw``, typed as a setting's value, asks for its default back
-    (:data:`DEFAULT_WORDS`, any case and spacing: ``/settings scoring по  умолчанию``)."""
-    return isinstance(raw, str) and " ".join(unformatted(raw).lower().split()) in DEFAULT_WORDS
+    (:data:`DEFAULT_WORDS`, any case and spacing, its words apart by spaces, "-" or "_" as
+    a name's are: ``/settings scoring по  умолчанию``, «по-умолчанию», «по_умолчанию», which
+    were refused as no number)."""
+    if not isinstance(raw, str):
+        return False
+    return " ".join(re.split(r"[\s_\-]+", unformatted(raw).lower().strip())) in DEFAULT_WORDS
 
 
 #: what a refused list setting is shown as an example of

@@ -34,3 +34,20 @@ async def test_a_second_setting_named_by_words_apart_is_refused_one_at_a_time() 
     # a label may hold a setting's words: saved as typed
     assert not (await say(service, "валюта", "тайм", "банк")).alert
     assert (await stored(service.store)).kush_label == "тайм банк"
+
+
+async def test_the_default_typed_with_a_hyphen_or_underscore_resets_the_setting() -> None:
+    """«/settings время_на_раздачу по-умолчанию» (a hyphen many write there) and «…
+    по_умолчанию» (its words joined as the names' are) set the default back, as «по
+    умолчанию» does: they were refused, "not a number: type digits"."""
+    service = _service()
+    assert not (await say(service, "language", "ru")).alert
+    for word in ("по-умолчанию", "по_умолчанию", "ПО-УМОЛЧАНИЮ"):
+        assert not (await say(service, "время_на_раздачу", "60")).alert
+        assert (await stored(service.store)).options == {"hand_seconds": 60}
+        reply = await say(service, "время_на_раздачу", word)
+        assert not reply.alert, reply.text
+        assert reply.text.startswith("Снова по умолчанию: время_на_раздачу = 120 (было 60)."), (
+            reply.text
+        )
+        assert (await stored(service.store)).options == {}
