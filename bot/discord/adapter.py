@@ -83,7 +83,7 @@ from bot.presses import (
 )
 from bot.screens import Screen
 from bot.service import PLAYABLE_GAMES, TableService
-from bot.service.settings import settings_matching
+from bot.service.settings import may_be_all, settings_matching
 from bot.service.stats import PERIODS
 from bot.service.wallet import HISTORY_MAX
 from bot.texts import DISCORD_DESCRIPTIONS_RU, language_of, tr
@@ -548,9 +548,10 @@ async def _setting_names(interaction: Interaction, current: str) -> list[app_com
     offers ``language``), each shown with its Russian name ("language · язык") and passed as
     its English one (Discord shows at most 25 suggestions, and there are more settings than
     that; a name typed in full is checked by the service), after ``all`` (every setting
-    listed: ``settings`` alone lists those that differ from their defaults)."""
+    listed: ``settings`` alone lists those that differ from their defaults; for «все» too,
+    :func:`~bot.service.settings.may_be_all`)."""
     typed = current.strip().lower()
-    every = [] if typed and typed not in "all" else [app_commands.Choice(name="all", value="all")]
+    every = [app_commands.Choice(name="all · все", value="all")] if may_be_all(typed) else []
     return [
         *every,
         *(
@@ -1725,6 +1726,16 @@ class DiscordAdapter:
                     live = self.presenter.answering_live(
                         actor.user_id, reply.screen.table, turn.stamp
                     )
+                elif (
+                    not on_hand
+                    and message is not None
+                    and reply.private
+                    and reply.live
+                    and reply.screen is not None
+                ):
+                    # "My cards": the hand posted as a new ephemeral message; a step told
+                    # while it is on its way is written on it once posted
+                    live = self.presenter.opening_live(actor.user_id, reply.screen.table)
                 try:
                     with live:
                         if writes and turn is not None:
@@ -2023,14 +2034,14 @@ class DiscordAdapter:
                     )
                     if reply.live:
                         hand = _live_hand(interaction, sent.id, screen, followup=True)
-                        self.presenter.remember_live(user_id, hand)
+                        self.presenter.remember_live(user_id, hand, posted=screen)
                 else:
                     response = await interaction.response.send_message(
                         content, ephemeral=True, **extra
                     )
                     if response.message_id is not None and reply.live:
                         hand = _live_hand(interaction, response.message_id, screen)
-                        self.presenter.remember_live(user_id, hand)
+                        self.presenter.remember_live(user_id, hand, posted=screen)
                 if view is not None:
                     view.stop()  # no 15-minute listener: the items route by custom_id
             elif reply.text:
@@ -2047,7 +2058,8 @@ class DiscordAdapter:
                 # (its token unknown, 10062: expired, or answered too late) a pressed
                 # ephemeral hand is written through the interaction that showed it last,
                 # else it kept the screen from before the press, the card placed not shown
-                self.presenter.refresh_live(user_id, message.id, screen)
+                # (of its step: a later one's refresh queued meanwhile is written instead)
+                self.presenter.refresh_live(user_id, message.id, screen, stamp)
         except (aiohttp.ClientError, OSError, TimeoutError) as exc:
             # the answer lost in the network (the connection closed: Discord may or may not
             # have taken it): a pressed DM hand is written as any other write, below (it was
@@ -2057,7 +2069,7 @@ class DiscordAdapter:
             # screen from before the press)
             if dm_hand is None:
                 if on_hand and reply.private and screen is not None and message is not None:
-                    self.presenter.refresh_live(user_id, message.id, screen)
+                    self.presenter.refresh_live(user_id, message.id, screen, stamp)
                 raise
             log.warning(
                 "answer to interaction %s lost: %r; the DM hand is written", interaction.id, exc

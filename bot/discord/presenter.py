@@ -484,6 +484,11 @@ class DiscordPresenter(LatePictures):
         #: ephemeral hand → answers to presses on it taken and not written yet (each done
         #: when written or given up): its refreshes wait for them (:meth:`answering_live`)
         self._live_answers: dict[_LiveKey, set[asyncio.Future[None]]] = {}
+        #: ephemeral hand → how many "My cards" answers posting it are on their way
+        #: (:meth:`opening_live`), and the newest screen the player's hand was written
+        #: with meanwhile (:attr:`_opened`), which the new hand gets once posted
+        self._opening: dict[_LiveKey, int] = {}
+        self._opened: dict[_LiveKey, Screen] = {}
         #: (user, DM hand ref) → the "your move" DM wanted / sent for that hand: a player at
         #: two tables has one per table (the end of a turn at one never deletes the other's)
         self._latest_ping: dict[tuple[str, str], tuple[int, Screen] | None] = {}
@@ -774,6 +779,7 @@ class DiscordPresenter(LatePictures):
         ):
             return
         self._spawn(("live", live_key), lambda: self._write_live(live_key))
+        self._newer.wake(("live", live_key))  # (a writer waiting to try again writes it now)
 
     def _want_live(self, live_key: _LiveKey, screen: Screen, stamp: int) -> bool:
         """``screen`` (step ``stamp``) is the next to write to the ephemeral hand
@@ -787,7 +793,14 @@ class DiscordPresenter(LatePictures):
         return True
 
     async def _write_live(self, live_key: _LiveKey) -> None:
+        """The writer of the ephemeral hand ``live_key``: writes its newest screen queued
+        until none is left. A 5xx (past discord.py's own tries; a 503 at once) is written
+        again after :meth:`_retry_wait`, the newest screen by then, as a DM hand's edit is
+        (it was taken for the hand dismissed: dropped for good, the hand never refreshed
+        again); any other refusal drops it (dismissed, or its token expired)."""
         key = ("live", live_key)
+        tries = 0
+        failing_since: float | None = None  # (time.monotonic() of the first 5xx in a row)
         try:
             await self._after_answers()
             while live_key in self._latest_live:
@@ -808,10 +821,26 @@ class DiscordPresenter(LatePictures):
                     continue
                 edit = _NewestEdit(self, live.route(), self._latest_live, live_key, screen)
                 self._sending.add(key)
+                sent = time.monotonic()
                 try:
                     await self.client.http.request(edit.route, form=edit)
+                    tries, failing_since = 0, None
                 except (aiohttp.ClientError, OSError) as exc:  # the network: the next one
                     log.info("ephemeral hand of %s not written: %s", live_key[0], exc)
+                except discord.DiscordServerError as exc:  # Discord down for a while
+                    failing_since = sent if failing_since is None else failing_since
+                    wait = self._retry_wait(tries, failing_since)
+                    if wait is None:
+                        log.info("ephemeral hand of %s not written: %s", live_key[0], exc)
+                        tries, failing_since = 0, None
+                        continue
+                    log.info("ephemeral hand of %s not written (%s): again soon", live_key[0], exc)
+                    if live_key not in self._latest_live:  # (else a newer one is written)
+                        # (its stamp kept: the one of the newest screen the edit carried)
+                        self._latest_live[live_key] = edit.screen
+                    self._sending.discard(key)
+                    await self._wait_for_newer(key, wait)
+                    tries += 1
                 except discord.HTTPException as exc:  # dismissed, or the token expired
                     log.info("dropping the ephemeral hand of %s: %s", live_key[0], exc)
                     if self._live.get(live_key) is live:
@@ -1060,6 +1089,8 @@ class DiscordPresenter(LatePictures):
         5xx, the network) gets a pending ref (:data:`~bot.model.PENDING_PREFIX`) and is
         posted later (:meth:`_post_later`): the player stays reachable."""
         live_key = (user_id, screen.table)  # the ephemeral hand of this table only
+        if live_key in self._opening:  # (a new one being posted: written once it is)
+            self._opened[live_key] = screen
         live = self._live.get(live_key)
         if live is not None and answered != ephemeral_ref(live.message_id):
             self._queue_live(live_key, screen)
@@ -1145,6 +1176,8 @@ class DiscordPresenter(LatePictures):
                 self._latest_msg.pop(key, None)
             self._follow_turn(user_id, ref, key[0], screen)
         live_key = (user_id, screen.table)
+        if live_key in self._opening:  # (a new one being posted: written once it is)
+            self._opened[live_key] = screen
         if live_key in self._live:
             self._queue_live(live_key, screen, stamp)
 
@@ -1464,6 +1497,27 @@ class DiscordPresenter(LatePictures):
                 self._live_answers.pop(live_key, None)
             done.set_result(None)
 
+    @contextlib.contextmanager
+    def opening_live(self, user_id: str, table: int | None) -> Iterator[None]:
+        """While in this block a press of "🂠 My cards" is being answered with the player's
+        hand of ``table`` as a new ephemeral message (from when the screen was made until
+        the message is posted and :meth:`remember_live` told of it, or the answer failed):
+        a screen the player's hand is written with meanwhile (a move of theirs on the DM
+        hand, another player's, the hand's end) is kept and written on the new hand once it
+        is known. Posted with the screen from before that step, the new hand showed it
+        until the next change (no hand was live yet to refresh, or the old one's refresh
+        was dropped as the new one was taken)."""
+        live_key = (user_id, table)
+        self._opening[live_key] = self._opening.get(live_key, 0) + 1
+        try:
+            yield
+        finally:
+            left = self._opening.pop(live_key) - 1
+            if left:
+                self._opening[live_key] = left
+            else:
+                self._opened.pop(live_key, None)
+
     def answer_live(self, user_id: str, screen: Screen, stamp: int | None) -> int:
         """A press on the player's ephemeral hand of ``screen.table``, its turn numbered
         ``stamp``, is about to be answered with ``screen`` (the interaction's response writes
@@ -1485,7 +1539,13 @@ class DiscordPresenter(LatePictures):
         return stamp
 
     def remember_live(
-        self, user_id: str, live: LiveHand, screen: Screen | None = None, stamp: int | None = None
+        self,
+        user_id: str,
+        live: LiveHand,
+        screen: Screen | None = None,
+        stamp: int | None = None,
+        *,
+        posted: Screen | None = None,
     ) -> None:
         """The player's ephemeral hand of ``live.table`` to refresh from now on (the newest
         one of that table wins; another table's is kept apart). ``screen``: what a press's
@@ -1495,7 +1555,9 @@ class DiscordPresenter(LatePictures):
         stayed over the answer's until the hand changed again (one sent again after a 429
         carries the answer's screen already, :meth:`answer_live`); one queued of a later
         step is written after it. Without ``screen`` (a new hand) a refresh queued is
-        dropped. With ``stamp`` too, that step is shown on the hand: a refresh of an earlier
+        dropped, and the hand is written with the screen of a step told while it was being
+        posted (:meth:`opening_live`), if any and other than ``posted`` (what it was posted
+        with). With ``stamp`` too, that step is shown on the hand: a refresh of an earlier
         one is not written after it."""
         live_key = (user_id, live.table)
         if screen is not None and stamp is not None:
@@ -1507,15 +1569,27 @@ class DiscordPresenter(LatePictures):
                 live_key, screen, self._live_shown.get(live_key, 0) if stamp is None else stamp
             )
         self._live[live_key] = live
+        # (kept till the last answer posting one is done: a second "My cards" on its way)
+        newer = self._opened.get(live_key) if screen is None else None
+        if newer is not None and (
+            posted is None or (newer.text, newer.buttons) != (posted.text, posted.buttons)
+        ):  # (a step told while the new hand was being posted: not one it shows already)
+            self._queue_live(live_key, newer)
 
-    def refresh_live(self, user_id: str, message_id: int, screen: Screen) -> None:
+    def refresh_live(
+        self, user_id: str, message_id: int, screen: Screen, stamp: int | None = None
+    ) -> None:
         """The answer to a press on the player's ephemeral hand ``message_id`` failed: if it
         is the live hand of ``screen``'s table, write ``screen`` there (through the
-        interaction that showed it last; its token may still be valid)."""
+        interaction that showed it last; its token may still be valid). ``stamp``: the
+        answer's turn (:attr:`AnswerTurn.stamp`, the step ``screen`` is of; ``None``: now):
+        a refresh of a later step queued meanwhile (a press on the DM hand while the answer
+        waited out a 429) is written instead, not replaced by ``screen`` (taken as the newest
+        step, the refused answer's screen was written over it: the hand a card behind)."""
         live_key = (user_id, screen.table)
         live = self._live.get(live_key)
         if live is not None and live.message_id == message_id:
-            self._queue_live(live_key, screen)
+            self._queue_live(live_key, screen, stamp)
 
     def live_hand(self, user_id: str, table: int | None = None) -> LiveHand | None:
         """The player's ephemeral hand message of ``table`` being kept up to date (of any

@@ -630,7 +630,10 @@ async def _queue_top_up(
     if before:  # the same amount again (a second /topup 100, a double tap on ➕) is the one
         # queued: "queued" again read as a second top-up queued beside the first
         return Reply(tr(lang, "reply.topup_already_queued", amount=value, label=t.label))
-    key = "reply.topup_queued_buy_in" if buy_in else "reply.topup_queued"
+    # (the buy-in's words only for the buy-in whole: one cut to the table's maximum, 100 of
+    # 200, was called "the next hand's buy-in")
+    whole = buy_in and value == next_buy_in(t)
+    key = "reply.topup_queued_buy_in" if whole else "reply.topup_queued"
     return Reply(tr(lang, key, amount=value, label=t.label))
 
 

@@ -82,6 +82,7 @@ __all__ = [
     "game_named",
     "group_language",
     "leading_setting",
+    "may_be_all",
     "readers_language",
     "reconcile",
     "seat_language",
@@ -1256,6 +1257,14 @@ def note_zone(rt: Runtime, community: Community) -> None:
 ALL_WORDS = frozenset({"all", "все", "всё"})
 
 
+def may_be_all(typed: str) -> bool:
+    """Whether ``typed``, what an admin has typed so far of a setting's name (Discord's
+    autocomplete), may be a word of :data:`ALL_WORDS` (any case, «ё» as «е»; nothing typed
+    too): ``all`` is then suggested. «все», which ``/settings`` takes, found nothing."""
+    key = typed.strip().casefold().replace("ё", "е")
+    return any(key in word.replace("ё", "е") for word in ALL_WORDS)
+
+
 def asks_list(args: Sequence[str]) -> bool:
     """Whether ``/settings`` typed with ``args`` asks for a list of the settings (none: those
     that differ from their defaults; first one of :data:`ALL_WORDS`, format characters a copy
@@ -1825,14 +1834,14 @@ def _second_setting(spec: Setting, args: list[str], lang: str) -> tuple[str, str
     """Two settings typed in one command (``/settings min_buy_in 100 max_buy_in 500``): the
     first and the second (each its name in ``lang``, :func:`setting_word`, and its value as
     typed: «взнос 100», «макс_стек 500» in Russian), ``None`` when the value names no other
-    setting after its first word. The second's name may be typed with spaces, as the
-    first's may (:func:`leading_setting`: «взнос 100 макс стек 500»; it was refused as
-    взнос's value, with how to type digits). A label (``kush_label``) is text that may hold
-    any word, a setting's name too."""
+    setting after its first word: by its name in one word or typed apart, as the first is
+    read (:func:`leading_setting`: «время на раздачу 60 тайм банк 30» was refused as
+    время_на_раздачу's value and told to type digits; «взнос 100 взнос турнира 5» named
+    взнос second). A label (``kush_label``) is text that may hold any word, a setting's
+    name too."""
     if spec.name == "kush_label":
         return None
     for at in range(2, len(args)):
-        # (its name typed whole or with spaces, as the first's may be: «макс стек 500»)
         other, words = leading_setting(args[at:])
         if other is not None:
             first = " ".join([setting_word(spec, lang), *args[1:at]])
@@ -2257,8 +2266,12 @@ _FIELD_DEFAULTS: Mapping[str, Any] = {
 
 def resets(raw: Value) -> bool:
     """Whether ``raw``, typed as a setting's value, asks for its default back
-    (:data:`DEFAULT_WORDS`, any case and spacing: ``/settings scoring по  умолчанию``)."""
-    return isinstance(raw, str) and " ".join(unformatted(raw).lower().split()) in DEFAULT_WORDS
+    (:data:`DEFAULT_WORDS`, any case and spacing, its words apart by spaces, "-" or "_" as
+    a name's are: ``/settings scoring по  умолчанию``, «по-умолчанию», «по_умолчанию», which
+    were refused as no number)."""
+    if not isinstance(raw, str):
+        return False
+    return " ".join(re.split(r"[\s_\-]+", unformatted(raw).lower().strip())) in DEFAULT_WORDS
 
 
 #: what a refused list setting is shown as an example of
