@@ -256,7 +256,8 @@ def _bot_api_errors(base_url: str | None = None) -> Iterator[None]:
     """The Bot API refusing the token or out of reach, as the one line of a
     :class:`ConfigError` (no traceback, no token): the bot's start and the router's. Out of
     reach (``NetworkError``: no answer, a timeout, a 5xx) is :class:`OutOfReach`, exit
-    status 75: a network outage at boot is restarted.
+    status 75: a network outage at boot is restarted; its line names
+    ``TELEGRAM_API_BASE_URL`` only when it is set (else Telegram's own server).
 
     ``base_url`` (``TELEGRAM_API_BASE_URL``) answering a 404 or 401 that is no JSON is no
     Bot API server (a wrong path, another service's port): python-telegram-bot takes every
@@ -283,9 +284,15 @@ def _bot_api_errors(base_url: str | None = None) -> Iterator[None]:
                 "TELEGRAM_API_BASE_URL in .env"
             ) from None
         except NetworkError as exc:  # (no answer, or a 5xx: status 75, restarted)
+            # (without a base URL the line sent a newcomer to TELEGRAM_API_BASE_URL, a
+            # variable they had never set: the bot calls Telegram's own server then)
+            where = (
+                "network (the bot calls https://api.telegram.org)"
+                if base_url is None
+                else "network, or TELEGRAM_API_BASE_URL in .env"
+            )
             raise OutOfReach(
-                f"cannot reach the Telegram Bot API ({_bot_api_failure(exc)}): check the "
-                "network, or TELEGRAM_API_BASE_URL in .env"
+                f"cannot reach the Telegram Bot API ({_bot_api_failure(exc)}): check the {where}"
             ) from None
 
 
