@@ -855,8 +855,15 @@ async def run_router(settings: Settings, stop: asyncio.Event | None = None) -> N
     :raises ConfigError: without a token, a webhook URL and secret, or the store.
     :raises TokenTaken: when another process deleted or replaced the webhook (logged then;
         :mod:`bot.telegram.one_bot`)."""
-    if settings.telegram_bot_token is None or settings.telegram_webhook_url is None:
+    if settings.telegram_bot_token is None and settings.telegram_webhook_url is None:
         raise ConfigError("the router needs TELEGRAM_BOT_TOKEN and TELEGRAM_WEBHOOK_URL")
+    if settings.telegram_bot_token is None:  # (the line named both, one of them set: nu59)
+        raise ConfigError("the router needs TELEGRAM_BOT_TOKEN, the workers' own")
+    if settings.telegram_webhook_url is None:
+        raise ConfigError(
+            "the router needs TELEGRAM_WEBHOOK_URL (the public HTTPS URL Telegram posts the "
+            "updates to) and TELEGRAM_WEBHOOK_SECRET: it takes them by webhook only"
+        )
     if settings.telegram_webhook_secret is None:  # pragma: no cover - the settings check it
         raise ConfigError("the router needs TELEGRAM_WEBHOOK_SECRET")
     from bot.cluster import ListenError, Router
