@@ -6,6 +6,7 @@ one line that says what to set (:class:`ConfigError`), never as a traceback.
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 from typing import Literal
@@ -20,7 +21,15 @@ from pydantic import (
 )
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-__all__ = ["ConfigError", "OutOfReach", "Settings", "load_settings", "parse_shards", "split_listen"]
+__all__ = [
+    "ConfigError",
+    "OutOfReach",
+    "Settings",
+    "load_settings",
+    "parse_shards",
+    "split_listen",
+    "unread_variables",
+]
 
 _TELEGRAM_TOKEN = re.compile(r"^\d{5,12}:[A-Za-z0-9_-]{30,50}$")
 _DISCORD_TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,40}\.[A-Za-z0-9_-]{4,10}\.[A-Za-z0-9_-]{20,50}$")
@@ -543,3 +552,25 @@ def load_settings(env_file: str | None = ".env", *, tokens: bool = True) -> Sett
         if name and name not in message:
             message = f"{name}: {message}"
         raise ConfigError(message) from None
+
+
+def unread_variables(env_file: str) -> list[str]:
+    """The variables ``env_file`` sets that are no setting of :class:`Settings`, which the bot
+    ignores, each with the setting of a name close to it: ``["TELEGRAM_TOKEN
+    (TELEGRAM_BOT_TOKEN?)"]``. A misspelt ``DATABASE_URL`` ran the bot on the SQLite file,
+    a misspelt token started the sandbox, and nothing said why (nu59). Empty when the file
+    is not there or cannot be read (:func:`load_settings` says so)."""
+    from dotenv import dotenv_values
+
+    try:
+        keys = dotenv_values(env_file, encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return []
+    known = [name.upper() for name in Settings.model_fields]
+    unread = []
+    for key in keys:
+        if key.upper() in known:
+            continue
+        close = difflib.get_close_matches(key.upper(), known, n=1)
+        unread.append(f"{key} ({close[0]}?)" if close else key)
+    return unread
