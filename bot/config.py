@@ -156,6 +156,25 @@ class Settings(BaseSettings):
             return None
         return value.strip() if isinstance(value, str) else value
 
+    @field_validator(
+        "telegram_webhook_listen",
+        "worker_listen",
+        "lease_seconds",
+        "storage_wait_seconds",
+        mode="before",
+    )
+    @classmethod
+    def _empty_is_default(cls, value: object, info: ValidationInfo) -> object:
+        """An empty ``TELEGRAM_WEBHOOK_LISTEN=``, ``WORKER_LISTEN=``, ``LEASE_SECONDS=`` or
+        ``STORAGE_WAIT_SECONDS=`` is its default, as every other empty variable (nu59: a
+        webhook section emptied by an operator who polls stopped the start with
+        "TELEGRAM_WEBHOOK_LISTEN: '' is not host:port", an emptied wait with pydantic's
+        "Input should be a valid number")."""
+        if isinstance(value, str) and not value.strip():
+            assert info.field_name is not None
+            return cls.model_fields[info.field_name].default
+        return value
+
     @field_validator("database_path", mode="before")
     @classmethod
     def _empty_path_is_default(cls, value: object) -> object:
@@ -549,6 +568,15 @@ def load_settings(env_file: str | None = ".env", *, tokens: bool = True) -> Sett
         # check (two variables take one) do not say which variable: the line names it
         loc = first.get("loc") or ()
         name = str(loc[0]).upper() if loc else ""
+        if name and first.get("type") in ("int_parsing", "float_parsing"):
+            # (pydantic's "Input should be a valid number, unable to parse string as a
+            # number" named neither the value nor the form: a decimal comma, "1,5")
+            whole = first["type"] == "int_parsing"
+            message = f"{name}={first.get('input')} is not a " + (
+                "whole number" + (" (or auto)" if name == "DISCORD_SHARD_COUNT" else "")
+                if whole
+                else "number (a fraction is written with a point: 1.5)"
+            )
         if name and name not in message:
             message = f"{name}: {message}"
         raise ConfigError(message) from None

@@ -58,3 +58,27 @@ def test_the_start_warns_and_goes_on(
         "error: the router needs TELEGRAM_BOT_TOKEN, the workers' own",
     ]
     assert TOKEN not in err
+
+
+@pytest.mark.parametrize(
+    ("name", "default"),
+    [
+        ("TELEGRAM_WEBHOOK_LISTEN", "0.0.0.0:8443"),
+        ("WORKER_LISTEN", "127.0.0.1:8600"),
+        ("LEASE_SECONDS", 5.0),
+        ("STORAGE_WAIT_SECONDS", 1.0),
+    ],
+)
+def test_an_emptied_variable_is_its_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, default: object
+) -> None:
+    """``.env.example``'s values emptied (an operator who polls blanking the webhook
+    section): the start stopped with "TELEGRAM_WEBHOOK_LISTEN: '' is not host:port" or
+    pydantic's "Input should be a valid number"; empty is the default, as every other
+    variable's (README: ``DATABASE_PATH``, ``LOG_LEVEL``)."""
+    from bot.config import load_settings
+
+    env = tmp_path / ".env"
+    env.write_text(f"{name}=\n")
+    monkeypatch.delenv(name, raising=False)
+    assert getattr(load_settings(str(env), tokens=False), name.lower()) == default
