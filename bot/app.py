@@ -13,7 +13,7 @@ import sys
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from telegram.error import BadRequest, InvalidToken, NetworkError
 
@@ -385,9 +385,39 @@ def _postgres_refused(settings: Settings, exc: StorageError) -> ConfigError:
     reach (:class:`storage.api.StorageUnreachable`) an :class:`OutOfReach` (exit status 75,
     restarted), refusing a plain :class:`ConfigError` (2)."""
     assert settings.database_url is not None
-    reason = str(exc).replace(settings.database_url.get_secret_value(), "DATABASE_URL")
+    url = settings.database_url.get_secret_value()
+    reason = str(exc).replace(url, "DATABASE_URL")
     kind = OutOfReach if isinstance(exc, StorageUnreachable) else ConfigError
-    return kind(f"{reason.splitlines()[0]}: {_advice(exc, 'check DATABASE_URL in .env')}")
+    advice = _advice(exc, "check DATABASE_URL in .env")
+    if _no_create_privilege(exc):
+        advice = _create_advice(url)
+    return kind(f"{reason.splitlines()[0]}: {advice}")
+
+
+def _no_create_privilege(exc: StorageError) -> bool:
+    """Whether PostgreSQL refused the start's migrations for want of a privilege (nu59: a
+    database made by another role than ``DATABASE_URL``'s, on PostgreSQL 15 or later, gives
+    it no CREATE in schema ``public``; the line said "permission denied for schema public:
+    check DATABASE_URL in .env", and the URL was right)."""
+    import asyncpg
+
+    return isinstance(exc.__cause__, asyncpg.exceptions.InsufficientPrivilegeError)
+
+
+def _create_advice(url: str) -> str:
+    """What to do when ``url``'s role may not create the bot's tables: make it the owner of
+    its database, or grant it CREATE on the schema, named from ``url`` when it says them
+    (never its password)."""
+    parts = urlsplit(url)
+    role = unquote(parts.username or "") or "<role>"
+    database = unquote(parts.path.lstrip("/")) or "<database>"
+    schema = parse_qs(parts.query).get("search_path", ["public"])[0].partition(",")[0].strip()
+    return (
+        f"the role {role} may not create the bot's tables there: make it the database's owner "
+        f"(ALTER DATABASE {database} OWNER TO {role}; since PostgreSQL 15 only the owner "
+        f"creates in schema public unless granted), or GRANT CREATE ON SCHEMA "
+        f"{schema or 'public'} TO {role}"
+    )
 
 
 def _advice(exc: StorageError, otherwise: str) -> str:
