@@ -203,6 +203,11 @@ class Settings(BaseSettings):
     @classmethod
     def _telegram_format(cls, value: SecretStr | None) -> SecretStr | None:
         if value is not None and not _TELEGRAM_TOKEN.match(value.get_secret_value()):
+            if _TELEGRAM_TOKEN.match(value.get_secret_value()[3:]):  # (nu59: from a URL)
+                raise ValueError(
+                    'TELEGRAM_BOT_TOKEN begins with the "bot" of the Bot API\'s URLs: '
+                    "write the token alone, digits:secret as @BotFather gave it"
+                )
             raise ValueError(
                 "TELEGRAM_BOT_TOKEN does not look like a bot token (digits:secret from @BotFather)"
             )
@@ -212,6 +217,16 @@ class Settings(BaseSettings):
     @classmethod
     def _discord_format(cls, value: SecretStr | None) -> SecretStr | None:
         if value is not None and not _DISCORD_TOKEN.match(value.get_secret_value()):
+            token = value.get_secret_value()
+            if _DISCORD_TOKEN.match(token.removeprefix("Bot ").removeprefix("Bot%20")):
+                raise ValueError(  # (nu59: an Authorization header's copied)
+                    'DISCORD_BOT_TOKEN begins with "Bot ": write the token alone'
+                )
+            if token.isdigit():
+                raise ValueError(
+                    "DISCORD_BOT_TOKEN is a number, the application id: the token is on the "
+                    "Developer Portal's Bot tab (Reset Token)"
+                )
             raise ValueError(
                 "DISCORD_BOT_TOKEN does not look like a bot token (copy it from the Developer "
                 "Portal, Bot tab)"
