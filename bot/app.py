@@ -13,7 +13,7 @@ import sys
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from telegram.error import BadRequest, InvalidToken, NetworkError
 
@@ -256,7 +256,8 @@ def _bot_api_errors(base_url: str | None = None) -> Iterator[None]:
     """The Bot API refusing the token or out of reach, as the one line of a
     :class:`ConfigError` (no traceback, no token): the bot's start and the router's. Out of
     reach (``NetworkError``: no answer, a timeout, a 5xx) is :class:`OutOfReach`, exit
-    status 75: a network outage at boot is restarted.
+    status 75: a network outage at boot is restarted; its line names
+    ``TELEGRAM_API_BASE_URL`` only when it is set (else Telegram's own server).
 
     ``base_url`` (``TELEGRAM_API_BASE_URL``) answering a 404 or 401 that is no JSON is no
     Bot API server (a wrong path, another service's port): python-telegram-bot takes every
@@ -283,9 +284,15 @@ def _bot_api_errors(base_url: str | None = None) -> Iterator[None]:
                 "TELEGRAM_API_BASE_URL in .env"
             ) from None
         except NetworkError as exc:  # (no answer, or a 5xx: status 75, restarted)
+            # (without a base URL the line sent a newcomer to TELEGRAM_API_BASE_URL, a
+            # variable they had never set: the bot calls Telegram's own server then)
+            where = (
+                "network (the bot calls https://api.telegram.org)"
+                if base_url is None
+                else "network, or TELEGRAM_API_BASE_URL in .env"
+            )
             raise OutOfReach(
-                f"cannot reach the Telegram Bot API ({_bot_api_failure(exc)}): check the "
-                "network, or TELEGRAM_API_BASE_URL in .env"
+                f"cannot reach the Telegram Bot API ({_bot_api_failure(exc)}): check the {where}"
             ) from None
 
 
@@ -378,9 +385,39 @@ def _postgres_refused(settings: Settings, exc: StorageError) -> ConfigError:
     reach (:class:`storage.api.StorageUnreachable`) an :class:`OutOfReach` (exit status 75,
     restarted), refusing a plain :class:`ConfigError` (2)."""
     assert settings.database_url is not None
-    reason = str(exc).replace(settings.database_url.get_secret_value(), "DATABASE_URL")
+    url = settings.database_url.get_secret_value()
+    reason = str(exc).replace(url, "DATABASE_URL")
     kind = OutOfReach if isinstance(exc, StorageUnreachable) else ConfigError
-    return kind(f"{reason.splitlines()[0]}: {_advice(exc, 'check DATABASE_URL in .env')}")
+    advice = _advice(exc, "check DATABASE_URL in .env")
+    if _no_create_privilege(exc):
+        advice = _create_advice(url)
+    return kind(f"{reason.splitlines()[0]}: {advice}")
+
+
+def _no_create_privilege(exc: StorageError) -> bool:
+    """Whether PostgreSQL refused the start's migrations for want of a privilege (nu59: a
+    database made by another role than ``DATABASE_URL``'s, on PostgreSQL 15 or later, gives
+    it no CREATE in schema ``public``; the line said "permission denied for schema public:
+    check DATABASE_URL in .env", and the URL was right)."""
+    import asyncpg
+
+    return isinstance(exc.__cause__, asyncpg.exceptions.InsufficientPrivilegeError)
+
+
+def _create_advice(url: str) -> str:
+    """What to do when ``url``'s role may not create the bot's tables: make it the owner of
+    its database, or grant it CREATE on the schema, named from ``url`` when it says them
+    (never its password)."""
+    parts = urlsplit(url)
+    role = unquote(parts.username or "") or "<role>"
+    database = unquote(parts.path.lstrip("/")) or "<database>"
+    schema = parse_qs(parts.query).get("search_path", ["public"])[0].partition(",")[0].strip()
+    return (
+        f"the role {role} may not create the bot's tables there: make it the database's owner "
+        f"(ALTER DATABASE {database} OWNER TO {role}; since PostgreSQL 15 only the owner "
+        f"creates in schema public unless granted), or GRANT CREATE ON SCHEMA "
+        f"{schema or 'public'} TO {role}"
+    )
 
 
 def _advice(exc: StorageError, otherwise: str) -> str:
@@ -848,8 +885,15 @@ async def run_router(settings: Settings, stop: asyncio.Event | None = None) -> N
     :raises ConfigError: without a token, a webhook URL and secret, or the store.
     :raises TokenTaken: when another process deleted or replaced the webhook (logged then;
         :mod:`bot.telegram.one_bot`)."""
-    if settings.telegram_bot_token is None or settings.telegram_webhook_url is None:
+    if settings.telegram_bot_token is None and settings.telegram_webhook_url is None:
         raise ConfigError("the router needs TELEGRAM_BOT_TOKEN and TELEGRAM_WEBHOOK_URL")
+    if settings.telegram_bot_token is None:  # (the line named both, one of them set: nu59)
+        raise ConfigError("the router needs TELEGRAM_BOT_TOKEN, the workers' own")
+    if settings.telegram_webhook_url is None:
+        raise ConfigError(
+            "the router needs TELEGRAM_WEBHOOK_URL (the public HTTPS URL Telegram posts the "
+            "updates to) and TELEGRAM_WEBHOOK_SECRET: it takes them by webhook only"
+        )
     if settings.telegram_webhook_secret is None:  # pragma: no cover - the settings check it
         raise ConfigError("the router needs TELEGRAM_WEBHOOK_SECRET")
     from bot.cluster import ListenError, Router

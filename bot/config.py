@@ -6,6 +6,7 @@ one line that says what to set (:class:`ConfigError`), never as a traceback.
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 from typing import Literal
@@ -20,7 +21,15 @@ from pydantic import (
 )
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-__all__ = ["ConfigError", "OutOfReach", "Settings", "load_settings", "parse_shards", "split_listen"]
+__all__ = [
+    "ConfigError",
+    "OutOfReach",
+    "Settings",
+    "load_settings",
+    "parse_shards",
+    "split_listen",
+    "unread_variables",
+]
 
 _TELEGRAM_TOKEN = re.compile(r"^\d{5,12}:[A-Za-z0-9_-]{30,50}$")
 _DISCORD_TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,40}\.[A-Za-z0-9_-]{4,10}\.[A-Za-z0-9_-]{20,50}$")
@@ -147,6 +156,25 @@ class Settings(BaseSettings):
             return None
         return value.strip() if isinstance(value, str) else value
 
+    @field_validator(
+        "telegram_webhook_listen",
+        "worker_listen",
+        "lease_seconds",
+        "storage_wait_seconds",
+        mode="before",
+    )
+    @classmethod
+    def _empty_is_default(cls, value: object, info: ValidationInfo) -> object:
+        """An empty ``TELEGRAM_WEBHOOK_LISTEN=``, ``WORKER_LISTEN=``, ``LEASE_SECONDS=`` or
+        ``STORAGE_WAIT_SECONDS=`` is its default, as every other empty variable (nu59: a
+        webhook section emptied by an operator who polls stopped the start with
+        "TELEGRAM_WEBHOOK_LISTEN: '' is not host:port", an emptied wait with pydantic's
+        "Input should be a valid number")."""
+        if isinstance(value, str) and not value.strip():
+            assert info.field_name is not None
+            return cls.model_fields[info.field_name].default
+        return value
+
     @field_validator("database_path", mode="before")
     @classmethod
     def _empty_path_is_default(cls, value: object) -> object:
@@ -175,6 +203,11 @@ class Settings(BaseSettings):
     @classmethod
     def _telegram_format(cls, value: SecretStr | None) -> SecretStr | None:
         if value is not None and not _TELEGRAM_TOKEN.match(value.get_secret_value()):
+            if _TELEGRAM_TOKEN.match(value.get_secret_value()[3:]):  # (nu59: from a URL)
+                raise ValueError(
+                    'TELEGRAM_BOT_TOKEN begins with the "bot" of the Bot API\'s URLs: '
+                    "write the token alone, digits:secret as @BotFather gave it"
+                )
             raise ValueError(
                 "TELEGRAM_BOT_TOKEN does not look like a bot token (digits:secret from @BotFather)"
             )
@@ -184,6 +217,16 @@ class Settings(BaseSettings):
     @classmethod
     def _discord_format(cls, value: SecretStr | None) -> SecretStr | None:
         if value is not None and not _DISCORD_TOKEN.match(value.get_secret_value()):
+            token = value.get_secret_value()
+            if _DISCORD_TOKEN.match(token.removeprefix("Bot ").removeprefix("Bot%20")):
+                raise ValueError(  # (nu59: an Authorization header's copied)
+                    'DISCORD_BOT_TOKEN begins with "Bot ": write the token alone'
+                )
+            if token.isdigit():
+                raise ValueError(
+                    "DISCORD_BOT_TOKEN is a number, the application id: the token is on the "
+                    "Developer Portal's Bot tab (Reset Token)"
+                )
             raise ValueError(
                 "DISCORD_BOT_TOKEN does not look like a bot token (copy it from the Developer "
                 "Portal, Bot tab)"
@@ -540,6 +583,37 @@ def load_settings(env_file: str | None = ".env", *, tokens: bool = True) -> Sett
         # check (two variables take one) do not say which variable: the line names it
         loc = first.get("loc") or ()
         name = str(loc[0]).upper() if loc else ""
+        if name and first.get("type") in ("int_parsing", "float_parsing"):
+            # (pydantic's "Input should be a valid number, unable to parse string as a
+            # number" named neither the value nor the form: a decimal comma, "1,5")
+            whole = first["type"] == "int_parsing"
+            message = f"{name}={first.get('input')} is not a " + (
+                "whole number" + (" (or auto)" if name == "DISCORD_SHARD_COUNT" else "")
+                if whole
+                else "number (a fraction is written with a point: 1.5)"
+            )
         if name and name not in message:
             message = f"{name}: {message}"
         raise ConfigError(message) from None
+
+
+def unread_variables(env_file: str) -> list[str]:
+    """The variables ``env_file`` sets that are no setting of :class:`Settings`, which the bot
+    ignores, each with the setting of a name close to it: ``["TELEGRAM_TOKEN
+    (TELEGRAM_BOT_TOKEN?)"]``. A misspelt ``DATABASE_URL`` ran the bot on the SQLite file,
+    a misspelt token started the sandbox, and nothing said why (nu59). Empty when the file
+    is not there or cannot be read (:func:`load_settings` says so)."""
+    from dotenv import dotenv_values
+
+    try:
+        keys = dotenv_values(env_file, encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return []
+    known = [name.upper() for name in Settings.model_fields]
+    unread = []
+    for key in keys:
+        if key.upper() in known:
+            continue
+        close = difflib.get_close_matches(key.upper(), known, n=1)
+        unread.append(f"{key} ({close[0]}?)" if close else key)
+    return unread

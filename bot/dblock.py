@@ -290,7 +290,7 @@ class PostgresLock:
                 server_settings={**keepalives(self._url), "application_name": self._name},
             )
         except (asyncpg.PostgresError, OSError, asyncpg.exceptions.InterfaceError) as e:
-            raise unreachable(e) from e
+            raise unreachable(e, self._url) from e
         except ValueError as e:
             raise malformed_url(self._url, e) from e
         try:

@@ -318,7 +318,7 @@ async def _read_postgres(url: str) -> AuditData:
     try:
         conn = await asyncpg.connect(url)
     except (OSError, asyncpg.PostgresError, asyncpg.exceptions.InterfaceError) as e:
-        raise unreachable(e) from e
+        raise unreachable(e, url) from e
     except ValueError as e:  # (a port that is no number: it was a traceback)
         raise malformed_url(url, e) from e
     try:

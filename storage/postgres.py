@@ -47,7 +47,7 @@ import math
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
@@ -193,19 +193,47 @@ def keepalives(url: str) -> dict[str, str]:
     return {name: value for name, value in KEEPALIVES.items() if name not in given}
 
 
-def unreachable(error: BaseException) -> StorageError:
-    """The :class:`StorageError` of a connection to PostgreSQL that failed:
+def unreachable(error: BaseException, url: str | None = None) -> StorageError:
+    """The :class:`StorageError` of a connection to PostgreSQL at ``url`` that failed:
     "cannot connect to PostgreSQL: <why>". asyncpg's ``TimeoutError`` (a server that accepts
     the connection and never answers, after its 60 s) has no text: the line ended in
-    "PostgreSQL: " and said nothing."""
+    "PostgreSQL: " and said nothing. A socket's error that does not name the host (a host
+    name that does not resolve, "[Errno -2] Name or service not known"; a unix socket's
+    folder with no server, "[Errno 2] No such file or directory") is followed by the hosts
+    of ``url`` (:func:`url_hosts`, never its password): "… (host db.example)"."""
     why = str(error) or (
         "the server did not answer in time (a silent network or firewall, a server that "
         "hangs, or another service on that port)"
         if isinstance(error, TimeoutError)
         else type(error).__name__
     )
+    if isinstance(error, OSError) and not isinstance(error, TimeoutError) and url is not None:
+        hosts = url_hosts(url)
+        if hosts and not any(host in why for host in hosts):
+            why += f" ({'hosts' if len(hosts) > 1 else 'host'} {', '.join(hosts)})"
     kind = StorageUnreachable if _out_of_reach(error) else StorageError
     return kind(f"cannot connect to PostgreSQL: {why}")
+
+
+def url_hosts(url: str) -> list[str]:
+    """The hosts a PostgreSQL ``url`` names, without their ports: those before its path
+    (``postgresql://user:password@db1:5432,db2/ofc`` → ``db1``, ``db2``; ``[::1]`` → ``::1``),
+    else its ``host`` query parameter's (a unix socket's folder: ``?host=/run/postgresql``);
+    none when it names none (asyncpg then tries ``PGHOST`` or its local sockets) or cannot be
+    read. Never a part of the password: the hosts are what follows the netloc's last ``@``."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return []
+    listed = parts.netloc.rpartition("@")[2]
+    if not listed:
+        listed = ",".join(parse_qs(parts.query).get("host", []))
+    hosts = []
+    for item in listed.split(","):
+        host = item[1:].partition("]")[0] if item.startswith("[") else item.partition(":")[0]
+        if host:
+            hosts.append(unquote(host))
+    return hosts
 
 
 def _out_of_reach(error: BaseException) -> bool:
@@ -1014,7 +1042,7 @@ class PostgresStore:
                 server_settings=keepalives(url),
             )
         except (asyncpg.PostgresError, OSError, asyncpg.exceptions.InterfaceError) as e:
-            raise unreachable(e) from e
+            raise unreachable(e, url) from e
         except ValueError as e:  # (a port that is no number: it was a traceback)
             raise malformed_url(url, e) from e
         store = cls(pool, url)

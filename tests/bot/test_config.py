@@ -179,8 +179,14 @@ def test_every_setting_is_documented_in_env_example_and_the_readme() -> None:
 @pytest.mark.parametrize(
     ("name", "value", "said"),
     [
-        ("LEASE_SECONDS", "abc", "LEASE_SECONDS: Input should be a valid number"),
-        ("DISCORD_SHARD_COUNT", "two", "DISCORD_SHARD_COUNT: Input should be a valid integer"),
+        # (nu59: the value and the form, not pydantic's "Input should be a valid number")
+        (
+            "LEASE_SECONDS",
+            "abc",
+            "LEASE_SECONDS=abc is not a number (a fraction is written with a point: 1.5)",
+        ),
+        ("STORAGE_WAIT_SECONDS", "1,5", "STORAGE_WAIT_SECONDS=1,5 is not a number"),
+        ("DISCORD_SHARD_COUNT", "two", "DISCORD_SHARD_COUNT=two is not a whole number (or auto)"),
         ("TELEGRAM_WEBHOOK_LISTEN", "8443", "TELEGRAM_WEBHOOK_LISTEN: '8443' is not host:port"),
         ("WORKER_LISTEN", "host:0", "WORKER_LISTEN: 'host:0' is not host:port"),
         # (a message that names its variable already is left as it is)

@@ -232,8 +232,9 @@ def _no_route() -> aiohttp.ClientConnectorError:
     return aiohttp.ClientConnectorError(key, OSError(101, "Network is unreachable"))
 
 
-TG_LINE = (
-    "cannot reach the Telegram Bot API ({}): check the network, or TELEGRAM_API_BASE_URL in .env"
+TG_LINE = (  # (no TELEGRAM_API_BASE_URL set: nu59 names Telegram's server, not the variable)
+    "cannot reach the Telegram Bot API ({}): check the network (the bot calls "
+    "https://api.telegram.org)"
 )
 DC_LINE = "cannot reach Discord ({}): check the network"
 
