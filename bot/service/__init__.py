@@ -633,7 +633,9 @@ class TableService:
     ) -> Reply:
         """:meth:`new_table` and :meth:`new_tournament`. The reads before and the opening
         each wait :attr:`Runtime.storage_wait` at most (``err.storage_slow`` after; apart:
-        an idle close due first, :meth:`_idle_closed`, sends its messages in between)."""
+        an idle close due first, :meth:`_idle_closed`, sends its messages in between).
+        Two openings in one chat at once take turns (:meth:`Runtime.opening_lock`): the
+        second is told the first's table is open."""
         try:
             with answer_within(self.rt.storage_wait):
                 community = await self._community(chat)
@@ -652,6 +654,42 @@ class TableService:
         if game is not None and known is None:
             name = self.rt.typed_text(chat.platform, clean_arg(game))
             return Reply(tr(lang, "reply.unknown_game", game=name, games=games), alert=True)
+        async with self.rt.opening_lock(chat.platform, chat.chat_id):
+            opened = await self._open_in(
+                chat, actor, community, lang, known, tournament=tournament, request=request
+            )
+        if isinstance(opened, Reply):
+            return opened
+        t = opened
+        await self.rt.settled(t)
+        if t.group_ref is None and self.rt.presenter(t) is not None:
+            # the platform refused the table message (say the bot may not write in the chat,
+            # which then closes the table, R8.2a): no "is open" for a table nobody can see;
+            # in a Discord thread the permission is Send Messages in Threads
+            key = on(t.platform, "reply.table_not_posted")
+            if chat.thread:
+                key = "reply.table_not_posted.discord_thread"
+            return Reply(tr(lang, key, table=t.id), alert=True)
+        said = "reply.tournament_opened" if tournament else "reply.table_opened"
+        return Reply(tr(lang, said, table=t.id))
+
+    async def _open_in(
+        self,
+        chat: ChatRef,
+        actor: Actor,
+        community: Community,
+        lang: str,
+        known: str | None,
+        *,
+        tournament: bool,
+        request: str | None,
+    ) -> LiveTable | Reply:
+        """The table :meth:`_open` opens in ``chat`` (R8.1, R8.7 with ``tournament``), the
+        game ``known`` or the community's; or the answer when none opens (the chat's table
+        open: its number; refused, or storage failed). Called under the chat's
+        :meth:`Runtime.opening_lock`: the look for the chat's table and the opening are one
+        step for the other openings here."""
+        games = tr(lang, "games.names")
         existing = self.table_in(chat)
         if existing is None and self.rt.restoring:  # (the chat's table may be one still to
             # be restored: storage refused the new one, "something went wrong")
@@ -699,7 +737,9 @@ class TableService:
         except StorageTimeout:  # (a record made all the same is closed by the next opening)
             return Reply(tr(lang, "err.storage_slow"), alert=True)
         except StorageError as exc:
-            # another /newtable in this chat opened one while this one waited on storage
+            # the chat's record open in storage: its table served here now, if it is (one
+            # restored anew in the background meanwhile, say); another opening here waits
+            # for this one (:meth:`Runtime.opening_lock`)
             existing = self.table_in(chat)
             if existing is None:
                 # the chat's table not served here at that moment (a step read back as saved
@@ -708,17 +748,7 @@ class TableService:
                 log.warning("no table opened in %s: %r", chat.chat_id, exc)
                 return Reply(tr(lang, "err.storage"), alert=True)
             return self._table_exists(existing, lang)
-        await self.rt.settled(t)
-        if t.group_ref is None and self.rt.presenter(t) is not None:
-            # the platform refused the table message (say the bot may not write in the chat,
-            # which then closes the table, R8.2a): no "is open" for a table nobody can see;
-            # in a Discord thread the permission is Send Messages in Threads
-            key = on(t.platform, "reply.table_not_posted")
-            if chat.thread:
-                key = "reply.table_not_posted.discord_thread"
-            return Reply(tr(lang, key, table=t.id), alert=True)
-        opened = "reply.tournament_opened" if tournament else "reply.table_opened"
-        return Reply(tr(lang, opened, table=t.id))
+        return t
 
     async def _idle_closed(self, t: LiveTable, lang: str) -> bool:
         """Whether the chat's table ``t`` closed for want of a hand (R8.2a): its idle close

@@ -687,6 +687,9 @@ class Runtime:
         #: :meth:`~storage.api.Store.create_table`): a record one of them is making is not
         #: taken for one a failed opening left (:func:`bot.service.lobby.open_table`)
         self.opening: dict[tuple[int, str], int] = {}
+        #: (platform, chat) → the lock a ``/newtable`` or ``/tournament`` holds from its look
+        #: for the chat's table until its own table is served (:meth:`opening_lock`)
+        self.opening_locks: dict[tuple[str, str], asyncio.Lock] = {}
         #: community id → its time zone, hours from UTC, as :func:`~bot.service.settings.
         #: day_zone` last read it (at a table's opening or restore, a settings change,
         #: /daily): the table message says when a turn ends as a clock time there
@@ -782,6 +785,15 @@ class Runtime:
         for book in (self.thinking, self.safe_thinking):
             for key in [k for k in book if k[0] == t.id]:
                 book.pop(key)[1].cancel()
+
+    def opening_lock(self, platform: str, chat_id: str) -> asyncio.Lock:
+        """The lock of a table's opening in a chat (:attr:`opening_locks`; R8.2a: one open
+        table a chat). Two ``/newtable`` or ``/tournament`` at once both found no table and
+        both asked storage for a record; the second, refused because the first's had just
+        committed, looked for the table opened meanwhile before the first command had
+        resumed to serve it, found none and answered "Could not save" (``err.storage``).
+        Under this lock the second waits and is told the first's table is open."""
+        return self.opening_locks.setdefault((platform, chat_id), asyncio.Lock())
 
     def settings_lock(self, community_id: int) -> asyncio.Lock:
         """The lock of a read-then-write of the community's settings (:attr:`settings_locks`)."""

@@ -469,13 +469,15 @@ async def test_r8_7_a_registration_saved_but_answered_with_an_error_pays_in_once
 
 class SlowOpeningStore(LostReplyStore):
     """A table record made, its answer held until ``held`` is set (the COMMIT done, the
-    reply on its way)."""
+    reply on its way); ``made`` counts the records asked for."""
 
     held: asyncio.Event | None = None
+    made = 0
 
     async def create_table(
         self, community_id: int, chat_id: str, options: Mapping[str, Any], min_buy_in: int
     ) -> TableRecord:
+        self.made += 1
         record = await super().create_table(community_id, chat_id, options, min_buy_in)
         held, self.held = self.held, None  # (the first one made only)
         if held is not None:
@@ -484,20 +486,27 @@ class SlowOpeningStore(LostReplyStore):
 
 
 async def test_a_new_table_being_made_is_not_closed_by_a_second_newtable() -> None:
-    """Two ``/newtable`` at once in one chat: the second, refused "already has an open
-    table" while the first's record is on its way back, does not take that record for one
-    a failed opening left (closing it under the first): the first opens table #1."""
+    """Two ``/newtable`` at once in one chat: the second, sent while the first's record is
+    on its way back, neither takes that record for one a failed opening left (closing it
+    under the first) nor is refused "nothing changed" (flk41: it found no table served yet
+    and answered ``err.storage``): it waits for the first's opening (the chat's
+    :meth:`Runtime.opening_lock`) and is told table #1 is open; the first opens table #1."""
     store, clock = SlowOpeningStore(), Clock()
     service, _ = new_service(store, clock)
     store.held = held = asyncio.Event()
     first = asyncio.ensure_future(service.new_table(GROUP, ALICE))
     while not store._tables:  # (the first's record is made)
         await asyncio.sleep(0)
-    reply = await service.new_table(GROUP, BOB)  # (storage refused it: "nothing changed")
-    assert reply.alert and reply.text == tr("ru", "err.storage")
+    second = asyncio.ensure_future(service.new_table(GROUP, BOB))
+    for _ in range(100):  # (before: refused within a few turns of the loop, nothing stored)
+        await asyncio.sleep(0)
+    assert not second.done()  # it waits for the first
     held.set()
     reply = await first
     t = service.table_in(GROUP)
     assert t is not None and t.id == 1 and reply.text == tr("en", "reply.table_opened", table=1)
+    told = await second
+    assert told.alert and told.text == tr("ru", "reply.table_exists", table=1)
+    assert store.made == 1  # (the second asked storage for no record)
     community = await store.community("telegram", "-100")
     assert [r.id for r in await store.open_tables(community.id)] == [1]

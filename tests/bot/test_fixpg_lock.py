@@ -89,6 +89,18 @@ async def until_held_by_another_than(url: str, pid: int) -> int:
     raise AssertionError(f"the lock was not taken again: {await holders(url)}")
 
 
+async def until(done: Callable[[], bool]) -> bool:
+    """Whether ``done()`` holds within 30 s, looked at every 50 ms: the client's side of what
+    the server already shows comes a moment later (a lock the server granted before the
+    retake keeps its connection and logs it; a session the server ended before its client
+    reads the end of its socket and calls the connection's termination listeners)."""
+    for _ in range(600):
+        if done():
+            return True
+        await asyncio.sleep(0.05)
+    return done()
+
+
 async def test_a_second_bot_on_postgresql_is_refused_until_the_first_stops(
     pg_url: str, telegram: FakeTelegram
 ) -> None:
@@ -179,6 +191,9 @@ async def test_a_terminated_lock_connection_is_taken_again_and_the_bot_goes_on(
         finally:
             await admin.close()
         again = await until_held_by_another_than(pg_url, pid)
+        held_again = "the PostgreSQL lock is held again"
+        # (granted on the server a moment before the retake, its keepalives read, logs it)
+        assert await until(lambda: held_again in [r.getMessage() for r in caplog.records])
         assert not task.done()
         second = settings_for(telegram, pg_url)
         with pytest.raises(ConfigError) as caught:  # held again: still refused
@@ -186,7 +201,7 @@ async def test_a_terminated_lock_connection_is_taken_again_and_the_bot_goes_on(
         assert str(caught.value) == busy(second)
         assert await holders(pg_url) == [again] and not task.done()
     messages = [r.getMessage() for r in caplog.records if r.name == "bot.dblock"]
-    assert "the PostgreSQL lock is held again" in messages
+    assert held_again in messages
 
 
 async def test_a_bot_whose_lock_another_took_meanwhile_stops_in_one_line(
@@ -272,7 +287,10 @@ async def test_a_session_of_its_own_the_server_still_holds_is_ended_not_taken_fo
             if (state := await again._connect_and_take()) != "again":
                 break
             await asyncio.sleep(0.05)
-        assert state == "taken" and first._lost.is_set()
+        assert state == "taken"
+        # (its session ended on the server, which let the lock go, before its client read the
+        # end of its socket: the termination listener comes a moment after the retake)
+        assert await until(first._lost.is_set)
         assert await holders(pg_url) == [again.pid]
         await again.release()
         assert await holders(pg_url) == []
@@ -326,10 +344,9 @@ async def test_a_silent_lock_connection_is_found_by_its_ping_and_taken_again(
         assert lock._conn is None
         proxy.silent = False
         again = await until_held_by_another_than(pg_url, pid)
-        for _ in range(600):  # (the server grants the lock a moment before the retake keeps
-            if lock.pid is not None:  # its connection: CI once read ``lock.pid`` between)
-                break
-            await asyncio.sleep(0.05)
+        # (the server grants the lock a moment before the retake keeps its connection: CI
+        # once read ``lock.pid`` between)
+        assert await until(lambda: lock.pid is not None)
         assert lock.pid == again
         assert await holders(pg_url) == [again]
         assert taken == []
