@@ -7,13 +7,14 @@ from bot.texts import tr
 from storage.check import check_store
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
-from tests.bot.test_service import CAROL, GROUP, leave_now, press_auto_and_confirm
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, leave_now, press_auto_and_confirm
 from tests.bot.test_tournament_service import (
     PLAYERS,
     a_chinese_tournament_started,
     configure,
     new_service,
 )
+from tests.bot.test_transitions import player_balance
 
 
 async def _first_hand_over(service: TableService, presenter: FakePresenter, clock: Clock) -> None:
@@ -66,3 +67,36 @@ async def test_r7_6_r8_7_leaving_a_chinese_tournament_between_hands_ends_the_gam
     await service.run_due()
     assert t.hand is not None and sorted(t.hand.order) == [0, 1]
     assert t.chinese is not None and set(t.chinese.totals) <= {0, 1}
+
+
+async def test_r7_6_r8_7_a_game_ended_by_a_leaver_that_knocks_out_the_other_pays_out() -> None:
+    """The same leave with 10 starting chips (a point is all of them at level 1): the game
+    it ends costs Bob, 4 points behind Alice, his 10 chips (capped, R8.4), so he is knocked
+    out second after Carol, third (she left first), Alice wins: the pool (300, winner takes
+    all with three) is paid out and the table closes in that step, the standings saying the
+    game's settlement under Carol's knock-out."""
+    service, presenter, store, clock = new_service(next_hand_delay=30)
+    await configure(service, game="chinese", target_points="40", tournament_chips="10",
+                    tournament_buy_in="100")  # fmt: skip
+    await a_chinese_tournament_started(service, presenter)
+    await _first_hand_over(service, presenter, clock)
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None and t.chinese is not None
+    assert dict(t.chinese.totals) == {0: 13, 1: 9, 2: 2}
+    table_id = t.id
+    reply = await leave_now(service, GROUP, CAROL)
+    assert reply.text == tr("en", "tour.left", place=3, prize=0, label="kush"), reply.text
+    assert service.table_in(GROUP) is None  # paid out and closed in the leave's step
+    assert t.tournament.places == {0: 1, 1: 2, 2: 3}
+    assert {a.user_id: await player_balance(store, a) for a in PLAYERS} == {
+        ALICE.user_id: 1200,
+        BOB.user_id: 900,
+        CAROL.user_id: 900,
+    }
+    assert await store.stacks(table_id) == {}
+    final = presenter.last_table(GROUP.chat_id).text
+    knocked = tr("en", "tour.knocked_out", name="Carol", place=3, prize=0, label="kush")
+    game = tr("en", "tour.game_over_leave", moves="Alice +10 chips, Bob −10 chips")
+    assert final.startswith(f"{knocked}\n{game}\n"), final
+    assert "1. Alice — 300 kush" in final
+    assert await check_store(store) == []
