@@ -2627,6 +2627,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "The Chinese Poker game under way is settled first on its score: {moves}.",
         "ru": "Сначала текущая игра в китайский покер рассчитана по её счёту: {moves}.",
     },
+    "tour.game_over_leave": {
+        "en": "The Chinese Poker game ends with it and is settled on its score: {moves}.",
+        "ru": "Игра в китайский покер на этом окончена и рассчитана по её счёту: {moves}.",
+    },
     "tour.chip_move": {
         "en": "{name} {sign}{amount:chip|chips}",
         "ru": "{name} {sign}{amount:фишка|фишки|фишек}",

@@ -1215,9 +1215,9 @@ async def _leave_tournament(
             stand_up(t, tx, seat)
             tournaments.finish(rt, t, tx, before=[knocked])
         else:
-            t.owe("post", Screen(knocked))
             stand_up(t, tx, seat)
-            maybe_start(rt, t, tx)
+            # a Chinese Poker game under way ends with them (R7.6), settled among the rest
+            tournaments.end_game_on_leave(rt, t, tx, knocked)
     return Reply(tr(lang, "tour.left", place=ko.place, prize=ko.prize, label=t.label))
 
 

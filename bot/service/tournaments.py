@@ -17,7 +17,7 @@ from typing import Any
 
 from bot.model import Actor, LiveTable, Phase, Reply, SeatState
 from bot.screens import Screen
-from bot.service.dealing import close_with, maybe_start
+from bot.service.dealing import close_with, maybe_start, stand_up
 from bot.service.runtime import Runtime, TransitionFailed, Tx
 from bot.texts import error_text, language_of, on, tr
 from game.errors import GameError
@@ -36,6 +36,7 @@ __all__ = [
     "after_settlement",
     "back_from_away",
     "cancel",
+    "end_game_on_leave",
     "finish",
     "finish_mid_hand",
     "keep_back",
@@ -367,6 +368,31 @@ def finish_mid_hand(
     return privates
 
 
+def end_game_on_leave(rt: Runtime, t: LiveTable, tx: Tx, knocked: str) -> None:
+    """A player of a running Chinese Poker tournament left between hands (knocked out, their
+    chips out of play, R8.7; ``knocked``: the group's line saying so) while a game was under
+    way with them in it: the game ends with them, as when a player leaves during a hand
+    (:func:`~bot.service.chinese.close_chinese_hand`) and at a cash table (R7.6), settled on
+    its score in chips at the level of its last hand among the players still in (the
+    leaver's points dropped, as their chips left play). The players it leaves at 0 chips are
+    knocked out and stand up; one player left wins and the pool is paid out (:func:`finish`);
+    otherwise the group is told and the next hand dealt (brk76: the game went on with the
+    leaver's points in it, what the others had won from each other waiting for another
+    game's end, which a leave during the hand settled at once)."""
+    game = t.chinese
+    leaver_in = game is not None and not game.over and bool(game.totals)
+    lines = _settle_game(t, "tour.game_over_leave") if leaver_in else []
+    for seat in [s for s in t.seats.values() if s.leaving]:  # (knocked out by the game)
+        stand_up(t, tx, seat)
+    tour = t.tournament
+    assert tour is not None
+    if tour.finished is not None:
+        finish(rt, t, tx, [knocked, *lines])
+        return
+    t.owe("post", Screen("\n".join([knocked, *lines])))
+    maybe_start(rt, t, tx)
+
+
 def cancel(t: LiveTable, tx: Tx, notice: str) -> None:
     """Close a tournament table that will not finish (an admin closes it, or nobody plays)
     and settle its pool (:meth:`~game.tournament.Tournament.cancel_shares`): before anyone is
@@ -443,12 +469,13 @@ def cancel(t: LiveTable, tx: Tx, notice: str) -> None:
     close_with(t, tx, "\n".join(lines))
 
 
-def _settle_game(t: LiveTable) -> list[str]:
+def _settle_game(t: LiveTable, key: str = "tour.game_settled_cancel") -> list[str]:
     """Settle the Chinese Poker game under way of a running tournament that is cancelled
     (call with no hand running): ended now, its points each-with-each in chips at the level
     of its last hand (R7.6, R8.7), as a game at its target is; the players it leaves at 0
-    chips are knocked out. Returns the group's lines: what it moved, and the knock-outs;
-    none when no game is under way (the last one ended and settled, or none begun)."""
+    chips are knocked out. Returns the group's lines: what it moved (text ``key``), and the
+    knock-outs; none when no game is under way (the last one ended and settled, or none
+    begun)."""
     tour, game = t.tournament, t.chinese
     if tour is None or game is None or game.over or not game.totals or not running(t):
         return []
@@ -464,7 +491,7 @@ def _settle_game(t: LiveTable) -> list[str]:
         if s in t.seats
     )  # fmt: skip
     return [
-        tr(t.lang, "tour.game_settled_cancel", moves=moves or "–"),
+        tr(t.lang, key, moves=moves or "–"),
         *after_settlement(t, settled)(t.lang)[
             1:
         ],  # (its first line: the chips, which the shares say)

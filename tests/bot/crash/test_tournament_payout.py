@@ -21,6 +21,7 @@ to the group. This held: no fix was needed (brk47)."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sqlite3
 from pathlib import Path
@@ -160,4 +161,39 @@ async def test_r8_7_a_kill_in_the_tournament_s_payout_pays_the_pool_once(
     kill: KillPoint, tmp_path: Path
 ) -> None:
     problems = await PayoutRun(SCENARIO, kill, tmp_path).run_closing_step()
+    assert not problems, "\n".join(problems)
+
+
+#: brk76: a pool the percentages do not divide (R8.7: "kush leave and enter the pool only
+#: through balanced ledger entries"): three players of a 33-kush buy-in (pool 99) with
+#: payouts 60 % / 40 %: second place ⌊99 × 40 %⌋ = 39, the winner the rest, 60 (the
+#: rounding's kush is not lost), the third nothing.
+SPLIT_SCENARIO = dataclasses.replace(
+    SCENARIO,
+    name="tournament3_split",
+    settings=(("tournament_chips", "30"), ("tournament_buy_in", "33"), ("payouts", "60,40")),
+)
+
+
+class SplitRun(TournamentRun):
+    """:class:`TournamentRun` of :data:`SPLIT_SCENARIO`: two prizes, paid once (a
+    ``cash_out`` row each for the first two places, none for the third's empty stack)."""
+
+    final_balances: ClassVar[list[int]] = [1000 - 33, 1000 - 33 + 39, 1000 - 33 + 60]
+
+    def _closing_checks(self) -> list[str]:
+        problems = super()._closing_checks()
+        cash_outs = self._rows(
+            "SELECT player_id, COUNT(*) FROM ledger WHERE kind = 'cash_out' GROUP BY player_id"
+        )
+        if sorted(n for _, n in cash_outs) != [1, 1]:
+            problems.append(f"cash_out rows by player: {cash_outs}")
+        return problems
+
+
+@pytest.mark.parametrize("kill", SAMPLE, ids=[kill_id(k) for k in SAMPLE])
+async def test_r8_7_a_kill_in_a_split_payout_of_an_odd_pool_pays_each_prize_once(
+    kill: KillPoint, tmp_path: Path
+) -> None:
+    problems = await SplitRun(SPLIT_SCENARIO, kill, tmp_path).run_closing_step()
     assert not problems, "\n".join(problems)
