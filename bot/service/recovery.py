@@ -27,6 +27,7 @@ from bot.service.runtime import (
 )
 from bot.service.settings import missed, note_zone, reconcile
 from bot.texts import tr
+from game.errors import GameError
 from game.options import RuleOptions
 from storage.api import CashOut, LedgerKind, TableRecord, answer_within
 
@@ -108,8 +109,8 @@ async def deliver(rt: Runtime, record: TableRecord, snap: Mapping[str, Any]) -> 
         return True
     try:
         t = LiveTable.from_json(snap, rt.clock())
-    except Exception:  # nothing can be sent from it; keeping it would not change that
-        log.exception("table %s: closed, its final snapshot is unusable; not sent", record.id)
+    except Exception as exc:  # nothing can be sent from it; keeping it would not change that
+        _unusable("table %s: closed, its final snapshot is unusable; not sent", record.id, exc)
         await rt.forget_owed(record.id)
         return True
     if t.chat_id != record.chat_id:  # the chat moved since (as :func:`restore`)
@@ -162,6 +163,19 @@ async def deliver(rt: Runtime, record: TableRecord, snap: Mapping[str, Any]) -> 
     return True
 
 
+def _unusable(message: str, table_id: int, exc: Exception) -> None:
+    """Log that a table's snapshot cannot be used (``message`` with the table's id). The
+    game core's refusal of its hand (:class:`~game.errors.GameError`: an action the deal does
+    not fit, a card twice in the deck) names a card, another player's hidden one or a
+    discard (R3.3), and whoever runs the bot may sit at its tables: logged by its type and
+    code, without its text or traceback. Any other failure with its traceback."""
+    if isinstance(exc, GameError):
+        log.error(message + " (the hand does not replay: %s, %s)", table_id,
+                  type(exc).__name__, exc.code)  # fmt: skip
+    else:
+        log.exception(message, table_id, exc_info=exc)
+
+
 async def restore(
     rt: Runtime,
     record: TableRecord,
@@ -188,8 +202,8 @@ async def restore(
         return None
     try:
         t = LiveTable.from_json(snap, rt.clock(), alive)
-    except Exception:  # a snapshot we cannot use: refund, never lose kush
-        log.exception("table %s: cannot restore; refunding", record.id)
+    except Exception as exc:  # a snapshot we cannot use: refund, never lose kush
+        _unusable("table %s: cannot restore; refunding", record.id, exc)
         await cancel_unrecoverable(rt, record, snap)
         return None
     rt.take_owed(t.id, snap)  # (a step's private messages its process never sent)

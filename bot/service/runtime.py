@@ -402,7 +402,8 @@ def owed_from_json(table_id: int, items: object) -> dict[int, tuple[SeatState, S
     the table over): a message ref that means nothing there (one not posted for certain,
     :data:`~bot.model.PENDING_PREFIX`, or a view of the hand only the presser saw,
     :data:`~bot.model.HAND_VIEW_PREFIX`) is dropped (the screen is posted anew); an item
-    that cannot be read, or a computer player's, is left out (logged)."""
+    that cannot be read, or a computer player's, is left out (logged by its seat, never its
+    cards: R3.3)."""
     out: dict[int, tuple[SeatState, Screen]] = {}
     if not isinstance(items, list):
         return out
@@ -411,8 +412,16 @@ def owed_from_json(table_id: int, items: object) -> dict[int, tuple[SeatState, S
             n = int(item["seat"])
             was = SeatState.from_json(dict(item["was"]))
             screen = Screen.from_json(item)
-        except (KeyError, TypeError, ValueError):
-            log.warning("table %s: an owed private message cannot be read: %r", table_id, item)
+        except (KeyError, TypeError, ValueError) as exc:
+            # (its seat and the error's type: never the item, whose screen holds the
+            # player's hidden cards, R3.3; whoever runs the bot may play)
+            where = item.get("seat") if isinstance(item, dict) else None
+            log.warning(
+                "table %s: an owed private message (seat %r) cannot be read: %s",
+                table_id,
+                where if isinstance(where, int) else "?",
+                type(exc).__name__,
+            )
             continue
         if was.bot:
             continue
