@@ -525,6 +525,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{name}: a point now costs {point} {label}, more than the stack ({stack}) — top up (➕ or /topup) before the next hand, or the seat is freed.",
         "ru": "{name}: очко теперь стоит {point} {label:acc}, больше стека ({stack}) — докупите (➕ или /topup) до следующей раздачи, иначе место освободится.",
     },
+    # a newcomer paid the table's buy-in at Ready while a lower one waited for the match's
+    # end; the lower one applies before their first hand: the difference back (R8.2)
+    "lobby.buy_in_returned": {
+        "en": "{name}: the buy-in is now {buy_in} {label}; {amount} {label} of the {paid} paid went back to the balance.",
+        "ru": "{name}: взнос теперь {buy_in} {label}; из внесённых {paid} на баланс возвращено {amount} {label}.",
+    },
     "lobby.busted_stood_up": {
         "en": "No top-up in time, the seat is free: {names}.",
         "ru": "Не докупили вовремя, место свободно: {names}.",

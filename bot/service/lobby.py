@@ -388,6 +388,8 @@ async def ready(rt: Runtime, t: LiveTable, actor: Actor, lang: str, *, again: bo
         async with rt.transition(t) as tx:
             tx.moves.append(BuyIn(seat.player_id, amount))
             seat.stack += amount
+            seat.unplayed_buy_in = amount  # (a lower buy-in before their first hand: the
+            # difference goes back, dealing.apply_pending)
             seat.ready = True
             seat.ready_by = None
             seat.sitting_out = seat.timed_out = False  # Ready means playing (R8.6)

@@ -1,0 +1,129 @@
+"""brk74: break-it on kush around settings changes, leaving and closing (R8.1–R8.4, R8.7).
+
+Every kush movement is a balanced ledger entry; the balances and stacks sum to what the
+ledger minted (:func:`tests.bot.money.assert_conserved`)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.model import Actor
+from bot.service import TableService
+from storage.api import Store
+from storage.memory import MemoryStore
+from storage.sqlite import SqliteStore
+from tests.bot.conftest import Clock
+from tests.bot.fakes import FakePresenter
+from tests.bot.money import assert_conserved
+from tests.bot.test_service import GROUP, dealt_at
+from tests.bot.test_tournament_break import HEADS_UP, PLAYERS, play_scripted_hand, scripted_deck
+from tests.bot.test_tournament_service import configure
+from tests.bot.test_transitions import player_balance_in
+
+DAVE = Actor("telegram", "4", "Dave", "en")
+
+#: :data:`HEADS_UP` with no Fantasyland: the first player discards Q♦ and tops Q♥ 2♦ 2♣ (a
+#: pair of twos under kings and aces), so the hand ends the match (R6.1, R6.6).
+NO_FANTASYLAND = (
+    (HEADS_UP[0][0], "Qh Qd 2d|t x t", *HEADS_UP[0][2:]),
+    HEADS_UP[1],
+)
+
+
+def _service(
+    store: Store, deck: tuple[tuple[str, ...], ...] = NO_FANTASYLAND
+) -> tuple[TableService, FakePresenter, Clock]:
+    clock = Clock()
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=5, timers=False,
+        deck_source=lambda: scripted_deck(deck),
+    )  # fmt: skip
+    presenter = FakePresenter()
+    service.register(presenter)
+    return service, presenter, clock
+
+
+async def _rows(store: Store, actor: Actor) -> list[tuple[str, int, int]]:
+    """``actor``'s ledger rows: (kind, balance delta, stack delta), in order."""
+    community = await store.community("telegram", GROUP.community_id)
+    player = await store.find_player(community.id, actor.user_id)
+    assert player is not None
+    return [
+        (e.kind.value, e.balance_delta, e.stack_delta)
+        for e in await store.ledger(community.id)
+        if e.player_id == player.id
+    ]
+
+
+@pytest.fixture(params=["memory", "sqlite"])
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
+    """An in-memory store, then an SQLite one (closed after the test)."""
+    if request.param == "memory":
+        yield MemoryStore()
+        return
+    db = await SqliteStore.open(tmp_path / "db")
+    yield db
+    await db.close()
+
+
+async def test_r8_2_a_newcomer_pays_the_lowered_buy_in_of_the_hand_they_play(
+    store: Store,
+) -> None:
+    """At 50 kush a point and a buy-in of 200, an admin saves 10 a point and a buy-in of 40
+    during the first hand; Dave sits down and presses Ready. The new buy-in is below the
+    point in force, so it waits: the hand might earn a Fantasyland that keeps the match (and
+    its point) going, and Dave pays 200, enough for either. The hand earns none: the match
+    ends, the new options apply, and the hand Dave plays costs 40. He gets the 160 back as
+    the new buy-in applies (R8.2: a new buy-in applies from the next hand), a refund and a
+    buy-in of 40, each row balanced; his stack is 40 and his balance 960."""
+    service, presenter, clock = _service(store)
+    await configure(service, kush_per_point="50")
+    t = await dealt_at(service, GROUP, PLAYERS[:2])
+    await configure(service, kush_per_point="10", min_buy_in="40")
+    assert t.pending_buy_in == 40 and t.options.kush_per_point == 50
+    assert not (await service.join(GROUP, DAVE)).alert
+    reply = await service.ready(GROUP, DAVE)
+    assert reply.text == "Ready: 200 kush moved to the table.", reply.text
+    await play_scripted_hand(service, presenter, t, NO_FANTASYLAND)
+    assert t.match is not None and not t.match.in_match  # (no Fantasyland: the match ended)
+    assert t.options.kush_per_point == 10 and t.min_buy_in == 40
+    dave = t.seat_of(DAVE.user_id)
+    assert dave is not None and dave.stack == 40
+    assert await player_balance_in(store, GROUP, DAVE) == 960
+    assert await _rows(store, DAVE) == [
+        ("starting", 1000, 0),
+        ("buy_in", -200, 200),
+        ("refund", 200, -200),
+        ("buy_in", -40, 40),
+    ]
+    assert (await store.stacks(t.id))[dave.player_id] == 40
+    note = "Dave: the buy-in is now 40 kush; 160 kush of the 200 paid went back to the balance."
+    assert (GROUP.chat_id, note) in presenter.posts
+    await assert_conserved(store)
+    clock.now += 21  # (Bob's top-up window, R8.2: he lost his stack)
+    await service.run_due()  # the next hand deals Dave in at 40
+    assert t.hand is not None and dave.seat in t.hand.order
+    assert dave.stack == 40 and dave.unplayed_buy_in == 0
+
+
+async def test_r8_2_a_newcomer_keeps_the_old_buy_in_when_the_match_goes_on() -> None:
+    """The same, but the hand earns its first player Fantasyland (Q♥Q♦ on top): the match
+    and its point of 50 go on, the buy-in of 200 with them, so Dave's 200 is the buy-in of
+    the hand he plays: nothing moves back."""
+    store = MemoryStore()
+    service, presenter, clock = _service(store, HEADS_UP)
+    await configure(service, kush_per_point="50")
+    t = await dealt_at(service, GROUP, PLAYERS[:2])
+    await configure(service, kush_per_point="10", min_buy_in="40")
+    assert not (await service.join(GROUP, DAVE)).alert
+    assert not (await service.ready(GROUP, DAVE)).alert
+    await play_scripted_hand(service, presenter, t, HEADS_UP)
+    assert t.match is not None and t.match.in_match
+    dave = t.seat_of(DAVE.user_id)
+    assert dave is not None and dave.stack == 200
+    assert await _rows(store, DAVE) == [("starting", 1000, 0), ("buy_in", -200, 200)]
+    await assert_conserved(store)
