@@ -115,7 +115,7 @@ async def test_r8_2_a_newcomer_keeps_the_old_buy_in_when_the_match_goes_on() -> 
     and its point of 50 go on, the buy-in of 200 with them, so Dave's 200 is the buy-in of
     the hand he plays: nothing moves back."""
     store = MemoryStore()
-    service, presenter, clock = _service(store, HEADS_UP)
+    service, presenter, _clock = _service(store, HEADS_UP)
     await configure(service, kush_per_point="50")
     t = await dealt_at(service, GROUP, PLAYERS[:2])
     await configure(service, kush_per_point="10", min_buy_in="40")
