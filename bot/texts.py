@@ -625,6 +625,20 @@ TEXTS: dict[str, dict[str, str]] = {
         "your balance.",
         "ru": "Заказанная докупка на {amount} {label:acc} отменена: с баланса ничего не списано.",
     },
+    # ... and as they leave the table because they left the group (or were removed from
+    # it), told in private: they read the group no more (R8.2)
+    "private.left_group_topup_cancelled": {
+        "en": "You left the group, so you leave table #{table}: your queued top-up of {amount} "
+        "{label} is cancelled, nothing was taken from your balance.",
+        "ru": "Вы вышли из группы и поэтому покидаете стол #{table}: заказанная докупка на "
+        "{amount} {label:acc} отменена, с баланса ничего не списано.",
+    },
+    "private.left_group_topup_cancelled.discord": {
+        "en": "You left the server, so you leave table #{table}: your queued top-up of "
+        "{amount} {label} is cancelled, nothing was taken from your balance.",
+        "ru": "Вы вышли с сервера и поэтому покидаете стол #{table}: заказанная докупка на "
+        "{amount} {label:acc} отменена, с баланса ничего не списано.",
+    },
     "reply.topup_leaving": {
         "en": "You are leaving this table: no top-up.",
         "ru": "Вы уходите из-за стола: докупка не нужна.",
