@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.model import Actor
+from bot.model import Actor, LiveTable
 from bot.service import TableService
 from storage.api import Store
 from storage.memory import MemoryStore
@@ -19,7 +19,7 @@ from storage.sqlite import SqliteStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
 from tests.bot.money import assert_conserved
-from tests.bot.test_service import GROUP, dealt_at
+from tests.bot.test_service import GROUP, dealt_at, press_auto_and_confirm
 from tests.bot.test_tournament_break import HEADS_UP, PLAYERS, play_scripted_hand, scripted_deck
 from tests.bot.test_tournament_service import configure
 from tests.bot.test_transitions import player_balance_in
@@ -127,3 +127,56 @@ async def test_r8_2_a_newcomer_keeps_the_old_buy_in_when_the_match_goes_on() -> 
     assert dave is not None and dave.stack == 200
     assert await _rows(store, DAVE) == [("starting", 1000, 0), ("buy_in", -200, 200)]
     await assert_conserved(store)
+
+
+async def _fantasyland_hand(
+    store: Store,
+) -> tuple[TableService, FakePresenter, Clock, LiveTable]:
+    """Alice and Bob at 10 kush a point play :data:`HEADS_UP`: its first player makes
+    Fantasyland; the table once its Fantasyland hand is dealt."""
+    service, presenter, clock = _service(store, HEADS_UP)
+    await configure(service, kush_per_point="10")
+    t = await dealt_at(service, GROUP, PLAYERS[:2])
+    await play_scripted_hand(service, presenter, t, HEADS_UP)
+    assert t.match is not None and t.match.in_match
+    clock.now += 21
+    await service.run_due()
+    assert t.hand is not None and t.hand_no == 2
+    return service, presenter, clock, t
+
+
+@pytest.mark.parametrize("who", ["fantasyland", "ordinary"])
+async def test_r8_2_a_kick_during_a_fantasyland_hand_cashes_the_stack_out_once(who: str) -> None:
+    """R6, R8.2: during the Fantasyland hand an admin kicks the player in Fantasyland, or the
+    one playing the ordinary hand. Their cards are placed for them (R8.5), the hand settles
+    and they stand up with what it left: their balance is 800 plus that stack, every row
+    balanced, the kush of both equal to the 2,000 they started with."""
+    store = MemoryStore()
+    service, presenter, _clock, t = await _fantasyland_hand(store)
+    assert t.hand is not None
+    assert t.plan is not None and len(t.plan.fantasyland) == 1
+    [fl_seat] = t.plan.fantasyland
+    other = next(s for s in t.seats if s != fl_seat)
+    in_fl = t.seats[fl_seat if who == "fantasyland" else other]
+    kicked = next(a for a in PLAYERS[:2] if a.user_id == in_fl.user_id)
+    kicked_id = in_fl.player_id
+    admin = next(a for a in PLAYERS[:2] if a is not kicked)
+    reply = await service.kick(GROUP, admin, True, kicked.name)
+    assert not reply.alert, reply.text
+    for _ in range(30):  # the other plays on, Arrange for me and Confirm
+        if t.hand is None or t.hand_no != 2:
+            break
+        seat = t.seat_of(admin.user_id)
+        assert seat is not None
+        await press_auto_and_confirm(service, presenter, admin)
+        await service.run_due()
+    assert t.seat_of(kicked.user_id) is None
+    rows = await _rows(store, kicked)
+    cashed = [r[1] for r in rows if r[0] == "cash_out"]  # (none for an empty stack)
+    assert len(cashed) <= 1, rows
+    won = sum(r[2] for r in rows if r[0] == "hand_result")
+    assert cashed == ([200 + won] if 200 + won else []), rows
+    assert await player_balance_in(store, GROUP, kicked) == 800 + sum(cashed)
+    assert kicked_id not in await store.stacks(t.id)
+    held = await assert_conserved(store)
+    assert sum(held.values()) == 2000
