@@ -180,3 +180,65 @@ async def test_r8_2_a_kick_during_a_fantasyland_hand_cashes_the_stack_out_once(w
     assert kicked_id not in await store.stacks(t.id)
     held = await assert_conserved(store)
     assert sum(held.values()) == 2000
+
+
+async def test_r8_2_leaving_and_joining_again_in_the_same_hand_pays_one_buy_in() -> None:
+    """The lowered buy-in of the first test waits; Dave sits down, pays 200, leaves during
+    the same hand (not dealt in: stood up at once, the 200 back) and sits down again, paying
+    200 once more; the hand earns no Fantasyland and he gets 160 back. One buy-in is at the
+    table (40), his balance 960, every row balanced."""
+    store = MemoryStore()
+    service, presenter, _clock = _service(store)
+    await configure(service, kush_per_point="50")
+    t = await dealt_at(service, GROUP, PLAYERS[:2])
+    await configure(service, kush_per_point="10", min_buy_in="40")
+    assert not (await service.join(GROUP, DAVE)).alert
+    assert not (await service.ready(GROUP, DAVE)).alert
+    reply = await service.leave(GROUP, DAVE)
+    assert reply.text == "You left the table; 200 kush back to your balance.", reply.text
+    assert await player_balance_in(store, GROUP, DAVE) == 1000
+    assert not (await service.join(GROUP, DAVE)).alert
+    assert not (await service.ready(GROUP, DAVE)).alert
+    await play_scripted_hand(service, presenter, t, NO_FANTASYLAND)
+    dave = t.seat_of(DAVE.user_id)
+    assert dave is not None and dave.stack == 40
+    assert await player_balance_in(store, GROUP, DAVE) == 960
+    assert await _rows(store, DAVE) == [
+        ("starting", 1000, 0),
+        ("buy_in", -200, 200),
+        ("cash_out", 200, -200),
+        ("buy_in", -200, 200),
+        ("refund", 200, -200),
+        ("buy_in", -40, 40),
+    ]
+    await assert_conserved(store)
+
+
+async def test_r8_2_a_buy_in_lowered_in_the_lobby_gives_back_what_the_ready_paid_above_it() -> (
+    None
+):
+    """In the lobby Alice presses Ready (200); an admin lowers the buy-in to 40 before any
+    hand: the hand she plays costs 40 as it does for Bob, who presses Ready after: 160 back
+    to her balance (a refund and a buy-in), both stacks 40 when the hand is dealt."""
+    store = MemoryStore()
+    service, _presenter, clock = _service(store)
+    alice, bob = PLAYERS[:2]
+    assert not (await service.new_table(GROUP, alice)).alert
+    for a in (alice, bob):
+        assert not (await service.join(GROUP, a)).alert
+    assert not (await service.ready(GROUP, alice)).alert
+    await configure(service, min_buy_in="40")
+    assert not (await service.ready(GROUP, bob)).alert
+    t = service.table_in(GROUP)
+    assert t is not None
+    clock.now += 6
+    await service.run_due()
+    assert t.hand is not None
+    assert [s.stack for s in t.seats.values()] == [40, 40]
+    assert await _rows(store, alice) == [
+        ("starting", 1000, 0),
+        ("buy_in", -200, 200),
+        ("refund", 200, -200),
+        ("buy_in", -40, 40),
+    ]
+    await assert_conserved(store)
