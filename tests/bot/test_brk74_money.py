@@ -214,9 +214,7 @@ async def test_r8_2_leaving_and_joining_again_in_the_same_hand_pays_one_buy_in()
     await assert_conserved(store)
 
 
-async def test_r8_2_a_buy_in_lowered_in_the_lobby_gives_back_what_the_ready_paid_above_it() -> (
-    None
-):
+async def test_r8_2_a_buy_in_lowered_in_the_lobby_gives_back_what_ready_paid_above() -> None:
     """In the lobby Alice presses Ready (200); an admin lowers the buy-in to 40 before any
     hand: the hand she plays costs 40 as it does for Bob, who presses Ready after: 160 back
     to her balance (a refund and a buy-in), both stacks 40 when the hand is dealt."""
@@ -242,3 +240,39 @@ async def test_r8_2_a_buy_in_lowered_in_the_lobby_gives_back_what_the_ready_paid
         ("buy_in", -40, 40),
     ]
     await assert_conserved(store)
+
+
+async def test_r8_2_a_restart_before_the_hand_ends_keeps_what_the_newcomer_paid_above() -> None:
+    """The first test's Dave pays 200 during the hand; the bot restarts (a crash between
+    steps: the table comes back from its snapshot) before the hand ends with no
+    Fantasyland. The restored seat still knows the 200 paid for a hand not dealt to him:
+    160 come back as the lowered buy-in applies, once."""
+    store = MemoryStore()
+    service, _presenter, clock = _service(store)
+    await configure(service, kush_per_point="50")
+    t = await dealt_at(service, GROUP, PLAYERS[:2])
+    await configure(service, kush_per_point="10", min_buy_in="40")
+    assert not (await service.join(GROUP, DAVE)).alert
+    assert not (await service.ready(GROUP, DAVE)).alert
+    await service.stop()
+    service2 = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=5, timers=False,
+        deck_source=lambda: scripted_deck(NO_FANTASYLAND),
+    )  # fmt: skip
+    presenter2 = FakePresenter()
+    service2.register(presenter2)
+    await service2.start()
+    try:
+        t2 = service2.table_in(GROUP)
+        assert t2 is not None and t2.hand is not None and t2 is not t
+        dave = t2.seat_of(DAVE.user_id)
+        assert dave is not None and dave.unplayed_buy_in == 200
+        await play_scripted_hand(service2, presenter2, t2, NO_FANTASYLAND)
+        assert dave.stack == 40
+        assert [r[0] for r in await _rows(store, DAVE)] == [
+            "starting", "buy_in", "refund", "buy_in",
+        ]  # fmt: skip
+        assert await player_balance_in(store, GROUP, DAVE) == 960
+        await assert_conserved(store)
+    finally:
+        await service2.stop()
