@@ -287,8 +287,9 @@ class SeatState:
         (:func:`bot.service.showdown`'s stand-up; never a computer player). Join does not
         take that leave back (``reply.join_kicked``; their own /leave it does): after the
         hand they may join again.
-    :ivar unplayed_buy_in: the buy-in (kush) the player's Ready moved to the stack for a
-        hand not yet dealt to them (R8.2; 0 once they are dealt in): a newcomer during a
+    :ivar unplayed_buy_in: the buy-in (kush) the player's Ready (a computer player's
+        seating) moved to the stack for a hand not yet dealt to them (R8.2; 0 once they are
+        dealt in): a newcomer during a
         hand pays the table's buy-in when a lower one saved meanwhile waits for the match's
         end (:func:`bot.service.dealing.next_buy_in`); when the lower one applies before
         their first hand, the difference goes back to the balance

@@ -159,12 +159,13 @@ def _return_unplayed(t: LiveTable, tx: Tx) -> None:
     (:attr:`~bot.model.SeatState.unplayed_buy_in`: a newcomer during the hand paid the
     table's buy-in while a lower one waited for the match's end, :func:`next_buy_in`) gets
     the difference back, so that the hand they play costs what it costs everyone joining
-    now. Two balanced moves in the step's one transaction: the stack back to the balance (a
+    now; a computer player seated during the hand too (its balance the house's kush, issue
+    13). Two balanced moves in the step's one transaction: the stack back to the balance (a
     ``refund`` row) and the lower stack bought in again (a ``buy_in`` row); the group is
     told."""
     for seat in t.seats.values():
         back = seat.unplayed_buy_in - t.min_buy_in
-        if seat.bot or seat.leaving or back <= 0 or seat.stack < back:
+        if seat.leaving or back <= 0 or seat.stack < back:
             continue
         tx.moves.append(CashOut(seat.player_id, LedgerKind.REFUND))
         paid = seat.unplayed_buy_in

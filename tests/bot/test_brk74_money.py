@@ -276,3 +276,29 @@ async def test_r8_2_a_restart_before_the_hand_ends_keeps_what_the_newcomer_paid_
         await assert_conserved(store)
     finally:
         await service2.stop()
+
+
+async def test_r8_2_a_computer_player_added_during_the_hand_pays_the_buy_in_it_plays() -> None:
+    """Issue 13, R8.2: as Dave in the first test, a computer player seated during the hand
+    pays the table's buy-in (200, house kush) while the lowered one waits; the hand ends
+    the match and its stack is the 40 everyone joining now pays: 160 back to its balance,
+    a refund and a buy-in, as a person's (it sat at 200 against stacks bought in at 40)."""
+    store = MemoryStore()
+    service, presenter, _clock = _service(store)
+    await configure(service, kush_per_point="50")
+    t = await dealt_at(service, GROUP, PLAYERS[:2])
+    await configure(service, kush_per_point="10", min_buy_in="40")
+    reply = await service.add_bot(GROUP, PLAYERS[0], True)
+    assert not reply.alert, reply.text
+    robot = next(s for s in t.seats.values() if s.bot is not None)
+    assert robot.stack == 200
+    await play_scripted_hand(service, presenter, t, NO_FANTASYLAND)
+    assert robot.stack == 40
+    community = await store.community("telegram", GROUP.community_id)
+    rows = [
+        (e.kind.value, e.balance_delta, e.stack_delta)
+        for e in await store.ledger(community.id)
+        if e.player_id == robot.player_id and e.kind.value != "admin_grant"
+    ]
+    assert rows == [("buy_in", -200, 200), ("refund", 200, -200), ("buy_in", -40, 40)]
+    await assert_conserved(store)
