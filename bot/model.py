@@ -287,6 +287,13 @@ class SeatState:
         (:func:`bot.service.showdown`'s stand-up; never a computer player). Join does not
         take that leave back (``reply.join_kicked``; their own /leave it does): after the
         hand they may join again.
+    :ivar unplayed_buy_in: the buy-in (kush) the player's Ready (a computer player's
+        seating) moved to the stack for a hand not yet dealt to them (R8.2; 0 once they are
+        dealt in): a newcomer during a
+        hand pays the table's buy-in when a lower one saved meanwhile waits for the match's
+        end (:func:`bot.service.dealing.next_buy_in`); when the lower one applies before
+        their first hand, the difference goes back to the balance
+        (:func:`bot.service.dealing.apply_pending`).
     """
 
     seat: int
@@ -315,6 +322,7 @@ class SeatState:
     back_early: bool = False
     left_group: bool = False
     kicked: bool = False
+    unplayed_buy_in: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -345,6 +353,7 @@ class SeatState:
             "back_early": self.back_early,
             "left_group": self.left_group,
             "kicked": self.kicked,
+            "unplayed_buy_in": self.unplayed_buy_in,
         }
 
     @classmethod

@@ -525,6 +525,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{name}: a point now costs {point} {label}, more than the stack ({stack}) — top up (➕ or /topup) before the next hand, or the seat is freed.",
         "ru": "{name}: очко теперь стоит {point} {label:acc}, больше стека ({stack}) — докупите (➕ или /topup) до следующей раздачи, иначе место освободится.",
     },
+    # a newcomer paid the table's buy-in at Ready while a lower one waited for the match's
+    # end; the lower one applies before their first hand: the difference back (R8.2)
+    "lobby.buy_in_returned": {
+        "en": "{name}: the buy-in is now {buy_in} {label}; {amount} {label} of the {paid} paid went back to the balance.",
+        "ru": "{name}: взнос теперь {buy_in} {label}; из внесённых {paid} на баланс возвращено {amount} {label}.",
+    },
     "lobby.busted_stood_up": {
         "en": "No top-up in time, the seat is free: {names}.",
         "ru": "Не докупили вовремя, место свободно: {names}.",
@@ -618,6 +624,20 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Your queued top-up of {amount} {label} is cancelled: nothing was taken from "
         "your balance.",
         "ru": "Заказанная докупка на {amount} {label:acc} отменена: с баланса ничего не списано.",
+    },
+    # ... and as they leave the table because they left the group (or were removed from
+    # it), told in private: they read the group no more (R8.2)
+    "private.left_group_topup_cancelled": {
+        "en": "You left the group, so you leave table #{table}: your queued top-up of {amount} "
+        "{label} is cancelled, nothing was taken from your balance.",
+        "ru": "Вы вышли из группы и поэтому покидаете стол #{table}: заказанная докупка на "
+        "{amount} {label:acc} отменена, с баланса ничего не списано.",
+    },
+    "private.left_group_topup_cancelled.discord": {
+        "en": "You left the server, so you leave table #{table}: your queued top-up of "
+        "{amount} {label} is cancelled, nothing was taken from your balance.",
+        "ru": "Вы вышли с сервера и поэтому покидаете стол #{table}: заказанная докупка на "
+        "{amount} {label:acc} отменена, с баланса ничего не списано.",
     },
     "reply.topup_leaving": {
         "en": "You are leaving this table: no top-up.",

@@ -308,6 +308,8 @@ async def add_bot(
                 name=f"🤖 {name}",
                 lang=lang,
                 stack=buy_in,
+                unplayed_buy_in=buy_in,  # (a lower one before its first hand: the
+                # difference back, as a person's, dealing.apply_pending)
                 ready=True,
                 bank=t.new_bank(),
                 bot=lvl.value,

@@ -21,7 +21,7 @@ from game.match import MatchState
 from game.options import GameKind
 from game.settlement import settle
 from game.tournament import TournamentPhase
-from storage.api import CashOut, Settlement
+from storage.api import BuyIn, CashOut, LedgerKind, Settlement
 
 __all__ = [
     "TOP_UP_SECONDS",
@@ -149,6 +149,34 @@ def apply_pending(t: LiveTable, tx: Tx, now: float) -> None:
         # end: bought in below a point, a stack would be stood up as busted at the deal)
         t.min_buy_in = t.pending_buy_in
         t.pending_buy_in = None
+        if t.tournament is None:
+            _return_unplayed(t, tx)
+
+
+def _return_unplayed(t: LiveTable, tx: Tx) -> None:
+    """The table's buy-in just became ``t.min_buy_in`` (R8.2: a new buy-in applies from the
+    next hand): a player who paid a higher one at Ready for a hand not yet dealt to them
+    (:attr:`~bot.model.SeatState.unplayed_buy_in`: a newcomer during the hand paid the
+    table's buy-in while a lower one waited for the match's end, :func:`next_buy_in`) gets
+    the difference back, so that the hand they play costs what it costs everyone joining
+    now; a computer player seated during the hand too (its balance the house's kush, issue
+    13). Two balanced moves in the step's one transaction: the stack back to the balance (a
+    ``refund`` row) and the lower stack bought in again (a ``buy_in`` row); the group is
+    told."""
+    for seat in t.seats.values():
+        back = seat.unplayed_buy_in - t.min_buy_in
+        if seat.leaving or back <= 0 or seat.stack < back:
+            continue
+        tx.moves.append(CashOut(seat.player_id, LedgerKind.REFUND))
+        paid = seat.unplayed_buy_in
+        seat.stack -= back
+        seat.unplayed_buy_in = t.min_buy_in
+        if seat.stack > 0:
+            tx.moves.append(BuyIn(seat.player_id, seat.stack))
+        t.owe("post", Screen(tr(t.lang, "lobby.buy_in_returned", name=seat.name,
+                                buy_in=t.min_buy_in, paid=paid, amount=back,
+                                label=t.label)))  # fmt: skip
+        tx.group = True
 
 
 def next_buy_in(t: LiveTable) -> int:
@@ -417,6 +445,9 @@ def deal(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     t.match = t.match.begin(plan)
     t.plan = plan
     t.owners = owners
+    for s in seats:  # their buy-in is that of this hand now (R8.2, apply_pending)
+        if (dealt := t.seats.get(t.owner(s))) is not None:
+            dealt.unplayed_buy_in = 0
     t.hand = Hand(setup)
     t.hand_no += 1
     t.phase = Phase.PLAYING

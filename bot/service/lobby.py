@@ -388,6 +388,8 @@ async def ready(rt: Runtime, t: LiveTable, actor: Actor, lang: str, *, again: bo
         async with rt.transition(t) as tx:
             tx.moves.append(BuyIn(seat.player_id, amount))
             seat.stack += amount
+            seat.unplayed_buy_in = amount  # (a lower buy-in before their first hand: the
+            # difference goes back, dealing.apply_pending)
             seat.ready = True
             seat.ready_by = None
             seat.sitting_out = seat.timed_out = False  # Ready means playing (R8.6)
@@ -914,6 +916,11 @@ async def leave(
         if left_group:
             seat.left_group = True  # (kept while they wait for the hand's end: told once)
             t.owe("post", Screen(_left_group_notice(t, seat, left, done)))
+            if queued and seat.bot is None:  # (they read the group no more: told in
+                # private, as a /leave's answer and a kick's notice tell it, R8.2)
+                gone = tr(seat.lang, on(t.platform, "private.left_group_topup_cancelled"),
+                          table=t.id, amount=queued, label=t.label)  # fmt: skip
+                t.owe_notice(seat.user_id, Screen(gone, table=t.id))
         if tell and not _ended_by_leave(t, seat, left):
             # stood up now, or when the hand ends (told again then); not when their cards
             # placed ended the hand in this step: the showdown told them it ended
