@@ -1279,8 +1279,8 @@ TEXTS: dict[str, dict[str, str]] = {
     # no hand that could earn it ("попадание в — раздач" said nothing)
     "stats.fantasyland_entered_none": {"en": "entered —", "ru": "попадание —"},
     "stats.best": {
-        "en": "Scoops: {scoops} · biggest win: {best}",
-        "ru": "Скупов: {scoops} · крупнейший выигрыш: {best}",
+        "en": "Scoops (all three boxes): {scoops} · biggest win: {best}",
+        "ru": "Скупов (все три бокса): {scoops} · крупнейший выигрыш: {best}",
     },
     "stats.tournaments": {
         "en": "Tournaments: {n} · prizes less buy-ins {kush:+d} {label}",
@@ -1783,7 +1783,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Песочница: N нажимает кнопку N вашей руки, rN — кнопку /replay, gN — кнопку "
         "сообщения группы (или g и название кнопки: g готов, g сесть); /hand уходит в личный чат, остальные команды — в группу; "
         "/addbot [лёгкий|средний|сильный] сажает компьютерного игрока, /removebot — убирает; "
-        "/closetable, затем /newtable ofc (или chinese) меняет игру; b … — ходы второго "
+        "/closetable, затем /newtable классический (или китайский) меняет игру; b … — ходы второго "
         "участника, {bob} (b g участвовать, b auto: /tournament; b имя X даёт другое имя; b auto и "
         "имя сохраняются до следующего запуска); /quit — выход (удалите файл .sqlite3 "
         "песочницы, чтобы начать заново).",
@@ -2267,15 +2267,16 @@ TEXTS: dict[str, dict[str, str]] = {
             "/kick @user — stand a player up (their stack back to their balance; mid-hand, "
             "after the hand), or unregister them from a tournament not started (the buy-in "
             "back)\n"
-            "/closetable — close the table between hands (stacks go back to balances), e.g. to "
-            "open another game\n"
+            "/closetable — close the table (asked mid-hand: when the hand ends; stacks go back to "
+            "balances), e.g. to open another game\n"
             "Your cards come in a private chat with me; /hand there shows your board as a picture.\n"
             "⌛ auto: a player's cards were placed for them (time ran out, or they left)."
         ),
         "ru": (
             "Команды бота OFC:\n"
-            "/newtable — открыть стол (игра группы, по умолчанию «Ананас»)\n"
-            "/newtable pineapple | ofc | chinese — Ананас, классический OFC, китайский покер\n"
+            "/newtable — открыть стол (игра группы, по умолчанию «Ананас (OFC)»)\n"
+            "/newtable ананас | классический | китайский (или pineapple | ofc | chinese) — "
+            "Ананас (OFC), классический OFC, китайский покер\n"
             "/tournament [игра] — открыть турнир (регистрация, старт)\n"
             "/addbot [лёгкий|средний|сильный], /removebot [имя] — посадить или убрать компьютерного "
             "игрока "
@@ -2293,8 +2294,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "/grant @игрок N — пополнить баланс (отрицательное N — списать)\n"
             "/kick @игрок — поднять игрока из-за стола (стек вернётся на баланс; в раздаче — "
             "после неё) или снять с регистрации в турнире до старта (взнос вернётся)\n"
-            "/closetable — закрыть стол между раздачами (стеки вернутся на балансы), например "
-            "чтобы открыть другую игру\n"
+            "/closetable — закрыть стол (посреди раздачи — в конце раздачи; стеки вернутся "
+            "на балансы), например чтобы открыть другую игру\n"
             "Ваши карты приходят в личный чат со мной; /hand там покажет вашу доску картинкой.\n"
             "⌛ авто: карты игрока разложены автоматически (когда время вышло или после ухода)."
         ),
@@ -2333,8 +2334,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "/ofcadmin kick user — stand a player up (their stack back to their balance; "
             "mid-hand, after the hand), or unregister them from a tournament not started (the "
             "buy-in back)\n"
-            "/ofcadmin close — close the table between hands (stacks go back to balances), e.g. "
-            "to open another game\n"
+            "/ofcadmin close — close the table (asked mid-hand: when the hand ends; stacks go back "
+            "to balances), e.g. to open another game\n"
             "Your cards: press 🂠 My cards on the table message (and in DMs when they are open); "
             "/ofc hand shows your board as a picture only you see.\n"
             "⌛ auto: a player's cards were placed for them (time ran out, or they left)."
@@ -2365,8 +2366,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "/ofcadmin grant user amount — пополнить баланс (отрицательная сумма — списать)\n"
             "/ofcadmin kick user — поднять игрока из-за стола (стек вернётся на баланс; в "
             "раздаче — после неё) или снять с регистрации в турнире до старта (взнос вернётся)\n"
-            "/ofcadmin close — закрыть стол между раздачами (стеки вернутся на балансы), например "
-            "чтобы открыть другую игру\n"
+            "/ofcadmin close — закрыть стол (посреди раздачи — в конце раздачи; стеки вернутся "
+            "на балансы), например чтобы открыть другую игру\n"
             "Ваши карты: кнопка «🂠 Мои карты» на сообщении стола (и в личных сообщениях, если они "
             "открыты); "
             "/ofc hand покажет вашу доску картинкой, видной только вам.\n"

@@ -38,14 +38,20 @@ async def test_help_says_what_the_admin_commands_do(tmp_path: Path) -> None:
         "(/settings all lists them, /settings <name> explains one)"
     ) in english, english
     assert "  /grant @user N — add to a balance (a negative N takes)" in english, english
-    assert any(x.startswith("  /closetable — close the table between hands") for x in english)
+    assert any(
+        x.startswith("  /closetable — close the table (asked mid-hand: when the hand ends")
+        for x in english
+    )
     russian = await _said(tmp_path, "/settings language ru", "/help")
     assert (
         "  Админы: /settings — взнос, цена очка, таймеры, язык (/settings all — все "
         "настройки, /settings <имя> — описание одной)"
     ) in russian, russian
     assert "  /grant @игрок N — пополнить баланс (отрицательное N — списать)" in russian
-    assert any(x.startswith("  /closetable — закрыть стол между раздачами") for x in russian)
+    assert any(
+        x.startswith("  /closetable — закрыть стол (посреди раздачи — в конце раздачи")
+        for x in russian
+    )
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])

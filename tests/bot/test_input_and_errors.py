@@ -111,9 +111,10 @@ async def test_help_lists_every_game_and_what_closetable_does(tmp_path: Path) ->
         reply = await w.say(ALICE, "/help")
         text = reply["text"]
         assert "/newtable pineapple | ofc | chinese" in text
-        assert "/closetable — close the table between hands" in text
+        assert "/closetable — close the table (asked mid-hand: when the hand ends" in text
         reply = await w.say(BOB, "/help")  # Russian
-        assert "/newtable pineapple | ofc | chinese" in reply["text"]
+        games = "/newtable ананас | классический | китайский (или pineapple | ofc | chinese)"
+        assert games in reply["text"]
         assert "/closetable — закрыть стол" in reply["text"]
 
 

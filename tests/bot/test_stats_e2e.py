@@ -51,7 +51,7 @@ async def test_stats_top_and_a_replay_stepped_with_buttons_in_private(tmp_path: 
             "Fouls: 0% (0 of 1 board)",
             "Royalties/hand 32.0",
             "Fantasyland: entered in 100% of hands",
-            "Scoops: 1 · biggest win: +38 kush",
+            "Scoops (all three boxes): 1 · biggest win: +38 kush",
             "Net: +38 kush",
         ]
         group = (await w.say(CAROL, "/stats")).get("text", "").splitlines()

@@ -119,7 +119,7 @@ def winner_stats(name: str) -> list[str]:
         "Fouls: 0% (0 of 1 board)",
         "Royalties/hand 32.0",
         "Fantasyland: entered in 100% of hands",
-        "Scoops: 1 · biggest win: +38 kush",
+        "Scoops (all three boxes): 1 · biggest win: +38 kush",
         "Net: +38 kush",
     ]
 
@@ -142,7 +142,7 @@ async def test_stats_of_the_scripted_hand_checked_by_hand(env) -> None:  # type:
         "Fouls: 100% (1 of 1 board)",
         "Royalties/hand 0.0",
         "Fantasyland: entered in 0% of hands",
-        "Scoops: 0 · biggest win: —",
+        "Scoops (all three boxes): 0 · biggest win: —",
         "Net: −38 kush",
     ]
     # the group's figures, then the asker's own (Bob's texts are Russian)
@@ -157,7 +157,7 @@ async def test_stats_of_the_scripted_hand_checked_by_hand(env) -> None:  # type:
         "Fouls: 50% (1 of 2 boards)",
         "Royalties/hand 16.0",
         "Fantasyland: entered in 50% of hands",
-        f"Scoops: 1 · biggest win: +38 kush ({winner.name})",
+        f"Scoops (all three boxes): 1 · biggest win: +38 kush ({winner.name})",
         # every winner's of every hand, not a net: "Won in all: 418 kush" above a member's
         # "Net: +190 kush" read as a contradiction (nufixb)
         "Members won 38 kush, lost 38 kush",
@@ -180,13 +180,13 @@ async def test_group_stats_name_the_groups_kush_label_in_every_line(env) -> None
     assert not reply.alert, reply.text
     group = (await service.stats(GROUP, CAROL, [])).text.splitlines()
     assert group[5:] == [
-        f"Scoops: 1 · biggest win: +38 coins ({winner.name})",
+        f"Scoops (all three boxes): 1 · biggest win: +38 coins ({winner.name})",
         "Members won 38 coins, lost 38 coins",
     ]
     assert not any("kush" in line.lower() for line in group), group
     bob = (await service.stats(GROUP, BOB, [])).text.splitlines()  # Bob reads Russian
     assert bob[5:7] == [
-        f"Скупов: 1 · крупнейший выигрыш: +38 coins ({winner.name})",
+        f"Скупов (все три бокса): 1 · крупнейший выигрыш: +38 coins ({winner.name})",
         "Участники выиграли 38 coins, проиграли 38 coins",
     ]
     assert not any("куш" in line.lower() for line in bob), bob
@@ -337,7 +337,7 @@ async def test_group_stats_when_nobody_won_kush(env) -> None:  # type: ignore[no
                        {}, key="k:1")  # fmt: skip
     lines = (await service.stats(GROUP, CAROL, [])).text.splitlines()
     assert lines[5:] == [
-        "Scoops: 1 · biggest win: —",
+        "Scoops (all three boxes): 1 · biggest win: —",
         "Members won 0 kush, lost 0 kush",
     ]
     assert (await service.stats(GROUP, CAROL, ["Alice"])).text.splitlines()[1] == (

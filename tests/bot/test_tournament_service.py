@@ -139,7 +139,8 @@ async def test_r8_7_stats_show_a_tournament_payout_apart_from_the_hands(env) -> 
         lines[1],
     ), lines
     assert not any(line.startswith("Hands:") for line in lines)
-    assert lines[-3].startswith("Scoops: ") and lines[-3].endswith(" · biggest win: —")
+    assert lines[-3].startswith("Scoops (all three boxes): ")
+    assert lines[-3].endswith(" · biggest win: —")
     assert lines[-2:] == ["Tournaments: 1 · prizes less buy-ins +200 kush", "Net: +200 kush"]
     group = (await service.stats(GROUP, CAROL, [])).text.splitlines()
     assert "Members won 0 kush, lost 0 kush" in group

@@ -127,7 +127,8 @@ async def test_stats_average_kush_a_hand_from_10_000_up_is_grouped(tmp_path: Pat
         assert stacks == {t.seats[0].player_id: 32_000, t.seats[1].player_id: 8_000}
         reply = await w.slash(ALICE, "stats")
         assert "Hands: 1 · points/hand +6.0 · kush/hand +12,000.0" in reply["content"], reply
-        assert "Scoops: 1 · biggest win: +12,000 kush\nNet: +12,000 kush" in reply["content"]
+        shown = "Scoops (all three boxes): 1 · biggest win: +12,000 kush\nNet: +12,000 kush"
+        assert shown in reply["content"]
         reply = await w.slash(BOB, "stats")
         assert "Раздач: 1 · за раздачу: −6,0 очка, −12\u00a0000,0 куша" in reply["content"], reply
         assert await check_store(w.store) == []

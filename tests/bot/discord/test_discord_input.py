@@ -71,7 +71,7 @@ async def test_admin_commands_are_their_own_command_for_manage_server(tmp_path: 
         assert "Table #1 is closed" in reply["content"]
         reply = await w.slash(ALICE, "help")
         text = reply["content"]
-        assert "\n/ofcadmin close — close the table between hands" in text
+        assert "\n/ofcadmin close — close the table (asked mid-hand: when the hand ends" in text
         assert "/ofcadmin settings — the buy-in, the point's price" in text
         assert "game: Pineapple OFC, Classic OFC or Chinese Poker" in text  # (its choices)
         await w.slash(ALICE, "new")
