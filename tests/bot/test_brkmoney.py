@@ -291,12 +291,22 @@ async def test_issue13_house_kush_never_touches_a_members_balance(world) -> None
                 )
             elif t.hand_no == 4 and raced == 1:
                 raced = 2
+                # a leave during her hand asks first (R8.5): her first /leave changes
+                # nothing, the second (within LEAVE_CONFIRM_SECONDS) comes as the computer
+                # moves. (A single one left her seated: the walk then played its 3,000 steps,
+                # about 300 hands, with no leave in them.)
+                alice = t.seat_of(ALICE.user_id)
+                assert alice is not None and not alice.leaving
+                await service.leave(GROUP, ALICE)
                 await asyncio.gather(service.run_due(), service.leave(GROUP, ALICE))
+                gone = t.seat_of(ALICE.user_id)
+                assert gone is None or gone.leaving  # she leaves after this hand
             else:
                 await service.run_due()
         else:
             await _press_maybe_stale(service, presenter, ALICE)
     assert raced == 2
+    assert t.seat_of(ALICE.user_id) is None  # she left (the walk ended with her leave)
     await assert_conserved(store)
     community = await store.community(GROUP.platform, GROUP.community_id)
     alice = await store.find_player(community.id, ALICE.user_id)

@@ -16,8 +16,13 @@ from tests.bot.conftest import Clock
 from tests.bot.test_bots import new_service
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP
 from tests.bot.test_tournament_service import PLAYERS as TOUR_PLAYERS
+from tests.bot.test_tournament_service import (
+    configure,
+    open_and_register,
+    play_to_the_end,
+    restarted,
+)
 from tests.bot.test_tournament_service import new_service as tour_service
-from tests.bot.test_tournament_service import open_and_register, play_to_the_end, restarted
 from tests.bot.test_transitions import player_balance
 
 
@@ -100,6 +105,9 @@ async def test_r8_7_a_tournament_restarted_takes_the_label_language_pictures_it_
     took them at once (:func:`bot.service.settings.reconcile`). Now the tournament takes
     them at the restart too, and still keeps the options and buy-in it opened with (R8.7)."""
     service, _presenter, store, clock = tour_service(next_hand_delay=0)
+    # 30 chips and 1-minute levels: the tournament played to its end after the restart
+    # takes a few hands (at the default chips it took some 130 s, loaded)
+    await configure(service, tournament_chips="30", level_minutes="1")
     await open_and_register(service, TOUR_PLAYERS)
     t = service.table_in(GROUP)
     assert t is not None and t.tournament is not None and t.hand is not None

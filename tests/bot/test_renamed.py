@@ -113,7 +113,8 @@ async def test_a_rename_to_a_knocked_out_players_name_keeps_the_standings_apart(
     The later name is told apart as a new seat's would be ("carol (2)", as in the table
     message, so in the standings)."""
     service, presenter, store, clock = env
-    await configure(service, tournament_chips="1000")
+    # 1-minute levels: the points grow by the clock, so the two play it out in a few hands
+    await configure(service, tournament_chips="1000", level_minutes="1")
     await open_and_register(service, (ALICE, BOB, CAROL))
     t = service.table_in(GROUP)
     assert t is not None and t.hand is not None and t.tournament is not None

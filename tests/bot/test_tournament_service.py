@@ -239,7 +239,8 @@ async def test_r8_7_registration_start_button_and_unregister_refund(env) -> None
 
 async def test_r8_7_a_timeout_never_sits_out_and_leaving_knocks_out(env) -> None:  # type: ignore[no-untyped-def]
     service, presenter, store, clock = env
-    await configure(service, tournament_chips="1000")
+    # 1-minute levels: the points grow by the clock, so Alice and Bob play it out in a few hands
+    await configure(service, tournament_chips="1000", level_minutes="1")
     await open_and_register(service, PLAYERS)
     t = service.table_in(GROUP)
     assert t is not None and t.hand is not None and t.tournament is not None
