@@ -50,7 +50,7 @@ async def test_a_piped_second_confirm_plays_the_fouled_board(tmp_path: Path) -> 
         hand = table.hand
         seat = table.seat_of(str(box.human.id))
         assert seat is not None
-        for _ in range(100):  # your move: your hand's buttons on screen
+        for _ in range(400):  # your move: your hand's buttons on screen
             numbers = _by_card(box)
             if "✅ Confirm" in numbers:
                 break
@@ -59,7 +59,11 @@ async def test_a_piped_second_confirm_plays_the_fouled_board(tmp_path: Path) -> 
             assert await box.handle(str(numbers[press]))
         question = tr("en", "err.confirm_fouled")
         for _ in range(4):  # streets 2-5: Arrange, then Confirm
-            numbers = _by_card(box)
+            for _ in range(400):  # (the street dealt after the computer's move: a loaded
+                numbers = _by_card(box)  # machine's took longer than no wait)
+                if "🪄 Arrange for me" in numbers:
+                    break
+                await asyncio.sleep(0.05)
             assert await box.handle(str(numbers["🪄 Arrange for me"]))
             assert await box.handle(str(numbers["✅ Confirm"]))
         assert out.getvalue().count(question) == 1, out.getvalue()[-3000:]
