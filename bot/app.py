@@ -408,10 +408,16 @@ def _create_advice(url: str) -> str:
     """What to do when ``url``'s role may not create the bot's tables: make it the owner of
     its database, or grant it CREATE on the schema, named from ``url`` when it says them
     (never its password)."""
+    from storage.postgres import netloc_cut
+
     parts = urlsplit(url)
-    role = unquote(parts.username or "") or "<role>"
-    database = unquote(parts.path.lstrip("/")) or "<database>"
-    schema = parse_qs(parts.query).get("search_path", ["public"])[0].partition(",")[0].strip()
+    if netloc_cut(parts):  # (a password's unescaped / ? or #: its rest read as the path)
+        role, database, schema = "<role>", "<database>", "public"
+    else:
+        role = unquote(parts.username or "") or "<role>"
+        database = unquote(parts.path.lstrip("/")) or "<database>"
+        schema = parse_qs(parts.query).get("search_path", ["public"])[0]
+        schema = schema.partition(",")[0].strip()
     return (
         f"the role {role} may not create the bot's tables there: make it the database's owner "
         f"(ALTER DATABASE {database} OWNER TO {role}; since PostgreSQL 15 only the owner "

@@ -31,6 +31,8 @@ __all__ = [
     "unread_variables",
 ]
 
+#: what a variable's name in an env file is (:func:`unread_variables`)
+_VARIABLE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _TELEGRAM_TOKEN = re.compile(r"^\d{5,12}:[A-Za-z0-9_-]{30,50}$")
 _DISCORD_TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,40}\.[A-Za-z0-9_-]{4,10}\.[A-Za-z0-9_-]{20,50}$")
 _LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -601,8 +603,11 @@ def unread_variables(env_file: str) -> list[str]:
     """The variables ``env_file`` sets that are no setting of :class:`Settings`, which the bot
     ignores, each with the setting of a name close to it: ``["TELEGRAM_TOKEN
     (TELEGRAM_BOT_TOKEN?)"]``. A misspelt ``DATABASE_URL`` ran the bot on the SQLite file,
-    a misspelt token started the sandbox, and nothing said why (nu59). Empty when the file
-    is not there or cannot be read (:func:`load_settings` says so)."""
+    a misspelt token started the sandbox, and nothing said why (nu59). Lines that are no
+    ``NAME=value`` (a token pasted alone, ``NAME:value``) are counted, never quoted: what
+    python-dotenv takes for their name may be a secret (rev42: the warning printed a bot
+    token). Empty when the file is not there or cannot be read (:func:`load_settings` says
+    so)."""
     from dotenv import dotenv_values
 
     try:
@@ -611,9 +616,17 @@ def unread_variables(env_file: str) -> list[str]:
         return []
     known = [name.upper() for name in Settings.model_fields]
     unread = []
+    odd = 0  # (lines with no variable's name: not quoted)
     for key in keys:
+        if not _VARIABLE_NAME.match(key):
+            odd += 1
+            continue
         if key.upper() in known:
             continue
         close = difflib.get_close_matches(key.upper(), known, n=1)
         unread.append(f"{key} ({close[0]}?)" if close else key)
+    if odd:
+        unread.append(
+            "a line that is no NAME=value" if odd == 1 else f"{odd} lines that are no NAME=value"
+        )
     return unread

@@ -47,7 +47,7 @@ import math
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import SplitResult, parse_qs, unquote, urlsplit
 
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
@@ -129,6 +129,7 @@ __all__ = [
     "keepalives",
     "malformed_url",
     "migrations",
+    "netloc_cut",
     "unreachable",
 ]
 
@@ -225,6 +226,8 @@ def url_hosts(url: str) -> list[str]:
         parts = urlsplit(url)
     except ValueError:
         return []
+    if netloc_cut(parts):  # (what would read as hosts may be the password's end)
+        return []
     listed = parts.netloc.rpartition("@")[2]
     if not listed:
         listed = ",".join(parse_qs(parts.query).get("host", []))
@@ -234,6 +237,15 @@ def url_hosts(url: str) -> list[str]:
         if host:
             hosts.append(unquote(host))
     return hosts
+
+
+def netloc_cut(parts: SplitResult) -> bool:
+    """Whether the URL split into ``parts`` has an ``@`` after its netloc: a password's
+    unescaped ``/``, ``?`` or ``#`` ended the netloc inside the password
+    (``postgresql://ofc:pa/ss@db/ofc``), its rest read as the path, query or fragment. No
+    host, role or database is then named from it (rev42: "ALTER DATABASE ss@db/ofc" and
+    "(hosts ofc, secret)" printed a piece of the password)."""
+    return "@" in parts.path or "@" in parts.query or "@" in parts.fragment
 
 
 def _out_of_reach(error: BaseException) -> bool:
