@@ -12,7 +12,7 @@ from storage.check import check_store
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.test_bots import new_service, play_hand_with_bots
-from tests.bot.test_service import ALICE, BOB, GROUP
+from tests.bot.test_service import ALICE, BOB, GROUP, press_auto_and_confirm
 
 
 async def test_r8_2a_a_table_left_to_computer_players_closes_itself_when_idle() -> None:
@@ -108,4 +108,37 @@ async def test_addbot_during_a_hand_seats_it_for_the_next_and_removebot_frees_it
     clock.now += 10
     await service.run_due()
     assert t.hand is not None and t.hand_no == 2 and len(t.hand.order) == 3
+    assert await check_store(store) == []
+
+
+async def test_r7_6_r8_2a_a_chinese_game_left_to_computer_players_is_settled_and_closes() -> None:
+    """R7.6 and R8.2a: Alice plays a Chinese Poker hand with two computer players and leaves
+    between hands: the game is settled on the current points as she stands up (the two
+    computer players never play on in it alone), no hand is dealt to them, and the idle
+    close shuts the table; the ledger stays balanced."""
+    store, clock = MemoryStore(), Clock()
+    service, presenter = new_service(store, clock)
+    await service.settings(GROUP, ALICE, True, ["game", "chinese"])
+    await service.new_table(GROUP, ALICE)
+    await service.add_bot(GROUP, ALICE, True, "easy")
+    await service.add_bot(GROUP, ALICE, True, "strong")
+    await service.join(GROUP, ALICE)
+    await service.ready(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    await press_auto_and_confirm(service, presenter, ALICE)
+    for _ in range(60):  # the computer players arrange, the reveal plays out: between hands
+        if t.hand_no == 1 and t.hand is None and t.reveal is None:
+            break
+        clock.now = t.bot_due if t.bot_due is not None else clock.now + 4
+        await service.run_due()
+    assert t.hand is None and t.chinese is not None and not t.chinese.over
+    await service.leave(GROUP, ALICE)
+    assert all(s.bot for s in t.seats.values()) and len(t.seats) == 2
+    assert t.chinese is None  # settled as she left (R7.6)
+    settled = t.hand_no  # (the settlement is numbered as a hand of its own)
+    for _ in range(4):
+        clock.now += t.options.idle_close_seconds / 2 + 1
+        await service.run_due()
+    assert t.hand_no == settled == 2 and service.table_in(GROUP) is None and t.seats == {}
     assert await check_store(store) == []
