@@ -142,3 +142,51 @@ async def test_r7_6_r8_2a_a_chinese_game_left_to_computer_players_is_settled_and
         await service.run_due()
     assert t.hand_no == settled == 2 and service.table_in(GROUP) is None and t.seats == {}
     assert await check_store(store) == []
+
+
+@pytest.mark.parametrize(("game", "cards"), [("pineapple", 15), ("pineapple", 17), ("ofc", 14)])
+async def test_r6_2_a_computer_player_sets_a_larger_fantasyland_hand_as_the_solver(
+    game: str, cards: int
+) -> None:
+    """R6.2 beyond 14 cards (progressive Fantasyland's 15–17) and in classic OFC: a strong
+    computer player dealt Fantasyland sets its whole hand in one move at its pace, the exact
+    solver's board (never a foul the cards avoid), discarding the rest; the hand ends and
+    the ledger stays balanced."""
+    import dataclasses
+
+    from game.board import Box, assess_board
+    from game.fantasyland import solve_fantasyland
+
+    store, clock = MemoryStore(), Clock()
+    service, presenter = new_service(store, clock)
+    if game != "pineapple":
+        reply = await service.settings(GROUP, ALICE, True, ["game", game])
+        assert not reply.alert, reply.text
+    await service.new_table(GROUP, ALICE)
+    await service.add_bot(GROUP, ALICE, True, "strong")
+    await service.join(GROUP, ALICE)
+    await service.ready(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None
+    await play_hand_with_bots(service, presenter, clock)
+    bot = next(s for s in t.seats.values() if s.bot)
+    assert t.match is not None and t.next_hand_at is not None
+    t.match = dataclasses.replace(t.match, fantasyland={bot.seat: cards}, match_over=False)
+    clock.now = t.next_hand_at
+    await service.run_due()
+    hand = t.hand
+    assert hand is not None and hand.is_fantasyland(bot.seat) and t.hand_no == 2
+    dealt = hand.current_cards(bot.seat)
+    assert len(dealt) == cards
+    assert t.bot_due is not None
+    clock.now = t.bot_due
+    await service.run_due()
+    board = hand.board_of(bot.seat)
+    assert board.is_complete and bot.seat not in hand.to_act
+    solved = solve_fantasyland(dealt, t.options)
+    assert [set(board.box(b)) for b in Box] == [set(solved.board.box(b)) for b in Box]
+    assert not solved.fouled
+    assert not assess_board(board, t.options, in_fantasyland=True).fouled
+    while t.hand is hand:
+        await press_auto_and_confirm(service, presenter, ALICE)
+    assert await check_store(store) == []
