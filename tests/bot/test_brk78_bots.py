@@ -1,6 +1,7 @@
 """brk78: break-it probes of computer players (issue 13) at the service: a table left to
-computer players closes itself (R8.2a), /addbot by someone who may not, and a computer player
-playing a whole hand of classic OFC and of Chinese Poker (R7) with a person."""
+computer players closes itself (R8.2a), /addbot by someone who may not and during a hand, a
+computer player playing classic OFC and Chinese Poker (R7) with a person, and its Fantasyland
+hands of 14–17 cards (R6.2). None found a bug."""
 
 from __future__ import annotations
 
