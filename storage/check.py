@@ -306,8 +306,19 @@ async def read_database(path: str | Path) -> AuditData:
                 "running bot's file misses what its -wal file holds: use python -m storage "
                 "backup)"
             ) from e
-        raise StorageError(f"cannot read {p}: {e}") from e
+        raise StorageError(f"cannot read {p}: {e}{locked_advice(e)}") from e
     return AuditData.from_rows(rows)
+
+
+def locked_advice(e: BaseException) -> str:
+    """What to do, after ``": "``, about an SQLite file another program holds locked (brk79:
+    "database is locked" alone said nothing); ``""`` for any other error."""
+    if "database is locked" not in str(e):
+        return ""
+    return (
+        ": another program holds it (a sqlite3 shell, a copy, a backup tool): end it, then "
+        "try again"
+    )
 
 
 async def _read_postgres(url: str) -> AuditData:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -98,3 +99,33 @@ async def test_the_check_of_an_empty_postgresql_database_says_it_has_no_bot_tabl
         "error: the database has no bot tables yet (the bot makes them at its first start): "
         "nothing to check\n"
     )
+
+
+def test_a_database_locked_by_another_program_says_what_to_do(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """brk79: "cannot read X: database is locked" said nothing of what to do."""
+    db = tmp_path / "ofc.sqlite3"
+    asyncio.run(_made(db))
+    holder = sqlite3.connect(db, isolation_level=None)
+    advice = (
+        "another program holds it (a sqlite3 shell, a copy, a backup tool): end it, then try again"
+    )
+    try:
+        holder.execute("PRAGMA journal_mode=DELETE")
+        holder.execute("BEGIN EXCLUSIVE")
+        assert main(["check", "--db", str(db)]) == 2
+        assert capsys.readouterr().err == f"error: cannot read {db}: database is locked: {advice}\n"
+        dest = tmp_path / "copy.sqlite3"
+        assert main(["backup", "--db", str(db), str(dest)]) == 2
+        assert capsys.readouterr().err == (
+            f"error: cannot back up {db} to {dest}: database is locked: {advice}\n"
+        )
+        assert not dest.exists()
+    finally:
+        holder.close()
+
+
+async def _made(db: Path) -> None:
+    store = await SqliteStore.open(db)
+    await store.close()
