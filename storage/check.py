@@ -301,13 +301,17 @@ async def read_database(path: str | Path) -> AuditData:
             await db.execute("ROLLBACK")
     except aiosqlite.Error as e:
         if "no such table" in str(e):  # a copy of a running bot's file alone had none
-            raise StorageError(
-                f"{p} has no bot tables: not a database the bot has run on (a copy of a "
-                "running bot's file misses what its -wal file holds: use python -m storage "
-                "backup)"
-            ) from e
+            raise StorageError(no_bot_tables(p)) from e
         raise StorageError(f"cannot read {p}: {e}{locked_advice(e)}") from e
     return AuditData.from_rows(rows)
+
+
+def no_bot_tables(path: Path) -> str:
+    """The line for the SQLite file ``path`` that holds none of the bot's tables."""
+    return (
+        f"{path} has no bot tables: not a database the bot has run on (a copy of a running "
+        "bot's file misses what its -wal file holds: use python -m storage backup)"
+    )
 
 
 def locked_advice(e: BaseException) -> str:

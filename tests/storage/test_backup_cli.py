@@ -129,3 +129,41 @@ def test_a_database_locked_by_another_program_says_what_to_do(
 async def _made(db: Path) -> None:
     store = await SqliteStore.open(db)
     await store.close()
+
+
+def test_a_backup_of_a_file_with_no_bot_tables_leaves_no_copy(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """brk79: the backup of an empty file (or any SQLite file not the bot's) wrote the copy,
+    then its check said "has no bot tables", exit status 2 ("nothing could be written or
+    read", docs/operations.md), and the copy stayed."""
+    source, dest = tmp_path / "empty.sqlite3", tmp_path / "copy.sqlite3"
+    source.touch()
+    assert main(["backup", "--db", str(source), str(dest)]) == 2
+    out, err = capsys.readouterr()
+    assert (out, err) == (
+        "",
+        f"error: {source} has no bot tables: not a database the bot has run on (a copy of a "
+        "running bot's file misses what its -wal file holds: use python -m storage backup)\n",
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.sqlite3"]
+    assert source.read_bytes() == b""
+
+
+def test_an_empty_db_option_is_refused_not_read_as_the_bots_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """brk79: ``--db "$DB"`` with ``DB`` unset checked the bot's database instead, unsaid."""
+    db = tmp_path / "ofc.sqlite3"
+    asyncio.run(_made(db))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DATABASE_PATH", str(db))
+    assert main(["check", "--db", ""]) == 2
+    assert capsys.readouterr() == (
+        "",
+        "error: --db is empty: name the database file or postgresql:// URL, or leave --db out "
+        "for the bot's own\n",
+    )
+    assert main(["backup", "--db", " ", str(tmp_path / "copy.sqlite3")]) == 2
+    assert "error: --db is empty" in capsys.readouterr().err
+    assert not (tmp_path / "copy.sqlite3").exists()
