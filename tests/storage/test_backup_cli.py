@@ -167,3 +167,25 @@ def test_an_empty_db_option_is_refused_not_read_as_the_bots_database(
     assert main(["backup", "--db", " ", str(tmp_path / "copy.sqlite3")]) == 2
     assert "error: --db is empty" in capsys.readouterr().err
     assert not (tmp_path / "copy.sqlite3").exists()
+
+
+def test_a_damaged_file_says_to_restore_a_backup(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """brk79: a truncated database file said "database disk image is malformed" alone."""
+    db, cut = tmp_path / "ofc.sqlite3", tmp_path / "cut.sqlite3"
+    asyncio.run(_made(db))
+    with sqlite3.connect(db) as conn:  # (one self-contained file, as a backup's)
+        conn.execute("PRAGMA journal_mode=DELETE")
+    cut.write_bytes(db.read_bytes()[:5000])
+    advice = "the file is damaged: stop the bot and restore the last backup (docs/operations.md)"
+    assert main(["check", "--db", str(cut)]) == 2
+    assert capsys.readouterr().err == (
+        f"error: cannot read {cut}: database disk image is malformed: {advice}\n"
+    )
+    dest = tmp_path / "copy.sqlite3"
+    assert main(["backup", "--db", str(cut), str(dest)]) == 2
+    assert capsys.readouterr().err == (
+        f"error: cannot back up {cut} to {dest}: database disk image is malformed: {advice}\n"
+    )
+    assert not dest.exists()
