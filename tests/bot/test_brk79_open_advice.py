@@ -52,12 +52,16 @@ async def test_a_database_locked_by_another_program_says_so(
     [
         ("database or disk is full", "free space on its disk, then start the bot again"),
         (
+            "database disk image is malformed",
+            "the file is damaged: restore the last backup (docs/operations.md)",
+        ),
+        (
             "attempt to write a readonly database",
             "make the file and its folder writable by the bot's user, then start the bot again",
         ),
     ],
 )
-async def test_a_full_disk_or_a_read_only_file_says_what_to_do(
+async def test_a_full_disk_a_read_only_or_a_damaged_file_says_what_to_do(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reason: str, advice: str
 ) -> None:
     db = await _made(tmp_path)
