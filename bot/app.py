@@ -428,9 +428,26 @@ def _create_advice(url: str) -> str:
 
 def _advice(exc: StorageError, otherwise: str) -> str:
     """What to do about a database the start could not open: for one newer than the code
-    (code rolled back after an upgrade) not the setting, which is right, but the code."""
+    (code rolled back after an upgrade) not the setting, which is right, but the code; for an
+    SQLite file locked by another program, on a full disk, read-only or damaged, the file."""
     if "newer than this code" in str(exc):
         return "run the code that upgraded it, or restore the backup taken before the upgrade"
+    # (brk79: SQLite's file locked, its disk full, the file read-only: the path was right)
+    for said, advice in (
+        (
+            "database is locked",
+            "another program holds it (a sqlite3 shell, a copy, a backup "
+            "tool): end it, then start the bot again",
+        ),
+        ("database or disk is full", "free space on its disk, then start the bot again"),
+        ("malformed", "the file is damaged: restore the last backup (docs/operations.md)"),
+        (
+            "readonly database",
+            "make the file and its folder writable by the bot's user, then start the bot again",
+        ),
+    ):
+        if said in str(exc):
+            return advice
     return otherwise
 
 

@@ -32,7 +32,7 @@ from urllib.parse import urlsplit, urlunsplit
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from storage.api import StorageError, StorageUnreachable
-from storage.check import audit, read_database
+from storage.check import audit, no_bot_tables, read_database, sqlite_advice
 from storage.cli import EX_TEMPFAIL, refuse_missing_env_file
 
 __all__ = ["EX_TEMPFAIL", "main"]
@@ -86,6 +86,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     backup.add_argument("dest", help="the new file to write (never overwritten)")
     args = parser.parse_args(argv)
+    if args.db is not None and not args.db.strip():  # (brk79: --db "$DB", DB unset)
+        print(
+            "error: --db is empty: name the database file or postgresql:// URL, or leave --db "
+            "out for the bot's own",
+            file=sys.stderr,
+        )
+        return 2
     if args.db is None and refuse_missing_env_file(args.env_file):
         return 2
     args.env_file = args.env_file or ".env"
@@ -140,7 +147,8 @@ def _backup(source: Path, dest: Path) -> None:
     """Copy the SQLite database ``source`` to the new file ``dest`` with SQLite's online
     backup API, in one step (a consistent snapshot: the bot may go on writing meanwhile).
 
-    :raises StorageError: when ``source`` is no database file, ``dest`` exists or is one
+    :raises StorageError: when ``source`` is no database file (or not the bot's: no
+        ``communities`` table), ``dest`` exists or is one
         of the files SQLite keeps beside ``source``
         (nothing is written then) or cannot be written (nothing is left, as far as its
         folder lets a file go: a read-only one)."""
@@ -155,7 +163,10 @@ def _backup(source: Path, dest: Path) -> None:
         )
     try:
         with contextlib.closing(sqlite3.connect(source)) as src:
-            src.execute("SELECT count(*) FROM sqlite_master").fetchone()  # a database at all
+            # a database at all, and the bot's (brk79: an empty file's copy was left behind)
+            tables = src.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            if "communities" not in {name for (name,) in tables.fetchall()}:
+                raise StorageError(no_bot_tables(source))
             try:
                 out = sqlite3.connect(dest)
             except sqlite3.Error as e:  # (nothing made: its folder is missing or read-only)
@@ -172,7 +183,7 @@ def _backup(source: Path, dest: Path) -> None:
         # that was a traceback and exit status 1, "a difference", instead of this line)
         with contextlib.suppress(OSError):
             dest.unlink(missing_ok=True)
-        raise StorageError(f"cannot back up {source} to {dest}: {e}") from e
+        raise StorageError(f"cannot back up {source} to {dest}: {e}{sqlite_advice(e)}") from e
 
 
 def _without_password(url: str) -> str:

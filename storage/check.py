@@ -301,13 +301,33 @@ async def read_database(path: str | Path) -> AuditData:
             await db.execute("ROLLBACK")
     except aiosqlite.Error as e:
         if "no such table" in str(e):  # a copy of a running bot's file alone had none
-            raise StorageError(
-                f"{p} has no bot tables: not a database the bot has run on (a copy of a "
-                "running bot's file misses what its -wal file holds: use python -m storage "
-                "backup)"
-            ) from e
-        raise StorageError(f"cannot read {p}: {e}") from e
+            raise StorageError(no_bot_tables(p)) from e
+        raise StorageError(f"cannot read {p}: {e}{sqlite_advice(e)}") from e
     return AuditData.from_rows(rows)
+
+
+def no_bot_tables(path: Path) -> str:
+    """The line for the SQLite file ``path`` that holds none of the bot's tables."""
+    return (
+        f"{path} has no bot tables: not a database the bot has run on (a copy of a running "
+        "bot's file misses what its -wal file holds: use python -m storage backup)"
+    )
+
+
+def sqlite_advice(e: BaseException) -> str:
+    """What to do, after ``": "``, about an SQLite file another program holds locked or a
+    damaged one (brk79: "database is locked", "database disk image is malformed" alone said
+    nothing); ``""`` for any other error."""
+    if "database is locked" in str(e):
+        return (
+            ": another program holds it (a sqlite3 shell, a copy, a backup tool): end it, then "
+            "try again"
+        )
+    if "malformed" in str(e):
+        return (
+            ": the file is damaged: stop the bot and restore the last backup (docs/operations.md)"
+        )
+    return ""
 
 
 async def _read_postgres(url: str) -> AuditData:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -98,3 +99,93 @@ async def test_the_check_of_an_empty_postgresql_database_says_it_has_no_bot_tabl
         "error: the database has no bot tables yet (the bot makes them at its first start): "
         "nothing to check\n"
     )
+
+
+def test_a_database_locked_by_another_program_says_what_to_do(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """brk79: "cannot read X: database is locked" said nothing of what to do."""
+    db = tmp_path / "ofc.sqlite3"
+    asyncio.run(_made(db))
+    holder = sqlite3.connect(db, isolation_level=None)
+    advice = (
+        "another program holds it (a sqlite3 shell, a copy, a backup tool): end it, then try again"
+    )
+    try:
+        holder.execute("PRAGMA journal_mode=DELETE")
+        holder.execute("BEGIN EXCLUSIVE")
+        assert main(["check", "--db", str(db)]) == 2
+        assert capsys.readouterr().err == f"error: cannot read {db}: database is locked: {advice}\n"
+        dest = tmp_path / "copy.sqlite3"
+        assert main(["backup", "--db", str(db), str(dest)]) == 2
+        assert capsys.readouterr().err == (
+            f"error: cannot back up {db} to {dest}: database is locked: {advice}\n"
+        )
+        assert not dest.exists()
+    finally:
+        holder.close()
+
+
+async def _made(db: Path) -> None:
+    store = await SqliteStore.open(db)
+    await store.close()
+
+
+def test_a_backup_of_a_file_with_no_bot_tables_leaves_no_copy(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """brk79: the backup of an empty file (or any SQLite file not the bot's) wrote the copy,
+    then its check said "has no bot tables", exit status 2 ("nothing could be written or
+    read", docs/operations.md), and the copy stayed."""
+    source, dest = tmp_path / "empty.sqlite3", tmp_path / "copy.sqlite3"
+    source.touch()
+    assert main(["backup", "--db", str(source), str(dest)]) == 2
+    out, err = capsys.readouterr()
+    assert (out, err) == (
+        "",
+        f"error: {source} has no bot tables: not a database the bot has run on (a copy of a "
+        "running bot's file misses what its -wal file holds: use python -m storage backup)\n",
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.sqlite3"]
+    assert source.read_bytes() == b""
+
+
+def test_an_empty_db_option_is_refused_not_read_as_the_bots_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """brk79: ``--db "$DB"`` with ``DB`` unset checked the bot's database instead, unsaid."""
+    db = tmp_path / "ofc.sqlite3"
+    asyncio.run(_made(db))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DATABASE_PATH", str(db))
+    assert main(["check", "--db", ""]) == 2
+    assert capsys.readouterr() == (
+        "",
+        "error: --db is empty: name the database file or postgresql:// URL, or leave --db out "
+        "for the bot's own\n",
+    )
+    assert main(["backup", "--db", " ", str(tmp_path / "copy.sqlite3")]) == 2
+    assert "error: --db is empty" in capsys.readouterr().err
+    assert not (tmp_path / "copy.sqlite3").exists()
+
+
+def test_a_damaged_file_says_to_restore_a_backup(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """brk79: a truncated database file said "database disk image is malformed" alone."""
+    db, cut = tmp_path / "ofc.sqlite3", tmp_path / "cut.sqlite3"
+    asyncio.run(_made(db))
+    with sqlite3.connect(db) as conn:  # (one self-contained file, as a backup's)
+        conn.execute("PRAGMA journal_mode=DELETE")
+    cut.write_bytes(db.read_bytes()[:5000])
+    advice = "the file is damaged: stop the bot and restore the last backup (docs/operations.md)"
+    assert main(["check", "--db", str(cut)]) == 2
+    assert capsys.readouterr().err == (
+        f"error: cannot read {cut}: database disk image is malformed: {advice}\n"
+    )
+    dest = tmp_path / "copy.sqlite3"
+    assert main(["backup", "--db", str(cut), str(dest)]) == 2
+    assert capsys.readouterr().err == (
+        f"error: cannot back up {cut} to {dest}: database disk image is malformed: {advice}\n"
+    )
+    assert not dest.exists()
