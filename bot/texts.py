@@ -348,6 +348,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "⌛ Time ran out: your cards were set for you. The game ends after this hand.",
         "ru": "⌛ Время вышло: карты разложены за вас. Игра закончится после этой раздачи.",
     },
+    # the end of that hand, on the same screen (R7.7): the board counts as fouled, the game ends
+    "private.timed_out_chinese_over": {
+        "en": "⌛ Your time ran out: your hand is dead and the game is over.",
+        "ru": "⌛ Ваше время вышло: ваша рука мёртвая, игра окончена.",
+    },
     "private.sitting_out_after_match": {
         "en": "⌛ Time ran out and your moves were made for you. The Fantasyland hand this one earned is played first, with you; then you sit out (/back to play again).",
         "ru": "⌛ Время вышло, ходы сделаны за вас. Раздачу Фантазии, заработанную в этой, вы ещё играете; затем пропускаете игру (/back — вернуться).",
