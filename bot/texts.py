@@ -2995,6 +2995,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Time zones go by quarter hours: 5.75 or 5:45 is 5 h 45 min.",
         "ru": "Пояса идут четвертями часа: 5,75 или 5:45 — это 5 ч 45 мин.",
     },
+    # a timer's value in the settings list and answers, with its unit in short
+    "settings.short.seconds": {"en": "{value} s", "ru": "{value} с"},
+    "settings.short.minutes": {"en": "{value} min", "ru": "{value} мин"},
     "settings.unit.seconds": {"en": " of seconds", "ru": " секунд"},
     "settings.unit.kush": {"en": " of {label}", "ru": " {label}"},
     "settings.unit.points": {"en": " of points", "ru": " очков"},
