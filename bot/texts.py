@@ -2640,6 +2640,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Tournament #{table} is cancelled; every buy-in is back.",
         "ru": "Турнир #{table} отменён, все взносы возвращены.",
     },
+    # a tournament's Chinese Poker game ended between hands by a leaver (R7.6, R8.7)
+    "tour.history_game_end": {
+        "en": "Tournament #{table}, the Chinese Poker game settled: {chips:+d|chip|chips}",
+        "ru": "Турнир #{table}, расчёт игры в китайский покер: {chips:+d|фишка|фишки|фишек}",
+    },
     "tour.history_hand_line": {
         "en": "Tournament #{table}, hand {hand}: {points:+d|pt|pts}, {chips:+d|chip|chips}{foul}",
         "ru": "Турнир #{table}, раздача {hand}: {points:+d|очко|очка|очков}, {chips:+d|фишка|фишки|фишек}{foul}",
