@@ -60,19 +60,18 @@ async def test_r7_1_r8_7_a_chinese_tournament_leaver_between_hands_leaves_the_ga
             await service.run_due()
     game = t.chinese
     assert game is not None and not game.over and set(game.totals) == {0, 1, 2}
-    names = {s: st.name for s, st in t.seats.items()}
     assert not (await leave_now(service, GROUP, CAROL)).alert
-    assert sorted(t.tournament.chips) == [0, 1] and t.chinese is game  # the game goes on
-    order = sorted((s for s in game.totals if s != 2), key=lambda s: (-game.totals[s], s))
-    line = "🎯 Game to 51: " + " · ".join(f"{names[s]} {game.totals[s]}" for s in order)
+    # brk76: her leaving ends the game (R7.6), settled among the players still in; the table
+    # message names no seat of hers ("#2") in a score line, now or in the next game
+    assert sorted(t.tournament.chips) == [0, 1] and t.chinese is None
     shown = presenter.last_table(GROUP.chat_id).text
-    assert line in shown.splitlines(), shown
-    assert "#2" not in shown
+    assert "#2" not in shown and "🎯" not in shown, shown
     clock.now += 31  # the next hand: its message too
     await service.run_due()
-    assert t.hand is not None and t.hand_no == 2
+    assert t.hand is not None and t.shown_no == 2
+    assert t.chinese is not None and t.chinese.totals == {}
     shown = presenter.last_table(GROUP.chat_id).text
-    assert line in shown.splitlines() and "#2" not in shown, shown
+    assert "#2" not in shown and "Carol" not in shown, shown
     assert await check_store(store) == []
 
 
