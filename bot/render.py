@@ -19,7 +19,7 @@ from bot.texts import decimal, grouped, kush_word, minus, on, tr
 from game.board import BOXES, Board, Box
 from game.cards import Card, format_cards
 from game.evaluator import display_order, made_so_far
-from game.hand import HandView
+from game.hand import HandResult, HandView
 from game.names import hand_name
 from game.options import GameKind
 from game.tournament import AWAY_SECONDS, TournamentPhase
@@ -600,8 +600,20 @@ def _private_screen(t: LiveTable, seat: SeatState, now: float, zone: float | Non
     assert me is not None
     if view.result is not None:
         over = tr(lang, on(t.platform, "private.over"), table=t.id, hand=t.shown_no)
+        # Chinese Poker: a player's time running out ends the game (R7.7); the screen said
+        # only "hand 1 is over", beside a dead hand, and never why: the player whose time ran
+        # out is told it was theirs, the others whose it was (as the group's reveal names them)
+        late = timed_out_seats(t, view.result) if t.options.game is GameKind.CHINESE else []
+        mine = [s for s in late if s in boards]
         if seat.leaving:  # (their moves were made as on a timeout, R8.5, but no time ran
             pass  # out and they stand up now: no sit-out, R8.6, to come /back from)
+        elif mine:
+            over += "\n" + tr(lang, "private.timed_out_chinese_over")
+            if seat.sitting_out:  # (R8.6; the line above says the time ran out already)
+                over += " " + tr(lang, "private.sitting_out_self")
+        elif late:
+            names = ", ".join(t.board_label(s) for s in late)
+            over += "\n" + tr(lang, "reveal.game_over_timeout", names=names)
         elif seat.sitting_out:
             key = "private.sitting_out" if seat.timed_out else "private.sitting_out_self"
             over += "\n" + tr(lang, key)
@@ -813,6 +825,18 @@ def reveal_target(t: LiveTable) -> int:
     return int(target) if target is not None else game_target(t)
 
 
+def timed_out_seats(t: LiveTable, result: HandResult) -> list[int]:
+    """The hand seats of ``result`` whose player's time ran out (R8.5), which ends a Chinese
+    Poker game (R7.7): not a computer player's (its cards were set by the timeout rule
+    because its decision failed, :func:`bot.service.chinese.close_chinese_hand`), nor a
+    leaver's (their moves were made as on a timeout, but they left, R7.6)."""
+    return [
+        r.seat
+        for r in result.seats
+        if r.timed_out and not ((p := t.player_of(r.seat)) is not None and (p.bot or p.leaving))
+    ]
+
+
 def button_order(dealt: Sequence[Card], cards: Sequence[Card]) -> list[Card]:
     """``cards`` (some of the ``dealt`` ones) in the order the hand's buttons list them: a
     street's cards as dealt; a whole hand at once (Chinese Poker, Fantasyland: 13–17 cards)
@@ -921,13 +945,7 @@ def reveal_screen(
                 names = ", ".join(st.name for st in gone)
                 lines.append(tr(lang, "reveal.game_over_left", names=names))
                 said = True
-            late = [
-                t.board_label(r.seat)
-                for r in hand.result.seats
-                if r.timed_out
-                and not ((p := t.player_of(r.seat)) is not None and (p.bot or p.leaving))
-            ]
-            if late:
+            if late := [t.board_label(s) for s in timed_out_seats(t, hand.result)]:
                 lines.append(tr(lang, "reveal.game_over_timeout", names=", ".join(late)))
                 said = True
         # R8.7: a tournament's game settles chips (their line follows), never kush; a reason

@@ -348,6 +348,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "⌛ Time ran out: your cards were set for you. The game ends after this hand.",
         "ru": "⌛ Время вышло: карты разложены за вас. Игра закончится после этой раздачи.",
     },
+    # the end of that hand, on the same screen (R7.7): the board counts as fouled, the game ends
+    "private.timed_out_chinese_over": {
+        "en": "⌛ Your time ran out: your hand is dead and the game is over.",
+        "ru": "⌛ Ваше время вышло: ваша рука мёртвая, игра окончена.",
+    },
     "private.sitting_out_after_match": {
         "en": "⌛ Time ran out and your moves were made for you. The Fantasyland hand this one earned is played first, with you; then you sit out (/back to play again).",
         "ru": "⌛ Время вышло, ходы сделаны за вас. Раздачу Фантазии, заработанную в этой, вы ещё играете; затем пропускаете игру (/back — вернуться).",
@@ -2635,6 +2640,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Tournament #{table} is cancelled; every buy-in is back.",
         "ru": "Турнир #{table} отменён, все взносы возвращены.",
     },
+    # a tournament's Chinese Poker game ended between hands by a leaver (R7.6, R8.7)
+    "tour.history_game_end": {
+        "en": "Tournament #{table}, the Chinese Poker game settled: {chips:+d|chip|chips}",
+        "ru": "Турнир #{table}, расчёт игры в китайский покер: {chips:+d|фишка|фишки|фишек}",
+    },
     "tour.history_hand_line": {
         "en": "Tournament #{table}, hand {hand}: {points:+d|pt|pts}, {chips:+d|chip|chips}{foul}",
         "ru": "Турнир #{table}, раздача {hand}: {points:+d|очко|очка|очков}, {chips:+d|фишка|фишки|фишек}{foul}",
@@ -2990,6 +3000,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Time zones go by quarter hours: 5.75 or 5:45 is 5 h 45 min.",
         "ru": "Пояса идут четвертями часа: 5,75 или 5:45 — это 5 ч 45 мин.",
     },
+    # a timer's value in the settings list and answers, with its unit in short
+    "settings.short.seconds": {"en": "{value} s", "ru": "{value} с"},
+    "settings.short.minutes": {"en": "{value} min", "ru": "{value} мин"},
     "settings.unit.seconds": {"en": " of seconds", "ru": " секунд"},
     "settings.unit.kush": {"en": " of {label}", "ru": " {label}"},
     "settings.unit.points": {"en": " of points", "ru": " очков"},

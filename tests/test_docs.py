@@ -188,19 +188,19 @@ def _parts(template: str) -> list[tuple[str, str | None]]:
     return parts
 
 
-def _placeholder(spec: str) -> str:
-    """A placeholder's value: :func:`_value` or its plural forms
-    (``{n:секунду|секунды|секунд}``; ``{n:+d|очко|очка|очков}``); it may be empty."""
+def _placeholder(spec: str, value: str | None = None) -> str:
+    """A placeholder's value: ``value`` (a pattern; :func:`_value` by default) or its plural
+    forms (``{n:секунду|секунды|секунд}``; ``{n:+d|очко|очка|очков}``); it may be empty."""
     forms = spec.split("|")[1:] if spec.startswith("+d") else spec.split("|")
     words = [re.escape(f) for f in forms if f and "|" in spec]
-    return f"(?:{'|'.join([*words, _value()])})*?"
+    return f"(?:{'|'.join([*words, value if value is not None else _value()])})*?"
 
 
 @functools.cache
-def _is_fragment(quote: str, template: str) -> bool:
+def _is_fragment(quote: str, template: str, value: str | None = None) -> bool:
     """Whether ``quote`` is a piece of ``template`` rendered with some placeholder values
-    (:func:`_value`, or the placeholder's own plural forms): it may begin and end inside a
-    literal piece or a value."""
+    (``value``, a pattern, :func:`_value` by default, or the placeholder's own plural forms):
+    it may begin and end inside a literal piece or a value."""
     parts = _parts(template)
     if any(quote in literal for literal, _ in parts):
         return True
@@ -213,7 +213,7 @@ def _is_fragment(quote: str, template: str) -> bool:
         head = "|".join(re.escape(h) for h in heads if quote.startswith(h))
         body = f"(?:{head})"
         for j in range(i + 1, len(parts)):
-            body += _placeholder(parts[j - 1][1] or "")
+            body += _placeholder(parts[j - 1][1] or "", value)
             tail = parts[j][0]
             prefixes = (tail[:k] for k in range(len(tail) + 1))
             ends = "|".join(re.escape(e) for e in prefixes if quote.endswith(e))
@@ -309,3 +309,35 @@ def test_the_russian_guide_check_finds_a_broken_quote_or_command() -> None:
     joined = "«Вы сели на место 2. Нажмите «Готов», чтобы внести взнос.»"
     assert _unknown_quotes(joined, tables) == []
     assert _unknown_quotes("«Вы сели на стул 2.»", tables) == ["Вы сели на стул 2."]
+
+
+# -- the English guide's section on the other games (docs/playing.md) ---------------------------
+#: a placeholder's value in the English quotes of that section: digits, signs, the example names
+_EN_VALUE = r"[\d\s:.,+\-−–#%/×()@=•·]|🤖|Anna|Bob|Alice"
+
+
+def _english_section(title: str) -> str:
+    """The text of docs/playing.md's ``## title`` section, up to the next ``## `` heading."""
+    text = (ROOT / "docs" / "playing.md").read_text(encoding="utf-8")
+    return text.split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_english_guide_s_classic_and_chinese_section_quotes_the_bots_own_texts() -> None:
+    """docs/playing.md's "Classic OFC and Chinese Poker" (the Russian guide's «Классический OFC
+    и китайский покер» in English) quotes in "…" only what the bot shows in English, with
+    example values: a text reworded in bot/texts.py, the section still quoting it, fails here;
+    so does one word changed in a quote (the check is not vacuous)."""
+    from bot.texts import TEXTS
+
+    tables = [entry["en"] for entry in TEXTS.values()]
+    section = _english_section("Classic OFC and Chinese Poker")
+
+    def unknown(text: str) -> list[str]:
+        quotes = [re.sub(r"\s+", " ", q) for q in re.findall(r'"([^"]+)"', text)]
+        return [q for q in quotes if not any(_is_fragment(q, t, _EN_VALUE) for t in tables)]
+
+    assert len(re.findall(r'"([^"]+)"', section)) == 6
+    assert unknown(section) == []
+    broken = section.replace("hand is dead", "hand is fouled", 1)
+    assert unknown(broken) == ["⌛ Your time ran out: your hand is fouled and the game is over."]
+    assert _unknown_commands(section) == []

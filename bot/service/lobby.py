@@ -1224,7 +1224,7 @@ async def _leave_tournament(
         else:
             stand_up(t, tx, seat)
             # a Chinese Poker game under way ends with them (R7.6), settled among the rest
-            tournaments.end_game_on_leave(rt, t, tx, knocked)
+            tournaments.end_game_on_leave(rt, t, tx, knocked, seat.seat)
     return Reply(tr(lang, "tour.left", place=ko.place, prize=ko.prize, label=t.label))
 
 

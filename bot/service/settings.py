@@ -1351,10 +1351,21 @@ def _display(
             return tr(lang, "settings.label_as", saved=label, shown=shown)
         return shown
     if isinstance(value, float) and not value.is_integer():
-        return decimal(value, lang)
-    if spec.unit in (Unit.KUSH, Unit.CHIPS) and isinstance(value, int):
-        return grouped(value, lang)  # (an amount grouped as every amount is: 12 000)
-    return _shown(value)
+        shown = decimal(value, lang)
+    elif spec.unit in (Unit.KUSH, Unit.CHIPS) and isinstance(value, int):
+        shown = grouped(value, lang)  # (an amount grouped as every amount is: 12 000)
+    else:
+        shown = _shown(value)
+    if named and spec.unit in _TIME_UNITS and isinstance(value, (int, float)):
+        # a time with its unit ("30 s", «30 с»; a level's «20 мин»): «Тайм-банк: 30 (по
+        # умолчанию 60)» and «Закрытие без игры: 1800» said no unit, only /settings <name> did
+        return tr(lang, f"settings.short.{spec.unit.value}", value=shown)
+    return shown
+
+
+#: The units a setting's value is shown with in the list and its answers (:func:`_display`):
+#: the timers' (R8.5, R8.2, R8.7); an amount's is the label beside it, a count needs none.
+_TIME_UNITS = frozenset({Unit.SECONDS, Unit.MINUTES})
 
 
 def _is_default(

@@ -17,7 +17,7 @@ from typing import Any
 
 from bot.model import Actor, LiveTable, Phase, Reply, SeatState
 from bot.screens import Screen
-from bot.service.dealing import close_with, maybe_start, stand_up
+from bot.service.dealing import close_with, maybe_start, settle_apart, stand_up
 from bot.service.runtime import Runtime, TransitionFailed, Tx
 from bot.texts import error_text, language_of, on, tr
 from game.errors import GameError
@@ -368,7 +368,7 @@ def finish_mid_hand(
     return privates
 
 
-def end_game_on_leave(rt: Runtime, t: LiveTable, tx: Tx, knocked: str) -> None:
+def end_game_on_leave(rt: Runtime, t: LiveTable, tx: Tx, knocked: str, leaver: int) -> None:
     """A player of a running Chinese Poker tournament left between hands (knocked out, their
     chips out of play, R8.7; ``knocked``: the group's line saying so) while a game was under
     way with them in it: the game ends with them, as when a player leaves during a hand
@@ -378,10 +378,17 @@ def end_game_on_leave(rt: Runtime, t: LiveTable, tx: Tx, knocked: str) -> None:
     knocked out and stand up; one player left wins and the pool is paid out (:func:`finish`);
     otherwise the group is told and the next hand dealt (brk76: the game went on with the
     leaver's points in it, what the others had won from each other waiting for another
-    game's end, which a leave during the hand settled at once)."""
+    game's end, which a leave during the hand settled at once).
+
+    ``leaver``: their seat; the game ends only if they are in it (in its ``totals``), as the
+    cash table's leave (:func:`~bot.service.lobby.depart`) and
+    :func:`~bot.service.chinese.close_chinese_hand` check it. The game settled is recorded
+    as a history entry of its own (``game_end``, with its chips), as a cash table's game
+    ended between hands is (:func:`~bot.service.dealing.end_game`): it had none, and
+    ``/history`` never showed the chips it moved."""
     game = t.chinese
-    leaver_in = game is not None and not game.over and bool(game.totals)
-    lines = _settle_game(t, "tour.game_over_leave") if leaver_in else []
+    leaver_in = game is not None and not game.over and leaver in game.totals
+    lines = _settle_game(t, "tour.game_over_leave", tx) if leaver_in else []
     for seat in [s for s in t.seats.values() if s.leaving]:  # (knocked out by the game)
         stand_up(t, tx, seat)
     tour = t.tournament
@@ -469,19 +476,25 @@ def cancel(t: LiveTable, tx: Tx, notice: str) -> None:
     close_with(t, tx, "\n".join(lines))
 
 
-def _settle_game(t: LiveTable, key: str = "tour.game_settled_cancel") -> list[str]:
+def _settle_game(
+    t: LiveTable, key: str = "tour.game_settled_cancel", tx: Tx | None = None
+) -> list[str]:
     """Settle the Chinese Poker game under way of a running tournament that is cancelled
     (call with no hand running): ended now, its points each-with-each in chips at the level
     of its last hand (R7.6, R8.7), as a game at its target is; the players it leaves at 0
     chips are knocked out. Returns the group's lines: what it moved (text ``key``), and the
     knock-outs; none when no game is under way (the last one ended and settled, or none
-    begun)."""
+    begun). With ``tx``, the settlement is recorded in it as a history entry of its own
+    (``game_end``: the game and the chips it moved, :func:`record_of`; no kush moves)."""
     tour, game = t.tournament, t.chinese
     if tour is None or game is None or game.over or not game.totals or not running(t):
         return []
     game = game.end()
     order = sorted(s for s in game.totals if s in t.seats)
     settled = tour.settle(game.pairs(order))
+    if tx is not None:
+        facts = {"chinese": game.to_json(), "tournament": record_of(t, settled)}
+        settle_apart(t, tx, "game_end", facts, {}, order)
     t.chinese = None
     deltas = settled.settlement.deltas
     moves = ", ".join(

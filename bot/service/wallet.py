@@ -288,6 +288,12 @@ async def history(
             )  # fmt: skip
             continue
         settled = next((k for k in ("game_end", "round_end") if h.result.get(k)), None)
+        tour = h.result.get("tournament")
+        if settled == "game_end" and tour is not None:  # a tournament's game ended by a
+            # leaver (R7.6, R8.7): it moved chips, never kush
+            chips = int((tour.get("won") or {}).get(str(seat), 0))
+            lines.append(ref + tr(lang, "tour.history_game_end", table=h.table_id, chips=chips))
+            continue
         if settled is not None:  # a settlement, no hand: "hand 2: 0 pts" named a hand nobody
             # was dealt (the table's next hand is 3) and no points of its own (R7.6, R8.3)
             lines.append(
@@ -298,7 +304,6 @@ async def history(
         points, fouled = _hand_points(h.result, seat)
         foul = " 💀" if fouled else ""
         replayable = replayable or "setup" in h.hand
-        tour = h.result.get("tournament")
         if tour is not None:  # a tournament's hand moved chips, not kush (R8.7): a Chinese
             # Poker one none until its game ends (R7.6), which is still no table's kush hand
             chips = int((tour.get("won") or {}).get(str(seat), 0))

@@ -67,12 +67,12 @@ async def test_a_russian_name_views_changes_and_resets_a_setting() -> None:
     assert "/settings время_на_раздачу по умолчанию" not in about.text  # (at its default)
     saved = await _say(service, "время", "на", "раздачу", "90")
     assert saved.text.startswith("Сохранено: время_на_раздачу = 90 (было 120)."), saved.text
-    assert "Время на раздачу: 90 (по умолчанию 120)" in (await _say(service)).screen.text  # type: ignore[union-attr]
+    assert "Время на раздачу: 90 с (по умолчанию 120 с)" in (await _say(service)).screen.text  # type: ignore[union-attr]
     about = await _say(service, "время на раздачу")
     assert "/settings время_на_раздачу по умолчанию — вернуть" in about.text, about.text
     back = await _say(service, "ВРЕМЯ_НА_РАЗДАЧУ", "по", "умолчанию")
     assert back.text.startswith("Снова по умолчанию: время_на_раздачу"), back.text
-    assert "Время на раздачу: 120" in await _listed(service)
+    assert "Время на раздачу: 120 с" in await _listed(service)
     saved = await _say(service, "подсчет", "очков", "two_per_row")  # (е for ё)
     assert saved.text.startswith("Сохранено: подсчёт_очков = two_per_row"), saved.text
     saved = await _say(service, "макс_стек", "1000")
@@ -85,7 +85,7 @@ async def test_a_russian_name_views_changes_and_resets_a_setting() -> None:
     # an English reader's group takes them too, and its list stays as it was
     saved = await _say(service, "язык", "en", actor=ALICE)
     assert saved.text.startswith("Saved: language = en"), saved.text
-    assert "Time per hand (hand_seconds): 120" in await _listed(service, ALICE)
+    assert "Time per hand (hand_seconds): 120 s" in await _listed(service, ALICE)
 
 
 async def test_a_russian_group_is_offered_russian_names() -> None:

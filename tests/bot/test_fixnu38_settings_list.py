@@ -129,7 +129,7 @@ async def test_the_all_settings_button_lists_every_one_and_changes_nothing() -> 
     assert not (await say(service, "hand_seconds", "60")).alert
     again = await service.press(ALICE, data, GROUP, _yes, request="tg:-100:7")
     assert again.screen is not None
-    assert "Time per hand (hand_seconds): 60" in again.screen.text.splitlines()
+    assert "Time per hand (hand_seconds): 60 s" in again.screen.text.splitlines()
     assert (await stored(store)) == dataclasses.replace(before, options={"hand_seconds": 60})
     assert decode(data) == AllSettings(0, decode(data).version)  # type: ignore[union-attr]
 

@@ -44,6 +44,6 @@ async def test_r8_5_the_settings_message_shows_the_stored_short_budget_as_30() -
     await store.update_settings(community.id, older)
     reply = await say(service, "hand_seconds")
     assert reply.text.endswith(
-        "Now: 30 (default 120)." + "\n/settings hand_seconds default gives it back its default."
+        "Now: 30 s (default 120 s)." + "\n/settings hand_seconds default gives it back its default."
     ), reply.text  # (it said "Now: 120")
     assert (await stored(store)).options["hand_seconds"] == 15  # (reading saves nothing)

@@ -20,7 +20,7 @@ async def test_settings_name_option_holding_name_and_value_sets_it(tmp_path: Pat
             reply
         )
         reply = await w.slash(ALICE, "settings", {"name": "all"}, admin=True)
-        assert "Time per hand (hand_seconds): 45" in reply["content"].splitlines(), reply
+        assert "Time per hand (hand_seconds): 45 s" in reply["content"].splitlines(), reply
         # a name mistyped with its value: the name alone is echoed, as on Telegram
         reply = await w.slash(ALICE, "settings", {"name": "hand_secs 30"}, admin=True)
         assert reply["content"].splitlines()[0] == (
