@@ -35,6 +35,7 @@ from bot.dblock import (
     let_go,
 )
 from storage.api import StorageError, StorageUnreachable, Store
+from storage.check import sqlite_advice
 from storage.sqlite import SqliteStore
 
 if TYPE_CHECKING:
@@ -433,22 +434,7 @@ def _advice(exc: StorageError, otherwise: str) -> str:
     if "newer than this code" in str(exc):
         return "run the code that upgraded it, or restore the backup taken before the upgrade"
     # (brk79: SQLite's file locked, its disk full, the file read-only: the path was right)
-    for said, advice in (
-        (
-            "database is locked",
-            "another program holds it (a sqlite3 shell, a copy, a backup "
-            "tool): end it, then start the bot again",
-        ),
-        ("database or disk is full", "free space on its disk, then start the bot again"),
-        ("malformed", "the file is damaged: restore the last backup (docs/operations.md)"),
-        (
-            "readonly database",
-            "make the file and its folder writable by the bot's user, then start the bot again",
-        ),
-    ):
-        if said in str(exc):
-            return advice
-    return otherwise
+    return sqlite_advice(exc, start=True) or otherwise
 
 
 async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:

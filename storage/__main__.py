@@ -32,7 +32,7 @@ from urllib.parse import urlsplit, urlunsplit
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from storage.api import StorageError, StorageUnreachable
-from storage.check import audit, no_bot_tables, read_database, sqlite_advice
+from storage.check import audit, no_bot_tables, read_database, with_sqlite_advice
 from storage.cli import EX_TEMPFAIL, refuse_missing_env_file
 
 __all__ = ["EX_TEMPFAIL", "main"]
@@ -183,7 +183,7 @@ def _backup(source: Path, dest: Path) -> None:
         # that was a traceback and exit status 1, "a difference", instead of this line)
         with contextlib.suppress(OSError):
             dest.unlink(missing_ok=True)
-        raise StorageError(f"cannot back up {source} to {dest}: {e}{sqlite_advice(e)}") from e
+        raise StorageError(f"cannot back up {source} to {dest}: {with_sqlite_advice(e)}") from e
 
 
 def _without_password(url: str) -> str:

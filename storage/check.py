@@ -33,6 +33,7 @@ from storage.api import LedgerEntry, LedgerKind, StorageError, StorageUnreachabl
 
 __all__ = [
     "AUDIT_QUERIES",
+    "SQLITE_ADVICE",
     "AuditData",
     "AuditReport",
     "Auditable",
@@ -41,6 +42,8 @@ __all__ = [
     "check_database",
     "check_store",
     "read_database",
+    "sqlite_advice",
+    "with_sqlite_advice",
 ]
 
 AUDIT_QUERIES: Mapping[str, str] = {
@@ -302,7 +305,7 @@ async def read_database(path: str | Path) -> AuditData:
     except aiosqlite.Error as e:
         if "no such table" in str(e):  # a copy of a running bot's file alone had none
             raise StorageError(no_bot_tables(p)) from e
-        raise StorageError(f"cannot read {p}: {e}{sqlite_advice(e)}") from e
+        raise StorageError(f"cannot read {p}: {with_sqlite_advice(e)}") from e
     return AuditData.from_rows(rows)
 
 
@@ -314,20 +317,42 @@ def no_bot_tables(path: Path) -> str:
     )
 
 
-def sqlite_advice(e: BaseException) -> str:
-    """What to do, after ``": "``, about an SQLite file another program holds locked or a
-    damaged one (brk79: "database is locked", "database disk image is malformed" alone said
-    nothing); ``""`` for any other error."""
-    if "database is locked" in str(e):
-        return (
-            ": another program holds it (a sqlite3 shell, a copy, a backup tool): end it, then "
-            "try again"
-        )
-    if "malformed" in str(e):
-        return (
-            ": the file is damaged: stop the bot and restore the last backup (docs/operations.md)"
-        )
+#: What SQLite says of a file another program holds locked, on a full disk, damaged or
+#: read-only (brk79: the message alone said nothing), and what to do about it: ``{again}``
+#: how to go on, ``{stop}`` what comes before a restore, ``{by}`` whose the write is
+#: (:func:`sqlite_advice`)
+SQLITE_ADVICE = (
+    (
+        "database is locked",
+        "another program holds it (a sqlite3 shell, a copy, a backup tool): end it, then {again}",
+    ),
+    ("database or disk is full", "free space on its disk, then {again}"),
+    ("malformed", "the file is damaged: {stop}restore the last backup (docs/operations.md)"),
+    ("readonly database", "make the file and its folder writable{by}, then {again}"),
+)
+
+
+def sqlite_advice(e: BaseException, *, start: bool = False) -> str:
+    """What to do about an SQLite file another program holds locked, on a full disk, damaged
+    or read-only (:data:`SQLITE_ADVICE`, brk79); ``""`` for any other error. ``start``: the
+    bot's start could not open it (:func:`bot.app.open_store`: start the bot again, and it
+    is not running to be stopped), else a command run beside the bot (check, backup: try
+    again; stop the bot before a restore)."""
+    words = (
+        {"again": "start the bot again", "stop": "", "by": " by the bot's user"}
+        if start
+        else {"again": "try again", "stop": "stop the bot and ", "by": ""}
+    )
+    for said, advice in SQLITE_ADVICE:
+        if said in str(e):
+            return advice.format(**words)
     return ""
+
+
+def with_sqlite_advice(e: BaseException) -> str:
+    """``e`` as a line, with what to do after ``": "`` when :func:`sqlite_advice` knows it."""
+    advice = sqlite_advice(e)
+    return f"{e}: {advice}" if advice else str(e)
 
 
 async def _read_postgres(url: str) -> AuditData:
