@@ -9,7 +9,10 @@ ones, and checks that
 - per community, ``sum(balances) + sum(stacks)`` equals the kush minted (``starting``,
   ``admin_grant``, ``daily_bonus`` rows);
 - no balance or stack is negative, now or at any point of the ledger, no closed table holds
-  kush, and every row points at a player, table and hand of its own community.
+  kush, and every row points at a player, table and hand of its own community;
+- the ledger is still append-only: its triggers refusing UPDATE and DELETE (and TRUNCATE on
+  PostgreSQL) are there (:data:`LEDGER_TRIGGERS`; read by :func:`read_database` only: a
+  live store's data leaves them unchecked).
 
 :func:`audit` works on :class:`AuditData`, which :func:`read_database` reads from a SQLite
 file (read-only) or a PostgreSQL database (a ``postgresql://`` URL, in one read-only
@@ -33,6 +36,7 @@ from storage.api import LedgerEntry, LedgerKind, StorageError, StorageUnreachabl
 
 __all__ = [
     "AUDIT_QUERIES",
+    "LEDGER_TRIGGERS",
     "SQLITE_ADVICE",
     "AuditData",
     "AuditReport",
@@ -43,6 +47,7 @@ __all__ = [
     "check_store",
     "read_database",
     "sqlite_advice",
+    "unguarded_ledger",
     "with_sqlite_advice",
 ]
 
@@ -55,6 +60,20 @@ AUDIT_QUERIES: Mapping[str, str] = {
     "ledger": f"SELECT {LEDGER_COLUMNS} FROM ledger ORDER BY id",
 }
 """The SQL reading :class:`AuditData` (run inside one read transaction)."""
+
+LEDGER_TRIGGERS: Mapping[str, tuple[str, ...]] = {
+    "sqlite": ("ledger_no_update", "ledger_no_delete"),
+    "postgres": ("ledger_no_update", "ledger_no_delete", "ledger_no_truncate"),
+}
+"""The triggers keeping the ledger append-only (migration 001 makes them, and only it: a
+start of the bot does not make them again), by database."""
+
+_TRIGGER_QUERIES: Mapping[str, str] = {
+    "sqlite": "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'ledger'",
+    # (a trigger disabled with ALTER TABLE … DISABLE TRIGGER guards nothing either)
+    "postgres": "SELECT tgname FROM pg_trigger WHERE tgrelid = 'ledger'::regclass "
+    "AND NOT tgisinternal AND tgenabled <> 'D'",
+}
 
 _BALANCED_KINDS = frozenset({LedgerKind.BUY_IN, LedgerKind.CASH_OUT, LedgerKind.REFUND})
 
@@ -69,6 +88,9 @@ class AuditData:
     :ivar stacks: ``(table id, player id)`` → stored stack.
     :ivar hands: hand id → table id.
     :ivar ledger: every ledger row, in id order.
+    :ivar missing_triggers: the :data:`LEDGER_TRIGGERS` of ``database`` not found (``()``
+        also when not read: a live store's data).
+    :ivar database: ``"sqlite"`` or ``"postgres"`` (what to do about a missing trigger).
     """
 
     communities: Mapping[int, str]
@@ -77,10 +99,22 @@ class AuditData:
     stacks: Mapping[tuple[int, int], int]
     hands: Mapping[int, int]
     ledger: Sequence[LedgerEntry]
+    missing_triggers: tuple[str, ...] = ()
+    database: str = "sqlite"
 
     @classmethod
-    def from_rows(cls, rows: Mapping[str, Sequence[Sequence[Any]]]) -> AuditData:
-        """From the results of :data:`AUDIT_QUERIES` (query name → rows)."""
+    def from_rows(
+        cls,
+        rows: Mapping[str, Sequence[Sequence[Any]]],
+        triggers: Sequence[Sequence[Any]] | None = None,
+        database: str = "sqlite",
+    ) -> AuditData:
+        """From the results of :data:`AUDIT_QUERIES` (query name → rows) and, when read, of
+        the query of the ledger's triggers (``triggers``: rows of their names)."""
+        found = {str(r[0]) for r in triggers} if triggers is not None else None
+        missing = tuple(
+            t for t in LEDGER_TRIGGERS[database] if found is not None and t not in found
+        )
         return cls(
             {int(r[0]): f"{r[1]}:{r[2]}" for r in rows["communities"]},
             {int(r[0]): (int(r[1]), int(r[2])) for r in rows["players"]},
@@ -88,6 +122,8 @@ class AuditData:
             {(int(r[0]), int(r[1])): int(r[2]) for r in rows["stacks"]},
             {int(r[0]): int(r[1]) for r in rows["hands"]},
             [ledger_entry(r) for r in rows["ledger"]],
+            missing,
+            database,
         )
 
 
@@ -226,7 +262,33 @@ def audit(data: AuditData) -> AuditReport:
                 f"community {cid} ({name}): balances {t.balances} + stacks {t.stacks} = "
                 f"{t.balances + t.stacks}, but {t.minted} kush were minted"
             )
+    if data.missing_triggers:
+        problems.append(unguarded_ledger(data.missing_triggers, data.database))
     return AuditReport(problems, totals, len(data.ledger), len(data.hands), len(data.tables))
+
+
+def unguarded_ledger(missing: Sequence[str], database: str = "sqlite") -> str:
+    """The line for a ledger whose append-only triggers ``missing`` are gone (dropped by hand,
+    or a restore without them): what it means, and what to do (a start of the bot does not
+    make them again: migration 001 is applied once)."""
+    if database == "postgres":
+        gone = "missing or disabled"
+        how = (
+            "with psql, ALTER TABLE ledger ENABLE TRIGGER a disabled one and run the CREATE "
+            "TRIGGER statements of a missing one (and CREATE FUNCTION ledger_append_only, if "
+            "it is gone too) of storage/migrations/postgres/001_init.sql"
+        )
+    else:
+        gone = "missing"
+        how = (
+            "stop the bot and run the CREATE TRIGGER statements of "
+            "storage/migrations/001_init.sql with sqlite3"
+        )
+    return (
+        f"the ledger is not append-only: {'trigger' if len(missing) == 1 else 'triggers'} "
+        f"{', '.join(missing)} {gone}, so its rows can be changed or deleted unnoticed; "
+        f"starting the bot does not make them again: {how}"
+    )
 
 
 def _row_problems(data: AuditData, e: LedgerEntry, where: str) -> list[str]:
@@ -301,12 +363,13 @@ async def read_database(path: str | Path) -> AuditData:
             rows = {
                 name: list(await db.execute_fetchall(sql)) for name, sql in AUDIT_QUERIES.items()
             }
+            triggers = list(await db.execute_fetchall(_TRIGGER_QUERIES["sqlite"]))
             await db.execute("ROLLBACK")
     except aiosqlite.Error as e:
         if "no such table" in str(e):  # a copy of a running bot's file alone had none
             raise StorageError(no_bot_tables(p)) from e
         raise StorageError(f"cannot read {p}: {with_sqlite_advice(e)}") from e
-    return AuditData.from_rows(rows)
+    return AuditData.from_rows(rows, triggers)
 
 
 def no_bot_tables(path: Path) -> str:
@@ -368,6 +431,7 @@ async def _read_postgres(url: str) -> AuditData:
         raise malformed_url(url, e) from e
     try:
         rows = await read_audit_rows(conn)
+        triggers = [tuple(r) for r in await conn.fetch(_TRIGGER_QUERIES["postgres"])]
     except asyncpg.UndefinedTableError as e:  # "relation "communities" does not exist"
         raise StorageError(
             "the database has no bot tables yet (the bot makes them at its first start): "
@@ -381,7 +445,7 @@ async def _read_postgres(url: str) -> AuditData:
         raise StorageError(f"cannot read the database: {e}") from e
     finally:
         await conn.close()
-    return AuditData.from_rows(rows)
+    return AuditData.from_rows(rows, triggers, "postgres")
 
 
 async def check_database(path: str | Path) -> list[str]:
