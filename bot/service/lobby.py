@@ -107,7 +107,8 @@ async def open_table(
     request: str | None = None,
 ) -> LiveTable:
     """Open a table in a chat and post its lobby message (the caller checked that the chat has
-    none). With ``tournament``, a sit-and-go lobby (R8.7) whose buy-in is the tournament's.
+    none, under the chat's :meth:`Runtime.opening_lock`, held until this returns). With
+    ``tournament``, a sit-and-go lobby (R8.7) whose buy-in is the tournament's.
     ``topic``: the Telegram forum topic it was opened in, where its messages go. The table
     keeps the one-shot command keys of the chat's table closed before it
     (:attr:`Runtime.chat_requests`; after a restart the community's,
@@ -120,8 +121,6 @@ async def open_table(
         closed again when storage allows)."""
     settings = community.settings
     buy_in = tournament.config.buy_in if tournament is not None else settings.min_buy_in
-    where = (community.id, chat_id)
-    rt.opening[where] = rt.opening.get(where, 0) + 1
     try:
         try:
             record = await rt.store.create_table(community.id, chat_id, options.to_json(), buy_in)
@@ -130,16 +129,14 @@ async def open_table(
         except StorageError:
             # perhaps made all the same (a connection lost after its COMMIT), or by an opening
             # refused since: a record served nowhere, never saved, held the chat, and every
-            # /newtable after it was refused "already has an open table" until a restart
-            if rt.opening[where] > 1 or not await _close_unopened(rt, community.id, chat_id):
-                raise  # (another opening of the chat under way here: its record is no orphan)
+            # /newtable after it was refused "already has an open table" until a restart. (No
+            # other opening of the chat is under way here to have made it: the caller holds
+            # the chat's :meth:`Runtime.opening_lock`)
+            if not await _close_unopened(rt, community.id, chat_id):
+                raise
             record = await rt.store.create_table(community.id, chat_id, options.to_json(), buy_in)
     except LeaseLost as exc:  # another worker serves this chat (issue 14)
         raise TransitionFailed(str(exc)) from exc
-    finally:
-        rt.opening[where] -= 1
-        if not rt.opening[where]:
-            del rt.opening[where]
     t = LiveTable(
         id=record.id,
         platform=platform,

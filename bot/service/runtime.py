@@ -692,12 +692,10 @@ class Runtime:
         self.renewing: dict[int, asyncio.Task[None]] = {}
         #: set while the bot is stopping (:attr:`stopping`)
         self._halt = asyncio.Event()
-        #: (community, chat) → the openings of a table there under way here (their
-        #: :meth:`~storage.api.Store.create_table`): a record one of them is making is not
-        #: taken for one a failed opening left (:func:`bot.service.lobby.open_table`)
-        self.opening: dict[tuple[int, str], int] = {}
         #: (platform, chat) → the lock a ``/newtable`` or ``/tournament`` holds from its look
-        #: for the chat's table until its own table is served (:meth:`opening_lock`)
+        #: for the chat's table until its own table is served (:meth:`opening_lock`): a
+        #: record one opening is making is never taken for one a failed opening left
+        #: (:func:`bot.service.lobby.open_table`)
         self.opening_locks: dict[tuple[str, str], asyncio.Lock] = {}
         #: community id → its time zone, hours from UTC, as :func:`~bot.service.settings.
         #: day_zone` last read it (at a table's opening or restore, a settings change,
