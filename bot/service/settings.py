@@ -2278,11 +2278,11 @@ _FIELD_DEFAULTS: Mapping[str, Any] = {
 def resets(raw: Value) -> bool:
     """Whether ``raw``, typed as a setting's value, asks for its default back
     (:data:`DEFAULT_WORDS`, any case and spacing, its words apart by spaces, "-" or "_" as
-    a name's are: ``/settings scoring по  умолчанию``, «по-умолчанию», «по_умолчанию», which
-    were refused as no number)."""
+    a name's are, read as a name is, :func:`_setting_key`: ``/settings scoring по
+    умолчанию``, «по-умолчанию», «по_умолчанию», which were refused as no number)."""
     if not isinstance(raw, str):
         return False
-    return " ".join(re.split(r"[\s_\-]+", unformatted(raw).lower().strip())) in DEFAULT_WORDS
+    return _setting_key(unformatted(raw)).replace("_", " ") in DEFAULT_WORDS
 
 
 #: what a refused list setting is shown as an example of
