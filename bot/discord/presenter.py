@@ -1089,8 +1089,7 @@ class DiscordPresenter(LatePictures):
         5xx, the network) gets a pending ref (:data:`~bot.model.PENDING_PREFIX`) and is
         posted later (:meth:`_post_later`): the player stays reachable."""
         live_key = (user_id, screen.table)  # the ephemeral hand of this table only
-        if live_key in self._opening:  # (a new one being posted: written once it is)
-            self._opened[live_key] = screen
+        self._note_opening(live_key, screen)
         live = self._live.get(live_key)
         if live is not None and answered != ephemeral_ref(live.message_id):
             self._queue_live(live_key, screen)
@@ -1176,8 +1175,7 @@ class DiscordPresenter(LatePictures):
                 self._latest_msg.pop(key, None)
             self._follow_turn(user_id, ref, key[0], screen)
         live_key = (user_id, screen.table)
-        if live_key in self._opening:  # (a new one being posted: written once it is)
-            self._opened[live_key] = screen
+        self._note_opening(live_key, screen)
         if live_key in self._live:
             self._queue_live(live_key, screen, stamp)
 
@@ -1496,6 +1494,14 @@ class DiscordPresenter(LatePictures):
             if not answers:
                 self._live_answers.pop(live_key, None)
             done.set_result(None)
+
+    def _note_opening(self, live_key: _LiveKey, screen: Screen) -> None:
+        """The player's hand of ``live_key`` (user id, table) is written with ``screen``: while a
+        "My cards" answer is posting a new ephemeral hand of it (:meth:`opening_live`),
+        ``screen`` is kept to be written on that hand once it is known (:meth:`remember_live`).
+        """
+        if live_key in self._opening:  # (a new one being posted: written once it is)
+            self._opened[live_key] = screen
 
     @contextlib.contextmanager
     def opening_live(self, user_id: str, table: int | None) -> Iterator[None]:
