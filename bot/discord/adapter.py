@@ -83,7 +83,7 @@ from bot.presses import (
 )
 from bot.screens import Screen
 from bot.service import PLAYABLE_GAMES, TableService
-from bot.service.settings import may_be_all, settings_matching
+from bot.service.settings import may_be_all, setting_suggestions
 from bot.service.stats import PERIODS
 from bot.service.wallet import HISTORY_MAX
 from bot.texts import DISCORD_DESCRIPTIONS_RU, language_of, tr
@@ -545,18 +545,26 @@ _CHOICE_KEYS: dict[str, str] = {
 async def _setting_names(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Setting names matching what the admin typed, in English or Russian
     (:func:`~bot.service.settings.settings_matching`, as ``/settings`` reads a name: "язык"
-    offers ``language``), each shown with its Russian name ("language · язык") and passed as
-    its English one (Discord shows at most 25 suggestions, and there are more settings than
-    that; a name typed in full is checked by the service), after ``all`` (every setting
-    listed: ``settings`` alone lists those that differ from their defaults; for «все» too,
+    offers ``language``), then the settings a Russian phrase typed or begun means
+    (:func:`~bot.service.settings.setting_suggestions`: «цена очка» offers
+    ``kush_per_point``, shown "цена очка → kush_per_point · куш_за_очко"), each shown with
+    its Russian name ("language · язык") and passed as its English one (Discord shows at
+    most 25 suggestions, and there are more settings than that; a name typed in full is
+    checked by the service), after ``all`` (every setting listed: ``settings`` alone lists
+    those that differ from their defaults; for «все» too,
     :func:`~bot.service.settings.may_be_all`)."""
     typed = current.strip().lower()
     every = [app_commands.Choice(name="all · все", value="all")] if may_be_all(typed) else []
     return [
         *every,
         *(
-            app_commands.Choice(name=f"{s.name} · {s.ru_name}", value=s.name)
-            for s in settings_matching(typed)
+            app_commands.Choice(
+                name=f"{s.name} · {s.ru_name}"
+                if phrase is None
+                else f"{phrase} → {s.name} · {s.ru_name}",
+                value=s.name,
+            )
+            for s, phrase in setting_suggestions(typed)
         ),
     ][:25]
 

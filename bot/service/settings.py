@@ -87,6 +87,7 @@ __all__ = [
     "reconcile",
     "seat_language",
     "setting_named",
+    "setting_suggestions",
     "setting_word",
     "settings",
     "settings_matching",
@@ -1706,6 +1707,40 @@ def close_settings(name: str, more: Sequence[str] = ()) -> list[str]:
     ratios = [difflib.SequenceMatcher(None, key, c).ratio() for c in close]
     kept = [c for c, r in zip(close, ratios, strict=True) if r >= ratios[0] - _CLOSE_MARGIN]
     return list(dict.fromkeys(SETTING_NAMES[c].name for c in kept))
+
+
+def _phrase_fits(key: str, phrase: str) -> bool:
+    """Whether ``key`` (typed, as :func:`_setting_key` writes it) is in the phrase ``phrase``
+    (a key of :data:`SETTING_PHRASES`): a part of it as written, or its words each the start
+    of the phrase's words in a row («мин_вз» of «мин_взнос», «ставка_за_оч»); never for
+    nothing typed."""
+    if not key:
+        return False
+    if key in phrase:
+        return True
+    typed, words = key.split("_"), phrase.split("_")
+    return any(
+        all(w.startswith(t) for t, w in zip(typed, words[i:], strict=False))
+        for i in range(len(words) - len(typed) + 1)
+    )
+
+
+def setting_suggestions(typed: str, limit: int = 25) -> list[tuple[Setting, str | None]]:
+    """Discord's autocomplete of a setting's name: the settings :func:`settings_matching`
+    finds by their names, each with ``None``, then those a Russian phrase of
+    :data:`SETTING_PHRASES` that ``typed`` is in or begins (:func:`_phrase_fits`: «цена
+    очка», «мин вз») means, in the phrase's order, each with the first such phrase (words
+    apart by spaces) and not listed twice; at most ``limit``. (A phrase names no setting:
+    the suggestion passes the setting's own name.)"""
+    found: dict[str, tuple[Setting, str | None]] = {
+        s.name: (s, None) for s in settings_matching(typed, limit)
+    }
+    key = _setting_key(typed)
+    for phrase, names in SETTING_PHRASES.items():
+        if _phrase_fits(key, phrase):
+            for name in names:
+                found.setdefault(name, (SETTINGS[name], phrase.replace("_", " ")))
+    return list(found.values())[:limit]
 
 
 def _shown_words() -> dict[str, tuple[str, ...]]:
