@@ -69,6 +69,9 @@ BOT_ROLE_ID = 940000000000000001
 #: gateway intents: GUILD_MEMBERS (privileged) and GUILD_MODERATION
 GUILD_MEMBERS_INTENT = 1 << 1
 GUILD_MODERATION_INTENT = 1 << 2
+#: gateway intents of MESSAGE_CREATE/UPDATE/DELETE/DELETE_BULK: in a guild, and in DMs
+GUILD_MESSAGES_INTENT = 1 << 9
+DIRECT_MESSAGES_INTENT = 1 << 12
 TOKEN = "fake.discord.token"
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
@@ -1276,7 +1279,9 @@ class FakeDiscord:
         sends events that need them): GUILD_MEMBER_* need the privileged members intent, but
         for the bot's own GUILD_MEMBER_UPDATE, sent "regardless of whether the GUILD_MEMBERS
         intent is set" (Discord's gateway docs, Gateway Intents, Caveats); GUILD_BAN_* need
-        the moderation intent. A connection that sent no intents (resumed) gets them all."""
+        the moderation intent; MESSAGE_* (not MESSAGE_REACTION_*) the guild messages intent
+        (with a ``guild_id``) or the direct messages one. A connection that sent no intents
+        (resumed) gets them all."""
         intents = self._intents.get(ws)
         if intents is None:
             return True
@@ -1286,6 +1291,9 @@ class FakeDiscord:
             return bool(intents & GUILD_MEMBERS_INTENT)
         if event.startswith("GUILD_BAN_"):
             return bool(intents & GUILD_MODERATION_INTENT)
+        if event.startswith("MESSAGE_") and not event.startswith("MESSAGE_REACTION_"):
+            guild = isinstance(data, dict) and data.get("guild_id") is not None
+            return bool(intents & (GUILD_MESSAGES_INTENT if guild else DIRECT_MESSAGES_INTENT))
         return True
 
     @property
