@@ -200,15 +200,17 @@ def unreachable(error: BaseException, url: str | None = None) -> StorageError:
     the connection and never answers, after its 60 s) has no text: the line ended in
     "PostgreSQL: " and said nothing. A socket's error that does not name the host (a host
     name that does not resolve, "[Errno -2] Name or service not known"; a unix socket's
-    folder with no server, "[Errno 2] No such file or directory") is followed by the hosts
-    of ``url`` (:func:`url_hosts`, never its password): "… (host db.example)"."""
+    folder with no server, "[Errno 2] No such file or directory"; a server that never
+    answers, whose timeout has no text) is followed by the hosts of ``url``
+    (:func:`url_hosts`, never its password): "… (host db.example)"; a timeout's line named no
+    host at all (ops42)."""
     why = str(error) or (
         "the server did not answer in time (a silent network or firewall, a server that "
         "hangs, or another service on that port)"
         if isinstance(error, TimeoutError)
         else type(error).__name__
     )
-    if isinstance(error, OSError) and not isinstance(error, TimeoutError) and url is not None:
+    if isinstance(error, OSError) and url is not None:  # (TimeoutError is an OSError)
         hosts = url_hosts(url)
         if hosts and not any(host in why for host in hosts):
             why += f" ({'hosts' if len(hosts) > 1 else 'host'} {', '.join(hosts)})"
