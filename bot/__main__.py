@@ -30,8 +30,8 @@ def _prog() -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit status (2 for bad configuration, an ``--env-file``
     that is not there included: without the flag ``.env`` is read if there is one; 75,
-    :data:`EX_TEMPFAIL`, for a platform or the database out of reach at the start, or a lost
-    PostgreSQL lock not taken again in time)."""
+    :data:`EX_TEMPFAIL`, for a platform or the database out of reach at the start, an SQLite
+    file another program holds locked, or a lost PostgreSQL lock not taken again in time)."""
     parser = argparse.ArgumentParser(prog=_prog(), description="Run the OFC bot.")
     parser.add_argument(
         "--env-file",

@@ -66,7 +66,8 @@ class ConfigError(Exception):
 class OutOfReach(ConfigError):
     """A :class:`ConfigError` of a start that could not reach a platform or the database
     (the Bot API, Discord, a PostgreSQL server: a network outage at boot, a server still
-    starting); the message is one line. ``python -m bot`` exits with status 75
+    starting; an SQLite file another program holds locked for a while); the message is one
+    line. ``python -m bot`` exits with status 75
     (``EX_TEMPFAIL``, sysexits.h): a restart later may well succeed, so a service manager
     restarts it, while status 2 (the setting must change) is not restarted."""
 

@@ -47,6 +47,7 @@ __all__ = [
     "check_store",
     "read_database",
     "sqlite_advice",
+    "sqlite_locked",
     "unguarded_ledger",
     "with_sqlite_advice",
 ]
@@ -410,6 +411,13 @@ def sqlite_advice(e: BaseException, *, start: bool = False) -> str:
         if said in str(e):
             return advice.format(**words)
     return ""
+
+
+def sqlite_locked(e: BaseException) -> bool:
+    """Whether ``e`` is SQLite's "database is locked" (the first of :data:`SQLITE_ADVICE`):
+    another program holds the file, for a while only, so the bot's start that met it exits
+    with status 75 (``EX_TEMPFAIL``, restarted by a service manager), not 2 (ops42)."""
+    return SQLITE_ADVICE[0][0] in str(e)
 
 
 def with_sqlite_advice(e: BaseException) -> str:
