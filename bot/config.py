@@ -29,6 +29,7 @@ __all__ = [
     "parse_shards",
     "split_listen",
     "unread_variables",
+    "unread_warning",
 ]
 
 #: what a variable's name in an env file is (:func:`unread_variables`)
@@ -631,3 +632,17 @@ def unread_variables(env_file: str) -> list[str]:
             "a line that is no NAME=value" if odd == 1 else f"{odd} lines that are no NAME=value"
         )
     return unread
+
+
+def unread_warning(env_file: str) -> str | None:
+    """The ``warning:`` line for the variables of ``env_file`` the bot does not read
+    (:func:`unread_variables`), ``None`` when there are none: written to standard error by
+    the bot's start and by ``python -m storage`` without ``--db`` (a misspelt
+    ``DATABASE_URL`` checked the SQLite file, without a word; ops42)."""
+    unread = unread_variables(env_file)
+    if not unread:
+        return None
+    return (
+        f"warning: {env_file} sets {', '.join(unread)}, which the bot does not read "
+        "(README's Configuration lists the variables it reads)"
+    )
