@@ -118,7 +118,7 @@ from storage.api import (
     lease_key,
     time_left,
 )
-from storage.check import AUDIT_QUERIES, AuditData
+from storage.check import AUDIT_QUERIES, TRIGGER_QUERIES, AuditData, warn_unguarded
 
 __all__ = [
     "KEEPALIVES",
@@ -1044,6 +1044,9 @@ class PostgresStore:
         or a unix socket: ``postgresql://user@/db?host=/run/postgresql``) and apply pending
         migrations.
 
+        A ledger whose append-only triggers are gone or disabled is logged as a warning
+        (:func:`storage.check.warn_unguarded`), not refused.
+
         :raises StorageError: if the server cannot be reached, a migration fails or the
             schema is newer than the code.
         """
@@ -1062,6 +1065,8 @@ class PostgresStore:
         store = cls(pool, url)
         try:
             await store._call(_migrate)
+            # (a ledger no longer append-only, its triggers dropped or disabled: ops42)
+            warn_unguarded(await store._call(_triggers), "postgres")
         except BaseException:
             await pool.close()
             raise
@@ -2099,17 +2104,32 @@ class PostgresStore:
         return [(float(r[0]), int(r[1])) for r in rows]
 
     async def audit_data(self) -> AuditData:
-        """Everything :func:`storage.check.audit` needs, read in one consistent snapshot."""
-        return AuditData.from_rows(await self._call(read_audit_rows))
+        """Everything :func:`storage.check.audit` needs, read in one consistent snapshot,
+        the ledger's triggers included."""
+
+        async def body(conn: Conn) -> tuple[dict[str, list[tuple[Any, ...]]], list[Any]]:
+            async with conn.transaction(isolation="repeatable_read", readonly=True):
+                return await _audit_rows(conn), await _triggers(conn)
+
+        rows, triggers = await self._call(body)
+        return AuditData.from_rows(rows, triggers, "postgres")
 
 
 async def read_audit_rows(conn: Conn) -> dict[str, list[tuple[Any, ...]]]:
     """The rows of :data:`storage.check.AUDIT_QUERIES`, read in one REPEATABLE READ, read-only
     transaction (one snapshot of the database)."""
     async with conn.transaction(isolation="repeatable_read", readonly=True):
-        return {
-            name: [tuple(r) for r in await conn.fetch(sql)] for name, sql in AUDIT_QUERIES.items()
-        }
+        return await _audit_rows(conn)
+
+
+async def _audit_rows(conn: Conn) -> dict[str, list[tuple[Any, ...]]]:
+    """The rows of :data:`storage.check.AUDIT_QUERIES` (in the caller's transaction)."""
+    return {name: [tuple(r) for r in await conn.fetch(sql)] for name, sql in AUDIT_QUERIES.items()}
+
+
+async def _triggers(conn: Conn) -> list[Any]:
+    """The rows of the ledger's triggers' names (:data:`storage.check.TRIGGER_QUERIES`)."""
+    return [tuple(r) for r in await conn.fetch(TRIGGER_QUERIES["postgres"])]
 
 
 def _forget(running: set[asyncio.Task[Any]]) -> Callable[[asyncio.Task[Any]], None]:
