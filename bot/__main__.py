@@ -11,7 +11,7 @@ from collections.abc import Coroutine, Sequence
 from pathlib import Path
 from typing import Any
 
-from bot.config import ConfigError, OutOfReach, Settings, load_settings, unread_variables
+from bot.config import ConfigError, OutOfReach, Settings, load_settings, unread_warning
 from bot.logs import configure_logging, in_env_file
 from bot.texts import tr
 from storage.cli import EX_TEMPFAIL, refuse_missing_env_file
@@ -30,8 +30,8 @@ def _prog() -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit status (2 for bad configuration, an ``--env-file``
     that is not there included: without the flag ``.env`` is read if there is one; 75,
-    :data:`EX_TEMPFAIL`, for a platform or the database out of reach at the start, or a lost
-    PostgreSQL lock not taken again in time)."""
+    :data:`EX_TEMPFAIL`, for a platform or the database out of reach at the start, an SQLite
+    file another program holds locked, or a lost PostgreSQL lock not taken again in time)."""
     parser = argparse.ArgumentParser(prog=_prog(), description="Run the OFC bot.")
     parser.add_argument(
         "--env-file",
@@ -89,13 +89,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    unread = unread_variables(args.env_file)
-    if unread:  # (a typo: the bot would start without it, and say nothing)
-        print(
-            f"warning: {args.env_file} sets {', '.join(unread)}, which the bot does not read "
-            "(README's Configuration lists the variables it reads)",
-            file=sys.stderr,
-        )
+    unread = unread_warning(args.env_file)
+    if unread is not None:  # (a typo: the bot would start without it, and say nothing)
+        print(unread, file=sys.stderr)
     refused = _sandbox_flags_refused(args, settings)
     if refused is not None:
         print(f"error: {refused}", file=sys.stderr)

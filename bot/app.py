@@ -35,7 +35,7 @@ from bot.dblock import (
     let_go,
 )
 from storage.api import StorageError, StorageUnreachable, Store
-from storage.check import sqlite_advice
+from storage.check import sqlite_advice, sqlite_locked
 from storage.sqlite import SqliteStore
 
 if TYPE_CHECKING:
@@ -363,12 +363,16 @@ async def open_store(settings: Settings) -> Store:
     :raises ConfigError: when PostgreSQL refuses (one line, the password left out;
         :class:`OutOfReach` when it cannot be reached), or the SQLite file cannot be opened
         (a folder that does not exist, a folder, a file that is not a database: one line
-        naming the file)."""
+        naming the file; :class:`OutOfReach`, exit status 75, when another program holds it
+        locked: a lock is let go, :func:`storage.check.sqlite_locked`)."""
     if settings.database_url is None:
         try:
             return await SqliteStore.open(settings.database_path)
         except StorageError as exc:
-            raise ConfigError(
+            # (a file another program holds locked is let go: exit status 75, restarted, as a
+            # server out of reach; it was 2, which a service manager leaves stopped)
+            kind = OutOfReach if sqlite_locked(exc) else ConfigError
+            raise kind(
                 f"cannot open the SQLite database {settings.database_path} "
                 f"({str(exc).removeprefix('SQLite error: ')}): "
                 f"{_advice(exc, 'check DATABASE_PATH in .env')}"

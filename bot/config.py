@@ -29,6 +29,7 @@ __all__ = [
     "parse_shards",
     "split_listen",
     "unread_variables",
+    "unread_warning",
 ]
 
 #: what a variable's name in an env file is (:func:`unread_variables`)
@@ -66,7 +67,8 @@ class ConfigError(Exception):
 class OutOfReach(ConfigError):
     """A :class:`ConfigError` of a start that could not reach a platform or the database
     (the Bot API, Discord, a PostgreSQL server: a network outage at boot, a server still
-    starting); the message is one line. ``python -m bot`` exits with status 75
+    starting; an SQLite file another program holds locked for a while); the message is one
+    line. ``python -m bot`` exits with status 75
     (``EX_TEMPFAIL``, sysexits.h): a restart later may well succeed, so a service manager
     restarts it, while status 2 (the setting must change) is not restarted."""
 
@@ -630,3 +632,17 @@ def unread_variables(env_file: str) -> list[str]:
             "a line that is no NAME=value" if odd == 1 else f"{odd} lines that are no NAME=value"
         )
     return unread
+
+
+def unread_warning(env_file: str) -> str | None:
+    """The ``warning:`` line for the variables of ``env_file`` the bot does not read
+    (:func:`unread_variables`), ``None`` when there are none: written to standard error by
+    the bot's start and by ``python -m storage`` without ``--db`` (a misspelt
+    ``DATABASE_URL`` checked the SQLite file, without a word; ops42)."""
+    unread = unread_variables(env_file)
+    if not unread:
+        return None
+    return (
+        f"warning: {env_file} sets {', '.join(unread)}, which the bot does not read "
+        "(README's Configuration lists the variables it reads)"
+    )

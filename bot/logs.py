@@ -28,6 +28,7 @@ __all__ = [
     "configure_logging",
     "failure_logged",
     "in_env_file",
+    "raised_at",
 ]
 
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -43,6 +44,21 @@ def in_env_file(line: str, env_file: str) -> str:
     if env_file == ".env":
         return line
     return re.sub(r"\b(in|into) \.env\b(?!\.?\w)", lambda m: f"{m[1]} {env_file}", line)
+
+
+def raised_at(exc: BaseException) -> str:
+    """Where ``exc`` was raised: the module and line of its traceback's innermost frame
+    (``"bot.service.play:412"``), ``"?"`` without a traceback. Nothing of its text: a bug's
+    exception may hold a player's hidden card (R3.3), so a log line that must not show one
+    says the error's type and this (ops42), not ``log.exception``'s message. No file is
+    read (the frame's own names)."""
+    tb = exc.__traceback__
+    if tb is None:
+        return "?"
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    module = tb.tb_frame.f_globals.get("__name__") or tb.tb_frame.f_code.co_filename
+    return f"{module}:{tb.tb_lineno}"
 
 
 class RedactSecrets(logging.Filter):

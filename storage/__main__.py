@@ -13,7 +13,8 @@ backed up with ``pg_dump``.
 Without ``--db`` both read the database the bot uses: ``DATABASE_URL``, else
 ``DATABASE_PATH`` (default ``ofc.sqlite3``), from the environment or ``--env-file``
 (default ``.env`` when there is one; a file named with ``--env-file`` that is not there is
-refused, exit status 2)."""
+refused, exit status 2); a variable there that the bot does not read (a misspelt
+``DATABASE_URL``) is warned of in the bot's start's words, on standard error."""
 
 from __future__ import annotations
 
@@ -106,6 +107,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         print(f"error: cannot read {args.env_file}: {reason}", file=sys.stderr)
         return 2
+    if args.db is None:
+        _warn_unread(args.env_file)
     postgres = db.startswith(("postgresql://", "postgres://"))
     where = _without_password(db) if postgres else db
     if args.command == "backup":
@@ -131,6 +134,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     report = audit(data)
     print(f"{where}: " + report.render())
     return 1 if report.problems else 0
+
+
+def _warn_unread(env_file: str) -> None:
+    """The bot's start's warning of variables in ``env_file`` it does not read
+    (:func:`bot.config.unread_warning`), on standard error: a misspelt ``DATABASE_URL``
+    (``DATABSE_URL``) checked or backed up the SQLite file ``DATABASE_PATH``, without a word
+    (ops42). The one import of ``bot`` in this package, here in the command line reading the
+    bot's own settings file: which names the bot reads, its settings alone know."""
+    from bot.config import unread_warning
+
+    line = unread_warning(env_file)
+    if line is not None:
+        print(line, file=sys.stderr)
 
 
 def _bot_database(env_file: str) -> str:

@@ -310,7 +310,8 @@ def stat_rows(
     """One :class:`StatRow` per seated player of a settlement (seat → player id), with the
     kush of ``deltas`` (player id → kush) and the figures :func:`game.history.seat_stats`
     reads from the stored hand. A result it cannot read (no ``seats``: not a hand the
-    service recorded) gives zero figures, never a refused settlement. A seat with no board in
+    service recorded) gives zero figures, never a refused settlement (logged by the error's
+    type, never its text: it may name a hidden card, R3.3). A seat with no board in
     a hand it can read was not dealt in (sitting out, R8.6) and only settles the round's
     points (R8.3): its row is a ``round_end`` one, not a hand played."""
     kind = settlement_kind(result)
@@ -319,7 +320,13 @@ def stat_rows(
         try:
             figures = seat_stats(hand, result)
         except (GameError, KeyError, TypeError, ValueError) as exc:
-            log.warning("no statistics for a hand whose record does not read: %s", exc)
+            # (its type, and a game error's code: never its text, which may name a card of
+            # the hand, another player's hidden one among them, R3.3; as brk77's restore)
+            log.warning(
+                "no statistics for a hand whose record does not read: %s%s",
+                type(exc).__name__,
+                f", {exc.code}" if isinstance(exc, GameError) else "",
+            )
     zero = SeatStats()
     rows = []
     for seat, pid in seats.items():

@@ -11,8 +11,9 @@ ones, and checks that
 - no balance or stack is negative, now or at any point of the ledger, no closed table holds
   kush, and every row points at a player, table and hand of its own community;
 - the ledger is still append-only: its triggers refusing UPDATE and DELETE (and TRUNCATE on
-  PostgreSQL) are there (:data:`LEDGER_TRIGGERS`; read by :func:`read_database` only: a
-  live store's data leaves them unchecked).
+  PostgreSQL) are there (:data:`LEDGER_TRIGGERS`; read by :func:`read_database` and by the
+  SQLite and PostgreSQL stores' ``audit_data``, which :func:`check_store` reads; the stores'
+  ``open``, the bot's start, logs a warning of missing ones, :func:`warn_unguarded`, ops42).
 
 :func:`audit` works on :class:`AuditData`, which :func:`read_database` reads from a SQLite
 file (read-only) or a PostgreSQL database (a ``postgresql://`` URL, in one read-only
@@ -23,8 +24,9 @@ transaction) and ``SqliteStore.audit_data``/``PostgresStore.audit_data``/
 
 from __future__ import annotations
 
+import logging
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -38,6 +40,7 @@ __all__ = [
     "AUDIT_QUERIES",
     "LEDGER_TRIGGERS",
     "SQLITE_ADVICE",
+    "TRIGGER_QUERIES",
     "AuditData",
     "AuditReport",
     "Auditable",
@@ -45,9 +48,12 @@ __all__ = [
     "audit",
     "check_database",
     "check_store",
+    "missing_triggers",
     "read_database",
     "sqlite_advice",
+    "sqlite_locked",
     "unguarded_ledger",
+    "warn_unguarded",
     "with_sqlite_advice",
 ]
 
@@ -68,12 +74,16 @@ LEDGER_TRIGGERS: Mapping[str, tuple[str, ...]] = {
 """The triggers keeping the ledger append-only (migration 001 makes them, and only it: a
 start of the bot does not make them again), by database."""
 
-_TRIGGER_QUERIES: Mapping[str, str] = {
+TRIGGER_QUERIES: Mapping[str, str] = {
     "sqlite": "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'ledger'",
     # (a trigger disabled with ALTER TABLE … DISABLE TRIGGER guards nothing either)
     "postgres": "SELECT tgname FROM pg_trigger WHERE tgrelid = 'ledger'::regclass "
     "AND NOT tgisinternal AND tgenabled <> 'D'",
 }
+"""The SQL reading the names of the ledger's triggers that guard it, by database (rows of
+one name)."""
+
+log = logging.getLogger(__name__)
 
 _BALANCED_KINDS = frozenset({LedgerKind.BUY_IN, LedgerKind.CASH_OUT, LedgerKind.REFUND})
 
@@ -111,10 +121,7 @@ class AuditData:
     ) -> AuditData:
         """From the results of :data:`AUDIT_QUERIES` (query name → rows) and, when read, of
         the query of the ledger's triggers (``triggers``: rows of their names)."""
-        found = {str(r[0]) for r in triggers} if triggers is not None else None
-        missing = tuple(
-            t for t in LEDGER_TRIGGERS[database] if found is not None and t not in found
-        )
+        missing = () if triggers is None else missing_triggers(triggers, database)
         return cls(
             {int(r[0]): f"{r[1]}:{r[2]}" for r in rows["communities"]},
             {int(r[0]): (int(r[1]), int(r[2])) for r in rows["players"]},
@@ -267,6 +274,25 @@ def audit(data: AuditData) -> AuditReport:
     return AuditReport(problems, totals, len(data.ledger), len(data.hands), len(data.tables))
 
 
+def missing_triggers(triggers: Iterable[Sequence[Any]], database: str) -> tuple[str, ...]:
+    """The :data:`LEDGER_TRIGGERS` of ``database`` (``"sqlite"``, ``"postgres"``) not among
+    ``triggers``, the rows of its :data:`TRIGGER_QUERIES` query, in their order."""
+    found = {str(r[0]) for r in triggers}
+    return tuple(t for t in LEDGER_TRIGGERS[database] if t not in found)
+
+
+def warn_unguarded(triggers: Iterable[Sequence[Any]], database: str) -> tuple[str, ...]:
+    """Log a warning (:func:`unguarded_ledger`'s line) when the ledger's triggers
+    ``triggers`` (the rows of :data:`TRIGGER_QUERIES`) miss some of :data:`LEDGER_TRIGGERS`,
+    and return those. The stores' ``open`` (the bot's start) calls it: a ledger that is no
+    longer append-only was said only by ``python -m storage check`` (ops42). A warning, not a
+    refusal: the kush still adds up, and a start refuses no other problem of the ledger."""
+    missing = missing_triggers(triggers, database)
+    if missing:
+        log.warning("%s", unguarded_ledger(missing, database))
+    return missing
+
+
 def unguarded_ledger(missing: Sequence[str], database: str = "sqlite") -> str:
     """The line for a ledger whose append-only triggers ``missing`` are gone (dropped by hand,
     or a restore without them): what it means, and what to do (a start of the bot does not
@@ -363,7 +389,7 @@ async def read_database(path: str | Path) -> AuditData:
             rows = {
                 name: list(await db.execute_fetchall(sql)) for name, sql in AUDIT_QUERIES.items()
             }
-            triggers = list(await db.execute_fetchall(_TRIGGER_QUERIES["sqlite"]))
+            triggers = list(await db.execute_fetchall(TRIGGER_QUERIES["sqlite"]))
             await db.execute("ROLLBACK")
     except aiosqlite.Error as e:
         if "no such table" in str(e):  # a copy of a running bot's file alone had none
@@ -412,6 +438,13 @@ def sqlite_advice(e: BaseException, *, start: bool = False) -> str:
     return ""
 
 
+def sqlite_locked(e: BaseException) -> bool:
+    """Whether ``e`` is SQLite's "database is locked" (the first of :data:`SQLITE_ADVICE`):
+    another program holds the file, for a while only, so the bot's start that met it exits
+    with status 75 (``EX_TEMPFAIL``, restarted by a service manager), not 2 (ops42)."""
+    return SQLITE_ADVICE[0][0] in str(e)
+
+
 def with_sqlite_advice(e: BaseException) -> str:
     """``e`` as a line, with what to do after ``": "`` when :func:`sqlite_advice` knows it."""
     advice = sqlite_advice(e)
@@ -431,7 +464,7 @@ async def _read_postgres(url: str) -> AuditData:
         raise malformed_url(url, e) from e
     try:
         rows = await read_audit_rows(conn)
-        triggers = [tuple(r) for r in await conn.fetch(_TRIGGER_QUERIES["postgres"])]
+        triggers = [tuple(r) for r in await conn.fetch(TRIGGER_QUERIES["postgres"])]
     except asyncpg.UndefinedTableError as e:  # "relation "communities" does not exist"
         raise StorageError(
             "the database has no bot tables yet (the bot makes them at its first start): "

@@ -1,7 +1,8 @@
 """What the two command lines, ``python -m bot`` (:mod:`bot.__main__`) and ``python -m
 storage`` (:mod:`storage.__main__`), share: the exit status of a server out of reach and the
 refusal of an ``--env-file`` that is not there. Here, the lower layer, so that ``storage``
-imports nothing of ``bot``."""
+imports nothing of ``bot`` (but for ``python -m storage``'s warning of the variables the bot
+does not read, which only the bot's settings know: ``storage.__main__._warn_unread``)."""
 
 from __future__ import annotations
 

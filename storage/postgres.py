@@ -118,7 +118,7 @@ from storage.api import (
     lease_key,
     time_left,
 )
-from storage.check import AUDIT_QUERIES, AuditData
+from storage.check import AUDIT_QUERIES, TRIGGER_QUERIES, AuditData, warn_unguarded
 
 __all__ = [
     "KEEPALIVES",
@@ -200,15 +200,17 @@ def unreachable(error: BaseException, url: str | None = None) -> StorageError:
     the connection and never answers, after its 60 s) has no text: the line ended in
     "PostgreSQL: " and said nothing. A socket's error that does not name the host (a host
     name that does not resolve, "[Errno -2] Name or service not known"; a unix socket's
-    folder with no server, "[Errno 2] No such file or directory") is followed by the hosts
-    of ``url`` (:func:`url_hosts`, never its password): "… (host db.example)"."""
+    folder with no server, "[Errno 2] No such file or directory"; a server that never
+    answers, whose timeout has no text) is followed by the hosts of ``url``
+    (:func:`url_hosts`, never its password): "… (host db.example)"; a timeout's line named no
+    host at all (ops42)."""
     why = str(error) or (
         "the server did not answer in time (a silent network or firewall, a server that "
         "hangs, or another service on that port)"
         if isinstance(error, TimeoutError)
         else type(error).__name__
     )
-    if isinstance(error, OSError) and not isinstance(error, TimeoutError) and url is not None:
+    if isinstance(error, OSError) and url is not None:  # (TimeoutError is an OSError)
         hosts = url_hosts(url)
         if hosts and not any(host in why for host in hosts):
             why += f" ({'hosts' if len(hosts) > 1 else 'host'} {', '.join(hosts)})"
@@ -1042,6 +1044,9 @@ class PostgresStore:
         or a unix socket: ``postgresql://user@/db?host=/run/postgresql``) and apply pending
         migrations.
 
+        A ledger whose append-only triggers are gone or disabled is logged as a warning
+        (:func:`storage.check.warn_unguarded`), not refused.
+
         :raises StorageError: if the server cannot be reached, a migration fails or the
             schema is newer than the code.
         """
@@ -1060,6 +1065,8 @@ class PostgresStore:
         store = cls(pool, url)
         try:
             await store._call(_migrate)
+            # (a ledger no longer append-only, its triggers dropped or disabled: ops42)
+            warn_unguarded(await store._call(_triggers), "postgres")
         except BaseException:
             await pool.close()
             raise
@@ -2097,17 +2104,32 @@ class PostgresStore:
         return [(float(r[0]), int(r[1])) for r in rows]
 
     async def audit_data(self) -> AuditData:
-        """Everything :func:`storage.check.audit` needs, read in one consistent snapshot."""
-        return AuditData.from_rows(await self._call(read_audit_rows))
+        """Everything :func:`storage.check.audit` needs, read in one consistent snapshot,
+        the ledger's triggers included."""
+
+        async def body(conn: Conn) -> tuple[dict[str, list[tuple[Any, ...]]], list[Any]]:
+            async with conn.transaction(isolation="repeatable_read", readonly=True):
+                return await _audit_rows(conn), await _triggers(conn)
+
+        rows, triggers = await self._call(body)
+        return AuditData.from_rows(rows, triggers, "postgres")
 
 
 async def read_audit_rows(conn: Conn) -> dict[str, list[tuple[Any, ...]]]:
     """The rows of :data:`storage.check.AUDIT_QUERIES`, read in one REPEATABLE READ, read-only
     transaction (one snapshot of the database)."""
     async with conn.transaction(isolation="repeatable_read", readonly=True):
-        return {
-            name: [tuple(r) for r in await conn.fetch(sql)] for name, sql in AUDIT_QUERIES.items()
-        }
+        return await _audit_rows(conn)
+
+
+async def _audit_rows(conn: Conn) -> dict[str, list[tuple[Any, ...]]]:
+    """The rows of :data:`storage.check.AUDIT_QUERIES` (in the caller's transaction)."""
+    return {name: [tuple(r) for r in await conn.fetch(sql)] for name, sql in AUDIT_QUERIES.items()}
+
+
+async def _triggers(conn: Conn) -> list[Any]:
+    """The rows of the ledger's triggers' names (:data:`storage.check.TRIGGER_QUERIES`)."""
+    return [tuple(r) for r in await conn.fetch(TRIGGER_QUERIES["postgres"])]
 
 
 def _forget(running: set[asyncio.Task[Any]]) -> Callable[[asyncio.Task[Any]], None]:

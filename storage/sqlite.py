@@ -108,7 +108,7 @@ from storage.api import (
     lease_key,
     time_left,
 )
-from storage.check import AUDIT_QUERIES, AuditData
+from storage.check import AUDIT_QUERIES, TRIGGER_QUERIES, AuditData, warn_unguarded
 
 __all__ = ["BUSY_TIMEOUT_MS", "MAX_BATCH", "Migration", "SqliteStore", "migrations"]
 
@@ -165,6 +165,11 @@ def _statements(script: str) -> list[str]:
     ):
         raise StorageError(f"incomplete SQL statement at the end of a migration: {buf[:60]!r}")
     return out
+
+
+def _triggers(conn: Conn) -> list[Any]:
+    """The rows of the ledger's triggers' names (:data:`storage.check.TRIGGER_QUERIES`)."""
+    return conn.execute(TRIGGER_QUERIES["sqlite"]).fetchall()
 
 
 def _migrate(conn: Conn) -> list[int]:
@@ -451,7 +456,8 @@ class SqliteStore:
         """Open (creating if needed) the database at ``path`` and apply pending migrations.
 
         Sets ``journal_mode=WAL`` (files), ``foreign_keys=ON``, ``synchronous=NORMAL`` and a
-        busy timeout of :data:`BUSY_TIMEOUT_MS`.
+        busy timeout of :data:`BUSY_TIMEOUT_MS`. A ledger whose append-only triggers are gone
+        is logged as a warning (:func:`storage.check.warn_unguarded`), not refused.
 
         :raises StorageError: if the file cannot be opened as an SQLite database (a folder
             that does not exist, a folder given as the file, a file that is not a database;
@@ -475,6 +481,8 @@ class SqliteStore:
             store = cls(connection, name)
             await store._call(_configure, name != ":memory:")
             await store._call(_migrate)
+            # (a ledger no longer append-only, its triggers dropped: a warning, ops42)
+            warn_unguarded(await store._call(_triggers), "sqlite")
         except BaseException:
             await connection.close()
             raise
@@ -1449,16 +1457,19 @@ class SqliteStore:
         return [(float(at), int(total)) for at, total in rows]
 
     async def audit_data(self) -> AuditData:
-        """Everything :func:`storage.check.audit` needs, read in one consistent snapshot."""
+        """Everything :func:`storage.check.audit` needs, read in one consistent snapshot,
+        the ledger's triggers included."""
 
-        def body(conn: Conn) -> dict[str, list[Any]]:
+        def body(conn: Conn) -> tuple[dict[str, list[Any]], list[Any]]:
             conn.execute("BEGIN")
             try:
-                return {name: conn.execute(sql).fetchall() for name, sql in AUDIT_QUERIES.items()}
+                rows = {name: conn.execute(sql).fetchall() for name, sql in AUDIT_QUERIES.items()}
+                return rows, _triggers(conn)
             finally:
                 conn.execute("ROLLBACK")
 
-        return AuditData.from_rows(await self._call(body))
+        rows, triggers = await self._call(body)
+        return AuditData.from_rows(rows, triggers)
 
 
 # -- thread-side bodies of the bigger operations ----------------------------------------------

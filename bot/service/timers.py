@@ -3,13 +3,15 @@ a top-up asked for during the hand is to be added or a player who sat down late 
 Ready in time (R8.2), the next box is revealed or the
 claim time is over (R4.5, R7.5), a tournament's next level is in force (R8.7: the group's
 message is written again). Each is a transition; one that storage refuses, or that fails
-on a bug, is retried a little later (the table is as it was)."""
+on a bug, is retried a little later (the table is as it was); a bug is logged by its type and
+where it was raised, never its text (it may name a hidden card, R3.3)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 
+from bot.logs import raised_at
 from bot.model import LiveTable, Phase, Reply
 from bot.service.bots import bot_turn
 from bot.service.chinese import continue_reveal, reveal_step
@@ -122,8 +124,15 @@ async def on_time(rt: Runtime, t: LiveTable, *, overdue: bool = False) -> None:
                 tx.group = True
     except TransitionFailed:
         _schedule_retry(rt, t)
-    except Exception:  # a bug must not stop the table's clock for good: it is tried again
-        log.exception("table %s: timer step failed, table rolled back; retrying", t.id)
+    except Exception as exc:  # a bug must not stop the table's clock for good: tried again
+        # (its type and where it was raised: never its text nor log.exception's, which may
+        # name a hidden card, R3.3)
+        log.error(
+            "table %s: timer step failed (%s at %s), table rolled back; retrying",
+            t.id,
+            type(exc).__name__,
+            raised_at(exc),
+        )
         _schedule_retry(rt, t)
 
 

@@ -20,8 +20,9 @@ from storage.postgres import PostgresStore
 
 LINE = (
     "cannot connect to PostgreSQL: the server did not answer in time (a silent network or "
-    "firewall, a server that hangs, or another service on that port)"
+    "firewall, a server that hangs, or another service on that port) (host 127.0.0.1)"
 )
+"""(ops42: with the URL's host)"""
 
 
 @pytest.fixture
