@@ -4,11 +4,12 @@ payout of the prize pool.
 
 Kush: a registration moves the buy-in from the balance to the player's stack at the table (a
 ``buy_in`` ledger row), so the stacks of a tournament table are its prize pool; unregistering
-before the start, or a cancelled tournament, moves it back. Hands move chips only (the core
-keeps them); at the end the pool is paid out in one transition: a settlement that moves the
-stacks to the prizes (``hand_result`` rows summing to zero) and every stack cashed out, so the
-pool always balances (what was paid in = what was paid out). Knocked-out players keep their
-stack row (their buy-in stays in the pool) until that payout."""
+before the start, or a tournament cancelled before anyone is out, moves it back (``refund``
+rows). Hands move chips only (the core keeps them); at the end the pool is paid out in one
+transition: a settlement that moves the stacks to the prizes (``hand_result`` rows summing to
+zero) and every stack cashed out, so the pool always balances (what was paid in = what was
+paid out). Knocked-out players keep their stack row (their buy-in stays in the pool) until
+that payout."""
 
 from __future__ import annotations
 
@@ -155,7 +156,8 @@ async def unregister(
     left_group: bool = False,
     kicked: str | None = None,
 ) -> Reply:
-    """Unregister before the start: the buy-in comes back (R8.7); ``left_group``: the player
+    """Unregister before the start: the buy-in comes back (R8.7), a ``refund`` ledger row (not
+    ``cash_out``: they never played, as a cancel's refund); ``left_group``: the player
     left the group (or was removed), which the group is told in a short notice; ``kicked``:
     an admin's ``/kick`` unregistered them (how their seat shows them), the answer the
     group's one notice naming them, and they are told in a private notice of their own
@@ -168,7 +170,8 @@ async def unregister(
     async with rt.transition(t) as tx:
         tour.unregister(seat.player_id)
         t.names.pop(seat.player_id, None)
-        tx.moves.append(CashOut(seat.player_id))
+        # (a buy-in given back to a player who did not play: a refund, as a cancel's)
+        tx.moves.append(CashOut(seat.player_id, LedgerKind.REFUND))
         del t.seats[seat.seat]
         t.record_left(seat.user_id)  # (an older table message's Register: out of date)
         # seats follow the registration order (the core's seats)

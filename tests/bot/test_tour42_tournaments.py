@@ -1,17 +1,22 @@
 """tour42: a tournament's bookkeeping (R8.7): an admin's cancel during a Chinese Poker game
-records the game's end as a history entry of its own (as a leaver's end of it does). Each
-test fails on the code before its fix."""
+records the game's end as a history entry of its own (as a leaver's end of it does), and a
+buy-in given back on unregistering before the start is a ``refund`` ledger row, as a cancel's
+is. Each test fails on the code before its fix."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from bot.model import Actor
 from bot.texts import tr
 from storage.api import LedgerKind, Store
 from storage.check import check_store
+from storage.memory import MemoryStore
+from storage.sqlite import SqliteStore
+from tests.bot.conftest import service_env
 from tests.bot.test_brk76_tournaments import _first_hand_over
-from tests.bot.test_service import ALICE, BOB, GROUP
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP
 from tests.bot.test_tournament_service import (
     PLAYERS,
     a_chinese_game_under_way_after_a_knock_out,
@@ -127,3 +132,58 @@ async def test_r7_6_r8_7_a_cancel_before_any_knock_out_records_the_game_then_ref
     history = (await service.history(GROUP, ALICE)).text.splitlines()
     assert history[1].endswith(tr("en", "tour.history_game_end", table=t.id, chips=150))
     assert await check_store(store) == []
+
+
+async def _unregister_refunds(store: Store) -> None:
+    """Alice and Bob register (100 kush each); Bob leaves before the start."""
+    service, _presenter, _store, _clock = service_env(store=store)
+    await configure(service, tournament_buy_in="100")
+    reply = await service.new_tournament(GROUP, ALICE, "pineapple")
+    assert not reply.alert, reply.text
+    for a in (ALICE, BOB):
+        assert not (await service.join(GROUP, a)).alert
+    t = service.table_in(GROUP)
+    assert t is not None
+    reply = await service.leave(GROUP, BOB)  # before the start: unregistered
+    assert reply.text == tr("ru", "tour.unregistered", amount=100, label="kush"), reply.text
+    community = await store.community("telegram", "-100")
+    bob = await store.find_player(community.id, BOB.user_id)
+    assert bob is not None and bob.balance == 1000
+    rows = [r for r in await store.ledger(community.id) if r.player_id == bob.id]
+    assert [(r.kind, r.balance_delta, r.stack_delta) for r in rows if r.table_id == t.id] == [
+        (LedgerKind.BUY_IN, -100, 100),
+        (LedgerKind.REFUND, 100, -100),
+    ]
+    assert dict(await store.stacks(t.id)) == {await _player_id(store, ALICE): 100}
+    # registering again and a cancel: one more buy-in, one more refund, all balanced
+    assert not (await service.join(GROUP, BOB)).alert
+    await service.close_table(GROUP, CAROL, True)
+    assert await store.stacks(t.id) == {}
+    assert [await _balance(store, a) for a in (ALICE, BOB)] == [1000, 1000]
+    kinds = [r.kind for r in await store.ledger(community.id) if r.table_id == t.id]
+    assert kinds.count(LedgerKind.REFUND) == 3 and LedgerKind.CASH_OUT not in kinds
+    assert await check_store(store) == []
+
+
+async def _player_id(store: Store, actor: Actor) -> int:
+    """The player id of ``actor`` in the test's community."""
+    community = await store.community("telegram", "-100")
+    p = await store.find_player(community.id, actor.user_id)
+    assert p is not None
+    return p.id
+
+
+async def test_r8_7_unregistering_before_the_start_is_a_refund() -> None:
+    """A buy-in given back because the player did not play is a refund (R8.7), as a
+    cancel's is: unregistering wrote a ``cash_out`` row, the kind a stack that played
+    leaves with."""
+    await _unregister_refunds(MemoryStore())
+
+
+async def test_r8_7_unregistering_is_a_refund_the_sqlite_ledger_accepts(tmp_path: Path) -> None:
+    """The same on SQLite, whose ledger constraint (migration 001) checks each row's shape."""
+    store = await SqliteStore.open(str(tmp_path / "t.db"))
+    try:
+        await _unregister_refunds(store)
+    finally:
+        await store.close()
