@@ -4,11 +4,12 @@ payout of the prize pool.
 
 Kush: a registration moves the buy-in from the balance to the player's stack at the table (a
 ``buy_in`` ledger row), so the stacks of a tournament table are its prize pool; unregistering
-before the start, or a cancelled tournament, moves it back. Hands move chips only (the core
-keeps them); at the end the pool is paid out in one transition: a settlement that moves the
-stacks to the prizes (``hand_result`` rows summing to zero) and every stack cashed out, so the
-pool always balances (what was paid in = what was paid out). Knocked-out players keep their
-stack row (their buy-in stays in the pool) until that payout."""
+before the start, or a tournament cancelled before anyone is out, moves it back (``refund``
+rows). Hands move chips only (the core keeps them); at the end the pool is paid out in one
+transition: a settlement that moves the stacks to the prizes (``hand_result`` rows summing to
+zero) and every stack cashed out, so the pool always balances (what was paid in = what was
+paid out). Knocked-out players keep their stack row (their buy-in stays in the pool) until
+that payout."""
 
 from __future__ import annotations
 
@@ -155,7 +156,8 @@ async def unregister(
     left_group: bool = False,
     kicked: str | None = None,
 ) -> Reply:
-    """Unregister before the start: the buy-in comes back (R8.7); ``left_group``: the player
+    """Unregister before the start: the buy-in comes back (R8.7), a ``refund`` ledger row (not
+    ``cash_out``: they never played, as a cancel's refund); ``left_group``: the player
     left the group (or was removed), which the group is told in a short notice; ``kicked``:
     an admin's ``/kick`` unregistered them (how their seat shows them), the answer the
     group's one notice naming them, and they are told in a private notice of their own
@@ -168,7 +170,8 @@ async def unregister(
     async with rt.transition(t) as tx:
         tour.unregister(seat.player_id)
         t.names.pop(seat.player_id, None)
-        tx.moves.append(CashOut(seat.player_id))
+        # (a buy-in given back to a player who did not play: a refund, as a cancel's)
+        tx.moves.append(CashOut(seat.player_id, LedgerKind.REFUND))
         del t.seats[seat.seat]
         t.record_left(seat.user_id)  # (an older table message's Register: out of date)
         # seats follow the registration order (the core's seats)
@@ -388,7 +391,7 @@ def end_game_on_leave(rt: Runtime, t: LiveTable, tx: Tx, knocked: str, leaver: i
     ``/history`` never showed the chips it moved."""
     game = t.chinese
     leaver_in = game is not None and not game.over and leaver in game.totals
-    lines = _settle_game(t, "tour.game_over_leave", tx) if leaver_in else []
+    lines = _settle_game(t, tx, "tour.game_over_leave") if leaver_in else []
     for seat in [s for s in t.seats.values() if s.leaving]:  # (knocked out by the game)
         stand_up(t, tx, seat)
     tour = t.tournament
@@ -417,10 +420,13 @@ def cancel(t: LiveTable, tx: Tx, notice: str) -> None:
     ends early is settled on its score, as R7.7 and a cash table's close do; dropped, the
     points it had won counted nothing and the pool went by the chips of the last game's
     end). Its knock-outs place as a hand's do; one player left wins, and the pool is paid
-    out as at a finish."""
+    out as at a finish. That game's end is a history entry of its own (``game_end``, with
+    the chips it moved and no kush), before the cancel's refund or payout, in this
+    transition, as when a leaver ends it (:func:`end_game_on_leave`); /history lists it.
+    Before, the cancel settled its chips with no entry of their own."""
     tour = t.tournament
     assert tour is not None
-    game_lines = _settle_game(t)
+    game_lines = _settle_game(t, tx)
     cancelled = tr(t.lang, "tour.cancelled", table=t.id)
     if tour.finished is not None:  # the game's score knocked out all but one: they won
         # (not "cancelled, every buy-in back": the pool is paid out by place)
@@ -476,25 +482,24 @@ def cancel(t: LiveTable, tx: Tx, notice: str) -> None:
     close_with(t, tx, "\n".join(lines))
 
 
-def _settle_game(
-    t: LiveTable, key: str = "tour.game_settled_cancel", tx: Tx | None = None
-) -> list[str]:
+def _settle_game(t: LiveTable, tx: Tx, key: str = "tour.game_settled_cancel") -> list[str]:
     """Settle the Chinese Poker game under way of a running tournament that is cancelled
-    (call with no hand running): ended now, its points each-with-each in chips at the level
+    (:func:`cancel`) or that a player of it leaves (:func:`end_game_on_leave`; call with no
+    hand running): ended now, its points each-with-each in chips at the level
     of its last hand (R7.6, R8.7), as a game at its target is; the players it leaves at 0
     chips are knocked out. Returns the group's lines: what it moved (text ``key``), and the
     knock-outs; none when no game is under way (the last one ended and settled, or none
-    begun). With ``tx``, the settlement is recorded in it as a history entry of its own
-    (``game_end``: the game and the chips it moved, :func:`record_of`; no kush moves)."""
+    begun). The settlement is recorded in ``tx`` as a history entry of its own (``game_end``:
+    the game and the chips it moved, :func:`record_of`; no kush moves), numbered before
+    anything the caller records after it."""
     tour, game = t.tournament, t.chinese
     if tour is None or game is None or game.over or not game.totals or not running(t):
         return []
     game = game.end()
     order = sorted(s for s in game.totals if s in t.seats)
     settled = tour.settle(game.pairs(order))
-    if tx is not None:
-        facts = {"chinese": game.to_json(), "tournament": record_of(t, settled)}
-        settle_apart(t, tx, "game_end", facts, {}, order)
+    facts = {"chinese": game.to_json(), "tournament": record_of(t, settled)}
+    settle_apart(t, tx, "game_end", facts, {}, order)
     t.chinese = None
     deltas = settled.settlement.deltas
     moves = ", ".join(
