@@ -14,6 +14,19 @@ or one SQLite file on one machine). A worker
   claims those that rendezvous hashing over the live workers gives to it, restoring each from
   its last committed snapshot (``recover this one table``), so a dead worker's tables resume
   elsewhere within about ``ttl`` seconds plus one sweep;
+- hands Telegram tables back to the worker rendezvous hashing gives them to now, a few a
+  sweep (:meth:`Worker.rebalance`): a worker that joined later (a restart, a second one)
+  got only new chats and orphans, and the one that ran alone kept every table for good. A
+  table moves only when idle between hands (no hand dealt or played, nothing due for a
+  few lease times, nothing owed or being sent: its snapshot is all of it), its chat quiet
+  for a few seconds with no update being handled, and to a live worker that takes Telegram
+  updates. Holding the chat's claim lock, the worker stops taking the chat's updates (each
+  answered 409: the router follows the lease, then the pick), saves the table, forgets it
+  as a lost one (:meth:`TableService.hand_over`) and gives the lease up; the pick takes
+  it over as an orphan at its next sweep, or at the chat's next update. An update is thus
+  handled either here before the snapshot or by the pick after it, never lost or done
+  twice; no kush moves. Discord tables are not handed back so: they follow their guild's
+  shard (below);
 - sends what a closed table still owes its chat (its closing step's last showdown, final
   standings, closing notice, kept with its final snapshot) when the worker that closed it died
   before sending: every sweep the worker that would serve the chat (its lease's holder, else
@@ -165,6 +178,18 @@ _SHARD_LEASES = "discord-"
 _SHARD_KEY = "discord-shard"  # a shard's lease: "discord-shard:<id>" (shard_key)
 #: lease times a shard must have run on a worker for its next step aside to be a short one
 STEADY_LEASES = 10
+#: Telegram tables a worker hands back to their rendezvous pick in one sweep at most
+#: (:meth:`Worker.rebalance`): a worker joining moves its share a few at a time, each chat
+#: paused for a moment, not all at once
+REBALANCE_PER_SWEEP = 3
+#: seconds a chat must have had no update on a worker before its table may be handed back
+#: (:meth:`Worker.rebalance`): not while its players are pressing (an update in flight)
+REBALANCE_QUIET_SECONDS = 5.0
+#: lease times a table handed back must have nothing due in (its next deal, a ready timer:
+#: :meth:`~bot.service.runtime.Runtime.idle_for_handover`), and a worker must have been seen
+#: live for before it is handed tables; also how long the worker that handed a chat back
+#: refuses to take it again for an update (answered 409: the pick takes it)
+REBALANCE_LEASES = 3.0
 #: the lease that spaces the IDENTIFYs of every worker of the bot (:meth:`Worker.identify_slot`)
 IDENTIFY_LEASE = "identify:discord"
 
@@ -656,6 +681,14 @@ class Worker:
         self._channel_guilds: dict[str, str] = {}  # a claimed channel's key → its guild
         self._claimed: dict[str, float] = {}  # key → when this worker last claimed it
         self._renewed: dict[str, float] = {}  # key → when its lease was last taken or renewed
+        #: chat key → when its table was handed back to its rendezvous pick (:meth:`rebalance`)
+        self._handed: dict[str, float] = {}
+        #: chat key → the forwarded Telegram updates of the chat being handled here now
+        self._updating: dict[str, int] = {}
+        #: worker → when this worker's sweep first saw it live (:meth:`rebalance`)
+        self._seen_live: dict[str, float] = {}
+        #: worker address → (when asked, whether it takes Telegram updates) (:meth:`rebalance`)
+        self._takers: dict[str, tuple[float, bool]] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._chats: dict[int, str] = {}
         self._table_keys: dict[int, str] = {}  # Discord table id → its chat's lease key
@@ -861,7 +894,8 @@ class Worker:
             await self.store.heartbeat(self.worker_id, self.address, self.ttl)
             kept = set(await self.store.renew_leases(self.worker_id, keys, self.ttl))
         claiming = {k for k, lock in self._locks.items() if lock.locked()}
-        self._renewed = {k: asked for k in kept if k not in claiming}
+        # (a chat handed back meanwhile, :meth:`rebalance`: renewed before it was let go)
+        self._renewed = {k: asked for k in kept if k not in claiming and k not in self._handed}
         for key in set(keys) - kept:
             self._claimed.pop(key, None)
             shard = _shard_of_key(key)
@@ -904,6 +938,7 @@ class Worker:
                 for owner, count in taken.items():
                     log.info("%s", takeover_line(self.worker_id, count, owner))
         await self.sweep_owed()
+        await self.rebalance()
 
     async def sweep_owed(self) -> None:
         """Send what closed tables still owe their chats (:func:`.service.recovery.deliver`:
@@ -1637,7 +1672,8 @@ class Worker:
     async def claim(self, key: str, table_id: int | None = None) -> bool:
         """Hold ``key`` (a chat) and serve its open table: take the lease when it is free,
         expired or ours, then restore the chat's table unless it is served here already.
-        ``False`` when another live worker holds the chat.
+        ``False`` when another live worker holds the chat, or this one handed the chat's
+        table back to its rendezvous pick lately (:meth:`_handed_lately`).
         A table taken over from a worker that died (or stalled past its lease) resumes with
         its clocks stopped when that worker last renewed the lease (read before taking it
         over, :meth:`Store.lease_lapsed`; workers share one lease time), as a single
@@ -1646,7 +1682,7 @@ class Worker:
         included (nobody could serve the table: a press waited, the turn did not run out)."""
         lock = self._locks.setdefault(key, asyncio.Lock())
         async with lock:
-            if self.stopping:
+            if self.stopping or self._handed_lately(key):  # (handed back: the pick takes it)
                 return False
             asked = time.monotonic()
             lapsed = await self.store.lease_lapsed(key)
@@ -1676,6 +1712,113 @@ class Worker:
         refuses any write after a loss anyway)."""
         at = self._renewed.get(key)
         return at is not None and at > time.monotonic() - self.ttl / 2
+
+    def _handed_lately(self, key: str) -> bool:
+        """Whether this worker handed ``key``'s table back to its rendezvous pick (or is
+        handing it back) within :data:`REBALANCE_LEASES` lease times (:meth:`rebalance`):
+        an update for it is answered 409, the pick takes the chat, rather than taken back."""
+        at = self._handed.get(key)
+        return at is not None and at > time.monotonic() - REBALANCE_LEASES * self.ttl
+
+    async def rebalance(self) -> int:
+        """Hand back Telegram tables that rendezvous hashing gives to another live worker
+        (one that joined later: a restart, more workers), :data:`REBALANCE_PER_SWEEP` a
+        sweep at most; how many were handed back. Only a table idle between hands
+        (:meth:`~bot.service.runtime.Runtime.idle_for_handover`: nothing due for
+        :data:`REBALANCE_LEASES` lease times, nothing owed or in flight), whose chat had no
+        update here for :data:`REBALANCE_QUIET_SECONDS` and has none being handled, and only
+        to a worker seen live here for :data:`REBALANCE_LEASES` lease times that takes
+        Telegram updates (:func:`probe`: signed for ``/telegram`` and taken). Each is
+        :meth:`_hand_back`'s. Discord tables follow their shard (:meth:`sweep_shards`):
+        never handed back here."""
+        if self.stopping or TELEGRAM not in self.service.rt.presenters:
+            return 0
+        now = time.monotonic()
+        self._handed = {
+            k: at for k, at in self._handed.items() if at > now - REBALANCE_LEASES * self.ttl
+        }
+        rt = self.service.rt
+        until = rt.clock() + REBALANCE_LEASES * self.ttl
+        quiet = now - REBALANCE_QUIET_SECONDS
+        tables = sorted(  # (a first look, before asking anyone: the idle ones)
+            (t.id, key)
+            for t in rt.tables.values()
+            if t.platform == TELEGRAM
+            and self._claimed.get(key := lease_key(t.platform, t.chat_id), 0.0) <= quiet
+            and rt.idle_for_handover(t, until)
+        )
+        if not tables:
+            return 0
+        live = await self.store.live_workers()
+        live[self.worker_id] = self.address
+        self._seen_live = {w: self._seen_live.get(w, now) for w in live}
+        settled = {
+            w for w, at in self._seen_live.items() if at <= now - REBALANCE_LEASES * self.ttl
+        }
+        handed = 0
+        for table_id, key in tables:
+            if handed >= REBALANCE_PER_SWEEP or self.stopping:
+                break
+            pick = rendezvous(key, live)
+            if pick is None or pick == self.worker_id or pick not in settled:
+                continue
+            if await self._takes_telegram(live[pick]) and await self._hand_back(
+                key, table_id, pick
+            ):
+                handed += 1
+        return handed
+
+    async def _takes_telegram(self, address: str) -> bool:
+        """Whether the worker at ``address`` takes Telegram updates: it took a request
+        signed for ``/telegram`` and said its lease time (:func:`probe`; not a worker of
+        Discord only, nor one that does not answer). Asked once per :data:`STEADY_LEASES`
+        lease times a worker."""
+        now = time.monotonic()
+        asked = self._takers.get(address)
+        if asked is None or asked[0] < now - STEADY_LEASES * self.ttl:
+            _, lease = await probe(address, "telegram", self.keys.get("telegram", ""))
+            self._takers = {
+                a: v for a, v in self._takers.items() if v[0] >= now - STEADY_LEASES * self.ttl
+            }
+            asked = self._takers[address] = (now, lease is not None)
+        return asked[1]
+
+    async def _hand_back(self, key: str, table_id: int, pick: str) -> bool:
+        """Let chat ``key``'s table ``table_id`` go to the worker ``pick`` (:meth:`rebalance`),
+        holding the chat's claim lock throughout (no claim of it here meanwhile): not while
+        an update of the chat is handled here or came within :data:`REBALANCE_QUIET_SECONDS`;
+        then updates of the chat are no longer taken here (answered 409: the router sends
+        them to the lease's holder, else to the pick), the table is saved and forgotten if it
+        is still idle (:meth:`TableService.hand_over`: a press handled before this point is
+        in its snapshot) and the chat's lease given up. The pick takes it over at its next
+        sweep (or at the chat's next update) from that snapshot, its clocks stopped for
+        the moment between. ``False``, still served here, when any of it did not hold."""
+        lock = self._locks.setdefault(key, asyncio.Lock())
+        if lock.locked():
+            return False  # (a claim under way: a takeover, or an update's)
+        async with lock:
+            now = time.monotonic()
+            if (
+                self.stopping
+                or not self.holds(key)
+                or self._updating.get(key)
+                or self._claimed.get(key, 0.0) > now - REBALANCE_QUIET_SECONDS
+            ):
+                return False
+            # (from here on an update of the chat is answered 409, not handled here)
+            self._handed[key] = now
+            self._renewed.pop(key, None)
+            until = self.service.rt.clock() + REBALANCE_LEASES * self.ttl
+            if not await self.service.hand_over(table_id, until):
+                self._handed.pop(key, None)  # (its next update claims the lease: ours)
+                return False
+            self._claimed.pop(key, None)
+            try:
+                await self.store.release_lease(key, self.worker_id)
+            except Exception:  # it runs out by itself: renewed no more
+                log.exception("worker %s: lease of %s not given up", self.worker_id, key)
+            log.info("worker %s: handed table %s back to %s", self.worker_id, table_id, pick)
+            return True
 
     async def _on_hello(self, request: web.Request) -> web.Response:
         """A starting worker's or router's probe (:func:`probe`, ``{"route": name}``): 200
@@ -1728,17 +1871,30 @@ class Worker:
         except ValueError:
             return web.json_response({"error": "malformed"}, status=400)
         key = await route_key(self.store, data, self._chats)
-        if key is not None and not self.holds(key) and not await self.claim(key):
+        if (
+            key is not None
+            and not self.holds(key)
+            and (self._handed_lately(key) or not await self.claim(key))
+        ):
             owner = await self.store.lease_owner(key)
             live = await self.store.live_workers()
             address = live.get(owner or "")
             return web.json_response({"owner": address}, status=409)
-        if key is not None:
-            self._claimed[key] = time.monotonic()
         from telegram import Update
 
         app = self.telegram.app
-        await app.process_update(Update.de_json(data, app.bot))
+        if key is None:
+            await app.process_update(Update.de_json(data, app.bot))
+            return web.json_response({"ok": True})
+        # (no await since the lease was looked at: a hand-back begun later sees this update)
+        self._claimed[key] = time.monotonic()
+        self._updating[key] = self._updating.get(key, 0) + 1
+        try:
+            await app.process_update(Update.de_json(data, app.bot))
+        finally:
+            left = self._updating.pop(key) - 1
+            if left:
+                self._updating[key] = left
         return web.json_response({"ok": True})
 
 

@@ -418,6 +418,16 @@ class TableService:
         if t is not None:
             await recovery.release(self.rt, t, save=save)
 
+    async def hand_over(self, table_id: int, until: float) -> bool:
+        """Let an idle open table go to another worker while this one still holds its
+        chat's lease (issue 14, :meth:`bot.cluster.Worker.rebalance`): its snapshot saved,
+        it is forgotten as a lost one is (:func:`.recovery.hand_over`). ``until``: the
+        clock's time before which nothing may be due at the table. ``False``, still served
+        here, when it is not served here, not idle (:meth:`Runtime.idle_for_handover`) or
+        not saved."""
+        t = self.rt.tables.get(table_id)
+        return t is not None and await recovery.hand_over(self.rt, t, until)
+
     async def run_due(self) -> None:
         """Fire every due timer now (for tests running with ``timers=False``)."""
         for t in list(self.rt.tables.values()):

@@ -249,6 +249,29 @@ async def release(rt: Runtime, t: LiveTable, *, save: bool = False) -> None:
         rt.let_go(t)
 
 
+async def hand_over(rt: Runtime, t: LiveTable, until: float) -> bool:
+    """Let open table ``t`` go to another worker while its chat's lease is still held
+    here (issue 14: :meth:`bot.cluster.Worker.rebalance`): under the table's lock, if it is
+    still idle (:meth:`Runtime.idle_for_handover`, nothing due before ``until``, the clock's
+    time), its snapshot is saved (so that its clocks stop now for the next worker, R8.5)
+    and it is forgotten as a lost one is (:meth:`Runtime.let_go`). ``False``, the table
+    still served here, when it is not idle or the save failed (a silent database: waited
+    :attr:`Runtime.storage_wait` at most; logged)."""
+    if not rt.idle_for_handover(t, until):  # (not waiting for a step under way)
+        return False
+    async with t.lock:
+        if not rt.idle_for_handover(t, until, held=True):
+            return False
+        try:
+            with answer_within(rt.storage_wait):
+                await rt.store.save_snapshot(t.id, rt.snapshot(t))
+        except Exception as exc:
+            log.warning("table %s: not saved for its hand-over; kept here: %r", t.id, exc)
+            return False
+        rt.let_go(t)
+        return True
+
+
 async def resume(
     rt: Runtime,
     t: LiveTable,

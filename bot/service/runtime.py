@@ -46,7 +46,7 @@ from typing import Any, Literal
 
 from bot import pictures, render, thinking
 from bot.drawing import Drawer
-from bot.model import HAND_VIEW_PREFIX, PENDING_PREFIX, LiveTable, Presenter, SeatState
+from bot.model import HAND_VIEW_PREFIX, PENDING_PREFIX, LiveTable, Phase, Presenter, SeatState
 from bot.retries import pending_ref
 from bot.screens import Screen
 from bot.texts import on, tr
@@ -872,6 +872,42 @@ class Runtime:
         if p is not None:
             for item in t.late_pictures:
                 p.drop_picture(str(item.get("ref")))
+
+    def idle_for_handover(self, t: LiveTable, until: float, *, held: bool = False) -> bool:
+        """Whether open table ``t`` may be handed to another worker now (issue 14: a
+        Telegram table moved to its rendezvous pick, :meth:`bot.cluster.Worker.rebalance`)
+        without losing or doubling anything: it is served here and not held (no step, press
+        or timer under way), no hand is dealt or played (the lobby, or between hands with no
+        reveal), no close is queued, nothing is due before ``until`` (the clock's time:
+        the next deal, a ready or top-up timer, a computer player's move, a level, the idle
+        close, :meth:`next_deadline`), and nothing is owed or in flight that lives only in
+        this process: no message unsent or being sent (the outbox, late pictures, private
+        messages owed, an edit watched), no background snapshot being written, no step whose
+        commit is unsure, no restore anew, no decision being made, no message from before a
+        restart waiting to be written as moved. Such a table's snapshot is all of it.
+        ``held``: the caller holds the table's lock (:func:`.recovery.hand_over`)."""
+        if not self.open_here(t) or (t.lock.locked() and not held) or self.stopping:
+            return False
+        if t.phase not in (Phase.LOBBY, Phase.BETWEEN) or t.hand is not None or t.reveal:
+            return False
+        if t.closing or t.removal_close or t.moved_close or t.chat_gone or t.bot_due is not None:
+            return False
+        if t.private_outbox or t.late_pictures or t.top_ups_due():
+            return False
+        if any(int(item["id"]) > t.outbox_sent for item in t.outbox):
+            return False
+        if any(not task.done() for task in [*t.sending.values(), *t.edits]):
+            return False
+        writer = self._savers.get(t.id)
+        if t.id in self._pending or (writer is not None and not writer.done()):
+            return False
+        busy = (self.unsure, self._unsure_steps, self.owed_privates, self._stepping, self.renewing)
+        if any(t.id in book for book in busy) or t.id in self._earlier:
+            return False
+        if any(k[0] == t.id for k in (*self.thinking, *self.safe_thinking, *self._earlier_hands)):
+            return False
+        due = self.next_deadline(t)
+        return due is None or due > until
 
     def held_tables(self) -> list[LiveTable]:
         """The tables whose chats this worker must hold (issue 14): the open ones, and the

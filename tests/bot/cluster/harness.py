@@ -166,18 +166,30 @@ class Cluster:
         ]
         self.workdir = workdir
 
-    async def start(self, timeout: float = 30.0) -> None:
+    async def start(self, timeout: float = 30.0, *, workers: int | None = None) -> None:
+        """Start the fake Bot API, the router and the first ``workers`` workers (all by
+        default; the others later, :meth:`start_worker`); return once those are live."""
         await self.fake.start()
         for w in self.workers:
             w.env["TELEGRAM_API_BASE_URL"] = self.fake.base_url
-        await asyncio.gather(*(w.start() for w in self.workers))
+        first = self.workers if workers is None else self.workers[:workers]
+        await asyncio.gather(*(w.start() for w in first))
         port = free_port()
         self.router = Router(self.store, TOKEN, self.fake.base_url, retry_seconds=30.0)
         await self.router.start(f"http://127.0.0.1:{port}/hook", SECRET, "127.0.0.1", port)
+        await self._live({w.name for w in first}, first, timeout)
+
+    async def start_worker(self, name: str, timeout: float = 30.0) -> None:
+        """Start the worker ``name`` (one :meth:`start` left out); return once it is live."""
+        w = self.worker(name)
+        await w.start()
+        names = set(await self.store.live_workers()) | {name}
+        await self._live(names, [w], timeout)
+
+    async def _live(self, names: set[str], started: list[WorkerProcess], timeout: float) -> None:
         deadline = time.monotonic() + timeout
-        names = {w.name for w in self.workers}
         while set(await self.store.live_workers()) != names:
-            if time.monotonic() > deadline or any(not w.alive for w in self.workers):
+            if time.monotonic() > deadline or any(not w.alive for w in started):
                 raise AssertionError(f"workers did not start: {self.logs()}")
             await asyncio.sleep(0.05)
 
