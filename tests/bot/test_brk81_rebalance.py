@@ -160,7 +160,6 @@ async def test_brk81_an_update_being_handled_or_a_failed_save_keeps_the_table_an
         assert await old.claim(KEY)
         assert old.service.table_in(GROUP) is t
         assert not (await old.service.ready(GROUP, BOB)).alert
-        assert t.seats[1].ready if 1 in t.seats else any(s.ready for s in t.seats.values())
         assert (await _books(db, t))[1] != books[1]  # Bob's buy-in booked, once
         community = await db.community("telegram", GROUP.community_id)
         assert len(await db.ledger(community.id)) == len(books[0]) + 1
@@ -192,7 +191,7 @@ async def test_brk81_a_closetable_after_the_release_is_refused_by_the_old_and_do
         assert pick.service.table_in(GROUP) is None, again.text
         await old.sweep()  # the old worker takes nothing back
         assert old.service.table_in(GROUP) is None
-        assert p_pick._n == 0 or p_pick.posts  # the close's notice, no second table message
+        assert p_pick._n == 0  # the table message written over as closed, not posted anew
     finally:
         await pick.stop()
         await old.stop()
