@@ -3181,7 +3181,7 @@ DISCORD_DESCRIPTIONS_RU: dict[str, str] = {
     "Seat a computer player (the house pays its buy-in)": "Посадить компьютерного игрока (взнос платит заведение)",
     "easy, normal or strong (default normal)": "easy, normal или strong (по умолчанию normal)",
     "Stand a computer player up": "Убрать компьютерного игрока",
-    "which one, e.g. Anna (default: the last one seated)": "какого, например Anna (по умолчанию — севшего последним)",
+    "which one, e.g. Anna (default: the last one seated)": "какого, например Анна (по умолчанию — севшего последним)",
     "Top up your stack (asked during your hand: added when it ends)": (
         "Докупить в стек (во время вашей раздачи — пройдёт после неё)"
     ),

@@ -87,6 +87,18 @@ def _russian_texts() -> list[tuple[str, str]]:
     )
 
 
+def test_russian_texts_name_computer_players_as_a_russian_table_does() -> None:
+    """A Russian text's example of a computer player is the name it has at a Russian table
+    (RUSSIAN_BOT_NAMES: «Анна», not "Anna"): Discord's ``/ofc removebot`` name parameter read
+    "например Anna" to a Russian server whose players sit with 🤖 Анна."""
+    from bot.service.bots import BOT_NAMES, RUSSIAN_BOT_NAMES
+
+    latin = re.compile(r"\b(?:" + "|".join(BOT_NAMES) + r")\b")
+    assert [where for where, text in _russian_texts() if latin.search(text)] == []
+    remove = "which one, e.g. Anna (default: the last one seated)"
+    assert RUSSIAN_BOT_NAMES["Anna"] in DISCORD_DESCRIPTIONS_RU[remove]
+
+
 def test_russian_typography_guillemets_dashes_and_ellipses() -> None:
     """Russian typography everywhere a Russian reader looks: «» quotes, a dash (—) between
     spaced words, not a hyphen or an en dash (– stays for ranges: 1–20), … not three dots."""
