@@ -2350,8 +2350,8 @@ TEXTS: dict[str, dict[str, str]] = {
             # every locale; only their descriptions and choices are Russian: Ананас (OFC), лёгкий)
             "Команды бота OFC:\n"
             "Discord показывает параметры команд по-английски: game — игра, level — уровень, "
-            "name — имя, amount — сумма, user — игрок, period — период, count — сколько, "
-            "number — номер.\n"
+            "name — имя, value — значение, amount — сумма, user — игрок, period — период, "
+            "count — сколько, number — номер.\n"
             "/ofc new [game] — открыть стол в этом канале; игра на выбор: Ананас (OFC), "
             "классический OFC или китайский покер\n"
             "/ofc tournament [game] — открыть турнир (регистрация, старт)\n"

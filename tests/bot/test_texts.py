@@ -99,6 +99,21 @@ def test_russian_texts_name_computer_players_as_a_russian_table_does() -> None:
     assert RUSSIAN_BOT_NAMES["Anna"] in DISCORD_DESCRIPTIONS_RU[remove]
 
 
+def test_russian_discord_help_glosses_every_option_of_the_commands() -> None:
+    """Discord shows the slash commands' options by their English names in every locale, so
+    the Russian /help's second line glosses each one ("game — игра"): /ofcadmin settings'
+    ``value`` was left out, an admin told only what ``name`` is."""
+    from typing import cast
+
+    from bot.discord.adapter import OfcAdminCommands, OfcCommands
+
+    groups = (OfcCommands(cast(Any, None)), OfcAdminCommands(cast(Any, None)))  # (no adapter)
+    options = {p.name for g in groups for c in g.commands for p in c.parameters}
+    assert {"game", "name", "value", "amount"} <= options
+    glossed = set(re.findall(r"(\w+) — ", tr("ru", "help.discord").split("\n")[1]))
+    assert options - glossed == set()
+
+
 def test_russian_typography_guillemets_dashes_and_ellipses() -> None:
     """Russian typography everywhere a Russian reader looks: «» quotes, a dash (—) between
     spaced words, not a hyphen or an en dash (– stays for ranges: 1–20), … not three dots."""
