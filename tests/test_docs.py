@@ -381,3 +381,39 @@ def test_the_english_guide_s_classic_and_chinese_section_quotes_the_bots_own_tex
     broken = section.replace("hand is dead", "hand is fouled", 1)
     assert unknown(broken) == ["⌛ Your time ran out: your hand is fouled and the game is over."]
     assert _unknown_commands(section) == []
+
+
+#: the quotes of those sections that are names or words a player types, no text of the bot's
+_EN_NOT_TEXTS = {"All Star", "Alice year", "Alex (2)", "Алена", "Алёна"}
+
+
+def test_the_english_guide_s_statistics_and_errors_sections_quote_the_bots_own_texts() -> None:
+    """docs/playing.md's "Statistics and replays" and "Errors and names" quote in "…" only
+    what the bot says in English (each piece between "…" a fragment of one text, example
+    values for its placeholders), but for the names of :data:`_EN_NOT_TEXTS`: they quoted
+    "kush settled when the game ends" and "something went wrong, nothing changed", which the
+    bot never said. Not vacuous: one word changed in a quote is found."""
+    from bot.texts import TEXTS
+
+    tables = [entry["en"] for entry in TEXTS.values()]
+    value = _EN_VALUE + "|kush|Alice year"  # (a name typed with a word that is no period)
+
+    def unknown(text: str) -> list[str]:
+        quotes = [re.sub(r"\s+", " ", q) for q in re.findall(r'"([^"]+)"', text)]
+        return [
+            q
+            for q in quotes
+            if q not in _EN_NOT_TEXTS
+            and not all(
+                any(_is_fragment(p.strip(), t, value) for t in tables)
+                for p in q.split("…")
+                if p.strip()
+            )
+        ]
+
+    stats = _english_section("Statistics and replays")
+    errors = _english_section("Errors and names")
+    assert unknown(stats) == []
+    assert unknown(errors) == []
+    broken = stats.replace("· settled when the game ends", "· kush settled when the game ends", 1)
+    assert unknown(broken) == ["+7 pts, game 7/51 · kush settled when the game ends"]
