@@ -1801,6 +1801,20 @@ TEXTS: dict[str, dict[str, str]] = {
         "запускаю локальную песочницу.",
     },
     # the same when that file does not exist (a mistyped --env-file, or .env never made here)
+    # python -m bot without a token and with stdin /dev/null (a service manager's): the
+    # sandbox would end at once (bot/__main__.py)
+    "sandbox.no_input": {
+        "en": "error: no bot token set (TELEGRAM_BOT_TOKEN / DISCORD_BOT_TOKEN in {file}) and "
+        "stdin is /dev/null: set a token, or play the sandbox in a terminal",
+        "ru": "ошибка: токен бота не задан (TELEGRAM_BOT_TOKEN / DISCORD_BOT_TOKEN в {file}), а "
+        "ввод — /dev/null: задайте токен или запустите песочницу в терминале",
+    },
+    "sandbox.no_input_file": {
+        "en": "error: no bot token set (TELEGRAM_BOT_TOKEN / DISCORD_BOT_TOKEN; there is no "
+        "{file}) and stdin is /dev/null: set a token, or play the sandbox in a terminal",
+        "ru": "ошибка: токен бота не задан (TELEGRAM_BOT_TOKEN / DISCORD_BOT_TOKEN; файла {file} "
+        "нет), а ввод — /dev/null: задайте токен или запустите песочницу в терминале",
+    },
     "sandbox.no_token_file": {
         "en": "No bot token set (TELEGRAM_BOT_TOKEN / DISCORD_BOT_TOKEN; there is no {file}): "
         "starting the local sandbox.",
