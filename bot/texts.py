@@ -3193,7 +3193,7 @@ DISCORD_DESCRIPTIONS_RU: dict[str, str] = {
     "Buy in and get ready": "Внести взнос и быть готовым",
     "Leave the table": "Встать из-за стола",
     "Seat a computer player (the house pays its buy-in)": "Посадить компьютерного игрока (взнос платит заведение)",
-    "easy, normal or strong (default normal)": "easy, normal или strong (по умолчанию normal)",
+    "easy, normal or strong (default normal)": "лёгкий, средний или сильный (по умолчанию средний)",
     "Stand a computer player up": "Убрать компьютерного игрока",
     "which one, e.g. Anna (default: the last one seated)": "какого, например Анна (по умолчанию — севшего последним)",
     "Top up your stack (asked during your hand: added when it ends)": (

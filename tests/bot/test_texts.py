@@ -114,6 +114,19 @@ def test_russian_discord_help_glosses_every_option_of_the_commands() -> None:
     assert options - glossed == set()
 
 
+def test_russian_discord_level_option_names_the_levels_as_its_choices_read() -> None:
+    """/ofc addbot's ``level`` choices read «лёгкий», «средний», «сильный» in Discord's
+    Russian locale (the translator names them as the seating notice does), so the option's
+    Russian description names them so: it said "easy, normal или strong (по умолчанию
+    normal)", words no choice showed."""
+    from game.policy import Level
+
+    about = DISCORD_DESCRIPTIONS_RU["easy, normal or strong (default normal)"]
+    for level in Level:
+        assert tr("ru", f"bot.level.{level.value}") in about
+        assert not re.search(rf"\b{level.value}\b", about), level
+
+
 def test_russian_typography_guillemets_dashes_and_ellipses() -> None:
     """Russian typography everywhere a Russian reader looks: «» quotes, a dash (—) between
     spaced words, not a hyphen or an en dash (– stays for ranges: 1–20), … not three dots."""
