@@ -6,6 +6,8 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
+import stat
 import sys
 from collections.abc import Coroutine, Sequence
 from pathlib import Path
@@ -124,6 +126,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 tr(args.lang or "en", "sandbox.db_is_bots", path=args.sandbox_db), file=sys.stderr
             )
             return 2
+        if not args.sandbox and _stdin_empty():
+            # (a service started without its token: the sandbox ended at once, status 0,
+            # which a service manager took for a success; the flag plays it all the same)
+            where = "" if Path(args.env_file).is_file() else "_file"
+            print(tr(args.lang or "en", f"sandbox.no_input{where}", file=args.env_file),
+                  file=sys.stderr)  # fmt: skip
+            return 2
         if not args.sandbox:
             # the file actually read: the default .env may be missing (a given one may not)
             key = "sandbox.no_token" if Path(args.env_file).is_file() else "sandbox.no_token_file"
@@ -159,6 +168,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     from bot.app import run
 
     return _run(run(settings), args.env_file)
+
+
+def _stdin_empty() -> bool:
+    """Whether standard input can bring the sandbox no line: closed, or a character device
+    that is no terminal (``/dev/null``, what systemd gives a service). A terminal, a pipe
+    (README's ``printf … | python -m bot``) or a file can; so can a ``sys.stdin`` without a
+    file descriptor (replaced in-process, as pytest's capture does): it is not refused."""
+    if sys.stdin is None:  # (fd 0 closed when Python started)
+        return True
+    try:
+        fd = sys.stdin.fileno()
+    except (OSError, ValueError):  # (io.UnsupportedOperation is both)
+        return False
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError:
+        return True
+    return stat.S_ISCHR(mode) and not os.isatty(fd)
 
 
 #: ``--sandbox-db``'s default

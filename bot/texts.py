@@ -1801,6 +1801,20 @@ TEXTS: dict[str, dict[str, str]] = {
         "запускаю локальную песочницу.",
     },
     # the same when that file does not exist (a mistyped --env-file, or .env never made here)
+    # python -m bot without a token and with stdin /dev/null (a service manager's): the
+    # sandbox would end at once (bot/__main__.py)
+    "sandbox.no_input": {
+        "en": "error: no bot token set (TELEGRAM_BOT_TOKEN / DISCORD_BOT_TOKEN in {file}) and "
+        "stdin is /dev/null: set a token, or play the sandbox in a terminal",
+        "ru": "ошибка: токен бота не задан (TELEGRAM_BOT_TOKEN / DISCORD_BOT_TOKEN в {file}), а "
+        "ввод — /dev/null: задайте токен или запустите песочницу в терминале",
+    },
+    "sandbox.no_input_file": {
+        "en": "error: no bot token set (TELEGRAM_BOT_TOKEN / DISCORD_BOT_TOKEN; there is no "
+        "{file}) and stdin is /dev/null: set a token, or play the sandbox in a terminal",
+        "ru": "ошибка: токен бота не задан (TELEGRAM_BOT_TOKEN / DISCORD_BOT_TOKEN; файла {file} "
+        "нет), а ввод — /dev/null: задайте токен или запустите песочницу в терминале",
+    },
     "sandbox.no_token_file": {
         "en": "No bot token set (TELEGRAM_BOT_TOKEN / DISCORD_BOT_TOKEN; there is no {file}): "
         "starting the local sandbox.",
@@ -2350,8 +2364,8 @@ TEXTS: dict[str, dict[str, str]] = {
             # every locale; only their descriptions and choices are Russian: Ананас (OFC), лёгкий)
             "Команды бота OFC:\n"
             "Discord показывает параметры команд по-английски: game — игра, level — уровень, "
-            "name — имя, amount — сумма, user — игрок, period — период, count — сколько, "
-            "number — номер.\n"
+            "name — имя, value — значение, amount — сумма, user — игрок, period — период, "
+            "count — сколько, number — номер.\n"
             "/ofc new [game] — открыть стол в этом канале; игра на выбор: Ананас (OFC), "
             "классический OFC или китайский покер\n"
             "/ofc tournament [game] — открыть турнир (регистрация, старт)\n"
@@ -3179,9 +3193,9 @@ DISCORD_DESCRIPTIONS_RU: dict[str, str] = {
     "Buy in and get ready": "Внести взнос и быть готовым",
     "Leave the table": "Встать из-за стола",
     "Seat a computer player (the house pays its buy-in)": "Посадить компьютерного игрока (взнос платит заведение)",
-    "easy, normal or strong (default normal)": "easy, normal или strong (по умолчанию normal)",
+    "easy, normal or strong (default normal)": "лёгкий, средний или сильный (по умолчанию средний)",
     "Stand a computer player up": "Убрать компьютерного игрока",
-    "which one, e.g. Anna (default: the last one seated)": "какого, например Anna (по умолчанию — севшего последним)",
+    "which one, e.g. Anna (default: the last one seated)": "какого, например Анна (по умолчанию — севшего последним)",
     "Top up your stack (asked during your hand: added when it ends)": (
         "Докупить в стек (во время вашей раздачи — пройдёт после неё)"
     ),

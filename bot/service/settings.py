@@ -862,7 +862,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         en="extra time that runs once a player's hand_seconds are spent; what is used stays "
         "used at this table (time_bank_refill_per_match gives some back).",
         ru="запас времени, который идёт, когда время_на_раздачу игрока кончилось; потраченное "
-        "за этим столом не возвращается (кроме пополнение_банка).",
+        "за этим столом не возвращается (часть возвращает пополнение_банка).",
     ),
     _seconds(
         "time_bank_refill_per_match",

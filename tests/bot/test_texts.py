@@ -87,6 +87,46 @@ def _russian_texts() -> list[tuple[str, str]]:
     )
 
 
+def test_russian_texts_name_computer_players_as_a_russian_table_does() -> None:
+    """A Russian text's example of a computer player is the name it has at a Russian table
+    (RUSSIAN_BOT_NAMES: «Анна», not "Anna"): Discord's ``/ofc removebot`` name parameter read
+    "например Anna" to a Russian server whose players sit with 🤖 Анна."""
+    from bot.service.bots import BOT_NAMES, RUSSIAN_BOT_NAMES
+
+    latin = re.compile(r"\b(?:" + "|".join(BOT_NAMES) + r")\b")
+    assert [where for where, text in _russian_texts() if latin.search(text)] == []
+    remove = "which one, e.g. Anna (default: the last one seated)"
+    assert RUSSIAN_BOT_NAMES["Anna"] in DISCORD_DESCRIPTIONS_RU[remove]
+
+
+def test_russian_discord_help_glosses_every_option_of_the_commands() -> None:
+    """Discord shows the slash commands' options by their English names in every locale, so
+    the Russian /help's second line glosses each one ("game — игра"): /ofcadmin settings'
+    ``value`` was left out, an admin told only what ``name`` is."""
+    from typing import cast
+
+    from bot.discord.adapter import OfcAdminCommands, OfcCommands
+
+    groups = (OfcCommands(cast(Any, None)), OfcAdminCommands(cast(Any, None)))  # (no adapter)
+    options = {p.name for g in groups for c in g.commands for p in c.parameters}
+    assert {"game", "name", "value", "amount"} <= options
+    glossed = set(re.findall(r"(\w+) — ", tr("ru", "help.discord").split("\n")[1]))
+    assert options - glossed == set()
+
+
+def test_russian_discord_level_option_names_the_levels_as_its_choices_read() -> None:
+    """/ofc addbot's ``level`` choices read «лёгкий», «средний», «сильный» in Discord's
+    Russian locale (the translator names them as the seating notice does), so the option's
+    Russian description names them so: it said "easy, normal или strong (по умолчанию
+    normal)", words no choice showed."""
+    from game.policy import Level
+
+    about = DISCORD_DESCRIPTIONS_RU["easy, normal or strong (default normal)"]
+    for level in Level:
+        assert tr("ru", f"bot.level.{level.value}") in about
+        assert not re.search(rf"\b{level.value}\b", about), level
+
+
 def test_russian_typography_guillemets_dashes_and_ellipses() -> None:
     """Russian typography everywhere a Russian reader looks: «» quotes, a dash (—) between
     spaced words, not a hyphen or an en dash (– stays for ranges: 1–20), … not three dots."""
