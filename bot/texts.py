@@ -3585,7 +3585,7 @@ class _Amount(int):
 _AMOUNT_NAMES = frozenset(
     {"amount", "kush", "prize", "stack", "max", "balance", "delta", "limit", "pool", "buy_in",
      "room", "point", "won", "have", "need", "added", "before", "min_buy_in", "chips",
-     "other", "taken", "kept", "max_buy_in", "cpp"}
+     "other", "taken", "kept", "max_buy_in", "cpp", "paid"}
 )  # fmt: skip
 
 

@@ -20,7 +20,7 @@ from bot.model import Actor, LiveTable, Phase, Reply, SeatState
 from bot.screens import Screen
 from bot.service.dealing import close_with, maybe_start, settle_apart, stand_up
 from bot.service.runtime import Runtime, TransitionFailed, Tx
-from bot.texts import error_text, language_of, on, tr
+from bot.texts import error_text, grouped, language_of, on, tr
 from game.errors import GameError
 from game.tournament import HandSettled, TournamentPhase
 from storage.api import (
@@ -251,7 +251,9 @@ def after_settlement(t: LiveTable, settled: HandSettled | None) -> Callable[[str
         if settled is None:
             return out
         chips = ", ".join(
-            f"{t.seats[s].name} {c}" for s, c in sorted(tour.chips.items()) if s in t.seats
+            f"{t.seats[s].name} {grouped(c, lang)}"
+            for s, c in sorted(tour.chips.items())
+            if s in t.seats
         )
         out.append(
             tr(lang, "tour.chips_line", level=settled.level, cpp=settled.chips_per_point,
