@@ -126,20 +126,25 @@ def main(argv: Sequence[str] | None = None) -> int:
                 tr(args.lang or "en", "sandbox.db_is_bots", path=args.sandbox_db), file=sys.stderr
             )
             return 2
+        from bot.sandbox import SandboxOptions, run_sandbox, stored_group_language
+
+        # the first lines in the language the sandbox then speaks: --lang, else the one its
+        # group was set to (a resumed Russian sandbox started in English, its next line
+        # Russian), else English
+        lang = args.lang or stored_group_language(Path(args.sandbox_db)) or "en"
         if not args.sandbox and _stdin_empty():
             # (a service started without its token: the sandbox ended at once, status 0,
             # which a service manager took for a success; the flag plays it all the same)
             where = "" if Path(args.env_file).is_file() else "_file"
-            print(tr(args.lang or "en", f"sandbox.no_input{where}", file=args.env_file),
+            print(tr(lang, f"sandbox.no_input{where}", file=args.env_file),
                   file=sys.stderr)  # fmt: skip
             return 2
         if not args.sandbox:
             # the file actually read: the default .env may be missing (a given one may not)
             key = "sandbox.no_token" if Path(args.env_file).is_file() else "sandbox.no_token_file"
-            print(tr(args.lang or "en", key, file=args.env_file), flush=True)
-        print(_sandbox_db_line(args.lang or "en", args.sandbox_db, settings), flush=True)
+            print(tr(lang, key, file=args.env_file), flush=True)
+        print(_sandbox_db_line(lang, args.sandbox_db, settings), flush=True)
         logging.getLogger().setLevel(logging.WARNING)
-        from bot.sandbox import SandboxOptions, run_sandbox
 
         opts = SandboxOptions(
             db=Path(args.sandbox_db),

@@ -67,9 +67,9 @@ from game.errors import CardError
 from game.hand import acting_order
 from game.options import GameKind
 from storage.api import CommunitySettings, StorageError
-from storage.sqlite import SqliteStore
+from storage.sqlite import SqliteStore, peek_settings
 
-__all__ = ["SandboxOptions", "run_sandbox"]
+__all__ = ["SandboxOptions", "run_sandbox", "stored_group_language"]
 
 _T = TypeVar("_T")
 
@@ -152,6 +152,18 @@ class SandboxOptions:
     def bot_pace(self) -> tuple[float, float]:
         """The service's ``bot_pace``: seconds (least, most) before a computer player moves."""
         return (self.bot_delay, 3 * self.bot_delay)
+
+
+def stored_group_language(db: Path) -> str | None:
+    """The language (``"en"``/``"ru"``) the sandbox group's ``language`` setting holds in the
+    sandbox file ``db``, read without opening it for play (read-only, nothing made or
+    written: :func:`storage.sqlite.peek_settings`); ``None`` for ``auto``, a fresh or missing
+    file, or one that cannot be read (its start says why, :meth:`Sandbox.start`). A start
+    without ``--lang`` prints its first lines (why the sandbox starts, the file it plays on)
+    in it: they came out in English above a Russian group's sandbox, the next line
+    already Russian."""
+    settings = peek_settings(db, "telegram", str(GROUP_ID))  # (as Sandbox.start reads it)
+    return group_language(settings) if settings is not None else None
 
 
 def sandbox_timers(hand_seconds: float) -> dict[str, float]:
@@ -315,7 +327,12 @@ class Sandbox:
             self._lock = None
         else:
             if self._lock is None:  # another sandbox, or a bot, runs on the file
-                raise ConfigError(tr(self.opts.lang, "sandbox.db_busy", path=self.opts.db))
+                # (in the language of the lines above it, bot.__main__: the group's when
+                # --lang is not given)
+                lang = self.opts.lang
+                if "lang" not in self.opts.given:
+                    lang = stored_group_language(self.opts.db) or lang
+                raise ConfigError(tr(lang, "sandbox.db_busy", path=self.opts.db))
         try:
             self.store = await SqliteStore.open(self.opts.db)
         except StorageError as exc:

@@ -110,7 +110,14 @@ from storage.api import (
 )
 from storage.check import AUDIT_QUERIES, TRIGGER_QUERIES, AuditData, warn_unguarded
 
-__all__ = ["BUSY_TIMEOUT_MS", "MAX_BATCH", "Migration", "SqliteStore", "migrations"]
+__all__ = [
+    "BUSY_TIMEOUT_MS",
+    "MAX_BATCH",
+    "Migration",
+    "SqliteStore",
+    "migrations",
+    "peek_settings",
+]
 
 T = TypeVar("T")
 P = ParamSpec("P")
@@ -306,6 +313,28 @@ class _Write(NamedTuple):
 
 
 # -- row decoding ----------------------------------------------------------------------------
+def peek_settings(path: str | Path, platform: str, external_id: str) -> CommunitySettings | None:
+    """The stored settings of the community ``(platform, external_id)`` in the SQLite file
+    ``path``, read at once without opening a store: the file opened read-only (never made,
+    migrated or written; another process may hold it), ``None`` when there is no such file,
+    no such community, or the file cannot be read as this store's (not a database, an older
+    schema, a lock held past the busy timeout). For a line printed before the store opens
+    (the sandbox's first lines in its group's language, :mod:`bot.__main__`)."""
+    file = Path(path)
+    if not file.is_file():
+        return None
+    select = "SELECT settings FROM communities WHERE platform = ? AND external_id = ?"
+    try:
+        conn = sqlite3.connect(f"{file.resolve().as_uri()}?mode=ro", uri=True, timeout=1.0)
+        try:
+            row = conn.execute(select, (platform, external_id)).fetchone()
+        finally:
+            conn.close()
+        return None if row is None else CommunitySettings.from_json(load_json(row[0]))
+    except (sqlite3.Error, ValueError, TypeError, KeyError, StorageError):
+        return None
+
+
 def _community(row: Sequence[Any]) -> Community:
     return Community(row[0], row[1], row[2], row[3], CommunitySettings.from_json(load_json(row[4])))
 
