@@ -12,15 +12,20 @@ import itertools
 import random
 import time
 
+import pytest
+
 from bot.cluster import Router, Worker, rendezvous, telegram_workers
 from bot.service import TableService
+from bot.texts import tr
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
+from tests.bot.test_closing_restart import DiesAfterClosing
 from tests.bot.test_cluster import ROUTER_TOKEN
-from tests.bot.test_cluster_closing import KEY, TTL, View, _worker
+from tests.bot.test_cluster_closing import KEY, TTL, View, _lobby, _worker
 from tests.bot.test_cluster_shards import Runner
 from tests.bot.test_service import ALICE, GROUP
+from tests.bot.test_transitions import Killed
 
 _NAMES = [f"w{i}" for i in range(40)]
 
@@ -122,6 +127,35 @@ async def test_fix42_a_table_is_handed_back_to_its_telegram_pick_not_the_discord
         await pick.stop()
         await dc.stop()
         await old.stop()
+
+
+async def test_fix42_what_a_closed_table_owes_is_sent_by_the_telegram_worker() -> None:
+    """The worker that closed the table died before sending its closing notice; of the two
+    live workers the chat's pick over all is the Discord-only one: the Telegram one sends
+    it (:meth:`Worker.sweep_owed`), once."""
+    db, clock, leases = DiesAfterClosing(), Clock(), Clock()
+    db.clock = leases
+    maker, s1 = _worker(db, MAKER, FakePresenter(), clock)
+    await maker.start()
+    table_id = await _lobby(maker, s1)
+    with pytest.raises(Killed):  # the close is committed, then the worker dies
+        await s1.close_table(GROUP, ALICE, True)
+    await maker.halt()
+    db.dead = False
+    leases.now += TTL + 1  # (its leases and heartbeat ran out)
+    tg, _ = _worker(db, TG, p := FakePresenter(), clock)
+    dc = await _discord_only(db, DC, clock)
+    await tg.start()
+    try:
+        for _ in range(2):
+            await dc.tick()
+            await tg.tick()
+        notice = tr("en", "reply.table_closed", table=table_id)
+        assert [s.text for s in p.tables.get(GROUP.chat_id, [])] == [notice]
+        assert await db.closed_snapshots() == []  # nothing owed any more
+    finally:
+        await tg.stop()
+        await dc.stop()
 
 
 async def test_fix42_a_worker_advertising_nothing_takes_both_as_before() -> None:
