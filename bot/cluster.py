@@ -10,8 +10,16 @@ or one SQLite file on one machine). A worker
 - fences its store (:meth:`Store.fence`): a commit or snapshot of a table whose lease it no
   longer holds is refused in the writing transaction, so a worker that stalled past its lease
   (a zombie) can never settle a hand twice or fire a timer a second time;
+- says whether it takes Telegram updates (lease ``telegram-worker:<worker>``, or
+  ``telegram-none:<worker>`` for a Discord-only one), renewed with its other leases: a
+  Telegram chat is given by rendezvous hashing only among the live workers that take them
+  (:func:`telegram_workers`; one advertising nothing, of the release before, counts as
+  taking both platforms), in the orphan sweep, the owed-message sweep, the hand-back and
+  the router alike (a chat picked for a Discord-only worker was taken by no sweep, and
+  its updates refused by that worker until Telegram gave them up);
 - takes over orphaned tables: every sweep it lists the open tables without a live lease and
-  claims those that rendezvous hashing over the live workers gives to it, restoring each from
+  claims those that rendezvous hashing over the live workers gives to it (a Telegram
+  chat's: over those that take Telegram updates), restoring each from
   its last committed snapshot (``recover this one table``), so a dead worker's tables resume
   elsewhere within about ``ttl`` seconds plus one sweep;
 - hands Telegram tables back to the worker rendezvous hashing gives them to now, a few a
@@ -19,9 +27,10 @@ or one SQLite file on one machine). A worker
   got only new chats and orphans, and the one that ran alone kept every table for good. A
   table moves only when idle between hands (no hand dealt or played, nothing due for a
   few lease times, nothing owed or being sent: its snapshot is all of it), its chat quiet
-  for a few seconds with no update being handled, and to a live worker that takes Telegram
-  updates. Holding the chat's claim lock, the worker stops taking the chat's updates (each
-  answered 409: the router follows the lease, then the pick), saves the table, forgets it
+  for a few seconds with no update being handled, and to a live worker that says it takes
+  Telegram updates (its ``telegram-worker:`` lease). Holding the chat's claim lock, the
+  worker stops taking the chat's updates (each answered 409: the router follows the
+  lease, then the pick), saves the table, forgets it
   as a lost one (:meth:`TableService.hand_over`) and gives the lease up; the pick takes
   it over as an orphan at its next sweep, or at the chat's next update. An update is thus
   handled either here before the snapshot or by the pick after it, never lost or done
@@ -81,7 +90,8 @@ the router and the workers reach it.
 The :class:`Router` is the small front process: its webhook endpoint (secret token checked)
 receives Telegram's updates, the chat of each is read from its JSON and the update, as
 Telegram sent it, is forwarded to the worker holding that chat's lease, or, when none holds
-it, to the live worker rendezvous hashing picks. Which chat an update belongs to
+it, to the live worker rendezvous hashing picks among those that take Telegram updates.
+Which chat an update belongs to
 (:func:`route_key`):
 
 - a message, an edited message, a member update: its chat; the message a group upgraded to
@@ -151,6 +161,7 @@ __all__ = [
     "route_key",
     "shard_key",
     "signed_headers",
+    "telegram_workers",
 ]
 
 log = logging.getLogger("bot.cluster")
@@ -398,6 +409,26 @@ def _prefer_key(shard_id: int, worker: str) -> str:
 
 def _runner_key(worker: str) -> str:
     return f"discord-worker:{worker}"
+
+
+#: the prefix of the leases saying whether a worker takes Telegram updates (one
+#: :meth:`Store.leases` read); a chat's lease is ``"telegram:<chat>"``, not one of them
+_TELEGRAM_ADS = "telegram-"
+
+
+def _telegram_ad(worker: str, takes: bool) -> str:
+    """The lease ``worker`` holds saying it takes Telegram updates (``telegram-worker:<w>``)
+    or that it takes none (``telegram-none:<w>``: Discord only)."""
+    return f"telegram-{'worker' if takes else 'none'}:{worker}"
+
+
+def telegram_workers(live: Mapping[str, str], ads: Mapping[str, str]) -> dict[str, str]:
+    """Of the ``live`` workers (name → address), those a Telegram chat may be given to by
+    rendezvous hashing: all but the ones advertising that they take no Telegram updates
+    (``ads``: :meth:`Store.leases` of :data:`_TELEGRAM_ADS`; :func:`_telegram_ad`). A worker
+    advertising nothing (of the release before the advertisements) counts as taking both
+    platforms, as every worker did then."""
+    return {w: a for w, a in live.items() if ads.get(_telegram_ad(w, False)) != w}
 
 
 #: seconds a start's probe of another process's internal endpoint waits for its answer
@@ -687,8 +718,6 @@ class Worker:
         self._updating: dict[str, int] = {}
         #: worker → when this worker's sweep first saw it live (:meth:`rebalance`)
         self._seen_live: dict[str, float] = {}
-        #: worker address → (when asked, whether it takes Telegram updates) (:meth:`rebalance`)
-        self._takers: dict[str, tuple[float, bool]] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._chats: dict[int, str] = {}
         self._table_keys: dict[int, str] = {}  # Discord table id → its chat's lease key
@@ -785,7 +814,10 @@ class Worker:
                 self._runner = None
                 raise
         # registered once it listens: a worker whose port was taken (another worker's
-        # WORKER_LISTEN) was live for a lease time at an address that was not its own
+        # WORKER_LISTEN) was live for a lease time at an address that was not its own;
+        # whether it takes Telegram updates said first (no moment live without it: a
+        # Discord-only worker counted as taking them, :func:`telegram_workers`)
+        await self.store.acquire_lease(self._telegram_advert(), self.worker_id, self.ttl)
         await self.store.heartbeat(self.worker_id, self.address, self.ttl)
         self._loop = asyncio.create_task(self._run(), name=f"worker-{self.worker_id}")
         await self.sweep()
@@ -840,7 +872,8 @@ class Worker:
     def held_keys(self) -> list[str]:
         """The keys this worker renews: its tables' chats (and those of the closed tables
         whose last messages it is sending), chats claimed lately, the Discord shards it runs
-        (or is connecting) and its Discord advertisement."""
+        (or is connecting), its Discord advertisement and whether it takes Telegram updates
+        (:meth:`_telegram_advert`)."""
         keys = {lease_key(t.platform, t.chat_id) for t in self.service.tables.values()}
         # closed tables whose last messages are being sent here: nobody else sends them
         keys.update(lease_key(t.platform, t.chat_id) for t in self.service.rt.closing.values())
@@ -848,6 +881,7 @@ class Worker:
         keys.update(k for k, at in self._claimed.items() if at > horizon)
         keys.update(shard_key(s) for s in self.shards | self._taking)
         keys.update(self._advertised())
+        keys.add(self._telegram_advert())
         return sorted(keys)
 
     def _advertised(self) -> list[str]:
@@ -858,6 +892,25 @@ class Worker:
         keys = [_runner_key(self.worker_id)]
         keys.extend(_prefer_key(s, self.worker_id) for s in sorted(preferred))
         return keys
+
+    def _telegram_advert(self) -> str:
+        """The lease saying whether this worker takes Telegram updates (it presents to
+        Telegram: ``telegram-worker:<w>``, else ``telegram-none:<w>``), renewed with the
+        others: the workers hash a Telegram chat only over those that take them
+        (:func:`telegram_workers`), and hand tables back only to one saying it does
+        (:meth:`rebalance`)."""
+        return _telegram_ad(self.worker_id, TELEGRAM in self.service.rt.presenters)
+
+    async def _telegram_live(self) -> tuple[dict[str, str], dict[str, str]]:
+        """``(workers, ads)``: the live workers a Telegram chat may be given to by rendezvous
+        hashing (:func:`telegram_workers`; this one among them when it presents to
+        Telegram) and the advertisements read (:data:`_TELEGRAM_ADS`, one read)."""
+        live = await self.store.live_workers()
+        ads = await self.store.leases(_TELEGRAM_ADS)
+        takers = telegram_workers(live, ads)
+        if TELEGRAM in self.service.rt.presenters:
+            takers[self.worker_id] = self.address
+        return takers, ads
 
     async def _run(self) -> None:
         """Heartbeat and renewals every quarter of the lease time, never held up by a
@@ -893,6 +946,10 @@ class Worker:
         with answer_within(self.ttl * RENEW_SHARE):
             await self.store.heartbeat(self.worker_id, self.address, self.ttl)
             kept = set(await self.store.renew_leases(self.worker_id, keys, self.ttl))
+            advert = self._telegram_advert()
+            if advert not in kept:  # (a pause past the lease time: said again, only ours)
+                await self.store.acquire_lease(advert, self.worker_id, self.ttl)
+                kept.add(advert)
         claiming = {k for k, lock in self._locks.items() if lock.locked()}
         # (a chat handed back meanwhile, :meth:`rebalance`: renewed before it was let go)
         self._renewed = {k: asked for k in kept if k not in claiming and k not in self._handed}
@@ -912,12 +969,16 @@ class Worker:
 
     async def sweep(self) -> None:
         """Take over the open tables no live worker holds that rendezvous hashing gives to
-        this worker (a dead worker's tables, or tables of a fresh start)."""
+        this worker (a dead worker's tables, or tables of a fresh start): a Telegram chat's
+        over the live workers that take Telegram updates (:func:`telegram_workers`; a
+        Discord-only worker never takes it), a Discord table's by its guild's shard."""
         await self.sweep_shards()
         orphans = await self.store.unleased_tables()
         if orphans:
-            live = await self.store.live_workers()
-            live.setdefault(self.worker_id, self.address)
+            presents = TELEGRAM in self.service.rt.presenters
+            takers: dict[str, str] = {}  # (the live workers that take Telegram updates)
+            if presents and any(key.startswith(f"{TELEGRAM}:") for _, key in orphans):
+                takers, _ = await self._telegram_live()
             lapsed = await self.store.lapsed_leases("")  # (whose they were: the summary)
             taken: dict[str | None, int] = {}  # the worker whose lease ran out → tables taken
             try:
@@ -925,8 +986,7 @@ class Worker:
                     if self.stopping:
                         return
                     if key.startswith(f"{TELEGRAM}:"):
-                        presents = TELEGRAM in self.service.rt.presenters
-                        mine = presents and rendezvous(key, live) == self.worker_id
+                        mine = presents and rendezvous(key, takers) == self.worker_id
                     else:
                         mine = await self._my_discord_table(table_id)
                     fresh = table_id not in self.service.tables
@@ -945,7 +1005,8 @@ class Worker:
         the closing step's last showdown, final standings, closing notice, kept with the
         table's final snapshot when its worker died before sending them). The worker that
         would serve the chat sends them: the holder of the chat's lease, else the one
-        rendezvous hashing picks (Telegram) or the one running the guild's shard (Discord),
+        rendezvous hashing picks among the live workers taking Telegram updates
+        (:func:`telegram_workers`) or the one running the guild's shard (Discord),
         which takes the lease first. Holding the lease while it sends (the closing worker
         holds it until its own sending is done, :attr:`Runtime.closing`), it reads the final
         snapshot again (the closing worker may have sent it meanwhile) and forgets it once
@@ -1006,9 +1067,8 @@ class Worker:
             key = lease_key(community.platform, record.chat_id)
             if not self.holds(key):
                 if community.platform == TELEGRAM:
-                    if live is None:
-                        live = await self.store.live_workers()
-                        live.setdefault(self.worker_id, self.address)
+                    if live is None:  # (those that take Telegram updates, this one too)
+                        live, _ = await self._telegram_live()
                     mine = rendezvous(key, live) == self.worker_id
                 else:
                     mine = self._shard_of_guild(community.external_id) in self.shards
@@ -1727,8 +1787,10 @@ class Worker:
         (:meth:`~bot.service.runtime.Runtime.idle_for_handover`: nothing due for
         :data:`REBALANCE_LEASES` lease times, nothing owed or in flight), whose chat had no
         update here for :data:`REBALANCE_QUIET_SECONDS` and has none being handled, and only
-        to a worker seen live here for :data:`REBALANCE_LEASES` lease times that takes
-        Telegram updates (:func:`probe`: signed for ``/telegram`` and taken). Each is
+        to a worker seen live here for :data:`REBALANCE_LEASES` lease times that says it
+        takes Telegram updates (its ``telegram-worker:<w>`` lease, :meth:`_telegram_advert`,
+        read with the others in one read; rendezvous hashing over those that take them,
+        :func:`telegram_workers`, as the sweep's and the router's). Each is
         :meth:`_hand_back`'s. Discord tables follow their shard (:meth:`sweep_shards`):
         never handed back here."""
         if self.stopping or TELEGRAM not in self.service.rt.presenters:
@@ -1749,8 +1811,7 @@ class Worker:
         )
         if not tables:
             return 0
-        live = await self.store.live_workers()
-        live[self.worker_id] = self.address
+        live, ads = await self._telegram_live()
         self._seen_live = {w: self._seen_live.get(w, now) for w in live}
         settled = {
             w for w, at in self._seen_live.items() if at <= now - REBALANCE_LEASES * self.ttl
@@ -1762,26 +1823,13 @@ class Worker:
             pick = rendezvous(key, live)
             if pick is None or pick == self.worker_id or pick not in settled:
                 continue
-            if await self._takes_telegram(live[pick]) and await self._hand_back(
+            # (only to a worker saying it takes Telegram updates: one of the release before
+            # the advertisements may run Discord only, and would never take the table)
+            if ads.get(_telegram_ad(pick, True)) == pick and await self._hand_back(
                 key, table_id, pick
             ):
                 handed += 1
         return handed
-
-    async def _takes_telegram(self, address: str) -> bool:
-        """Whether the worker at ``address`` takes Telegram updates: it took a request
-        signed for ``/telegram`` and said its lease time (:func:`probe`; not a worker of
-        Discord only, nor one that does not answer). Asked once per :data:`STEADY_LEASES`
-        lease times a worker."""
-        now = time.monotonic()
-        asked = self._takers.get(address)
-        if asked is None or asked[0] < now - STEADY_LEASES * self.ttl:
-            _, lease = await probe(address, "telegram", self.keys.get("telegram", ""))
-            self._takers = {
-                a: v for a, v in self._takers.items() if v[0] >= now - STEADY_LEASES * self.ttl
-            }
-            asked = self._takers[address] = (now, lease is not None)
-        return asked[1]
 
     async def _hand_back(self, key: str, table_id: int, pick: str) -> bool:
         """Let chat ``key``'s table ``table_id`` go to the worker ``pick`` (:meth:`rebalance`),
@@ -1996,7 +2044,8 @@ class Router:
         self._runner: web.AppRunner | None = None
         self.retry_seconds = retry_seconds
         self._chats: dict[int, str] = {}
-        self._live: tuple[float, dict[str, str]] = (0.0, {})
+        #: (when read, the live workers, those of them a Telegram chat may be given to)
+        self._live: tuple[float, dict[str, str], dict[str, str]] = (0.0, {}, {})
         #: chat key → the lock its updates are forwarded under, one at a time, and how many
         #: of them are routed and not through yet
         self._order: dict[str, tuple[asyncio.Lock, int]] = {}
@@ -2194,18 +2243,26 @@ class Router:
 
     async def live_workers(self, *, fresh: bool = False) -> dict[str, str]:
         """Live workers (cached for half a second)."""
-        at, live = self._live
+        return (await self._workers(fresh))[0]
+
+    async def _workers(self, fresh: bool) -> tuple[dict[str, str], dict[str, str]]:
+        """``(live workers, those of them that take Telegram updates)``
+        (:func:`telegram_workers`), cached for half a second."""
+        at, live, takers = self._live
         if fresh or time.monotonic() - at > 0.5:
             live = await self.store.live_workers()
-            self._live = (time.monotonic(), live)
-        return live
+            takers = telegram_workers(live, await self.store.leases(_TELEGRAM_ADS))
+            self._live = (time.monotonic(), live, takers)
+        return live, takers
 
     async def target(self, key: str, *, fresh: bool = False) -> str | None:
         """The address of the worker that should get ``key``'s updates now: the live worker
         that took the chat's last update (for :attr:`OWNER_SECONDS`), else the lease's
-        holder, else the one rendezvous hashing picks. ``fresh``: ask the store (a forward
-        failed)."""
-        live = await self.live_workers(fresh=fresh)
+        holder, else the one rendezvous hashing picks among the live workers that take
+        Telegram updates (:func:`telegram_workers`: a Discord-only one refuses them, and
+        the chat's update was refused again and again until Telegram gave it up).
+        ``fresh``: ask the store (a forward failed)."""
+        live, takers = await self._workers(fresh)
         cached = self._owners.get(key)
         if (
             not fresh
@@ -2218,8 +2275,8 @@ class Router:
         owner = await self.store.lease_owner(key)
         if owner is not None and owner in live:
             return live[owner]
-        chosen = rendezvous(key, live)
-        return None if chosen is None else live[chosen]
+        chosen = rendezvous(key, takers)
+        return None if chosen is None else takers[chosen]
 
     async def forward(self, key: str, data: Mapping[str, Any], body: bytes | None = None) -> bool:
         """Deliver one update (``body``: its JSON as Telegram sent it; by default ``data``
