@@ -32,6 +32,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from storage import check as storage_check
 from storage.api import StorageError, StorageUnreachable
 from storage.check import audit, no_bot_tables, read_database, with_sqlite_advice
 from storage.cli import EX_TEMPFAIL, refuse_missing_env_file
@@ -178,7 +179,9 @@ def _backup(source: Path, dest: Path) -> None:
             f"{dest} is a file SQLite keeps for {source}: give the backup a new name"
         )
     try:
-        with contextlib.closing(sqlite3.connect(source)) as src:
+        with contextlib.closing(
+            sqlite3.connect(source, timeout=storage_check.LOCK_WAIT_SECONDS)
+        ) as src:
             # a database at all, and the bot's (brk79: an empty file's copy was left behind)
             tables = src.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
             if "communities" not in {name for (name,) in tables.fetchall()}:

@@ -39,6 +39,7 @@ from storage.api import LedgerEntry, LedgerKind, StorageError, StorageUnreachabl
 __all__ = [
     "AUDIT_QUERIES",
     "LEDGER_TRIGGERS",
+    "LOCK_WAIT_SECONDS",
     "SQLITE_ADVICE",
     "TRIGGER_QUERIES",
     "AuditData",
@@ -56,6 +57,11 @@ __all__ = [
     "warn_unguarded",
     "with_sqlite_advice",
 ]
+
+#: Seconds a read of a SQLite file (``python -m storage check``, the source of ``backup``)
+#: waits for another program's lock before it says the file is locked (sqlite3's default;
+#: the tests of that line shorten it).
+LOCK_WAIT_SECONDS = 5.0
 
 AUDIT_QUERIES: Mapping[str, str] = {
     "communities": "SELECT id, platform, external_id FROM communities ORDER BY id",
@@ -383,7 +389,10 @@ async def read_database(path: str | Path) -> AuditData:
         raise StorageError(f"no database file at {p}")
     try:
         async with aiosqlite.connect(
-            p.resolve().as_uri() + "?mode=ro", uri=True, isolation_level=None
+            p.resolve().as_uri() + "?mode=ro",
+            uri=True,
+            isolation_level=None,
+            timeout=LOCK_WAIT_SECONDS,
         ) as db:
             await db.execute("BEGIN")
             rows = {

@@ -65,7 +65,8 @@ async def test_a_dead_worker_does_not_keep_the_next_from_being_told() -> None:
     store = _Store({"dead": dead, "up": up})
     service: Any = SimpleNamespace(store=store, tables={}, rt=SimpleNamespace())
     telegram: Any = SimpleNamespace(app=SimpleNamespace(bot=SimpleNamespace(token=TOKEN)))
-    w1 = Worker(service, "w1", "http://127.0.0.1:9", telegram=telegram)
+    # (a 1 s lease: the dead worker's table is looked at again for 3 lease times, 3 s, not 15)
+    w1 = Worker(service, "w1", "http://127.0.0.1:9", ttl=1.0, telegram=telegram)
     try:
         w1.private_life("42", False, True)
         await until(lambda: not w1._telling, what="the telling done")

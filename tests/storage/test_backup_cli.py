@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+import storage.check
 from storage.__main__ import main
 from storage.sqlite import SqliteStore
 from tests.storage.helpers import seated
@@ -102,9 +103,10 @@ async def test_the_check_of_an_empty_postgresql_database_says_it_has_no_bot_tabl
 
 
 def test_a_database_locked_by_another_program_says_what_to_do(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """brk79: "cannot read X: database is locked" said nothing of what to do."""
+    monkeypatch.setattr(storage.check, "LOCK_WAIT_SECONDS", 0.1)  # (not 5 s a read)
     db = tmp_path / "ofc.sqlite3"
     asyncio.run(_made(db))
     holder = sqlite3.connect(db, isolation_level=None)
