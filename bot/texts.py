@@ -3146,6 +3146,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "It applies from the next hand (after any Fantasyland hands this one earns).",
         "ru": "Действует со следующей раздачи (после раздач Фантазии, если эта их принесёт).",
     },
+    "settings.in_force_match": {
+        "en": " (the table plays {value} until this hand and any Fantasyland hands it brings end)",
+        "ru": " (за столом {value} до конца этой раздачи и раздач Фантазии после неё)",
+    },
+    "settings.in_force_hand": {
+        "en": " (the table plays {value} until this hand ends)",
+        "ru": " (за столом {value} до конца этой раздачи)",
+    },
     "settings.next_hand": {
         "en": "It applies from the next hand.",
         "ru": "Действует со следующей раздачи.",
