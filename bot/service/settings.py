@@ -1892,6 +1892,8 @@ async def settings(
         label = rt.kush_label(community)
         readers = await readers_language(rt, community)
         shown = _with_default(s, spec, lang, label, game or s.game, readers)
+        # (the value the chat's table still plays beside the one saved, as the list says)
+        shown += _in_force(s, spec, _own_cash_table(rt, community.id, here), lang, label, readers)
         text = spec.help_text(lang, shown, label, community.platform)
         if _droppable(s, spec, game or s.game, readers):  # (the way back was not said)
             text += "\n" + tr(lang, "settings.reset_hint", name=setting_word(spec, lang))

@@ -316,3 +316,21 @@ def _env() -> tuple[TableService, FakePresenter, MemoryStore, Clock]:
 async def _dealt_on(service: TableService) -> LiveTable:
     """:func:`dealt` (the first hand dealt to Alice and Boris)."""
     return await dealt(service)
+
+
+async def test_r6_6_one_settings_help_names_the_value_in_force_too() -> None:
+    """``/settings kush_per_point`` alone (what it is, and its value) during a hand, with 5
+    saved to apply after the match: it said "5" alone, as the list did, while the table
+    played 1; it names both now, in both languages."""
+    service, store = new_service()
+    before = await stored(store)
+    await dealt(service)
+    assert not (await say(service, "kush_per_point", "5")).alert
+    for actor, lang in ((ALICE, "en"), (BORIS, "ru")):
+        reply = await say(service, "kush_per_point", actor=actor)
+        assert not reply.alert
+        assert tr(lang, "settings.in_force_match", value="1") in reply.text, reply.text
+    assert not (await say(service, "kush_per_point", "default")).alert
+    reply = await say(service, "kush_per_point")
+    assert tr("en", "settings.in_force_match", value="1")[:12] not in reply.text, reply.text
+    assert await stored(store) == before  # (set back: the saved settings as they were)
