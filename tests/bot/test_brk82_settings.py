@@ -129,6 +129,10 @@ async def test_r7_6_a_point_changed_during_a_chinese_reveal_settles_the_game_onc
         reply = await service.settings(GROUP, ALICE, True, ["target_points", target])
         assert not reply.alert, reply.text
     assert t.options.kush_per_point == 1 and t.hand is not None
+    listed = (await service.settings(GROUP, ALICE, True, [])).screen
+    assert listed is not None  # (no Fantasyland in Chinese Poker: until this hand ends)
+    keeps = tr("en", "settings.in_force_hand", value="1")
+    assert f"Kush per point (kush_per_point): 2 (default 1){keeps}" in listed.text, listed.text
     for _ in range(8):
         clock.now += 3
         await service.run_due()
@@ -334,3 +338,25 @@ async def test_r6_6_one_settings_help_names_the_value_in_force_too() -> None:
     reply = await say(service, "kush_per_point")
     assert tr("en", "settings.in_force_match", value="1")[:12] not in reply.text, reply.text
     assert await stored(store) == before  # (set back: the saved settings as they were)
+
+
+async def test_r8_2_a_buy_in_lowered_and_a_point_raised_at_once_never_leave_a_point_dearer() -> (
+    None
+):
+    """With a buy-in of 500, one admin lowers it to 100 while another raises the point to
+    400 at the same moment, during a hand: each alone is valid, together a point would cost
+    more than the buy-in (refused when set, R8.2). One of them is refused; what is saved,
+    and what the table waits to take, keeps the point within the buy-in."""
+    service, store = new_service()
+    assert not (await say(service, "min_buy_in", "500")).alert
+    t = await dealt(service)
+    replies = await asyncio.gather(
+        say(service, "min_buy_in", "100"), say(service, "kush_per_point", "400", actor=BORIS)
+    )
+    assert [r.alert for r in replies].count(True) == 1, replies
+    s = await stored(store)
+    point = s.options.get("kush_per_point", 1)
+    assert isinstance(point, int) and point <= s.min_buy_in
+    assert t.pending_options is not None and t.pending_buy_in is not None
+    assert t.pending_options.kush_per_point <= t.pending_buy_in
+    assert await check_store(store) == []
