@@ -3147,12 +3147,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Действует со следующей раздачи (после раздач Фантазии, если эта их принесёт).",
     },
     "settings.in_force_match": {
-        "en": " (the table plays {value} until this hand and any Fantasyland hands it brings end)",
-        "ru": " (за столом {value} до конца этой раздачи и раздач Фантазии после неё)",
+        "en": " (in play: {value} till the match ends)",
+        "ru": " (в игре: {value} до конца матча)",
     },
     "settings.in_force_hand": {
-        "en": " (the table plays {value} until this hand ends)",
-        "ru": " (за столом {value} до конца этой раздачи)",
+        "en": " (in play: {value} till the hand ends)",
+        "ru": " (в игре: {value} до конца раздачи)",
     },
     "settings.next_hand": {
         "en": "It applies from the next hand.",

@@ -1622,8 +1622,8 @@ def _in_force(
     readers: str | None = None,
 ) -> str:
     """What the settings list adds to ``spec``'s line when cash table ``table`` still plays
-    another value than the one saved under ``s`` (``""`` otherwise): " (the table plays 1
-    until this hand …)". A rule option waits for the match's end (R6.6; in Chinese Poker,
+    another value than the one saved under ``s`` (``""`` otherwise): " (in play: 1 till
+    the match ends)". A rule option waits for the match's end (R6.6; in Chinese Poker,
     which has no Fantasyland, the hand's, R7), the buy-in for the hand's (or the match's when
     below the point in force, R8.2; :func:`~.dealing.apply_pending`). The list showed the
     saved value alone, read as the one in force. Not ``time_bank_seconds`` (the seated keep
