@@ -360,3 +360,33 @@ async def test_r8_2_a_buy_in_lowered_and_a_point_raised_at_once_never_leave_a_po
     assert t.pending_options is not None and t.pending_buy_in is not None
     assert t.pending_options.kush_per_point <= t.pending_buy_in
     assert await check_store(store) == []
+
+
+async def test_r7_6_a_target_lowered_then_set_back_during_a_hand_ends_no_game() -> None:
+    """Chinese Poker to 200, Alice at 22 points: during hand 2 an admin sets target_points
+    20 (Alice's points reach it) and then 200 again before the hand ends. Nothing is left to
+    apply: the game plays on to 200, unsettled, with the points of both hands."""
+    from tests.bot.test_service_classic import (
+        ALICE,
+        BOB,
+        GROUP,
+        auto_street,
+        chinese_after_one_hand,
+    )
+
+    service, presenter, store, clock, t = await chinese_after_one_hand()
+    clock.now += 5
+    await service.run_due()
+    assert t.hand is not None and t.hand_no == 2
+    for value in ("20", "200"):
+        reply = await service.settings(GROUP, ALICE, True, ["target_points", value])
+        assert not reply.alert, reply.text
+    assert t.pending_options is not None and t.pending_options.target_points == 200
+    for who in (ALICE, BOB):
+        await auto_street(service, presenter, who)
+    for _ in range(4):
+        await service.run_due()
+    assert t.hand is None and t.chinese is not None and t.chinese.target == 200
+    assert not t.chinese.over and t.chinese.hands == 2
+    assert {s: st.stack for s, st in t.seats.items()} == {0: 200, 1: 200}  # (unsettled)
+    await assert_conserved(store)  # type: ignore[arg-type]
