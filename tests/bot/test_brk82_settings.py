@@ -22,7 +22,7 @@ from collections.abc import Iterator
 import pytest
 
 import game.hand
-from bot.model import LiveTable
+from bot.model import Actor, LiveTable
 from bot.service import TableService
 from bot.texts import tr
 from game.board import assess_board
@@ -389,4 +389,35 @@ async def test_r7_6_a_target_lowered_then_set_back_during_a_hand_ends_no_game() 
     assert t.hand is None and t.chinese is not None and t.chinese.target == 200
     assert not t.chinese.over and t.chinese.hands == 2
     assert {s: st.stack for s, st in t.seats.items()} == {0: 200, 1: 200}  # (unsettled)
+    await assert_conserved(store)  # type: ignore[arg-type]
+
+
+async def test_r8_2_a_ready_seconds_raised_while_the_ready_timer_runs_moves_it_and_its_count() -> (
+    None
+):
+    """Alice and Boris are ready, Carol seated but not: the ready timer runs (R8.2, 60 s).
+    20 s in, an admin sets ready_seconds 120: the timer ends 120 s after it started, the
+    lobby shows the 100 s left, and Carol is stood up (no kush taken) only then, the hand
+    dealt to the two who were ready."""
+    carol = Actor("telegram", "3", "Carol", "en")
+    service, presenter, store, clock = _env()
+    await service.new_table(GROUP, ALICE)
+    for actor in (ALICE, BORIS, carol):
+        assert not (await service.join(GROUP, actor)).alert
+    for actor in (ALICE, BORIS):
+        assert not (await service.ready(GROUP, actor)).alert
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is None and t.ready_deadline is not None
+    started = t.ready_deadline - 60
+    clock.now = started + 20
+    assert not (await say(service, "ready_seconds", "120")).alert
+    assert t.ready_deadline == started + 120
+    shown = tr("en", "lobby.ready_timer", seconds=100)
+    assert shown in presenter.last_table(GROUP.chat_id).text.split("\n")
+    clock.now = started + 61
+    await service.run_due()
+    assert t.hand is None and t.seat_of(carol.user_id) is not None
+    clock.now = started + 121
+    await service.run_due()
+    assert t.hand is not None and t.seat_of(carol.user_id) is None
     await assert_conserved(store)  # type: ignore[arg-type]
