@@ -421,3 +421,46 @@ async def test_r8_2_a_ready_seconds_raised_while_the_ready_timer_runs_moves_it_a
     await service.run_due()
     assert t.hand is not None and t.seat_of(carol.user_id) is None
     await assert_conserved(store)  # type: ignore[arg-type]
+
+
+async def test_r8_3_a_point_raised_mid_round_settles_the_rounds_points_at_the_old_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Classic OFC, settle_per_round (R8.3: a round of two matches heads-up): during the
+    first match's hand an admin sets kush_per_point 2. As that match ends the new point
+    applies, so the round's points so far are settled first at 1 kush a point (their price
+    when played), once; the next hand, the round's second match, plays at 2 and is settled
+    at 2 as the round ends."""
+    from tests.bot.conftest import service_env
+    from tests.bot.test_service_classic import ALICE, BOB, GROUP, configure, play_hand, start
+
+    only(monkeypatch, iter(()))
+    service, presenter, store, clock = service_env(next_hand_delay=5)
+    await configure(service, game="ofc", settle_per_round="on")
+    await start(service, [ALICE, BOB], "ofc")
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    reply = await service.settings(GROUP, ALICE, True, ["kush_per_point", "2"])
+    assert not reply.alert, reply.text
+    alice, bob = t.seat_of(ALICE.user_id), t.seat_of(BOB.user_id)
+    assert alice is not None and bob is not None
+    await play_hand(service, presenter, [ALICE, BOB])
+    assert t.hand is None and t.options.kush_per_point == 2
+    hands = [h["result"] for h in await store.export_hands(t.id)]
+    assert [bool(h.get("round_end")) for h in hands] == [False, True], hands  # settled once
+    won = sum(p if a == alice.seat else -p for a, _b, p in hands[0]["pairs"])
+    assert won != 0 and hands[0]["kush"] == {}  # (the hand's points waited for the round)
+    assert hands[1]["kush"] == {str(alice.seat): won, str(bob.seat): -won}  # 1 kush a point
+    assert (alice.stack, bob.stack) == (200 + won, 200 - won)
+    assert t.match is not None and t.match.round_pairs == ()
+    clock.now += 5
+    await service.run_due()
+    assert t.hand is not None and t.hand_no > 1 and t.hand.options.kush_per_point == 2
+    await play_hand(service, presenter, [ALICE, BOB])
+    # the round's second match (the early settlement did not restart the round's count):
+    # its points settled as it ends, at 2 kush a point
+    hands = [h["result"] for h in await store.export_hands(t.id)]
+    later = sum(p if a == alice.seat else -p for a, _b, p in hands[2]["pairs"])
+    assert hands[2]["kush"] == {str(alice.seat): 2 * later, str(bob.seat): -2 * later}
+    assert (alice.stack, bob.stack) == (200 + won + 2 * later, 200 - won - 2 * later)
+    await assert_conserved(store)  # type: ignore[arg-type]
