@@ -3,15 +3,18 @@
 
 Found and fixed: the ``/settings`` list during a hand showed the value saved for the next
 match alone ("Kush per point: 5") while the table still played the old one (1): nothing said
-which was in force. The list now names the value the table plays until the change applies,
-in English and Russian, and lists a setting set back to its default mid-hand too.
+which was in force; ``/settings <name>`` alone the same. Both now name the value the table
+plays until the change applies, in English and Russian, and the list shows a setting set
+back to its default mid-hand too.
 
 Held (kept as regression tests): options saved in a main hand wait through its Fantasyland
 hand and a restart, apply once at the match's end, both hands settled at the old point
 (Pineapple, classic OFC); a point (and a target) changed during a Chinese Poker reveal
 settles the game once at the old point; timers changed mid-turn leave the turn's deadline
-and banks alone; two admins at once; a member who is not an admin; a lowered
-``idle_close_seconds`` counted from the hand's end."""
+and banks alone; two admins at once (one setting; a buy-in and a point that clash); a
+member who is not an admin; a lowered ``idle_close_seconds`` counted from the hand's end; a
+Chinese Poker target set back mid-hand; ``ready_seconds`` raised while the ready timer runs;
+a point raised mid-round under ``settle_per_round``."""
 
 from __future__ import annotations
 
