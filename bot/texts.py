@@ -3146,6 +3146,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "It applies from the next hand (after any Fantasyland hands this one earns).",
         "ru": "Действует со следующей раздачи (после раздач Фантазии, если эта их принесёт).",
     },
+    "settings.in_force_match": {
+        "en": " (in play: {value} till the match ends)",
+        "ru": " (в игре: {value} до конца матча)",
+    },
+    "settings.in_force_hand": {
+        "en": " (in play: {value} till the hand ends)",
+        "ru": " (в игре: {value} до конца раздачи)",
+    },
     "settings.next_hand": {
         "en": "It applies from the next hand.",
         "ru": "Действует со следующей раздачи.",

@@ -1531,6 +1531,7 @@ def settings_screen(
     label: str,
     full: bool = True,
     readers: str | None = None,
+    table: LiveTable | None = None,
 ) -> Screen:
     """The admin settings message: the settings of ``game`` (the game of the chat's open
     table; the community's game when none is open) with their values and buttons (−/+ for
@@ -1541,7 +1542,9 @@ def settings_screen(
     were too long for a phone). A press on either list shows that list again. ``label``: the
     kush label as messages show it (:meth:`Runtime.kush_label`); ``readers``: the language
     most of the group's players read (:func:`readers_language`: a time zone never set
-    follows it under ``auto``)."""
+    follows it under ``auto``); ``table``: the chat's open table, whose value still in force
+    of a setting saved to apply later (R6.6, R8.2) each line names after the saved one
+    (:func:`_in_force`), a setting at its default listed then too."""
     s = community.settings
     opts = table_options(s, game)
     v = settings_version(community)
@@ -1568,16 +1571,17 @@ def settings_screen(
                 after_rows.append((button,))
             continue
         name = _title(spec, lang)
+        keeps = _in_force(s, spec, table, lang, label, readers)
         if full:
             value = _display(s, opts, spec, lang, label, readers=readers)
-        elif _is_default(s, spec, opts.game, readers) and not _pinned(s, spec):
+        elif _is_default(s, spec, opts.game, readers) and not _pinned(s, spec) and not keeps:
             # (a rule option stored at this game's default is listed: another game's
             # tables play it, not their own default)
             others += 1
             continue
         else:
             value = _with_default(s, spec, lang, label, opts.game, readers)
-        lines.append(tr(lang, "settings.line", name=name, value=value))
+        lines.append(tr(lang, "settings.line", name=name, value=value + keeps))
         short = _short(spec, lang)
         if spec.kind is Kind.TEXT:
             continue
@@ -1607,6 +1611,43 @@ def settings_screen(
         lines.append(tr(lang, key, n=others, game=game_name, with_buttons=buttons))
     rows.append((Button(tr(lang, "settings.all_button"), encode(AllSettings(0, v))),))
     return Screen("\n".join([*lines, *after]), tuple(rows))
+
+
+def _in_force(
+    s: CommunitySettings,
+    spec: Setting,
+    table: LiveTable | None,
+    lang: str,
+    label: str,
+    readers: str | None = None,
+) -> str:
+    """What the settings list adds to ``spec``'s line when cash table ``table`` still plays
+    another value than the one saved under ``s`` (``""`` otherwise): " (in play: 1 till
+    the match ends)". A rule option waits for the match's end (R6.6; in Chinese Poker,
+    which has no Fantasyland, the hand's, R7), the buy-in for the hand's (or the match's when
+    below the point in force, R8.2; :func:`~.dealing.apply_pending`). The list showed the
+    saved value alone, read as the one in force. Not ``time_bank_seconds`` (the seated keep
+    their bank, R8.6) nor ``ready_seconds`` (it applies at once)."""
+    if table is None or table.tournament is not None:
+        return ""
+    options = table.options
+    if spec.name == "min_buy_in":
+        if table.pending_buy_in is None or table.pending_buy_in == table.min_buy_in:
+            return ""
+        shown = grouped(table.min_buy_in, lang)
+        later = table.pending_buy_in < options.kush_per_point
+    elif (
+        spec.community
+        or spec.name in ("time_bank_seconds", "ready_seconds")
+        or not spec.applies_to(options.game)
+        or table.pending_options is None
+        or getattr(table.pending_options, spec.name) == getattr(options, spec.name)
+    ):
+        return ""
+    else:
+        shown = _display(s, options, spec, lang, label, readers=readers)
+        later = options.game is not GameKind.CHINESE
+    return tr(lang, "settings.in_force_match" if later else "settings.in_force_hand", value=shown)
 
 
 #: the settings meant by the words a group tries that no setting name is spelled like
@@ -1818,7 +1859,10 @@ async def settings(
         readers = await readers_language(rt, community)
         label = rt.kush_label(community)
         full = bool(args)
-        screen = settings_screen(community, lang, game, label=label, full=full, readers=readers)
+        table = _own_cash_table(rt, community.id, here)
+        screen = settings_screen(
+            community, lang, game, label=label, full=full, readers=readers, table=table
+        )
         return Reply(screen=screen)
     # (copied text brings invisible format characters: "hand_seconds\u200b" was "not a
     # setting", shown as “hand_seconds”; a label keeps them, its emoji are joined by them)
@@ -1848,6 +1892,8 @@ async def settings(
         label = rt.kush_label(community)
         readers = await readers_language(rt, community)
         shown = _with_default(s, spec, lang, label, game or s.game, readers)
+        # (the value the chat's table still plays beside the one saved, as the list says)
+        shown += _in_force(s, spec, _own_cash_table(rt, community.id, here), lang, label, readers)
         text = spec.help_text(lang, shown, label, community.platform)
         if _droppable(s, spec, game or s.game, readers):  # (the way back was not said)
             text += "\n" + tr(lang, "settings.reset_hint", name=setting_word(spec, lang))
@@ -2120,7 +2166,10 @@ async def _change(
         text += "\n" + tr(lang, key, tables=", ".join(f"#{n}" for n in kept))
     if not listed:
         return Reply(text + "\n" + tr(lang, "settings.list_hint"))
-    screen = settings_screen(community, lang, table_game, label=label, full=full, readers=readers)
+    table = _own_cash_table(rt, community.id, here)
+    screen = settings_screen(
+        community, lang, table_game, label=label, full=full, readers=readers, table=table
+    )
     return Reply(text, screen=screen)
 
 
@@ -2199,6 +2248,13 @@ def _cash_tables(rt: Runtime, community_id: int, here: int | None) -> list[LiveT
     ]
     own = [t for t in tables if t.id == here]
     return own or tables
+
+
+def _own_cash_table(rt: Runtime, community_id: int, here: int | None) -> LiveTable | None:
+    """The chat's open table (number ``here``) when it is a cash table of the community:
+    the one whose values in force the settings list names (:func:`_in_force`)."""
+    own = [t for t in _cash_tables(rt, community_id, here) if t.id == here]
+    return own[0] if own else None
 
 
 def _still_waits(rt: Runtime, community_id: int, name: str, here: int | None = None) -> bool:
@@ -2914,7 +2970,9 @@ async def settings_press(
     readers = await readers_language(rt, community)
     if isinstance(p, AllSettings):
         label = rt.kush_label(community)
-        return Reply(screen=settings_screen(community, lang, game, label=label, readers=readers))
+        table = _own_cash_table(rt, community.id, here)
+        screen = settings_screen(community, lang, game, label=label, readers=readers, table=table)
+        return Reply(screen=screen)
     if p.version != settings_version(community):
         return Reply(tr(lang, "err.stale"), alert=True)
     spec = _BY_CODE.get(p.code)
