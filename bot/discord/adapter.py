@@ -2032,7 +2032,10 @@ class DiscordAdapter:
                     hand = _live_hand(interaction, message.id, screen)
                     self.presenter.remember_live(user_id, hand, shown, stamp)
             elif screen is not None:
-                # "My cards" on the table message: the hand as a new ephemeral message
+                # "My cards" on the table message: the hand as a new ephemeral message,
+                # with the newest screen of it told since the reply was made (a move made
+                # while the deferral was on its way: posted older, the hand flashed to it)
+                screen = self.presenter.opened_hand(user_id, screen)
                 view = view_of(screen)
                 extra: dict[str, Any] = {"view": view} if view is not None else {}
                 content = content_of(_compose(reply.text, screen))

@@ -1524,6 +1524,16 @@ class DiscordPresenter(LatePictures):
             else:
                 self._opened.pop(live_key, None)
 
+    def opened_hand(self, user_id: str, screen: Screen) -> Screen:
+        """The screen to post a "My cards" answer with, built at the last moment before its
+        request (:meth:`opening_live`): the newest one the player's hand of ``screen.table``
+        was written with since the answer's screen was made, else ``screen``. (Posted with
+        the screen the reply was made with, the new hand showed it, then flashed to the
+        newer one once :meth:`remember_live` wrote it: a move made while the press's
+        deferral was on its way.) Pass the screen returned as ``posted`` to
+        :meth:`remember_live`: only a step told after this is written on the new hand."""
+        return self._opened.get((user_id, screen.table), screen)
+
     def answer_live(self, user_id: str, screen: Screen, stamp: int | None) -> int:
         """A press on the player's ephemeral hand of ``screen.table``, its turn numbered
         ``stamp``, is about to be answered with ``screen`` (the interaction's response writes
