@@ -11,7 +11,8 @@ or one SQLite file on one machine). A worker
   longer holds is refused in the writing transaction, so a worker that stalled past its lease
   (a zombie) can never settle a hand twice or fire a timer a second time;
 - says whether it takes Telegram updates (lease ``telegram-worker:<worker>``, or
-  ``telegram-none:<worker>`` for a Discord-only one), renewed with its other leases: a
+  ``telegram-none:<worker>`` for a Discord-only one, and for one stopping, said first as
+  it stops: no table is handed to it then), renewed with its other leases: a
   Telegram chat is given by rendezvous hashing only among the live workers that take them
   (:func:`telegram_workers`; one advertising nothing, of the release before, counts as
   taking both platforms), in the orphan sweep, the owed-message sweep, the hand-back and
