@@ -132,17 +132,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         # group was set to (a resumed Russian sandbox started in English, its next line
         # Russian), else English
         lang = args.lang or stored_group_language(Path(args.sandbox_db)) or "en"
+        # the file actually read: the default .env may be missing (a given one may not)
+        where = "" if Path(args.env_file).is_file() else "_file"
         if not args.sandbox and _stdin_empty():
             # (a service started without its token: the sandbox ended at once, status 0,
             # which a service manager took for a success; the flag plays it all the same)
-            where = "" if Path(args.env_file).is_file() else "_file"
             print(tr(lang, f"sandbox.no_input{where}", file=args.env_file),
                   file=sys.stderr)  # fmt: skip
             return 2
         if not args.sandbox:
-            # the file actually read: the default .env may be missing (a given one may not)
-            key = "sandbox.no_token" if Path(args.env_file).is_file() else "sandbox.no_token_file"
-            print(tr(lang, key, file=args.env_file), flush=True)
+            print(tr(lang, f"sandbox.no_token{where}", file=args.env_file), flush=True)
         print(_sandbox_db_line(lang, args.sandbox_db, settings), flush=True)
         logging.getLogger().setLevel(logging.WARNING)
 

@@ -11,7 +11,8 @@ or one SQLite file on one machine). A worker
   longer holds is refused in the writing transaction, so a worker that stalled past its lease
   (a zombie) can never settle a hand twice or fire a timer a second time;
 - says whether it takes Telegram updates (lease ``telegram-worker:<worker>``, or
-  ``telegram-none:<worker>`` for a Discord-only one), renewed with its other leases: a
+  ``telegram-none:<worker>`` for a Discord-only one, and for one stopping, said first as
+  it stops: no table is handed to it then), renewed with its other leases: a
   Telegram chat is given by rendezvous hashing only among the live workers that take them
   (:func:`telegram_workers`; one advertising nothing, of the release before, counts as
   taking both platforms), in the orphan sweep, the owed-message sweep, the hand-back and
@@ -839,8 +840,15 @@ class Worker:
         leases and the heartbeat, so other workers take the tables at once. The leases are
         renewed until the tables are saved and their last messages sent (a platform that
         makes them wait for longer than a lease time does not hand a chat over while its
-        table is still being saved here)."""
+        table is still being saved here). It says first that it takes no Telegram updates
+        (``telegram-none:<w>``, :meth:`_telegram_advert`): no table is handed to it
+        meanwhile (:meth:`rebalance`), nor a new chat given to it."""
         self.stopping = True
+        # (said first: a stopping worker heartbeats while it saves its tables, and another
+        # worker's rebalance handed it a table meanwhile that nobody took for a while)
+        with contextlib.suppress(Exception):
+            await self.store.acquire_lease(self._telegram_advert(), self.worker_id, self.ttl)
+            await self.store.release_lease(_telegram_ad(self.worker_id, True), self.worker_id)
         if self._sweeper is not None:  # no takeover while stopping
             self._sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -895,11 +903,12 @@ class Worker:
 
     def _telegram_advert(self) -> str:
         """The lease saying whether this worker takes Telegram updates (it presents to
-        Telegram: ``telegram-worker:<w>``, else ``telegram-none:<w>``), renewed with the
-        others: the workers hash a Telegram chat only over those that take them
-        (:func:`telegram_workers`), and hand tables back only to one saying it does
-        (:meth:`rebalance`)."""
-        return _telegram_ad(self.worker_id, TELEGRAM in self.service.rt.presenters)
+        Telegram and is not stopping: ``telegram-worker:<w>``, else ``telegram-none:<w>``),
+        renewed with the others: the workers hash a Telegram chat only over those that take
+        them (:func:`telegram_workers`), and hand tables back only to one saying it does
+        (:meth:`rebalance`; never to one stopping, :meth:`stop` says so first)."""
+        takes = TELEGRAM in self.service.rt.presenters and not self.stopping
+        return _telegram_ad(self.worker_id, takes)
 
     async def _telegram_live(self) -> tuple[dict[str, str], dict[str, str]]:
         """``(workers, ads)``: the live workers a Telegram chat may be given to by rendezvous

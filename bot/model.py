@@ -960,6 +960,11 @@ class LiveTable:
         m = self.match
         return m is not None and any(m.owners.get(b, b) == seat.seat for b in m.fantasyland)
 
+    def outbox_owed(self) -> bool:
+        """Whether :attr:`outbox` holds a message not sent yet (an id above
+        :attr:`outbox_sent`)."""
+        return any(int(item["id"]) > self.outbox_sent for item in self.outbox)
+
     def top_ups_due(self) -> bool:
         """Whether a top-up asked for during the hand waits to be added now that no hand runs
         (R8.2; :attr:`SeatState.top_up`)."""

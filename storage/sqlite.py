@@ -316,7 +316,8 @@ class _Write(NamedTuple):
 def peek_settings(path: str | Path, platform: str, external_id: str) -> CommunitySettings | None:
     """The stored settings of the community ``(platform, external_id)`` in the SQLite file
     ``path``, read at once without opening a store: the file opened read-only (never made,
-    migrated or written; another process may hold it), ``None`` when there is no such file,
+    migrated or written, nor its ``-wal`` and ``-shm`` made; another process may hold it),
+    ``None`` when there is no such file,
     no such community, or the file cannot be read as this store's (not a database, an older
     schema, a lock held past the busy timeout). For a line printed before the store opens
     (the sandbox's first lines in its group's language, :mod:`bot.__main__`)."""
@@ -325,7 +326,12 @@ def peek_settings(path: str | Path, platform: str, external_id: str) -> Communit
         return None
     select = "SELECT settings FROM communities WHERE platform = ? AND external_id = ?"
     try:
-        conn = sqlite3.connect(f"{file.resolve().as_uri()}?mode=ro", uri=True, timeout=1.0)
+        # (a WAL file no process holds open has no -wal: read as it stands, for a read-only
+        # connection to it made its -wal and -shm and, read-only, left them behind; one held
+        # open is read through its log, what was committed in it included)
+        held = file.with_name(f"{file.name}-wal").exists()
+        mode = "mode=ro" if held else "mode=ro&immutable=1"
+        conn = sqlite3.connect(f"{file.resolve().as_uri()}?{mode}", uri=True, timeout=1.0)
         try:
             row = conn.execute(select, (platform, external_id)).fetchone()
         finally:

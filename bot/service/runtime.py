@@ -894,7 +894,7 @@ class Runtime:
             return False
         if t.private_outbox or t.late_pictures or t.top_ups_due():
             return False
-        if any(int(item["id"]) > t.outbox_sent for item in t.outbox):
+        if t.outbox_owed():
             return False
         if any(not task.done() for task in [*t.sending.values(), *t.edits]):
             return False
@@ -2087,7 +2087,7 @@ class Runtime:
         chat something now (an edit the stop left unwritten, owed again)."""
         while tasks := [task for task in t.edits if not task.done()]:
             await asyncio.wait(tasks)
-        return any(int(item["id"]) > t.outbox_sent for item in t.outbox)
+        return t.outbox_owed()
 
     async def keep_owed(self, t: LiveTable, delivered: Collection[int] = ()) -> None:
         """Closed table ``t`` did not send all its closing step owed (the bot stops, the

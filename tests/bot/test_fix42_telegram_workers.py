@@ -165,3 +165,43 @@ async def test_fix42_a_worker_advertising_nothing_takes_both_as_before() -> None
     ads = {"telegram-worker:tg": "tg", "telegram-none:dc": "dc", "telegram-none:old": "dc"}
     assert telegram_workers(live, ads) == {"old": "http://old", "tg": "http://tg"}
     assert telegram_workers(live, {}) == live
+
+
+async def test_rev44_no_table_is_handed_back_to_a_worker_that_is_stopping() -> None:
+    """A worker stopping (a rolling restart) still heartbeats while it saves its own tables;
+    its ``telegram-worker:`` advertisement was held until the end of its stop, so another
+    worker's :meth:`Worker.rebalance` handed it a table meanwhile: let go there, taken by
+    nobody (the stopping worker sweeps no more; the one that handed it back refuses it for
+    a few lease times), its chat's updates refused. Now a stopping worker says at once that
+    it takes no Telegram updates: nothing is handed to it, the table stays served."""
+    db, clock = MemoryStore(), Clock()
+    db.clock = clock
+    old, service = _worker(db, TG, FakePresenter(), clock)
+    await old.start()
+    assert await old.claim(KEY)
+    assert not (await service.new_table(GROUP, ALICE)).alert
+    assert not (await service.join(GROUP, ALICE)).alert
+    pick, pick_service = _worker(db, TG2, FakePresenter(), clock)
+    await pick.start()
+    handed: list[int] = []
+    saving = pick_service.stop
+
+    async def stop_service() -> None:  # (while the stopping worker saves its tables)
+        now = time.monotonic()
+        old._seen_live = {TG: now - 100.0, TG2: now - 100.0}
+        old._claimed[KEY] = now - 100.0  # (the chat quiet for long)
+        assert set(await db.live_workers()) == {TG, TG2}  # (it still heartbeats)
+        handed.append(await old.rebalance())
+        await saving()
+
+    pick_service.stop = stop_service  # type: ignore[method-assign]
+    try:
+        assert rendezvous(KEY, {TG: "", TG2: ""}) == TG2
+        await pick.stop()
+        assert handed == [0]
+        assert old.service.table_in(GROUP) is not None
+        assert await db.lease_owner(KEY) == TG
+        assert await db.leases("telegram-") == {f"telegram-worker:{TG}": TG}
+    finally:
+        await old.stop()
+    assert await db.leases("telegram-") == {}
