@@ -11,6 +11,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
+from bot.logs import raised_at
 from bot.model import PENDING_PREFIX, LiveTable, Phase
 from bot.screens import Screen
 from bot.service import chats
@@ -266,7 +267,13 @@ async def hand_over(rt: Runtime, t: LiveTable, until: float) -> bool:
             with answer_within(rt.storage_wait):
                 await rt.store.save_snapshot(t.id, rt.snapshot(t))
         except Exception as exc:
-            log.warning("table %s: not saved for its hand-over; kept here: %r", t.id, exc)
+            # (its type and where: never its text, which may quote the snapshot's cards)
+            log.warning(
+                "table %s: not saved for its hand-over (%s at %s); kept here",
+                t.id,
+                type(exc).__name__,
+                raised_at(exc),
+            )
             return False
         rt.let_go(t)
         return True
