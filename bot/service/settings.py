@@ -1547,7 +1547,8 @@ def settings_screen(
     most of the group's players read (:func:`readers_language`: a time zone never set
     follows it under ``auto``); ``table``: the chat's open table, whose value still in force
     of a setting saved to apply later (R6.6, R8.2) each line names after the saved one
-    (:func:`_in_force`), a setting at its default listed then too."""
+    (:func:`_in_force`), a setting at its default listed then too. A short list longer
+    than the full one (nearly every setting changed, each with its default) is the full one."""
     s = community.settings
     opts = table_options(s, game)
     v = settings_version(community)
@@ -1618,7 +1619,13 @@ def settings_screen(
         key = "settings.others_default"
         lines.append(tr(lang, key, n=others, game=game_name, with_buttons=buttons))
     rows.append((Button(tr(lang, "settings.all_button"), encode(AllSettings(0, v))),))
-    return Screen("\n".join([*lines, *after]), tuple(rows))
+    brief = Screen("\n".join([*lines, *after]), tuple(rows))
+    whole = settings_screen(
+        community, lang, game, label=label, full=True, readers=readers, table=table
+    )
+    # (nearly every setting changed: each line's "(default …)" made the short list the longer,
+    # past Discord's 2,000 characters; the whole list, shorter, is shown instead)
+    return whole if len(whole.text) < len(brief.text) else brief
 
 
 def _waiting(

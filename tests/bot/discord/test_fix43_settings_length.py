@@ -92,8 +92,15 @@ async def test_every_setting_changed_and_waiting_is_listed_whole(platform: str) 
     assert not (await service.settings(group, alice, True, ["game", "pineapple"])).alert
     assert table.pending_options is not None and table.pending_buy_in is not None
     limit = MAX_CONTENT if platform == "discord" else TELEGRAM_MAX
-    for lang, actor in (("en", alice), ("ru", boris)):
-        screen = (await service.settings(group, actor, True, ["all"])).screen
+    for lang, actor, words in (
+        ("en", alice, ["all"]),
+        ("ru", boris, ["all"]),
+        # the short list: each line with its default made it the longer (some 2,060
+        # characters): the whole list is shown instead
+        ("en", alice, []),
+        ("ru", boris, []),
+    ):
+        screen = (await service.settings(group, actor, True, words)).screen
         assert screen is not None
         text = screen.text
         shown = content_of(text) if platform == "discord" else text
