@@ -755,11 +755,18 @@ class Worker:
         """The request's body when it is signed for ``route`` as :class:`Signatures` wants
         (every route's one check), else ``None`` (refused: 403; why logged at WARNING, once
         per :data:`REFUSAL_LOG_SECONDS` a kind of refusal)."""
+        body, _reason = await self._checked(request, route)
+        return body
+
+    async def _checked(self, request: web.Request, route: str) -> tuple[bytes | None, str]:
+        """``(body, "")`` when the request is signed for ``route`` (:meth:`_allowed`), else
+        ``(None, reason)`` (:meth:`Signatures.refusal`'s word: ``"no key"``, ``"key"``,
+        ...), the refusal logged as :meth:`_allowed` says."""
         body = await request.read()
         header = request.headers.get(INTERNAL_HEADER, "")
         reason = self.signatures.refusal(route, header, body)
         if reason is None:
-            return body
+            return body, ""
         self._quiet.warn(  # (a token or a clock to fix: one line a minute, not per request)
             f"{route}:{reason}",
             "worker %s: refused a request to /%s from %s (403): %s",
@@ -768,7 +775,7 @@ class Worker:
             request.remote or "?",
             refusal_advice(route, reason),
         )
-        return None
+        return None, reason
 
     def attach_telegram(self, adapter: TelegramAdapter) -> None:
         """Compose this worker with its Telegram adapter (as :func:`bot.app.run` does): it is
@@ -1917,10 +1924,13 @@ class Worker:
 
     async def _on_telegram(self, request: web.Request) -> web.Response:
         """A forwarded Telegram update: 200 once handled here, 409 ``{"owner": url}`` when
-        another worker holds its chat, 503 while stopping."""
-        body = await self._allowed(request, "telegram")
+        another worker holds its chat, 503 while stopping, 403 ``{"error": "forbidden",
+        "refused": reason}`` when not signed with this worker's Telegram key (the word of
+        :meth:`Signatures.refusal`: ``"no key"`` from a worker run without Telegram, which
+        the router's log says apart from another token, :meth:`Router.forward`)."""
+        body, reason = await self._checked(request, "telegram")
         if body is None:
-            return web.json_response({"error": "forbidden"}, status=403)
+            return web.json_response({"error": "forbidden", "refused": reason}, status=403)
         if self.stopping or self.telegram is None:
             return web.json_response({"error": "stopping"}, status=503)
         try:
@@ -2308,12 +2318,24 @@ class Router:
                         f"{address}/telegram", data=body, headers=headers
                     ) as resp:
                         status = resp.status
-                        reply = await resp.json() if status == 409 else {}
+                        reply = await resp.json() if status in (403, 409) else {}
                 except (ClientError, OSError, TimeoutError, ValueError):
                     reply = {}
                 self.forwards.append((time.monotonic(), key, address, status))
                 last = f"{status or 'no answer'} from {address}"
-                if status == 403 and self._quiet.due(f"forbidden:{address}") is not None:
+                refused = reply.get("refused") if isinstance(reply, Mapping) else None
+                if status == 403 and refused == "no key":
+                    if self._quiet.due(f"no key:{address}") is not None:
+                        log.error(
+                            "router: the worker at %s refused update %s (403): it runs "
+                            "without TELEGRAM_BOT_TOKEN (not with another one), yet no "
+                            "advertisement says it takes no Telegram updates (an older "
+                            "release, or its lease lapsed); give it the router's "
+                            "TELEGRAM_BOT_TOKEN if it should take them",
+                            address,
+                            data.get("update_id"),
+                        )
+                elif status == 403 and self._quiet.due(f"forbidden:{address}") is not None:
                     log.error(
                         "router: the worker at %s refused update %s (403): it runs with "
                         "another TELEGRAM_BOT_TOKEN than this router, or the two machines' "

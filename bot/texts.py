@@ -2941,8 +2941,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Игра новых столов (игра): {value}. Этот стол играет в «{table}», пока не закрыт.",
     },
     "settings.footer": {
-        "en": "Shown: what applies to {game}. /settings <name> explains a setting; /settings <name> <value> sets any, /settings <name> default gives its default back.",
-        "ru": "Показано то, что действует в игре «{game}». /settings <имя> объясняет настройку, /settings <имя> <значение> меняет её, /settings <имя> по умолчанию сбрасывает.",
+        "en": "Shown: what applies to {game}. /settings <name> explains a setting; /settings <name> <value> sets it (or default, for its default).",
+        "ru": "Показано то, что действует в игре «{game}». /settings <имя> объясняет настройку, /settings <имя> <значение> меняет её (или по умолчанию — сбрасывает).",
     },
     "settings.help": {
         "en": "{name}: {about}\n{range}.\nGames: {games}. Now: {value}.",
@@ -3149,6 +3149,12 @@ TEXTS: dict[str, dict[str, str]] = {
     "settings.in_force_match": {
         "en": " (in play: {value} till the match ends)",
         "ru": " (в игре: {value} до конца матча)",
+    },
+    # the settings list: a value waiting for the match's end, then its one line saying so
+    "settings.in_force_brief": {"en": " (in play: {value})", "ru": " (в игре: {value})"},
+    "settings.in_force_legend": {
+        "en": "In play: what the open table plays till its match ends.",
+        "ru": "В игре: что действует за открытым столом до конца матча.",
     },
     "settings.in_force_hand": {
         "en": " (in play: {value} till the hand ends)",

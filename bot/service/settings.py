@@ -1501,22 +1501,25 @@ def _short(spec: Setting, lang: str) -> str:
 def _title(spec: Setting, lang: str) -> str:
     """How the list names a setting, in either language: its title and, in parentheses, the
     name ``/settings <name> <value>`` takes in that language (:func:`setting_word`: «Время на
-    раздачу (время_на_раздачу)»). A Russian title that is its name as typed with spaces
-    («Язык», «Часовой пояс») is shown alone: «Язык (язык)» said it twice on a phone."""
+    раздачу (время_на_раздачу)»). A title that is its name as typed with spaces («Язык»,
+    «Часовой пояс», "Kush per point": ``/settings kush per point 5`` is taken) is shown
+    alone: «Язык (язык)» said it twice on a phone, and 13 English lines so took a list on
+    Discord past its 2,000 characters."""
     short, word = _short(spec, lang), setting_word(spec, lang)
-    if lang == "ru" and _setting_key(short) == _setting_key(word):
+    if _setting_key(short) == _setting_key(word):
         return short
     return f"{short} ({word})"
 
 
 def _help_title(spec: Setting, lang: str) -> str:
-    """How ``/settings <name>`` titles a setting: as the list does (:func:`_title`) and, in
-    Russian, with its Russian name (which the range and other answers name it by,
+    """How ``/settings <name>`` titles a setting: by its title and name ("Kush per point
+    (kush_per_point)"; the list names it by its title alone where they read alike, :func:`_title`)
+    and, in Russian, with its Russian name (which the range and other answers name it by,
     :func:`setting_word`) and its English one too («Время на раздачу (время_на_раздачу,
     hand_seconds)», «Язык (language)»)."""
-    if lang != "ru":
-        return _title(spec, lang)
     short = _short(spec, lang)
+    if lang != "ru":
+        return f"{short} ({spec.name})"
     words = [spec.ru_name, spec.name]
     if _setting_key(short) == _setting_key(spec.ru_name):
         words = [spec.name]
@@ -1544,7 +1547,8 @@ def settings_screen(
     most of the group's players read (:func:`readers_language`: a time zone never set
     follows it under ``auto``); ``table``: the chat's open table, whose value still in force
     of a setting saved to apply later (R6.6, R8.2) each line names after the saved one
-    (:func:`_in_force`), a setting at its default listed then too."""
+    (:func:`_in_force`), a setting at its default listed then too. A short list longer
+    than the full one (nearly every setting changed, each with its default) is the full one."""
     s = community.settings
     opts = table_options(s, game)
     v = settings_version(community)
@@ -1557,6 +1561,7 @@ def settings_screen(
     apart = s.game != opts.game.value
     after: list[str] = []
     after_rows: list[tuple[Button, ...]] = []
+    legend = False  # a line says " (in play: 1)": the last says till when
     for spec in SETTINGS.values():
         if not spec.applies_to(opts.game):
             continue
@@ -1571,7 +1576,9 @@ def settings_screen(
                 after_rows.append((button,))
             continue
         name = _title(spec, lang)
-        keeps = _in_force(s, spec, table, lang, label, readers)
+        waiting = _waiting(s, spec, table, lang, label, readers)
+        keeps = _in_list(waiting, lang)
+        legend = legend or (waiting is not None and waiting[1])
         if full:
             value = _display(s, opts, spec, lang, label, readers=readers)
         elif _is_default(s, spec, opts.game, readers) and not _pinned(s, spec) and not keeps:
@@ -1597,6 +1604,8 @@ def settings_screen(
             rows.append(
                 (Button(f"{short} ⟳", encode(SettingStep(0, v, spec.code, "~", not full))),)
             )
+    if legend:
+        lines.append(tr(lang, "settings.in_force_legend"))
     if full:
         lines.append(tr(lang, "settings.footer", game=tr(lang, f"game.{opts.game.value}")))
         return Screen("\n".join([*lines, *after]), (*rows, *after_rows))
@@ -1610,7 +1619,51 @@ def settings_screen(
         key = "settings.others_default"
         lines.append(tr(lang, key, n=others, game=game_name, with_buttons=buttons))
     rows.append((Button(tr(lang, "settings.all_button"), encode(AllSettings(0, v))),))
-    return Screen("\n".join([*lines, *after]), tuple(rows))
+    brief = Screen("\n".join([*lines, *after]), tuple(rows))
+    whole = settings_screen(
+        community, lang, game, label=label, full=True, readers=readers, table=table
+    )
+    # (nearly every setting changed: each line's "(default …)" made the short list the longer,
+    # past Discord's 2,000 characters; the whole list, shorter, is shown instead)
+    return whole if len(whole.text) < len(brief.text) else brief
+
+
+def _waiting(
+    s: CommunitySettings,
+    spec: Setting,
+    table: LiveTable | None,
+    lang: str,
+    label: str,
+    readers: str | None = None,
+) -> tuple[str, bool] | None:
+    """The value cash table ``table`` still plays of ``spec`` as the list shows it, and
+    whether it waits for the match's end (else the hand's), when it is another value than
+    the one saved under ``s`` (``None`` otherwise; :func:`_in_force`, :func:`_in_list` word
+    it). A rule option waits for the match's end (R6.6; in Chinese Poker,
+    which has no Fantasyland, the hand's, R7), the buy-in for the hand's (or the match's when
+    below the point in force, R8.2; :func:`~.dealing.apply_pending`). The list showed the
+    saved value alone, read as the one in force. Not ``time_bank_seconds`` (the seated keep
+    their bank, R8.6) nor ``ready_seconds`` (it applies at once)."""
+    if table is None or table.tournament is not None:
+        return None
+    options = table.options
+    if spec.name == "min_buy_in":
+        if table.pending_buy_in is None or table.pending_buy_in == table.min_buy_in:
+            return None
+        shown = grouped(table.min_buy_in, lang)
+        later = table.pending_buy_in < options.kush_per_point
+    elif (
+        spec.community
+        or spec.name in ("time_bank_seconds", "ready_seconds")
+        or not spec.applies_to(options.game)
+        or table.pending_options is None
+        or getattr(table.pending_options, spec.name) == getattr(options, spec.name)
+    ):
+        return None
+    else:
+        shown = _display(s, options, spec, lang, label, readers=readers)
+        later = options.game is not GameKind.CHINESE
+    return shown, later
 
 
 def _in_force(
@@ -1621,33 +1674,25 @@ def _in_force(
     label: str,
     readers: str | None = None,
 ) -> str:
-    """What the settings list adds to ``spec``'s line when cash table ``table`` still plays
-    another value than the one saved under ``s`` (``""`` otherwise): " (in play: 1 till
-    the match ends)". A rule option waits for the match's end (R6.6; in Chinese Poker,
-    which has no Fantasyland, the hand's, R7), the buy-in for the hand's (or the match's when
-    below the point in force, R8.2; :func:`~.dealing.apply_pending`). The list showed the
-    saved value alone, read as the one in force. Not ``time_bank_seconds`` (the seated keep
-    their bank, R8.6) nor ``ready_seconds`` (it applies at once)."""
-    if table is None or table.tournament is not None:
+    """What ``/settings <name>`` adds to a setting's value while ``table`` still plays
+    another (:func:`_waiting`): " (in play: 1 till the match ends)", ``""`` when none."""
+    waiting = _waiting(s, spec, table, lang, label, readers)
+    if waiting is None:
         return ""
-    options = table.options
-    if spec.name == "min_buy_in":
-        if table.pending_buy_in is None or table.pending_buy_in == table.min_buy_in:
-            return ""
-        shown = grouped(table.min_buy_in, lang)
-        later = table.pending_buy_in < options.kush_per_point
-    elif (
-        spec.community
-        or spec.name in ("time_bank_seconds", "ready_seconds")
-        or not spec.applies_to(options.game)
-        or table.pending_options is None
-        or getattr(table.pending_options, spec.name) == getattr(options, spec.name)
-    ):
-        return ""
-    else:
-        shown = _display(s, options, spec, lang, label, readers=readers)
-        later = options.game is not GameKind.CHINESE
+    shown, later = waiting
     return tr(lang, "settings.in_force_match" if later else "settings.in_force_hand", value=shown)
+
+
+def _in_list(waiting: tuple[str, bool] | None, lang: str) -> str:
+    """What the settings list adds to a line whose value waits (:func:`_waiting`): a wait
+    for the hand's end as ``/settings <name>`` says it (" (in play: 200 till the hand
+    ends)"), one for the match's end as " (in play: 1)", the list's last line
+    (``settings.in_force_legend``) saying once till when: 16 lines of " till the match
+    ends" took an English list on Discord past its 2,000 characters, which Discord cut."""
+    if waiting is None:
+        return ""
+    shown, later = waiting
+    return tr(lang, "settings.in_force_brief" if later else "settings.in_force_hand", value=shown)
 
 
 #: the settings meant by the words a group tries that no setting name is spelled like

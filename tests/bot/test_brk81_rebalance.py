@@ -12,13 +12,12 @@ from typing import Any
 
 import pytest
 
-import bot.cluster
 from bot.cluster import REBALANCE_LEASES, REBALANCE_QUIET_SECONDS, Worker
 from bot.model import LiveTable
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
-from tests.bot.test_clu42_rebalance import OLD, PICK, _takes_telegram
+from tests.bot.test_clu42_rebalance import OLD, PICK
 from tests.bot.test_cluster_closing import KEY, TTL, _worker
 from tests.bot.test_service import ALICE, BOB, GROUP, dealt_at, play_out
 
@@ -65,8 +64,7 @@ async def _books(db: MemoryStore, t: LiveTable) -> tuple[Any, ...]:
 
 
 @pytest.fixture
-def world(monkeypatch: pytest.MonkeyPatch) -> tuple[MemoryStore, Clock]:
-    monkeypatch.setattr(bot.cluster, "probe", _takes_telegram)
+def world() -> tuple[MemoryStore, Clock]:
     db, clock = MemoryStore(), Clock()
     db.clock = clock
     return db, clock

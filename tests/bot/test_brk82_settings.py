@@ -74,15 +74,19 @@ async def test_r6_6_the_list_names_the_value_in_force_beside_the_one_waiting() -
     ru = (await say(service, actor=BORIS)).screen
     assert en is not None and ru is not None
     lines = en.text.split("\n")
-    keeps = tr("en", "settings.in_force_match", value="1")
-    assert f"Kush per point (kush_per_point): 5 (default 1){keeps}" in lines, lines
-    keeps = tr("en", "settings.in_force_match", value="120 s")
+    # (the list says " (in play: 1)" and, once, till when: fix43, Discord's 2,000 characters)
+    keeps = tr("en", "settings.in_force_brief", value="1")
+    assert f"Kush per point: 5 (default 1){keeps}" in lines, lines
+    assert tr("en", "settings.in_force_legend") in lines, lines
+    assert "till its match ends" in tr("en", "settings.in_force_legend")
+    keeps = tr("en", "settings.in_force_brief", value="120 s")
     assert f"Time per hand (hand_seconds): 60 s (default 120 s){keeps}" in lines, lines
     keeps = tr("en", "settings.in_force_hand", value="200")
     assert f"Buy-in (min_buy_in): 300 (default 200){keeps}" in lines, lines
     lines = ru.text.split("\n")
-    keeps = tr("ru", "settings.in_force_match", value="1")
+    keeps = tr("ru", "settings.in_force_brief", value="1")
     assert f"Куш за очко: 5 (по умолчанию 1){keeps}" in lines, lines
+    assert tr("ru", "settings.in_force_legend") in lines, lines
     assert keeps.startswith(" (") and "1" in keeps
     # set back before it applies: nothing waits, nothing more is said
     assert not (await say(service, "kush_per_point", "default")).alert
@@ -109,8 +113,8 @@ async def test_r6_6_a_setting_set_back_to_default_mid_hand_is_listed_while_it_wa
     assert t.options.kush_per_point == 5 and t.pending_options is not None
     en = (await say(service)).screen
     assert en is not None
-    keeps = tr("en", "settings.in_force_match", value="5")
-    assert f"Kush per point (kush_per_point): 1 (default){keeps}" in en.text.split("\n"), en.text
+    keeps = tr("en", "settings.in_force_brief", value="5")
+    assert f"Kush per point: 1 (default){keeps}" in en.text.split("\n"), en.text
     assert await check_store(store) == []
 
 
@@ -135,7 +139,7 @@ async def test_r7_6_a_point_changed_during_a_chinese_reveal_settles_the_game_onc
     listed = (await service.settings(GROUP, ALICE, True, [])).screen
     assert listed is not None  # (no Fantasyland in Chinese Poker: until this hand ends)
     keeps = tr("en", "settings.in_force_hand", value="1")
-    assert f"Kush per point (kush_per_point): 2 (default 1){keeps}" in listed.text, listed.text
+    assert f"Kush per point: 2 (default 1){keeps}" in listed.text, listed.text
     for _ in range(8):
         clock.now += 3
         await service.run_due()

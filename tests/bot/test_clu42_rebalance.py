@@ -13,23 +13,15 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-import pytest
-
-import bot.cluster
 from bot.cluster import REBALANCE_QUIET_SECONDS, Worker, rendezvous
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
-from tests.bot.test_cluster_closing import KEY, TTL, _worker
+from tests.bot.test_cluster_closing import KEY, _worker
 from tests.bot.test_service import ALICE, BOB, GROUP
 
 #: the worker names, the second the rendezvous pick of the group's chat between the two
 OLD, PICK = ("a", "b") if rendezvous(KEY, {"a": "", "b": ""}) == "b" else ("b", "a")
-
-
-async def _takes_telegram(address: str, route: str, key: str) -> tuple[str | None, float | None]:
-    """:func:`bot.cluster.probe` of a worker that takes Telegram updates (no endpoint here)."""
-    return None, TTL
 
 
 async def _two(db: MemoryStore, clock: Clock) -> tuple[Worker, Worker]:
@@ -48,10 +40,7 @@ async def _two(db: MemoryStore, clock: Clock) -> tuple[Worker, Worker]:
     return old, pick
 
 
-async def test_clu42_an_idle_table_moves_to_its_pick_and_no_update_is_taken_meanwhile(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(bot.cluster, "probe", _takes_telegram)
+async def test_clu42_an_idle_table_moves_to_its_pick_and_no_update_is_taken_meanwhile() -> None:
     db, clock = MemoryStore(), Clock()
     db.clock = clock
     old, pick = await _two(db, clock)
@@ -109,10 +98,7 @@ async def test_clu42_an_idle_table_moves_to_its_pick_and_no_update_is_taken_mean
         await old.stop()
 
 
-async def test_clu42_a_table_mid_hand_or_just_pressed_is_not_handed_back(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(bot.cluster, "probe", _takes_telegram)
+async def test_clu42_a_table_mid_hand_or_just_pressed_is_not_handed_back() -> None:
     db, clock = MemoryStore(), Clock()
     db.clock = clock
     old, pick = await _two(db, clock)

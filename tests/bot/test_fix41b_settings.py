@@ -48,7 +48,7 @@ async def test_r8_5_the_settings_lists_show_timers_with_their_unit(lang: str) ->
     listed = every.screen.text.splitlines()
     expected = {
         "en": [
-            "Game (game): Chinese Poker (default Pineapple OFC)",
+            "Game: Chinese Poker (default Pineapple OFC)",
             "Time bank (time_bank_seconds): 30 s (default 60 s)",
             "Points to win (target_points): 30 (default 51)",
             "Reveal pause (reveal_pause_seconds): 1.5 s (default 3 s)",

@@ -104,7 +104,7 @@ async def test_r5_3_the_short_list_shows_an_option_pinned_at_this_games_default(
     assert s.options == {"scoring": "one_six"}
     assert table_options(s, GameKind.OFC).scoring is Scoring.ONE_SIX
     line = (
-        "Scoring (scoring): 1 a box, scoop 6 (saved for every game; defaults: Pineapple OFC:"
+        "Scoring: 1 a box, scoop 6 (saved for every game; defaults: Pineapple OFC:"
         " 1 a box, scoop 6, Classic OFC: 2 a box)"
     )
     listed = await shown(service)

@@ -59,7 +59,7 @@ async def test_an_english_player_of_a_group_labelled_in_russian_reads_kush() -> 
     assert boris.text == "Boris: 1000 жетонов на балансе, 0 на столе.", boris.text
     listed = await say(service, "all")
     assert listed.screen is not None
-    line = 'Kush label (kush_label): жетоны (readers of English see "kush")'
+    line = 'Kush label: жетоны (readers of English see "kush")'
     assert line in listed.screen.text.splitlines(), listed.screen.text
     help_en = await say(service, "kush_label")
     assert 'Now: жетоны (readers of English see "kush")' in help_en.text, help_en.text

@@ -71,8 +71,8 @@ async def test_the_short_list_shows_what_differs_with_its_default_and_its_button
     assert screen is not None
     assert screen.text.splitlines() == [
         "⚙ Settings of this group",
-        "Kush label (kush_label): coins (default kush)",
-        "Pictures (pictures): off (default on)",
+        "Kush label: coins (default kush)",
+        "Pictures: off (default on)",
         "Buy-in (min_buy_in): 500 (default 200)",
         "The other 27 settings of Pineapple OFC are at their defaults: /settings all lists "
         "every one, with buttons; /settings <name> explains one.",

@@ -121,7 +121,7 @@ async def test_settings_all_at_a_chinese_table_says_the_groups_game_apart() -> N
     assert short is not None and "(game)" not in short.text
     assert not (await service.close_table(GROUP, ALICE, True)).alert
     screen = (await say(service, "all")).screen
-    assert screen is not None and "Game (game): Pineapple OFC" in screen.text.splitlines()
+    assert screen is not None and "Game: Pineapple OFC" in screen.text.splitlines()
     assert "Game of new tables" not in screen.text
     await service.stop()
 

@@ -121,8 +121,8 @@ async def test_settings_list_names_choices_and_the_detail_says_the_default() -> 
     assert "Подсчёт очков: 1 за бокс, скуп 6\n" in listed.text
     assert "Макс. стек (макс_стек): авто — 5 × взнос = 1000\n" in listed.text
     english = (await say(service, "all")).screen
-    assert english is not None and "Game (game): Pineapple OFC\n" in english.text
-    assert "Scoring (scoring): 1 a box, scoop 6\n" in english.text
+    assert english is not None and "Game: Pineapple OFC\n" in english.text
+    assert "Scoring: 1 a box, scoop 6\n" in english.text
     assert "Max stack (max_buy_in): auto — 5 × buy-in = 1,000\n" in english.text
     assert (await say(service, "target_points", actor=BORIS)).text.endswith(
         "Сейчас: 51 (по умолчанию)."

@@ -138,4 +138,4 @@ async def test_a_kush_label_saved_unescaped_reads_literally_and_its_limit_is_wha
         reply = await w.slash(BOB, "balance")
         assert f"1000 {stars} " in reply["content"], reply
         reply = await w.slash(ALICE, "settings", admin=True)
-        assert f"kush_label): {stars}" in reply["content"], reply
+        assert f"Kush label: {stars}" in reply["content"], reply
