@@ -106,7 +106,8 @@ async def test_r4_2_r5_3_a_classic_table_in_a_pineapple_group_takes_its_listed_o
     assert t is not None and t.options.game.value == "ofc"
     listed = (await service.settings(GROUP, ALICE, True, ["all"])).screen
     assert listed is not None and "(heads_up_double_boxes): off" in listed.text
-    assert "(scoring): 2 a box" in listed.text
+    # (a title that reads as its typed name is listed without it, fix43: "Scoring: 2 a box")
+    assert "\nScoring: 2 a box" in listed.text
     reply = await service.settings(GROUP, ALICE, True, ["heads_up_double_boxes", "on"])
     assert not reply.alert and "Saved: heads_up_double_boxes = on" in reply.text, reply.text
     assert "applies to" not in reply.text  # (it applies to this table's game)
