@@ -1547,7 +1547,7 @@ def settings_screen(
     most of the group's players read (:func:`readers_language`: a time zone never set
     follows it under ``auto``); ``table``: the chat's open table, whose value still in force
     of a setting saved to apply later (R6.6, R8.2) each line names after the saved one
-    (:func:`_in_force`), a setting at its default listed then too. A short list longer
+    (:func:`_in_play`), a setting at its default listed then too. A short list longer
     than the full one (nearly every setting changed, each with its default) is the full one."""
     s = community.settings
     opts = table_options(s, game)
@@ -1577,7 +1577,7 @@ def settings_screen(
             continue
         name = _title(spec, lang)
         waiting = _waiting(s, spec, table, lang, label, readers)
-        keeps = _in_list(waiting, lang)
+        keeps = _in_play(waiting, lang, brief=True)
         legend = legend or (waiting is not None and waiting[1])
         if full:
             value = _display(s, opts, spec, lang, label, readers=readers)
@@ -1638,7 +1638,7 @@ def _waiting(
 ) -> tuple[str, bool] | None:
     """The value cash table ``table`` still plays of ``spec`` as the list shows it, and
     whether it waits for the match's end (else the hand's), when it is another value than
-    the one saved under ``s`` (``None`` otherwise; :func:`_in_force`, :func:`_in_list` word
+    the one saved under ``s`` (``None`` otherwise; :func:`_in_play` words
     it). A rule option waits for the match's end (R6.6; in Chinese Poker,
     which has no Fantasyland, the hand's, R7), the buy-in for the hand's (or the match's when
     below the point in force, R8.2; :func:`~.dealing.apply_pending`). The list showed the
@@ -1666,33 +1666,18 @@ def _waiting(
     return shown, later
 
 
-def _in_force(
-    s: CommunitySettings,
-    spec: Setting,
-    table: LiveTable | None,
-    lang: str,
-    label: str,
-    readers: str | None = None,
-) -> str:
-    """What ``/settings <name>`` adds to a setting's value while ``table`` still plays
-    another (:func:`_waiting`): " (in play: 1 till the match ends)", ``""`` when none."""
-    waiting = _waiting(s, spec, table, lang, label, readers)
+def _in_play(waiting: tuple[str, bool] | None, lang: str, *, brief: bool = False) -> str:
+    """What a setting's value is followed by while the chat's table still plays another
+    (:func:`_waiting`; ``""`` when none): " (in play: 200 till the hand ends)", " (in play:
+    1 till the match ends)" for ``/settings <name>``; ``brief``, the list's, a wait for the
+    match's end as " (in play: 1)", the list's last line (``settings.in_force_legend``)
+    saying once till when: 16 lines of " till the match ends" took an English list on
+    Discord past its 2,000 characters, which Discord cut."""
     if waiting is None:
         return ""
     shown, later = waiting
-    return tr(lang, "settings.in_force_match" if later else "settings.in_force_hand", value=shown)
-
-
-def _in_list(waiting: tuple[str, bool] | None, lang: str) -> str:
-    """What the settings list adds to a line whose value waits (:func:`_waiting`): a wait
-    for the hand's end as ``/settings <name>`` says it (" (in play: 200 till the hand
-    ends)"), one for the match's end as " (in play: 1)", the list's last line
-    (``settings.in_force_legend``) saying once till when: 16 lines of " till the match
-    ends" took an English list on Discord past its 2,000 characters, which Discord cut."""
-    if waiting is None:
-        return ""
-    shown, later = waiting
-    return tr(lang, "settings.in_force_brief" if later else "settings.in_force_hand", value=shown)
+    match = "settings.in_force_brief" if brief else "settings.in_force_match"
+    return tr(lang, match if later else "settings.in_force_hand", value=shown)
 
 
 #: the settings meant by the words a group tries that no setting name is spelled like
@@ -1938,7 +1923,8 @@ async def settings(
         readers = await readers_language(rt, community)
         shown = _with_default(s, spec, lang, label, game or s.game, readers)
         # (the value the chat's table still plays beside the one saved, as the list says)
-        shown += _in_force(s, spec, _own_cash_table(rt, community.id, here), lang, label, readers)
+        waiting = _waiting(s, spec, _own_cash_table(rt, community.id, here), lang, label, readers)
+        shown += _in_play(waiting, lang)
         text = spec.help_text(lang, shown, label, community.platform)
         if _droppable(s, spec, game or s.game, readers):  # (the way back was not said)
             text += "\n" + tr(lang, "settings.reset_hint", name=setting_word(spec, lang))
@@ -2297,7 +2283,7 @@ def _cash_tables(rt: Runtime, community_id: int, here: int | None) -> list[LiveT
 
 def _own_cash_table(rt: Runtime, community_id: int, here: int | None) -> LiveTable | None:
     """The chat's open table (number ``here``) when it is a cash table of the community:
-    the one whose values in force the settings list names (:func:`_in_force`)."""
+    the one whose values in force the settings list names (:func:`_waiting`)."""
     own = [t for t in _cash_tables(rt, community_id, here) if t.id == here]
     return own[0] if own else None
 
