@@ -391,8 +391,8 @@ def end_game_on_leave(rt: Runtime, t: LiveTable, tx: Tx, knocked: str, leaver: i
     as a history entry of its own (``game_end``, with its chips), as a cash table's game
     ended between hands is (:func:`~bot.service.dealing.end_game`): it had none, and
     ``/history`` never showed the chips it moved."""
-    game = t.chinese
-    leaver_in = game is not None and not game.over and leaver in game.totals
+    # (no game under way, or one over: :func:`_settle_game` settles nothing)
+    leaver_in = t.chinese is not None and leaver in t.chinese.totals
     lines = _settle_game(t, tx, "tour.game_over_leave") if leaver_in else []
     for seat in [s for s in t.seats.values() if s.leaving]:  # (knocked out by the game)
         stand_up(t, tx, seat)
