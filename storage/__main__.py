@@ -3,7 +3,8 @@
 status 0 when consistent, 1 when a difference exists, 2 when the database cannot be read,
 75 (``EX_TEMPFAIL`` of sysexits.h, as the bot: try again later) when the PostgreSQL server is
 out of reach (:class:`storage.api.StorageUnreachable`: refused, no answer, starting up, lost
-while the rows were read).
+while the rows were read) or another program holds the SQLite file locked ("database is
+locked" after a wait of a few seconds: a lock is let go, as for the bot's start on it).
 
 ``python -m storage backup [--db PATH] DEST``: a consistent copy of a SQLite database, safe
 while the bot runs (SQLite's online backup API: a copy of the file alone misses what its
@@ -34,7 +35,13 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from storage import check as storage_check
 from storage.api import StorageError, StorageUnreachable
-from storage.check import audit, no_bot_tables, read_database, with_sqlite_advice
+from storage.check import (
+    audit,
+    no_bot_tables,
+    read_database,
+    sqlite_locked,
+    with_sqlite_advice,
+)
 from storage.cli import EX_TEMPFAIL, refuse_missing_env_file
 
 __all__ = ["EX_TEMPFAIL", "main"]
@@ -124,17 +131,28 @@ def main(argv: Sequence[str] | None = None) -> int:
             _backup(Path(db), Path(args.dest))
         except StorageError as e:
             print(f"error: {e}", file=sys.stderr)
-            return EX_TEMPFAIL if isinstance(e, StorageUnreachable) else 2
+            return _status(e)
         print(f"{args.dest}: backup of {db} written")
         db = where = args.dest
     try:
         data = asyncio.run(read_database(db if postgres else Path(db)))
     except StorageError as e:
         print(f"error: {str(e).replace(db, where)}", file=sys.stderr)
-        return EX_TEMPFAIL if isinstance(e, StorageUnreachable) else 2
+        return _status(e)
     report = audit(data)
     print(f"{where}: " + report.render())
     return 1 if report.problems else 0
+
+
+def _status(e: StorageError) -> int:
+    """The exit status of a check or backup that ``e`` stopped: 75 (:data:`EX_TEMPFAIL`, try
+    again later) for a PostgreSQL server out of reach (:class:`StorageUnreachable`) and for
+    an SQLite file another program holds locked (its SQLite error, ``e``'s cause, is
+    :func:`storage.check.sqlite_locked`: a sqlite3 shell in a transaction, a backup tool; it
+    was 2, "change something first", though the lock is let go, ops43), else 2."""
+    cause = e.__cause__
+    locked = isinstance(cause, sqlite3.Error) and sqlite_locked(cause)
+    return EX_TEMPFAIL if isinstance(e, StorageUnreachable) or locked else 2
 
 
 def _warn_unread(env_file: str) -> None:

@@ -450,7 +450,8 @@ def sqlite_advice(e: BaseException, *, start: bool = False) -> str:
 def sqlite_locked(e: BaseException) -> bool:
     """Whether ``e`` is SQLite's "database is locked" (the first of :data:`SQLITE_ADVICE`):
     another program holds the file, for a while only, so the bot's start that met it exits
-    with status 75 (``EX_TEMPFAIL``, restarted by a service manager), not 2 (ops42)."""
+    with status 75 (``EX_TEMPFAIL``, restarted by a service manager), not 2 (ops42), and so
+    do ``python -m storage check`` and ``backup`` (ops43)."""
     return SQLITE_ADVICE[0][0] in str(e)
 
 
