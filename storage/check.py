@@ -13,7 +13,8 @@ ones, and checks that
 - the ledger is still append-only: its triggers refusing UPDATE and DELETE (and TRUNCATE on
   PostgreSQL) are there (:data:`LEDGER_TRIGGERS`; read by :func:`read_database` and by the
   SQLite and PostgreSQL stores' ``audit_data``, which :func:`check_store` reads; the stores'
-  ``open``, the bot's start, logs a warning of missing ones, :func:`warn_unguarded`, ops42).
+  ``open``, the bot's start, logs a warning of missing ones, :func:`warn_unguarded_at_open`,
+  ops42, and goes on when they cannot be read, ops43).
 
 :func:`audit` works on :class:`AuditData`, which :func:`read_database` reads from a SQLite
 file (read-only) or a PostgreSQL database (a ``postgresql://`` URL, in one read-only
@@ -26,7 +27,7 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -55,6 +56,7 @@ __all__ = [
     "sqlite_locked",
     "unguarded_ledger",
     "warn_unguarded",
+    "warn_unguarded_at_open",
     "with_sqlite_advice",
 ]
 
@@ -297,6 +299,31 @@ def warn_unguarded(triggers: Iterable[Sequence[Any]], database: str) -> tuple[st
     if missing:
         log.warning("%s", unguarded_ledger(missing, database))
     return missing
+
+
+async def warn_unguarded_at_open(
+    read: Callable[[], Awaitable[Iterable[Sequence[Any]]]], database: str
+) -> tuple[str, ...] | None:
+    """The stores' ``open`` (the bot's start) on the ledger's triggers: ``read()`` (the rows
+    of :data:`TRIGGER_QUERIES`), then :func:`warn_unguarded`; returns the missing triggers,
+    or ``None`` when ``read()`` raised an :class:`Exception`. That is logged as one warning
+    naming the error's type alone (the SQLite or PostgreSQL error under a
+    :class:`StorageError`; nothing of its text, which may hold data) and the open goes on:
+    the check is advice, as the warning itself (ops43; the open failed, the bot's start
+    with it, on a query that only asks whether two triggers are there).
+
+    :param database: ``"sqlite"`` or ``"postgres"``."""
+    try:
+        triggers = await read()
+    except Exception as e:
+        cause = e.__cause__ if isinstance(e, StorageError) and e.__cause__ is not None else e
+        log.warning(
+            "cannot tell whether the ledger is append-only: reading its triggers failed (%s); "
+            "going on: python -m storage check reports missing ones",
+            type(cause).__name__,
+        )
+        return None
+    return warn_unguarded(triggers, database)
 
 
 def unguarded_ledger(missing: Sequence[str], database: str = "sqlite") -> str:

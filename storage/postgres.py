@@ -118,7 +118,7 @@ from storage.api import (
     lease_key,
     time_left,
 )
-from storage.check import AUDIT_QUERIES, TRIGGER_QUERIES, AuditData, warn_unguarded
+from storage.check import AUDIT_QUERIES, TRIGGER_QUERIES, AuditData, warn_unguarded_at_open
 
 __all__ = [
     "KEEPALIVES",
@@ -1045,7 +1045,8 @@ class PostgresStore:
         migrations.
 
         A ledger whose append-only triggers are gone or disabled is logged as a warning
-        (:func:`storage.check.warn_unguarded`), not refused.
+        (:func:`storage.check.warn_unguarded_at_open`), not refused; so are triggers that
+        cannot be read (the error's type alone).
 
         :raises StorageError: if the server cannot be reached, a migration fails or the
             schema is newer than the code.
@@ -1066,7 +1067,8 @@ class PostgresStore:
         try:
             await store._call(_migrate)
             # (a ledger no longer append-only, its triggers dropped or disabled: ops42)
-            warn_unguarded(await store._call(_triggers), "postgres")
+            # (one not read: a warning too, and the open goes on, ops43)
+            await warn_unguarded_at_open(lambda: store._call(_triggers), "postgres")
         except BaseException:
             await pool.close()
             raise

@@ -108,7 +108,7 @@ from storage.api import (
     lease_key,
     time_left,
 )
-from storage.check import AUDIT_QUERIES, TRIGGER_QUERIES, AuditData, warn_unguarded
+from storage.check import AUDIT_QUERIES, TRIGGER_QUERIES, AuditData, warn_unguarded_at_open
 
 __all__ = [
     "BUSY_TIMEOUT_MS",
@@ -492,7 +492,8 @@ class SqliteStore:
 
         Sets ``journal_mode=WAL`` (files), ``foreign_keys=ON``, ``synchronous=NORMAL`` and a
         busy timeout of :data:`BUSY_TIMEOUT_MS`. A ledger whose append-only triggers are gone
-        is logged as a warning (:func:`storage.check.warn_unguarded`), not refused.
+        is logged as a warning (:func:`storage.check.warn_unguarded_at_open`), not refused;
+        so are triggers that cannot be read (the error's type alone).
 
         :raises StorageError: if the file cannot be opened as an SQLite database (a folder
             that does not exist, a folder given as the file, a file that is not a database;
@@ -517,7 +518,8 @@ class SqliteStore:
             await store._call(_configure, name != ":memory:")
             await store._call(_migrate)
             # (a ledger no longer append-only, its triggers dropped: a warning, ops42)
-            warn_unguarded(await store._call(_triggers), "sqlite")
+            # (one not read: a warning too, and the open goes on, ops43)
+            await warn_unguarded_at_open(lambda: store._call(_triggers), "sqlite")
         except BaseException:
             await connection.close()
             raise
