@@ -23,6 +23,7 @@ from urllib.parse import quote
 
 __all__ = [
     "FORMAT",
+    "OWN_PACKAGES",
     "REDACTED",
     "RedactSecrets",
     "configure_logging",
@@ -46,19 +47,29 @@ def in_env_file(line: str, env_file: str) -> str:
     return re.sub(r"\b(in|into) \.env\b(?!\.?\w)", lambda m: f"{m[1]} {env_file}", line)
 
 
+#: the top-level packages :func:`raised_at` takes for this project's own code: its four, and
+#: its tests' (a test's stand-in for a function of ours raises there; no test runs in the bot)
+OWN_PACKAGES = frozenset({"game", "storage", "bot", "tools", "tests"})
+
+
 def raised_at(exc: BaseException) -> str:
-    """Where ``exc`` was raised: the module and line of its traceback's innermost frame
-    (``"bot.service.play:412"``), ``"?"`` without a traceback. Nothing of its text: a bug's
-    exception may hold a player's hidden card (R3.3), so a log line that must not show one
-    says the error's type and this (ops42), not ``log.exception``'s message. No file is
-    read (the frame's own names)."""
+    """Where ``exc`` was raised, as ``"module:line"`` (``"bot.service.play:412"``): the
+    innermost frame of its traceback in this project's own code (a module of
+    :data:`OWN_PACKAGES`), so a library's error (aiosqlite, telegram, discord) is placed at
+    the line of ours that called it, not deep in the library (ops43); the innermost frame
+    when none is ours; ``"?"`` without a traceback. Nothing of its text: a bug's exception
+    may hold a player's hidden card (R3.3), so a log line that must not show one says the
+    error's type and this (ops42), not ``log.exception``'s message. No file is read (the
+    frames' own names)."""
     tb = exc.__traceback__
-    if tb is None:
-        return "?"
-    while tb.tb_next is not None:
+    innermost = own = None
+    while tb is not None:
+        module = tb.tb_frame.f_globals.get("__name__") or tb.tb_frame.f_code.co_filename
+        innermost = f"{module}:{tb.tb_lineno}"
+        if str(module).partition(".")[0] in OWN_PACKAGES:
+            own = innermost
         tb = tb.tb_next
-    module = tb.tb_frame.f_globals.get("__name__") or tb.tb_frame.f_code.co_filename
-    return f"{module}:{tb.tb_lineno}"
+    return own or innermost or "?"
 
 
 class RedactSecrets(logging.Filter):
