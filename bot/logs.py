@@ -47,9 +47,8 @@ def in_env_file(line: str, env_file: str) -> str:
     return re.sub(r"\b(in|into) \.env\b(?!\.?\w)", lambda m: f"{m[1]} {env_file}", line)
 
 
-#: the top-level packages :func:`raised_at` takes for this project's own code: its four, and
-#: its tests' (a test's stand-in for a function of ours raises there; no test runs in the bot)
-OWN_PACKAGES = frozenset({"game", "storage", "bot", "tools", "tests"})
+#: the top-level packages :func:`raised_at` takes for this project's own code
+OWN_PACKAGES = frozenset({"game", "storage", "bot", "tools"})
 
 
 def raised_at(exc: BaseException) -> str:
