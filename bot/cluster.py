@@ -755,7 +755,7 @@ class Worker:
         #: (:func:`worker_runs`): a token not among them is a restart, newly seen
         self._runs_seen: dict[str, frozenset[str]] = {}
         #: this run's token (:func:`_run_key`; drawn anew at each :meth:`start`)
-        self.run = secrets.token_hex(8)
+        self.run_token = secrets.token_hex(8)
         self._locks: dict[str, asyncio.Lock] = {}
         self._chats: dict[int, str] = {}
         self._table_keys: dict[int, str] = {}  # Discord table id → its chat's lease key
@@ -863,7 +863,7 @@ class Worker:
         # whether it takes Telegram updates said first (no moment live without it: a
         # Discord-only worker counted as taking them, :func:`telegram_workers`), and this
         # run's token (a restart is a new run: :meth:`rebalance` sees it newly live)
-        self.run = secrets.token_hex(8)
+        self.run_token = secrets.token_hex(8)
         await self.store.acquire_lease(self._telegram_advert(), self.worker_id, self.ttl)
         await self.store.acquire_lease(self._run_lease(), self.worker_id, self.ttl)
         await self.store.heartbeat(self.worker_id, self.address, self.ttl)
@@ -942,7 +942,7 @@ class Worker:
 
     def _run_lease(self) -> str:
         """The lease naming this run of the worker (:func:`_run_key`)."""
-        return _run_key(self.worker_id, self.run)
+        return _run_key(self.worker_id, self.run_token)
 
     def _advertised(self) -> list[str]:
         """The leases saying this worker runs Discord shards, and which it prefers."""

@@ -117,20 +117,26 @@ async def test_clu43_a_pick_restarted_under_its_name_is_seen_anew(
         _quiet(old)
         assert await old.rebalance() == 0  # the pick seen live just now: not yet
         old._seen_live[PICK] -= REBALANCE_LEASES * TTL + 1  # (seen live for long since)
-        first = pick.run
+        first = pick.run_token
         # the pick restarts under its name, before the giver looks again (a SIGKILL: its
         # heartbeat never ran out; a stop: its last heartbeat of 0 s overwritten at once)
         await (pick.halt() if how == "killed" else pick.stop())
         again, _ = _worker(db, PICK, FakePresenter(), clock)
         await again.start()
-        assert again.run != first
-        runs = {PICK: {again.run, first} if how == "killed" else {again.run}, OLD: {old.run}}
+        assert again.run_token != first
+        runs = {
+            PICK: {again.run_token, first} if how == "killed" else {again.run_token},
+            OLD: {old.run_token},
+        }
         assert worker_runs(await db.leases("worker-run:")) == runs
         assert await old.rebalance() == 0  # (before: handed to the new run at once)
         assert old.service.table_in(GROUP) is t and await db.lease_owner(KEY) == OLD
         # the dead run's lease runs out: no newer run, still the one seen since the restart
         await _pass(clock, TTL + 0.2, old, again)
-        assert worker_runs(await db.leases("worker-run:")) == {PICK: {again.run}, OLD: {old.run}}
+        assert worker_runs(await db.leases("worker-run:")) == {
+            PICK: {again.run_token},
+            OLD: {old.run_token},
+        }
         _quiet(old)
         assert await old.rebalance() == 0
         old._seen_live[PICK] -= REBALANCE_LEASES * TTL + 1  # this run seen live for long
