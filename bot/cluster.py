@@ -28,15 +28,19 @@ or one SQLite file on one machine). A worker
   got only new chats and orphans, and the one that ran alone kept every table for good. A
   table moves only when idle between hands (no hand dealt or played, nothing due for a
   few lease times, nothing owed or being sent: its snapshot is all of it), its chat quiet
-  for a few seconds with no update being handled, and to a live worker that says it takes
-  Telegram updates (its ``telegram-worker:`` lease). Holding the chat's claim lock, the
+  for a few seconds with no update being handled, and to a worker that says it takes
+  Telegram updates (its ``telegram-worker:`` lease) seen live for a few lease times (that
+  run of it: each run holds a lease of its own, ``worker-run:<worker>:<token>``, so one
+  restarted under the same name is seen anew). Holding the chat's claim lock, the
   worker stops taking the chat's updates (each answered 409: the router follows the
   lease, then the pick), saves the table, forgets it
   as a lost one (:meth:`TableService.hand_over`) and gives the lease up; the pick takes
   it over as an orphan at its next sweep, or at the chat's next update. An update is thus
   handled either here before the snapshot or by the pick after it, never lost or done
-  twice; no kush moves. Discord tables are not handed back so: they follow their guild's
-  shard (below);
+  twice; no kush moves. The worker that handed it refuses the chat for a few lease times,
+  unless the pick dies (or took the chat and lost it) first: then the table is an orphan
+  like any other, taken within about one lease time. Discord tables are not handed back
+  so: they follow their guild's shard (below);
 - sends what a closed table still owes its chat (its closing step's last showdown, final
   standings, closing notice, kept with its final snapshot) when the worker that closed it died
   before sending: every sweep the worker that would serve the chat (its lease's holder, else
@@ -198,9 +202,10 @@ REBALANCE_PER_SWEEP = 3
 #: (:meth:`Worker.rebalance`): not while its players are pressing (an update in flight)
 REBALANCE_QUIET_SECONDS = 5.0
 #: lease times a table handed back must have nothing due in (its next deal, a ready timer:
-#: :meth:`~bot.service.runtime.Runtime.idle_for_handover`), and a worker must have been seen
-#: live for before it is handed tables; also how long the worker that handed a chat back
-#: refuses to take it again for an update (answered 409: the pick takes it)
+#: :meth:`~bot.service.runtime.Runtime.idle_for_handover`), and a worker (this run of it)
+#: must have been seen live for before it is handed tables; also how long at most the worker
+#: that handed a chat back refuses to take it again (an update answered 409, its own sweep:
+#: the pick takes it), less when the pick dies first (:meth:`Worker._forget_handed`)
 REBALANCE_LEASES = 3.0
 #: the lease that spaces the IDENTIFYs of every worker of the bot (:meth:`Worker.identify_slot`)
 IDENTIFY_LEASE = "identify:discord"
@@ -430,6 +435,32 @@ def telegram_workers(live: Mapping[str, str], ads: Mapping[str, str]) -> dict[st
     advertising nothing (of the release before the advertisements) counts as taking both
     platforms, as every worker did then."""
     return {w: a for w, a in live.items() if ads.get(_telegram_ad(w, False)) != w}
+
+
+#: the prefix of the leases naming each run of a worker (:func:`_run_key`, one
+#: :meth:`Store.leases` read): a worker restarted under the same name holds a new one
+_RUN_LEASES = "worker-run:"
+
+
+def _run_key(worker: str, run: str) -> str:
+    """The lease ``worker`` holds while this run of it lives (``worker-run:<w>:<run>``,
+    ``run`` a random token drawn at each :meth:`Worker.start`): what tells a restart under
+    the same name from the run before (:meth:`Worker.rebalance`), without a column of its
+    own; renewed and given up with the worker's other leases."""
+    return f"{_RUN_LEASES}{worker}:{run}"
+
+
+def worker_runs(leases: Mapping[str, str]) -> dict[str, frozenset[str]]:
+    """Worker → the tokens of its runs holding a live lease (``leases``: :meth:`Store.leases`
+    of :data:`_RUN_LEASES`, key → holder; :func:`_run_key`): one a worker, two for a moment
+    after a restart while the dead run's lease runs out; none for a worker of a release
+    before the run leases."""
+    runs: dict[str, set[str]] = {}
+    for key, holder in leases.items():
+        head = _run_key(holder, "")
+        if key.startswith(head):
+            runs.setdefault(holder, set()).add(key[len(head) :])
+    return {w: frozenset(r) for w, r in runs.items()}
 
 
 #: seconds a start's probe of another process's internal endpoint waits for its answer
@@ -713,12 +744,18 @@ class Worker:
         self._channel_guilds: dict[str, str] = {}  # a claimed channel's key → its guild
         self._claimed: dict[str, float] = {}  # key → when this worker last claimed it
         self._renewed: dict[str, float] = {}  # key → when its lease was last taken or renewed
-        #: chat key → when its table was handed back to its rendezvous pick (:meth:`rebalance`)
-        self._handed: dict[str, float] = {}
+        #: chat key → when its table was handed back (:meth:`rebalance`) and to which worker
+        self._handed: dict[str, tuple[float, str]] = {}
         #: chat key → the forwarded Telegram updates of the chat being handled here now
         self._updating: dict[str, int] = {}
-        #: worker → when this worker's sweep first saw it live (:meth:`rebalance`)
+        #: worker → when this worker's sweep first saw it (this run of it) live
+        #: (:meth:`rebalance`)
         self._seen_live: dict[str, float] = {}
+        #: worker → the tokens of its runs seen since it was first seen live
+        #: (:func:`worker_runs`): a token not among them is a restart, newly seen
+        self._runs_seen: dict[str, frozenset[str]] = {}
+        #: this run's token (:func:`_run_key`; drawn anew at each :meth:`start`)
+        self.run_token = secrets.token_hex(8)
         self._locks: dict[str, asyncio.Lock] = {}
         self._chats: dict[int, str] = {}
         self._table_keys: dict[int, str] = {}  # Discord table id → its chat's lease key
@@ -824,8 +861,11 @@ class Worker:
         # registered once it listens: a worker whose port was taken (another worker's
         # WORKER_LISTEN) was live for a lease time at an address that was not its own;
         # whether it takes Telegram updates said first (no moment live without it: a
-        # Discord-only worker counted as taking them, :func:`telegram_workers`)
+        # Discord-only worker counted as taking them, :func:`telegram_workers`), and this
+        # run's token (a restart is a new run: :meth:`rebalance` sees it newly live)
+        self.run_token = secrets.token_hex(8)
         await self.store.acquire_lease(self._telegram_advert(), self.worker_id, self.ttl)
+        await self.store.acquire_lease(self._run_lease(), self.worker_id, self.ttl)
         await self.store.heartbeat(self.worker_id, self.address, self.ttl)
         self._loop = asyncio.create_task(self._run(), name=f"worker-{self.worker_id}")
         await self.sweep()
@@ -887,8 +927,8 @@ class Worker:
     def held_keys(self) -> list[str]:
         """The keys this worker renews: its tables' chats (and those of the closed tables
         whose last messages it is sending), chats claimed lately, the Discord shards it runs
-        (or is connecting), its Discord advertisement and whether it takes Telegram updates
-        (:meth:`_telegram_advert`)."""
+        (or is connecting), its Discord advertisement, whether it takes Telegram updates
+        (:meth:`_telegram_advert`) and this run's lease (:func:`_run_key`)."""
         keys = {lease_key(t.platform, t.chat_id) for t in self.service.tables.values()}
         # closed tables whose last messages are being sent here: nobody else sends them
         keys.update(lease_key(t.platform, t.chat_id) for t in self.service.rt.closing.values())
@@ -897,7 +937,12 @@ class Worker:
         keys.update(shard_key(s) for s in self.shards | self._taking)
         keys.update(self._advertised())
         keys.add(self._telegram_advert())
+        keys.add(self._run_lease())
         return sorted(keys)
+
+    def _run_lease(self) -> str:
+        """The lease naming this run of the worker (:func:`_run_key`)."""
+        return _run_key(self.worker_id, self.run_token)
 
     def _advertised(self) -> list[str]:
         """The leases saying this worker runs Discord shards, and which it prefers."""
@@ -962,10 +1007,10 @@ class Worker:
         with answer_within(self.ttl * RENEW_SHARE):
             await self.store.heartbeat(self.worker_id, self.address, self.ttl)
             kept = set(await self.store.renew_leases(self.worker_id, keys, self.ttl))
-            advert = self._telegram_advert()
-            if advert not in kept:  # (a pause past the lease time: said again, only ours)
-                await self.store.acquire_lease(advert, self.worker_id, self.ttl)
-                kept.add(advert)
+            for advert in (self._telegram_advert(), self._run_lease()):
+                if advert not in kept:  # (a pause past the lease time: said again, only ours)
+                    await self.store.acquire_lease(advert, self.worker_id, self.ttl)
+                    kept.add(advert)
         claiming = {k for k, lock in self._locks.items() if lock.locked()}
         # (a chat handed back meanwhile, :meth:`rebalance`: renewed before it was let go)
         self._renewed = {k: asked for k in kept if k not in claiming and k not in self._handed}
@@ -996,6 +1041,7 @@ class Worker:
             if presents and any(key.startswith(f"{TELEGRAM}:") for _, key in orphans):
                 takers, _ = await self._telegram_live()
             lapsed = await self.store.lapsed_leases("")  # (whose they were: the summary)
+            self._forget_handed({key for _, key in orphans}, takers, lapsed)
             taken: dict[str | None, int] = {}  # the worker whose lease ran out → tables taken
             try:
                 for table_id, key in orphans:
@@ -1791,10 +1837,28 @@ class Worker:
 
     def _handed_lately(self, key: str) -> bool:
         """Whether this worker handed ``key``'s table back to its rendezvous pick (or is
-        handing it back) within :data:`REBALANCE_LEASES` lease times (:meth:`rebalance`):
-        an update for it is answered 409, the pick takes the chat, rather than taken back."""
-        at = self._handed.get(key)
-        return at is not None and at > time.monotonic() - REBALANCE_LEASES * self.ttl
+        handing it back) within :data:`REBALANCE_LEASES` lease times (:meth:`rebalance`)
+        and the pick may still take it (:meth:`_forget_handed`): an update for it is
+        answered 409, the pick takes the chat, rather than taken back."""
+        handed = self._handed.get(key)
+        return handed is not None and handed[0] > time.monotonic() - REBALANCE_LEASES * self.ttl
+
+    def _forget_handed(
+        self, orphaned: set[str], takers: Mapping[str, str], lapsed: Mapping[str, str]
+    ) -> None:
+        """Stop refusing the chats handed back lately (:meth:`_handed_lately`) whose tables
+        no live worker holds (``orphaned``: lease keys, :meth:`Store.unleased_tables`) and
+        whose pick will not take them: it is no longer among the live workers that take
+        Telegram updates (``takers``, :func:`telegram_workers`: its heartbeat or its
+        ``telegram-worker:`` lease ran out, or it said it stops), or it took the chat and
+        its lease ran out (``lapsed``: :meth:`Store.lapsed_leases`, key → its last holder).
+        Such a table is an orphan like any other, taken by the sweep's rendezvous pick (this
+        worker too) within about one lease time of the pick's death, not
+        :data:`REBALANCE_LEASES` after the hand-over."""
+        for key in [k for k in self._handed if k in orphaned]:
+            pick = self._handed[key][1]
+            if pick not in takers or lapsed.get(key) == pick:
+                del self._handed[key]
 
     async def rebalance(self) -> int:
         """Hand back Telegram tables that rendezvous hashing gives to another live worker
@@ -1803,7 +1867,9 @@ class Worker:
         (:meth:`~bot.service.runtime.Runtime.idle_for_handover`: nothing due for
         :data:`REBALANCE_LEASES` lease times, nothing owed or in flight), whose chat had no
         update here for :data:`REBALANCE_QUIET_SECONDS` and has none being handled, and only
-        to a worker seen live here for :data:`REBALANCE_LEASES` lease times that says it
+        to a worker seen live here for :data:`REBALANCE_LEASES` lease times (this run of it:
+        one restarted under the same name holds a new run lease, :func:`_run_key`, and is
+        seen anew from then on) that says it
         takes Telegram updates (its ``telegram-worker:<w>`` lease, :meth:`_telegram_advert`,
         read with the others in one read; rendezvous hashing over those that take them,
         :func:`telegram_workers`, as the sweep's and the router's). Each is
@@ -1813,7 +1879,7 @@ class Worker:
             return 0
         now = time.monotonic()
         self._handed = {
-            k: at for k, at in self._handed.items() if at > now - REBALANCE_LEASES * self.ttl
+            k: h for k, h in self._handed.items() if h[0] > now - REBALANCE_LEASES * self.ttl
         }
         rt = self.service.rt
         until = rt.clock() + REBALANCE_LEASES * self.ttl
@@ -1828,6 +1894,15 @@ class Worker:
         if not tables:
             return 0
         live, ads = await self._telegram_live()
+        runs = worker_runs(await self.store.leases(_RUN_LEASES))
+        for w in live:  # (a run not seen before: the worker restarted under its name)
+            now_runs = runs.get(w, frozenset())
+            seen = self._runs_seen.get(w, now_runs)
+            if not now_runs <= seen:
+                self._seen_live.pop(w, None)  # (newly seen from now on)
+                seen = frozenset()
+            self._runs_seen[w] = seen | now_runs
+        self._runs_seen = {w: r for w, r in self._runs_seen.items() if w in live}
         self._seen_live = {w: self._seen_live.get(w, now) for w in live}
         settled = {
             w for w, at in self._seen_live.items() if at <= now - REBALANCE_LEASES * self.ttl
@@ -1870,7 +1945,7 @@ class Worker:
             ):
                 return False
             # (from here on an update of the chat is answered 409, not handled here)
-            self._handed[key] = now
+            self._handed[key] = (now, pick)
             self._renewed.pop(key, None)
             until = self.service.rt.clock() + REBALANCE_LEASES * self.ttl
             if not await self.service.hand_over(table_id, until):
