@@ -179,7 +179,10 @@ def think_ahead(rt: Runtime, t: LiveTable, seats: list[int]) -> None:
     from the same knowledge is under way: it is made during the player's pace while the table
     is free, so a person's press is never held by it; :func:`bot_turn` takes it if the seat
     still knows the same then (a decision is a function of the knowledge,
-    :func:`game.policy.decide`). Call with a running event loop."""
+    :func:`game.policy.decide`). One under way from what the seat knew before is cancelled:
+    its result would be thrown away, and it kept the decision process busy meanwhile (still
+    queued, it is never made; one the process or a thread is on runs to its end, its worker
+    neither killed nor taken for hung). Call with a running event loop."""
     hand = t.hand
     assert hand is not None
     for s in seats:
@@ -187,8 +190,10 @@ def think_ahead(rt: Runtime, t: LiveTable, seats: list[int]) -> None:
         assert player is not None and player.bot
         k = knowledge(hand, s)
         have = rt.thinking.get((t.id, s))
-        if have is not None and have[0] == k:
-            continue
+        if have is not None:
+            if have[0] == k:
+                continue
+            have[1].cancel()  # (from other knowledge: never used, bot_turn's _decision)
         rt.thinking[(t.id, s)] = (k, rt.decision_task(t, s, k, Level(player.bot), "think", decide))
 
 
