@@ -12,6 +12,7 @@ import asyncio
 import logging
 
 from bot import thinking
+from bot.logs import raised_at
 from bot.model import Actor, LiveTable, Reply, SeatState
 from bot.names import folded
 from bot.service.dealing import full_table, maybe_start, next_buy_in
@@ -142,7 +143,9 @@ def house_funds(t: LiveTable, tx: Tx, player_id: int, need: int) -> None:
 async def bot_turn(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     """Every computer player to act places its street and confirms (R3.4): the decision is
     the one :func:`think_ahead` made during its pace (or made now, by the decision process)
-    from what the seat may know; then :func:`~bot.service.play.advance`."""
+    from what the seat may know; then :func:`~bot.service.play.advance`. A decision that
+    fails is logged by its error's type only (never its text: it may name a hidden card)
+    and the street made by the timeout rule (R8.5)."""
     hand = t.hand
     assert hand is not None
     t.bot_due = None
@@ -153,11 +156,19 @@ async def bot_turn(rt: Runtime, t: LiveTable, tx: Tx) -> None:
         k = knowledge(hand, s)
         try:
             moves = await _decision(rt, t, s, k, Level(player.bot))
-        except Exception:  # (the decision process failed, asked again too, or is hung):
-            # waiting for it would hold the hand for good, the table retrying every few
+        except Exception as exc:  # (the decision process failed, asked again too, or is
+            # hung): waiting for it would hold the hand for good, the table retrying every few
             # seconds and the players' /leave and /closetable waiting for the hand's end; its
-            # street is made by the timeout rule below (R8.5)
-            log.exception("table %s: computer player at seat %s could not decide", t.id, s)
+            # street is made by the timeout rule below (R8.5). Logged by the error's type and
+            # where it was raised, never its text nor traceback: a decision's error may name
+            # the seat's hidden cards or discard (as the timer step's line, ops42)
+            log.error(
+                "table %s: computer player at seat %s could not decide (%s at %s)",
+                t.id,
+                s,
+                type(exc).__name__,
+                raised_at(exc),
+            )
             moves = []
         turn_before = hand.to_act
         actions: list[Action] = [Place(s, c, b) if b else Discard(s, c) for c, b in moves]

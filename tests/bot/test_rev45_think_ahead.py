@@ -6,15 +6,20 @@ process (or a thread) busy for a result thrown away."""
 from __future__ import annotations
 
 import asyncio
+import logging
 
 import pytest
 
 from bot.service import bots
-from game.policy import knowledge
+from game.board import Box
+from game.cards import Card
+from game.policy import Level, SeatKnowledge, knowledge
 from storage.check import check_store
 from tests.bot.test_bots import alice_and_a_bot, held_decisions, play_hand_with_bots
 from tests.bot.test_service import ALICE, GROUP, press_auto_and_confirm
 from tests.waiting import until
+
+CARD = "A♠"
 
 
 async def test_a_decision_from_knowledge_gone_stale_is_cancelled_and_the_new_one_used(
@@ -61,4 +66,36 @@ async def test_a_decision_from_knowledge_gone_stale_is_cancelled_and_the_new_one
     assert given_up == []
     assert (t.id, bot) not in rt.thinking
     await service.stop()
+    assert await check_store(store) == []
+
+
+async def test_a_computer_player_s_failed_decision_is_logged_without_the_error_s_text(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A computer player's decision fails with an error naming its hidden card: its street
+    is made by the timeout rule (R8.5), and the log says the error's type and where it was
+    raised, never its text nor traceback (it was ``log.exception``; ops42 made the timer
+    step's line so, and this one ran inside that step)."""
+
+    def failing(k: SeatKnowledge, level: Level) -> list[tuple[Card, Box | None]]:
+        raise RuntimeError(f"no placement for the hidden {CARD}")
+
+    monkeypatch.setattr(bots, "decide", failing)
+    service, _presenter, store, clock = await alice_and_a_bot()
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and t.bot_due is not None
+    bot = next(s.seat for s in t.seats.values() if s.bot)
+    assert t.hand.to_act == (bot,)
+    clock.now = t.bot_due
+    with caplog.at_level(logging.INFO):
+        await service.run_due()
+    assert t.hand.to_act != (bot,)  # (moved by the timeout rule)
+    [record] = [r for r in caplog.records if "could not decide" in r.getMessage()]
+    line = failing.__code__.co_firstlineno + 1
+    assert record.getMessage() == (
+        f"table {t.id}: computer player at seat {bot} could not decide "
+        f"(RuntimeError at {__name__}:{line})"
+    )
+    assert record.exc_info is None
+    assert CARD not in caplog.text
     assert await check_store(store) == []
