@@ -1999,7 +1999,10 @@ class Worker:
 
     async def _on_telegram(self, request: web.Request) -> web.Response:
         """A forwarded Telegram update: 200 once handled here, 409 ``{"owner": url}`` when
-        another worker holds its chat, 503 while stopping, 403 ``{"error": "forbidden",
+        another worker holds its chat or this one handed the chat's table back lately
+        (:meth:`_handed_lately`; ``url`` the lease's holder's, this worker's own until it
+        lets the lease go, ``null`` once nobody holds it: the router asks again and goes to
+        the pick), 503 while stopping, 403 ``{"error": "forbidden",
         "refused": reason}`` when not signed with this worker's Telegram key (the word of
         :meth:`Signatures.refusal`: ``"no key"`` from a worker run without Telegram, which
         the router's log says apart from another token, :meth:`Router.forward`)."""

@@ -12,6 +12,7 @@ import asyncio
 import logging
 
 from bot import thinking
+from bot.logs import raised_at
 from bot.model import Actor, LiveTable, Reply, SeatState
 from bot.names import folded
 from bot.service.dealing import full_table, maybe_start, next_buy_in
@@ -142,7 +143,9 @@ def house_funds(t: LiveTable, tx: Tx, player_id: int, need: int) -> None:
 async def bot_turn(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     """Every computer player to act places its street and confirms (R3.4): the decision is
     the one :func:`think_ahead` made during its pace (or made now, by the decision process)
-    from what the seat may know; then :func:`~bot.service.play.advance`."""
+    from what the seat may know; then :func:`~bot.service.play.advance`. A decision that
+    fails is logged by its error's type only (never its text: it may name a hidden card)
+    and the street made by the timeout rule (R8.5)."""
     hand = t.hand
     assert hand is not None
     t.bot_due = None
@@ -153,11 +156,19 @@ async def bot_turn(rt: Runtime, t: LiveTable, tx: Tx) -> None:
         k = knowledge(hand, s)
         try:
             moves = await _decision(rt, t, s, k, Level(player.bot))
-        except Exception:  # (the decision process failed, asked again too, or is hung):
-            # waiting for it would hold the hand for good, the table retrying every few
+        except Exception as exc:  # (the decision process failed, asked again too, or is
+            # hung): waiting for it would hold the hand for good, the table retrying every few
             # seconds and the players' /leave and /closetable waiting for the hand's end; its
-            # street is made by the timeout rule below (R8.5)
-            log.exception("table %s: computer player at seat %s could not decide", t.id, s)
+            # street is made by the timeout rule below (R8.5). Logged by the error's type and
+            # where it was raised, never its text nor traceback: a decision's error may name
+            # the seat's hidden cards or discard (as the timer step's line, ops42)
+            log.error(
+                "table %s: computer player at seat %s could not decide (%s at %s)",
+                t.id,
+                s,
+                type(exc).__name__,
+                raised_at(exc),
+            )
             moves = []
         turn_before = hand.to_act
         actions: list[Action] = [Place(s, c, b) if b else Discard(s, c) for c, b in moves]
@@ -179,7 +190,10 @@ def think_ahead(rt: Runtime, t: LiveTable, seats: list[int]) -> None:
     from the same knowledge is under way: it is made during the player's pace while the table
     is free, so a person's press is never held by it; :func:`bot_turn` takes it if the seat
     still knows the same then (a decision is a function of the knowledge,
-    :func:`game.policy.decide`). Call with a running event loop."""
+    :func:`game.policy.decide`). One under way from what the seat knew before is cancelled:
+    its result would be thrown away, and it kept the decision process busy meanwhile (still
+    queued, it is never made; one the process or a thread is on runs to its end, its worker
+    neither killed nor taken for hung). Call with a running event loop."""
     hand = t.hand
     assert hand is not None
     for s in seats:
@@ -187,8 +201,10 @@ def think_ahead(rt: Runtime, t: LiveTable, seats: list[int]) -> None:
         assert player is not None and player.bot
         k = knowledge(hand, s)
         have = rt.thinking.get((t.id, s))
-        if have is not None and have[0] == k:
-            continue
+        if have is not None:
+            if have[0] == k:
+                continue
+            have[1].cancel()  # (from other knowledge: never used, bot_turn's _decision)
         rt.thinking[(t.id, s)] = (k, rt.decision_task(t, s, k, Level(player.bot), "think", decide))
 
 

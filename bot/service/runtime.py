@@ -46,6 +46,7 @@ from typing import Any, Literal
 
 from bot import pictures, render, thinking
 from bot.drawing import Drawer
+from bot.logs import raised_at
 from bot.model import HAND_VIEW_PREFIX, PENDING_PREFIX, LiveTable, Phase, Presenter, SeatState
 from bot.retries import pending_ref
 from bot.screens import Screen
@@ -2587,14 +2588,14 @@ class Runtime:
             await asyncio.sleep(early)
             try:  # (a failure only leaves the placement to the step, R8.5: the same one)
                 self.think_safe(t, deadline)
-            except Exception:
-                log.exception("table %s: the timeout's placement not started ahead", t.id)
+            except Exception as exc:
+                _placement_failed(t, "started", exc)
         await asyncio.sleep(max(0.0, deadline - self.clock()))
         await self._decided(t)
         try:  # (as above: raised here, it ended the timer and the hand waited for a press)
             await self.prepare_safe(t, SAFE_SECONDS)
-        except Exception:
-            log.exception("table %s: the timeout's placement not made ahead", t.id)
+        except Exception as exc:
+            _placement_failed(t, "made", exc)
         async with t.lock:
             if t.timer is asyncio.current_task():
                 t.timer = None
@@ -2814,6 +2815,21 @@ class Runtime:
             for _k, thought in book.values():  # (a thread or the worker finishes it)
                 thought.cancel()
             book.clear()
+
+
+def _placement_failed(t: LiveTable, step: str, exc: Exception) -> None:
+    """Log that the table timer's ``safe_autoplay`` placement of ``t`` was not ``step``
+    ("started", "made") ahead (:meth:`Runtime.think_safe`, :meth:`Runtime.prepare_safe`; the
+    step makes it itself, R8.5): by the error's type and where it was raised, never its text
+    nor traceback, which may name a hidden card or discard (as the timer step's own line,
+    :mod:`bot.service.timers`)."""
+    log.error(
+        "table %s: the timeout's placement not %s ahead (%s at %s)",
+        t.id,
+        step,
+        type(exc).__name__,
+        raised_at(exc),
+    )
 
 
 def _seen(task: asyncio.Task[Moves]) -> None:
