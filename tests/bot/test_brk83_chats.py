@@ -1,0 +1,44 @@
+"""brk83: a chat that changes under the bot, and an admin who types nonsense, through the
+real Telegram adapter and the fake Bot API.
+
+A group linked to a channel as its discussion group gets every post of the channel as an
+automatic forward (``is_automatic_forward``, from "Telegram", user 777000, an account that is
+no bot), and every comment under the post is a reply to it: a command typed as a comment
+named that account as the player (``/grant 100`` made a wallet for "Telegram" with the 100
+in it, first on /top; ``/stats`` answered "No such player here: 777000")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.texts import tr
+from tests.bot.tg_world import ALICE, BOB, GROUP_ID, world
+
+CHANNEL = -1009999
+
+
+async def test_a_command_typed_as_a_comment_under_a_channel_post_names_nobody(
+    tmp_path: Path,
+) -> None:
+    """Alice, an admin, comments under the channel's post: ``/grant 100`` is answered with the
+    usage (no player named) and moves nothing, ``/stats`` shows her own, as typed in the
+    group; a comment replying to Bob's comment still names Bob."""
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        await w.say(BOB, "/balance")  # Bob has a wallet here (1,000)
+        post = await w.fake.channel_post(GROUP_ID, CHANNEL, "Poker tonight at 8")
+        reply = await w.say(ALICE, "/grant 100", reply_to=post)
+        assert reply["text"] == tr("en", "reply.grant_usage"), reply
+        reply = await w.say(ALICE, "/stats", reply_to=post)
+        assert reply["text"] == "No hands played (all time).", reply
+        reply = await w.say(ALICE, "/kick", reply_to=post)
+        assert reply["text"] == tr("en", "reply.no_table"), reply
+        top = await w.say(ALICE, "/top")
+        assert top["text"] == (
+            "🏆 Top players · balance with stacks\n1. Bob — 1,000 kush\n2. Alice — 1,000 kush"
+        ), top
+        # a reply to a member's comment under the post names that member
+        comment = await w.fake.send_text(BOB, GROUP_ID, "I'm in", reply_to=post)
+        reply = await w.say(ALICE, "/grant 100", reply_to=comment)
+        assert reply["text"] == tr("en", "reply.granted", name="Bob", amount=100, label="kush",
+                                   balance=1100), reply  # fmt: skip
