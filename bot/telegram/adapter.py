@@ -2295,6 +2295,9 @@ class TelegramAdapter:
             whom, named, rest = mentioned
             args = [await self._user_of(a) for a in rest]
             shown = {str(whom.id): named}
+        elif whom is not None:  # a reply to a member who never played here is answered
+            # with their name, as /grant's is ("No such player here: 103" showed their id)
+            shown[str(whom.id)] = f"@{whom.username}" if whom.username else whom.first_name
         of = str(whom.id) if whom is not None and not whom.is_bot else None
         reply = await self.service.stats(await self._ref(chat), _actor(user), args, shown, of)
         await self._reply(update, reply)

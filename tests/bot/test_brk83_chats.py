@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.telegram.fake_api import FakeUser
 from bot.texts import tr
-from tests.bot.tg_world import ALICE, BOB, GROUP_ID, world
+from tests.bot.tg_world import ALICE, BOB, CAROL, GROUP_ID, world
 
 CHANNEL = -1009999
 
@@ -42,3 +43,19 @@ async def test_a_command_typed_as_a_comment_under_a_channel_post_names_nobody(
         reply = await w.say(ALICE, "/grant 100", reply_to=comment)
         assert reply["text"] == tr("en", "reply.granted", name="Bob", amount=100, label="kush",
                                    balance=1100), reply  # fmt: skip
+
+
+async def test_stats_as_a_reply_to_a_member_who_never_played_names_them(tmp_path: Path) -> None:
+    """``/stats`` as a reply to the message of a member who never played here is refused
+    under the name the admin sees (their @username, else their first name), as /grant's
+    refusal is: it said "No such player here: 103", their user id."""
+    dana = FakeUser(104, "Dana", None, "en")
+    async with world(tmp_path) as w:
+        for member, name in ((CAROL, "@carol"), (dana, "Dana")):
+            said = await w.fake.send_text(member, GROUP_ID, "hi all")
+            reply = await w.say(ALICE, "/stats", reply_to=said)
+            assert reply["text"] == (
+                f"No such player here: {name}.\nOnly those who played here have statistics."
+                " /stats alone: this group and you."
+            ), reply
+            assert str(member.id) not in reply["text"]
