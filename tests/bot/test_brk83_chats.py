@@ -13,6 +13,7 @@ from pathlib import Path
 
 from bot.telegram.fake_api import FakeUser
 from bot.texts import tr
+from tests.bot.test_telegram_e2e import seat_everyone
 from tests.bot.tg_world import ALICE, BOB, CAROL, GROUP_ID, world
 
 CHANNEL = -1009999
@@ -59,3 +60,41 @@ async def test_stats_as_a_reply_to_a_member_who_never_played_names_them(tmp_path
                 " /stats alone: this group and you."
             ), reply
             assert str(member.id) not in reply["text"]
+
+
+async def test_a_block_and_an_unblock_told_together_leave_the_player_reachable(
+    tmp_path: Path,
+) -> None:
+    """Bob blocks the bot mid-hand and unblocks it at once; both updates reach the bot while
+    the table is busy (a press being handled holds its lock). The news are taken in the
+    order they came: his hand is posted anew in his private chat and the group does not tell
+    him to open it. (The unblock was taken first, finding him reachable and doing nothing;
+    the block then marked him unreachable: no hand, the clock playing for him.)"""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        bob = t.seat_of(str(BOB.id))
+        assert bob is not None and bob.reachable and t.hand is not None
+        first = bob.private_ref
+        told: list[bool] = []
+        taken: list[bool] = []
+        news = w.service.private_news
+
+        async def private_news(platform: str, user_id: str, *, blocked: bool) -> None:
+            told.append(blocked)  # (then as far as it goes without the table's lock)
+            await news(platform, user_id, blocked=blocked)
+            taken.append(blocked)
+
+        w.service.private_news = private_news  # type: ignore[method-assign]
+        async with t.lock:  # the table busy as the two updates come
+            await w.fake.block_bot(BOB)
+            await w.fake.block_bot(BOB, blocked=False)
+            await w.fake.wait_for(lambda: told == [True, False] or None)
+        await w.fake.wait_for(lambda: len(taken) == 2 or None)
+        await w.settle()
+        assert bob.reachable and bob.private_ref != first
+        hand = w.fake.messages[(BOB.id, int(bob.private_ref or 0))]
+        assert hand["text"].startswith("🃏 Стол #1 · раздача 1 · улица 1/5\n"), hand["text"]
+        assert "⚠" not in w.table_message()["text"], w.table_message()["text"]
+        assert not w.service._news  # (nothing kept for the user once told)
