@@ -98,3 +98,17 @@ async def test_a_block_and_an_unblock_told_together_leave_the_player_reachable(
         assert hand["text"].startswith("🃏 Стол #1 · раздача 1 · улица 1/5\n"), hand["text"]
         assert "⚠" not in w.table_message()["text"], w.table_message()["text"]
         assert not w.service._news  # (nothing kept for the user once told)
+
+
+async def test_a_game_name_copied_with_an_invisible_character_is_read(tmp_path: Path) -> None:
+    """A command copied from a chat brings a zero-width space or a direction mark along
+    unseen: ``/rules ofc\\u200b`` and ``/newtable ofc\\u200b`` were refused as the unknown
+    game “ofc” (the name shown as typed, looking right); the game is read as settings and
+    numbers are (without the invisible format characters)."""
+    async with world(tmp_path) as w:
+        reply = await w.say(ALICE, "/rules ofc\u200b")
+        assert reply["text"] == (await w.say(ALICE, "/rules ofc"))["text"], reply
+        reply = await w.say(ALICE, "/newtable \u200eOFC\u200b")
+        assert reply["text"] == "Table #1 is open.", reply
+        t = next(iter(w.service.tables.values()))
+        assert t.options.game.value == "ofc"
