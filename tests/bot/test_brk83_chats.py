@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.model import ChatRef
 from bot.telegram.fake_api import FakeUser
 from bot.texts import tr
-from tests.bot.test_telegram_e2e import seat_everyone
+from storage.check import check_store
+from tests.bot.test_telegram_e2e import play_hand, seat_everyone
 from tests.bot.tg_world import ALICE, BOB, CAROL, GROUP_ID, world
 
 CHANNEL = -1009999
+SUPERGROUP = -100777  # the supergroup GROUP_ID becomes
 
 
 async def test_a_command_typed_as_a_comment_under_a_channel_post_names_nobody(
@@ -112,3 +115,33 @@ async def test_a_game_name_copied_with_an_invisible_character_is_read(tmp_path: 
         assert reply["text"] == "Table #1 is open.", reply
         t = next(iter(w.service.tables.values()))
         assert t.options.game.value == "ofc"
+
+
+async def test_r8_2a_a_bot_muted_in_a_basic_group_mid_hand_closes_the_table_after_it(
+    tmp_path: Path,
+) -> None:
+    """(Held; kept as a regression test.) A basic group cannot restrict a member: muting the
+    bot upgrades it to a supergroup first, so the bot hears, at once, the upgrade's two
+    service messages, its join of the supergroup and its mute there, handled together. The
+    table follows the group, the hand is played out in the private chats, then the table
+    closes and every stack is back in the supergroup's wallets (R8.2a)."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None and t.hand_no == 1
+        await w.fake.migrate_group(GROUP_ID, SUPERGROUP)
+        await w.fake.add_bot(SUPERGROUP, by=ALICE)  # (its join of the supergroup)
+        await w.fake.restrict_bot(SUPERGROUP, by=ALICE)
+        await w.fake.wait_for(lambda: (t.chat_id == str(SUPERGROUP) and t.closing) or None)
+        await play_hand(w, [ALICE, BOB])
+        await w.settle()
+        assert t.id not in w.service.tables and t.hand_no == 1
+        assert w.service.table_in(ChatRef("telegram", str(SUPERGROUP), str(SUPERGROUP))) is None
+        community = await w.store.community("telegram", str(SUPERGROUP))
+        totals = {p.name: total for p, total in await w.store.leaderboard(community.id)}
+        assert sum(totals.values()) == 2000 and totals != {"Alice": 1000, "Bob": 1000}, totals
+        for p, total in await w.store.leaderboard(community.id):
+            found = await w.store.find_player(community.id, p.user_id)
+            assert found is not None and found.balance == total  # no kush left at the table
+        assert await check_store(w.store) == []
