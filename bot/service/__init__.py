@@ -226,6 +226,9 @@ class TableService:
         #: (table id, user id) → when :meth:`player_seen` posted the player's hand anew there
         #: (time.monotonic()): a /start soon after posts it no second time (:data:`REVIVED_SECONDS`)
         self._revived: dict[tuple[int, str], float] = {}
+        #: (platform, user id) → the lock :meth:`private_news` takes the user's news under,
+        #: and how many news hold or wait for it (dropped at none)
+        self._news: dict[tuple[str, str], tuple[asyncio.Lock, list[int]]] = {}
 
     # -- lifecycle -------------------------------------------------------------------------
     @property
@@ -1414,11 +1417,27 @@ class TableService:
         here: ``blocked`` (Telegram said they blocked it) marks them unreachable
         (:meth:`player_unreachable`), else they showed life there (:meth:`player_seen`).
         One dispatch for the news heard here (the Telegram adapter) and told by another
-        worker (:meth:`bot.cluster.Worker.private_life`)."""
-        if blocked:
-            await self.player_unreachable(platform, user_id)
-        else:
-            await self.player_seen(platform, user_id)
+        worker (:meth:`bot.cluster.Worker.private_life`).
+
+        A user's news are taken one after the other, in the order they came: a block and an
+        unblock told at once (two updates handled together while their table was busy) were
+        taken in either order, :meth:`player_seen` finding the seat still reachable (its
+        block not marked yet) and doing nothing, the block then marking it unreachable for
+        good: a player who had unblocked the bot got no hand, and the group told them to open
+        the private chat with it."""
+        key = (platform, user_id)
+        lock, users = self._news.setdefault(key, (asyncio.Lock(), [0]))
+        users[0] += 1
+        try:
+            async with lock:
+                if blocked:
+                    await self.player_unreachable(platform, user_id)
+                else:
+                    await self.player_seen(platform, user_id)
+        finally:
+            users[0] -= 1
+            if not users[0]:
+                del self._news[key]
 
     async def settings_saved_elsewhere(self, community_id: int, language: str | None) -> bool:
         """Another worker saved a change of the community's settings (issue 14,

@@ -125,8 +125,10 @@ GAME_NAMES: Mapping[str, GameKind] = {
 
 def _name_key(text: str) -> str:
     """A name as typed, the way names are looked up (:data:`GAME_NAMES`, a setting's
-    :attr:`Setting.aliases`): casefolded, "ё" as "е", words one space apart."""
-    return " ".join(text.casefold().replace("ё", "е").split())
+    :attr:`Setting.aliases`): casefolded, "ё" as "е", words one space apart, without the
+    invisible format characters a copied command brings along (:func:`unformatted`:
+    "/newtable ofc\u200b" was refused as the unknown game “ofc”)."""
+    return " ".join(unformatted(text).casefold().replace("ё", "е").split())
 
 
 def game_named(text: str) -> str | None:

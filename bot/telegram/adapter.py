@@ -1562,16 +1562,28 @@ def _anonymous_admin(update: Update) -> bool:
 GENERAL_TOPIC = 1
 
 
+#: the user id Telegram writes a channel's posts in its linked discussion group as
+#: (``is_automatic_forward``, sent on behalf of the channel): "Telegram", an account that is
+#: no bot, and no member either
+TELEGRAM_SERVICE = 777000
+
+
 def _replied(msg: Message) -> User | None:
     """The author of the message ``msg`` replies to, ``None`` when it is no reply. In a forum
     topic Telegram sends a message that replies to nothing as a reply to the topic's first
     message, its creation (``forum_topic_created``, by whoever created the topic): that names
-    nobody (``/grant 100`` there granted the topic's creator, ``/stats`` showed theirs)."""
+    nobody (``/grant 100`` there granted the topic's creator, ``/stats`` showed theirs). So
+    does a channel's post in its discussion group (``is_automatic_forward``, from
+    :data:`TELEGRAM_SERVICE`), which every comment under the post replies to: ``/grant 100``
+    typed as a comment made a wallet for "Telegram" with the 100 in it (first on /top), and
+    ``/stats`` answered "No such player here: 777000"."""
     replied = msg.reply_to_message
     if replied is None or replied.from_user is None:
         return None
     opening = msg.is_topic_message and replied.message_id == msg.message_thread_id
     if replied.forum_topic_created is not None or opening:
+        return None
+    if replied.is_automatic_forward or replied.from_user.id == TELEGRAM_SERVICE:
         return None
     return replied.from_user
 
@@ -2283,6 +2295,9 @@ class TelegramAdapter:
             whom, named, rest = mentioned
             args = [await self._user_of(a) for a in rest]
             shown = {str(whom.id): named}
+        elif whom is not None:  # a reply to a member who never played here is answered
+            # with their name, as /grant's is ("No such player here: 103" showed their id)
+            shown[str(whom.id)] = f"@{whom.username}" if whom.username else whom.first_name
         of = str(whom.id) if whom is not None and not whom.is_bot else None
         reply = await self.service.stats(await self._ref(chat), _actor(user), args, shown, of)
         await self._reply(update, reply)

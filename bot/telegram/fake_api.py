@@ -49,14 +49,16 @@ ANONYMOUS_ADMIN = {
     "first_name": "Group",
     "username": "GroupAnonymousBot",
 }
-#: the user Telegram shows as the sender of what is written on behalf of a channel (a member
-#: posting as their channel, a linked channel's post forwarded to its discussion group)
+#: the user Telegram shows as the sender of what a member writes on behalf of their channel
 CHANNEL_BOT = {
     "id": 136817688,
     "is_bot": True,
     "first_name": "Channel",
     "username": "Channel_Bot",
 }
+#: the user Telegram shows as the sender of a linked channel's post forwarded to its
+#: discussion group (``is_automatic_forward``): an account, not a bot
+TELEGRAM_SERVICE = {"id": 777000, "is_bot": False, "first_name": "Telegram"}
 BOT_USERNAME = "ofc_test_bot"
 #: Telegram's 409 descriptions: two processes polling with one token, a long poll ended by
 #: ``setWebhook``, and getUpdates while a webhook is set
@@ -982,6 +984,8 @@ class FakeTelegram:
             msg["entities"] = [*msg.get("entities", []), *entities]
         if reply_to is not None and (chat_id, reply_to) in self.messages:
             msg["reply_to_message"] = self.messages[(chat_id, reply_to)]
+            if msg["reply_to_message"].get("is_automatic_forward"):
+                msg["message_thread_id"] = reply_to  # a comment under a channel's post
         if topic is not None:
             msg["message_thread_id"] = topic
             msg["is_topic_message"] = True
@@ -1050,6 +1054,27 @@ class FakeTelegram:
         if text.startswith("/"):
             length = len(text.split()[0])
             msg["entities"] = [{"type": "bot_command", "offset": 0, "length": length}]
+        self.messages[(chat_id, message_id)] = msg
+        await self.push({"message": msg})
+        return message_id
+
+    async def channel_post(
+        self, chat_id: int, channel_id: int, text: str, title: str = "Channel"
+    ) -> int:
+        """The channel ``channel_id``, linked to the discussion group ``chat_id``, posts
+        ``text``: Telegram forwards it to the group (``is_automatic_forward``, from
+        :data:`TELEGRAM_SERVICE` on behalf of the channel); the comments under the post are
+        replies to that message (:meth:`send_text` with ``reply_to`` its id). Returns it."""
+        message_id = next(self._message_ids)
+        msg: dict[str, Any] = {
+            "message_id": message_id,
+            "date": int(time.time()),
+            "chat": self._chat_of(chat_id),
+            "from": dict(TELEGRAM_SERVICE),
+            "sender_chat": {"id": channel_id, "type": "channel", "title": title},
+            "is_automatic_forward": True,
+            "text": text,
+        }
         self.messages[(chat_id, message_id)] = msg
         await self.push({"message": msg})
         return message_id
