@@ -356,9 +356,11 @@ class OfcClient(discord.Client):
 
     async def on_guild_join(self, guild: discord.Guild) -> None:
         """The bot joined a guild: added back to one that removed it while a hand was in
-        progress, the close the removal queued is cancelled (an admin's close stands); a
-        table closed meanwhile has its message written as closed if the bot may write in
-        its channel (else once it may: :meth:`DiscordAdapter.writable_again`)."""
+        progress, the close the removal queued is cancelled (an admin's close stands) for
+        each table in a channel the bot may write in (a channel deleted meanwhile, or
+        locked to it, keeps the close: R8.2a); a table closed meanwhile has its message
+        written as closed if the bot may write in its channel (else once it may:
+        :meth:`DiscordAdapter.writable_again`)."""
 
         def writable(community: str, chat: str) -> bool:
             return chat.isdigit() and may_write(guild, int(chat))

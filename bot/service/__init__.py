@@ -1317,8 +1317,10 @@ class TableService:
         """The bot was added back to a community (a Discord guild, ``on_guild_join``) before
         the hands its removal waited for ended: each close the removal queued is cancelled
         (:meth:`chat_back`). Returns how many tables go on. ``writable(community_ext,
-        chat_id)``: whether the bot may write in a chat now (a table closed meanwhile has
-        its message written as closed only there, :func:`chats.owed_back`)."""
+        chat_id)``: whether the bot may write in a chat now: only such a chat's table goes
+        on (one in a channel deleted or closed to the bot meanwhile keeps its close, R8.2a),
+        and a table closed meanwhile has its message written as closed only there
+        (:func:`chats.owed_back`)."""
         try:
             return await chats.community_back(self.rt, platform, community_ext, writable)
         except TransitionFailed:

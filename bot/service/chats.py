@@ -186,15 +186,22 @@ async def community_back(
 ) -> int:
     """The bot is back in a community that removed it (a Discord guild): each of its tables
     whose close the removal queued goes on, as in :func:`chat_back`. Returns how many.
-    ``writable``: the chats the bot may write in now (:func:`owed_back`: a closed table's
-    message in another waits for the bot to be let write there, :func:`chat_back`).
+    ``writable``: the chats the bot may write in now (``None``: all of them). Only their
+    tables go on: one whose chat is gone (a Discord channel deleted meanwhile) or closed to
+    the bot (Send Messages taken away there) keeps its close, which it queued for that
+    too (R8.2a; it was cancelled, the group "told" into a chat nobody can read, and queued
+    again only by that write's refusal, while the hand could end and the next be dealt
+    there); it goes on once the bot may write there (:func:`chat_back`). A closed table's
+    message in a chat not writable waits likewise (:func:`owed_back`).
 
     :raises TransitionFailed: if storage refused a step (that close stays queued)."""
     await owed_back(rt, platform, community_ext=community_ext, writable=writable)
     chats = [
         t.chat_id
         for t in list(rt.tables.values())
-        if t.platform == platform and t.community_ext == community_ext
+        if t.platform == platform
+        and t.community_ext == community_ext
+        and (writable is None or writable(community_ext, t.chat_id))
     ]
     return sum([await chat_back(rt, platform, chat) for chat in chats])
 
