@@ -61,6 +61,7 @@ from bot.discord.presenter import (
     AnswerTurn,
     DiscordPresenter,
     LiveHand,
+    Opening,
     discord_name,
     ephemeral_ref,
 )
@@ -1722,7 +1723,8 @@ class DiscordAdapter:
                     step_done()
                 answered = True
                 # (a press on an ephemeral hand: its refreshes wait for this answer)
-                live: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
+                live: contextlib.AbstractContextManager[Opening | None]
+                live = contextlib.nullcontext()
                 if (
                     writes
                     and turn is not None
@@ -1745,14 +1747,20 @@ class DiscordAdapter:
                     # while it is on its way is written on it once posted
                     live = self.presenter.opening_live(actor.user_id, reply.screen.table)
                 try:
-                    with live:
+                    with live as opening:
                         if writes and turn is not None:
                             await turn.wait()
                         ack.stop()
                         newest = not writes or turn is None or turn.newest
                         stamp = None if not writes or turn is None else turn.stamp
                         await self._answer_press(
-                            interaction, reply, on_hand, ack, newest=newest, stamp=stamp
+                            interaction,
+                            reply,
+                            on_hand,
+                            ack,
+                            newest=newest,
+                            stamp=stamp,
+                            opening=opening,
                         )
                 except Exception as exc:  # not into the service: raised below
                     failed.append(exc)
@@ -1975,6 +1983,7 @@ class DiscordAdapter:
         *,
         newest: bool,
         stamp: int | None = None,
+        opening: Opening | None = None,
     ) -> None:
         """Answer a press with ``reply`` (``on_hand``: the pressed message is a hand, a DM or
         an ephemeral one; ``ack``: its deferral). ``newest``: ``False`` when a later press of
@@ -1983,7 +1992,9 @@ class DiscordAdapter:
         player must read (``reply.alert``: a refusal's why) comes as an ephemeral message of
         its own (it was dropped with the screen). ``stamp``: the answer's
         :attr:`~bot.discord.presenter.AnswerTurn.stamp` (its step's place among the steps:
-        an ephemeral hand's writes keep that order)."""
+        an ephemeral hand's writes keep that order). ``opening``: a "🂠 My cards" answer's
+        (:meth:`DiscordPresenter.opening_live`), posting the player's hand as a new ephemeral
+        message with the newest screen of it told since it began."""
         deferred = await ack.deferred()
         if not newest:
             notice = content_of(reply.text) if reply.alert and reply.text else None
@@ -2035,7 +2046,7 @@ class DiscordAdapter:
                 # "My cards" on the table message: the hand as a new ephemeral message,
                 # with the newest screen of it told since the reply was made (a move made
                 # while the deferral was on its way: posted older, the hand flashed to it)
-                screen = self.presenter.opened_hand(user_id, screen)
+                screen = self.presenter.opened_hand(opening, screen)
                 view = view_of(screen)
                 extra: dict[str, Any] = {"view": view} if view is not None else {}
                 content = content_of(_compose(reply.text, screen))
@@ -2045,14 +2056,14 @@ class DiscordAdapter:
                     )
                     if reply.live:
                         hand = _live_hand(interaction, sent.id, screen, followup=True)
-                        self.presenter.remember_live(user_id, hand, posted=screen)
+                        self.presenter.remember_live(user_id, hand, posted=screen, opening=opening)
                 else:
                     response = await interaction.response.send_message(
                         content, ephemeral=True, **extra
                     )
                     if response.message_id is not None and reply.live:
                         hand = _live_hand(interaction, response.message_id, screen)
-                        self.presenter.remember_live(user_id, hand, posted=screen)
+                        self.presenter.remember_live(user_id, hand, posted=screen, opening=opening)
                 if view is not None:
                     view.stop()  # no 15-minute listener: the items route by custom_id
             elif reply.text:
