@@ -632,7 +632,8 @@ async def _setting_names(interaction: Interaction, current: str) -> list[app_com
     (:func:`~bot.service.settings.settings_matching`, as ``/settings`` reads a name: "язык"
     offers ``language``), then the settings a Russian phrase typed or begun means
     (:func:`~bot.service.settings.setting_suggestions`: «цена очка» offers
-    ``kush_per_point``, shown "цена очка → kush_per_point · куш_за_очко"), each shown with
+    ``kush_per_point``, shown "цена очка → kush_per_point · куш_за_очко") and a word of
+    :data:`~bot.service.settings.SETTING_WORDS` means («очко», "stakes"), each shown with
     its Russian name ("language · язык") and passed as its English one (Discord shows at
     most 25 suggestions, and there are more settings than that; a name typed in full is
     checked by the service), after ``all`` (every setting listed: ``settings`` alone lists
