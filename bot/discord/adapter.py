@@ -24,6 +24,9 @@ through the platform-neutral :class:`~bot.service.TableService`. It holds no gam
   hand the service returns (R3.3, R6.3: no hidden card ever goes to the channel), as the
   interaction's own response and nowhere else: the service does not write the message pressed
   (:func:`message_ref` names it).
+  The "My cards" answer's body is built anew at each try discord.py makes (one refused with a
+  429 is sent again after the pause) from the newest screen of the hand by then
+  (:class:`_HandPost`).
 
 Runs on an already running event loop next to the Telegram adapter: :meth:`DiscordAdapter.start`
 logs in (``setup_hook`` registers the items and syncs the commands) and keeps the gateway
@@ -37,8 +40,9 @@ import contextlib
 import dataclasses
 import datetime
 import io
+import json
 import logging
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from typing import Any, Literal
 
 import aiohttp
@@ -61,6 +65,7 @@ from bot.discord.presenter import (
     AnswerTurn,
     DiscordPresenter,
     LiveHand,
+    Opening,
     discord_name,
     ephemeral_ref,
 )
@@ -281,6 +286,86 @@ class OfcTree(app_commands.CommandTree["OfcClient"]):
 
 def _compose(text: str, screen: Screen | None) -> str:
     return "\n\n".join(part for part in (text, screen.text if screen else "") if part)
+
+
+class _HandPost:
+    """A "🂠 My cards" answer posting the player's hand as a new ephemeral message: the
+    interaction's response (type 4) or, ``deferred``, its follow-up (``POST /webhooks/
+    {application}/{token}?wait=1``). Sent by :meth:`discord.http.HTTPClient.request` with
+    this as its ``form`` (a ``payload_json`` part), built anew for each try discord.py makes
+    from the newest screen of the hand by then (:meth:`DiscordPresenter.opened_hand` of the
+    answer's ``opening``; ``screen``, the reply's, else), with ``notice`` above it.
+    discord.py waits a 429's ``retry_after`` out and sends the request again (a 500, 502,
+    504 or 524 too): sent with a body made once (``send_message``, ``followup.send``), the
+    hand was posted with the reply's screen though the table had moved on in the pause (a
+    card placed on the DM hand), then flashed to the newer one.
+
+    :ivar screen: the screen of the last try built (the one posted if it succeeded)
+    """
+
+    def __init__(
+        self,
+        adapter: DiscordAdapter,
+        interaction: Interaction,
+        notice: str,
+        screen: Screen,
+        opening: Opening | None,
+        *,
+        deferred: bool,
+    ) -> None:
+        self._adapter = adapter
+        self._interaction = interaction
+        self._notice = notice
+        self._reply = screen
+        self._opening = opening
+        self._deferred = deferred
+        self.screen = screen
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        self.screen = self._adapter.presenter.opened_hand(self._opening, self._reply)
+        view = view_of(self.screen)
+        extra: dict[str, Any] = {"view": view} if view is not None else {}
+        with discord.http.handle_message_parameters(
+            content=content_of(_compose(self._notice, self.screen)),
+            flags=discord.MessageFlags(ephemeral=True),
+            previous_allowed_mentions=self._adapter.client.allowed_mentions,
+            **extra,
+        ) as params:
+            payload: dict[str, Any] = dict(params.payload or {})
+        if not self._deferred:
+            kind = discord.InteractionResponseType.channel_message
+            payload = {"type": kind.value, "data": payload}
+        body = json.dumps(payload, separators=(",", ":"), ensure_ascii=True)
+        yield {"name": "payload_json", "value": body, "content_type": "application/json"}
+
+    async def send(self) -> int | None:
+        """Post it; the id of the message posted (``None``: a response Discord answered
+        without it).
+
+        :raises discord.HTTPException: Discord refused it (past discord.py's own tries).
+        :raises aiohttp.ClientError, OSError: lost in the network."""
+        interaction = self._interaction
+        http = self._adapter.client.http
+        if self._deferred:
+            route = discord.http.Route(
+                "POST",
+                "/webhooks/{webhook_id}/{webhook_token}",
+                webhook_id=interaction.application_id,
+                webhook_token=interaction.token,
+            )
+            message = await http.request(route, form=self, params={"wait": "1"})
+            return int(message["id"])
+        route = discord.http.Route(  # (named so, its rate-limit bucket is its own)
+            "POST",
+            "/interactions/{webhook_id}/{webhook_token}/callback",
+            webhook_id=interaction.id,
+            webhook_token=interaction.token,
+        )
+        data = await http.request(route, form=self, params={"with_response": "1"})
+        # (answered: as ``send_message`` marks it, so a later notice goes as a follow-up)
+        interaction.response._response_type = discord.InteractionResponseType.channel_message
+        posted = (data or {}).get("interaction", {}).get("response_message_id")
+        return None if posted is None else int(posted)
 
 
 class _Ack:
@@ -549,7 +634,8 @@ async def _setting_names(interaction: Interaction, current: str) -> list[app_com
     (:func:`~bot.service.settings.settings_matching`, as ``/settings`` reads a name: "язык"
     offers ``language``), then the settings a Russian phrase typed or begun means
     (:func:`~bot.service.settings.setting_suggestions`: «цена очка» offers
-    ``kush_per_point``, shown "цена очка → kush_per_point · куш_за_очко"), each shown with
+    ``kush_per_point``, shown "цена очка → kush_per_point · куш_за_очко") and a word of
+    :data:`~bot.service.settings.SETTING_WORDS` means («очко», "stakes"), each shown with
     its Russian name ("language · язык") and passed as its English one (Discord shows at
     most 25 suggestions, and there are more settings than that; a name typed in full is
     checked by the service), after ``all`` (every setting listed: ``settings`` alone lists
@@ -1724,7 +1810,8 @@ class DiscordAdapter:
                     step_done()
                 answered = True
                 # (a press on an ephemeral hand: its refreshes wait for this answer)
-                live: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
+                live: contextlib.AbstractContextManager[Opening | None]
+                live = contextlib.nullcontext()
                 if (
                     writes
                     and turn is not None
@@ -1747,14 +1834,20 @@ class DiscordAdapter:
                     # while it is on its way is written on it once posted
                     live = self.presenter.opening_live(actor.user_id, reply.screen.table)
                 try:
-                    with live:
+                    with live as opening:
                         if writes and turn is not None:
                             await turn.wait()
                         ack.stop()
                         newest = not writes or turn is None or turn.newest
                         stamp = None if not writes or turn is None else turn.stamp
                         await self._answer_press(
-                            interaction, reply, on_hand, ack, newest=newest, stamp=stamp
+                            interaction,
+                            reply,
+                            on_hand,
+                            ack,
+                            newest=newest,
+                            stamp=stamp,
+                            opening=opening,
                         )
                 except Exception as exc:  # not into the service: raised below
                     failed.append(exc)
@@ -1977,6 +2070,7 @@ class DiscordAdapter:
         *,
         newest: bool,
         stamp: int | None = None,
+        opening: Opening | None = None,
     ) -> None:
         """Answer a press with ``reply`` (``on_hand``: the pressed message is a hand, a DM or
         an ephemeral one; ``ack``: its deferral). ``newest``: ``False`` when a later press of
@@ -1985,7 +2079,9 @@ class DiscordAdapter:
         player must read (``reply.alert``: a refusal's why) comes as an ephemeral message of
         its own (it was dropped with the screen). ``stamp``: the answer's
         :attr:`~bot.discord.presenter.AnswerTurn.stamp` (its step's place among the steps:
-        an ephemeral hand's writes keep that order)."""
+        an ephemeral hand's writes keep that order). ``opening``: a "🂠 My cards" answer's
+        (:meth:`DiscordPresenter.opening_live`), posting the player's hand as a new ephemeral
+        message with the newest screen of it at each try (:class:`_HandPost`)."""
         deferred = await ack.deferred()
         if not newest:
             notice = content_of(reply.text) if reply.alert and reply.text else None
@@ -2035,28 +2131,14 @@ class DiscordAdapter:
                     self.presenter.remember_live(user_id, hand, shown, stamp)
             elif screen is not None:
                 # "My cards" on the table message: the hand as a new ephemeral message,
-                # with the newest screen of it told since the reply was made (a move made
-                # while the deferral was on its way: posted older, the hand flashed to it)
-                screen = self.presenter.opened_hand(user_id, screen)
-                view = view_of(screen)
-                extra: dict[str, Any] = {"view": view} if view is not None else {}
-                content = content_of(_compose(reply.text, screen))
-                if deferred:
-                    sent = await interaction.followup.send(
-                        content, ephemeral=True, wait=True, **extra
-                    )
-                    if reply.live:
-                        hand = _live_hand(interaction, sent.id, screen, followup=True)
-                        self.presenter.remember_live(user_id, hand, posted=screen)
-                else:
-                    response = await interaction.response.send_message(
-                        content, ephemeral=True, **extra
-                    )
-                    if response.message_id is not None and reply.live:
-                        hand = _live_hand(interaction, response.message_id, screen)
-                        self.presenter.remember_live(user_id, hand, posted=screen)
-                if view is not None:
-                    view.stop()  # no 15-minute listener: the items route by custom_id
+                # with the newest screen of it told since the reply was made, at each try
+                # (a move made while the deferral or a 429's pause was on its way: posted
+                # older, the hand flashed to it)
+                post = _HandPost(self, interaction, reply.text, screen, opening, deferred=deferred)
+                posted_id = await post.send()
+                if posted_id is not None and reply.live:
+                    hand = _live_hand(interaction, posted_id, screen, followup=deferred)
+                    self.presenter.remember_live(user_id, hand, posted=post.screen, opening=opening)
             elif reply.text:
                 text = content_of(reply.text)
                 if deferred:

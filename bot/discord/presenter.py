@@ -95,7 +95,7 @@ from bot.retries import (
 )
 from bot.screens import Screen
 
-__all__ = ["PLATFORM", "AnswerTurn", "DiscordPresenter", "LiveHand", "ephemeral_ref"]
+__all__ = ["PLATFORM", "AnswerTurn", "DiscordPresenter", "LiveHand", "Opening", "ephemeral_ref"]
 
 log = logging.getLogger(__name__)
 
@@ -328,6 +328,25 @@ class LiveHand:
 _LiveKey = tuple[str, int | None]
 
 
+@dataclass(eq=False, slots=True)
+class Opening:
+    """One "🂠 My cards" answer posting the player's hand of a table as a new ephemeral
+    message (:meth:`DiscordPresenter.opening_live`), from when its reply was made until the
+    message is posted and remembered (:meth:`DiscordPresenter.remember_live`) or the answer
+    failed. Each answer has its own: two on their way at once (a double press) never share
+    what was told meanwhile.
+
+    :ivar seq: its place among the openings (a later one's hand is the live one, whichever
+        is posted last)
+    :ivar newer: the newest screen the player's hand of the table was written with since it
+        began (``None``: none), posted in place of the reply's
+        (:meth:`DiscordPresenter.opened_hand`) or written on the new hand once posted
+    """
+
+    seq: int
+    newer: Screen | None = None
+
+
 _ESCAPED = re.compile(r"\\(.)", re.DOTALL)
 
 
@@ -484,11 +503,14 @@ class DiscordPresenter(LatePictures):
         #: ephemeral hand → answers to presses on it taken and not written yet (each done
         #: when written or given up): its refreshes wait for them (:meth:`answering_live`)
         self._live_answers: dict[_LiveKey, set[asyncio.Future[None]]] = {}
-        #: ephemeral hand → how many "My cards" answers posting it are on their way
-        #: (:meth:`opening_live`), and the newest screen the player's hand was written
-        #: with meanwhile (:attr:`_opened`), which the new hand gets once posted
-        self._opening: dict[_LiveKey, int] = {}
-        self._opened: dict[_LiveKey, Screen] = {}
+        #: ephemeral hand → the "My cards" answers posting it on their way
+        #: (:meth:`opening_live`), each with the newest screen the player's hand was
+        #: written with since it began, which its new hand gets
+        self._opening: dict[_LiveKey, list[Opening]] = {}
+        self._openings = itertools.count(1)
+        #: ephemeral hand → the :attr:`Opening.seq` of the answer that posted the live one:
+        #: an earlier answer posted after it does not take its place
+        self._live_opened: dict[_LiveKey, int] = {}
         #: (user, DM hand ref) → the "your move" DM wanted / sent for that hand: a player at
         #: two tables has one per table (the end of a turn at one never deletes the other's)
         self._latest_ping: dict[tuple[str, str], tuple[int, Screen] | None] = {}
@@ -854,6 +876,7 @@ class DiscordPresenter(LatePictures):
         """Stop refreshing the ephemeral hand ``live_key`` (dismissed, or its token too old),
         and forget the order of its writes."""
         self._live.pop(live_key, None)
+        self._live_opened.pop(live_key, None)
         self._live_shown.pop(live_key, None)
         self._live_stamp.pop(live_key, None)
 
@@ -1496,43 +1519,51 @@ class DiscordPresenter(LatePictures):
             done.set_result(None)
 
     def _note_opening(self, live_key: _LiveKey, screen: Screen) -> None:
-        """The player's hand of ``live_key`` (user id, table) is written with ``screen``: while a
-        "My cards" answer is posting a new ephemeral hand of it (:meth:`opening_live`),
-        ``screen`` is kept to be written on that hand once it is known (:meth:`remember_live`).
-        """
-        if live_key in self._opening:  # (a new one being posted: written once it is)
-            self._opened[live_key] = screen
+        """The player's hand of ``live_key`` (user id, table) is written with ``screen``: every
+        "My cards" answer posting a new ephemeral hand of it (:meth:`opening_live`) keeps
+        ``screen`` (:attr:`Opening.newer`), to post it or write it on that hand once it is
+        known (:meth:`remember_live`)."""
+        for opening in self._opening.get(live_key, ()):  # (new ones being posted)
+            opening.newer = screen
 
     @contextlib.contextmanager
-    def opening_live(self, user_id: str, table: int | None) -> Iterator[None]:
+    def opening_live(self, user_id: str, table: int | None) -> Iterator[Opening]:
         """While in this block a press of "🂠 My cards" is being answered with the player's
         hand of ``table`` as a new ephemeral message (from when the screen was made until
         the message is posted and :meth:`remember_live` told of it, or the answer failed):
         a screen the player's hand is written with meanwhile (a move of theirs on the DM
-        hand, another player's, the hand's end) is kept and written on the new hand once it
-        is known. Posted with the screen from before that step, the new hand showed it
-        until the next change (no hand was live yet to refresh, or the old one's refresh
+        hand, another player's, the hand's end) is kept in the :class:`Opening` yielded (the
+        answer's own: a second "My cards" on its way keeps its own), posted instead of the
+        reply's (:meth:`opened_hand`, at each try of the post) or written on the new hand
+        once it is known. Posted with the screen from before that step, the new hand showed
+        it until the next change (no hand was live yet to refresh, or the old one's refresh
         was dropped as the new one was taken)."""
         live_key = (user_id, table)
-        self._opening[live_key] = self._opening.get(live_key, 0) + 1
+        opening = Opening(next(self._openings))
+        self._opening.setdefault(live_key, []).append(opening)
         try:
-            yield
+            yield opening
         finally:
-            left = self._opening.pop(live_key) - 1
-            if left:
-                self._opening[live_key] = left
-            else:
-                self._opened.pop(live_key, None)
+            openings = self._opening.get(live_key, [])
+            openings.remove(opening)
+            if not openings:
+                self._opening.pop(live_key, None)
 
-    def opened_hand(self, user_id: str, screen: Screen) -> Screen:
-        """The screen to post a "My cards" answer with, built at the last moment before its
-        request (:meth:`opening_live`): the newest one the player's hand of ``screen.table``
-        was written with since the answer's screen was made, else ``screen``. (Posted with
-        the screen the reply was made with, the new hand showed it, then flashed to the
-        newer one once :meth:`remember_live` wrote it: a move made while the press's
-        deferral was on its way.) Pass the screen returned as ``posted`` to
-        :meth:`remember_live`: only a step told after this is written on the new hand."""
-        return self._opened.get((user_id, screen.table), screen)
+    def opened_hand(self, opening: Opening | None, screen: Screen) -> Screen:
+        """The screen to post a "My cards" answer with (its :class:`Opening`, if any, from
+        :meth:`opening_live`), built at the last moment before each try of its request (one
+        refused with a 429 is sent again after the pause, by then maybe with a newer one):
+        the newest one the player's hand of ``screen.table`` was written with since that
+        answer began, else ``screen``, the reply's. (Posted with the reply's screen, the new
+        hand showed it, then flashed to the newer one once :meth:`remember_live` wrote it: a
+        move made while the press's deferral, or a 429's pause, was on its way. Kept for the
+        player and table, not for the answer, a second answer whose reply was made after a
+        newer step was posted with the older screen the first had kept.) Pass the screen
+        posted as ``posted`` to :meth:`remember_live`: only a step told after it is written
+        on the new hand."""
+        if opening is None or opening.newer is None:
+            return screen
+        return opening.newer
 
     def answer_live(self, user_id: str, screen: Screen, stamp: int | None) -> int:
         """A press on the player's ephemeral hand of ``screen.table``, its turn numbered
@@ -1562,6 +1593,7 @@ class DiscordPresenter(LatePictures):
         stamp: int | None = None,
         *,
         posted: Screen | None = None,
+        opening: Opening | None = None,
     ) -> None:
         """The player's ephemeral hand of ``live.table`` to refresh from now on (the newest
         one of that table wins; another table's is kept apart). ``screen``: what a press's
@@ -1572,10 +1604,17 @@ class DiscordPresenter(LatePictures):
         carries the answer's screen already, :meth:`answer_live`); one queued of a later
         step is written after it. Without ``screen`` (a new hand) a refresh queued is
         dropped, and the hand is written with the screen of a step told while it was being
-        posted (:meth:`opening_live`), if any and other than ``posted`` (what it was posted
-        with). With ``stamp`` too, that step is shown on the hand: a refresh of an earlier
-        one is not written after it."""
+        posted (``opening``'s, :meth:`opening_live`), if any and other than ``posted``
+        (what it was posted with); a new hand posted by an answer that began before the one
+        of the live hand (a double press whose first answer came back last) is not taken:
+        the later one stays live (the earlier was, and the later, the player's newest hand,
+        stayed at the screen it was posted with). With ``stamp`` too, that step is shown on
+        the hand: a refresh of an earlier one is not written after it."""
         live_key = (user_id, live.table)
+        if screen is None and opening is not None:
+            if self._live_opened.get(live_key, 0) > opening.seq and live_key in self._live:
+                return  # (a later "My cards" answer's hand is live: it stays so)
+            self._live_opened[live_key] = opening.seq
         if screen is not None and stamp is not None:
             self._live_shown[live_key] = max(self._live_shown.get(live_key, 0), stamp)
         if screen is None:
@@ -1585,8 +1624,7 @@ class DiscordPresenter(LatePictures):
                 live_key, screen, self._live_shown.get(live_key, 0) if stamp is None else stamp
             )
         self._live[live_key] = live
-        # (kept till the last answer posting one is done: a second "My cards" on its way)
-        newer = self._opened.get(live_key) if screen is None else None
+        newer = opening.newer if screen is None and opening is not None else None
         if newer is not None and (
             posted is None or (newer.text, newer.buttons) != (posted.text, posted.buttons)
         ):  # (a step told while the new hand was being posted: not one it shows already)

@@ -1803,8 +1803,11 @@ def setting_suggestions(typed: str, limit: int = 25) -> list[tuple[Setting, str 
     finds by their names, each with ``None``, then those a Russian phrase of
     :data:`SETTING_PHRASES` that ``typed`` is in or begins (:func:`_phrase_fits`: «цена
     очка», «мин вз») means, in the phrase's order, each with the first such phrase (words
-    apart by spaces) and not listed twice; at most ``limit``. (A phrase names no setting:
-    the suggestion passes the setting's own name.)"""
+    apart by spaces), then those a word of :data:`SETTING_WORDS` that ``typed`` is in or
+    begins means («очко»: ``min_buy_in`` too; "stakes", «байи»), each with the first such
+    word, as the command suggests for it (:func:`close_settings`; the autocomplete offered
+    phrases alone); none listed twice, at most ``limit`` (Discord shows 25). (A phrase or
+    word names no setting: the suggestion passes the setting's own name.)"""
     found: dict[str, tuple[Setting, str | None]] = {
         s.name: (s, None) for s in settings_matching(typed, limit)
     }
@@ -1813,6 +1816,10 @@ def setting_suggestions(typed: str, limit: int = 25) -> list[tuple[Setting, str 
         if _phrase_fits(key, phrase):
             for name in names:
                 found.setdefault(name, (SETTINGS[name], phrase.replace("_", " ")))
+    for word, names in SETTING_WORDS.items():
+        if _phrase_fits(key, _setting_key(word)):
+            for name in names:
+                found.setdefault(name, (SETTINGS[name], word))
     return list(found.values())[:limit]
 
 
