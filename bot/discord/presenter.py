@@ -262,7 +262,11 @@ def _shows(msg: discord.Message, screen: Screen, view: discord.ui.View | None) -
     send under the same nonce made may show an older one."""
     if msg.content.strip() != content_of(screen.text).strip():
         return False
-    wanted = [] if view is None else [getattr(c, "custom_id", None) for c in view.children]
+    # (from the components sent: a :class:`~bot.discord.components.ScreenView` keeps them as
+    # JSON, its ``children`` empty, so every post under a used nonce was taken for an older
+    # one and written again, an edit of the very same screen after each re-post)
+    rows = [] if view is None else view.to_components()
+    wanted = [c.get("custom_id") for row in rows for c in row.get("components", ())]
     return _custom_ids(msg.components) == wanted
 
 

@@ -717,7 +717,7 @@ class TableService:
         if existing is not None:  # (in a forum, it may be in another topic: its link)
             if unsure_ref(existing.group_ref):  # (its send failed, or its answer was lost)
                 self.rt.show_group_later(existing, unposted=True)  # posted now (R8.2)
-            return self._table_exists(existing, lang)
+            return await self._table_exists(existing, lang)
         if request is not None and (
             request in self.rt.chat_requests.get((chat.platform, chat.chat_id), ())
             or request in community.settings.table_requests  # (before a restart)
@@ -760,7 +760,7 @@ class TableService:
                 # storage out of reach: nothing opened (it raised: "something went wrong")
                 log.warning("no table opened in %s: %r", chat.chat_id, exc)
                 return Reply(tr(lang, "err.storage"), alert=True)
-            return self._table_exists(existing, lang)
+            return await self._table_exists(existing, lang)
         return t
 
     async def _idle_closed(self, t: LiveTable, lang: str) -> bool:
@@ -774,10 +774,15 @@ class TableService:
         await self.rt.settled(t)
         return True
 
-    def _table_exists(self, existing: LiveTable, lang: str) -> Reply:
+    async def _table_exists(self, existing: LiveTable, lang: str) -> Reply:
         """The answer to a ``/newtable`` where a table is open: its number and link; a table
         an admin closed during a hand (R8.2a) closes after this hand, then a new one opens; a
-        tournament's then refunds every buy-in (R8.7), as the close's own answer says."""
+        tournament's then refunds every buy-in (R8.7), as the close's own answer says. The
+        table message is written again first (:meth:`Runtime.refresh_group`, at most once
+        in :data:`~bot.service.runtime.REFRESH_SECONDS`): one a moderator deleted, which
+        the bot is never told of, is posted anew, and the link names it (it named the
+        deleted message, nothing posted until the table's next write)."""
+        await self.rt.refresh_group(existing)
         # a tournament's close cancels it (R8.7): "an admin closes it with /closetable
         # (stacks go back to balances)" had an admin cancel a running one for a cash table
         key = "reply.table_exists" if existing.tournament is None else "tour.exists"

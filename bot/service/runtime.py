@@ -249,6 +249,17 @@ SAFE_PRESS_SECONDS = 0.3
 GROUP_CHAIN = "group"
 
 
+#: Seconds after a refresh of a table message (:meth:`Runtime.refresh_group`: a ``/newtable``
+#: that finds the chat's table open) in which another command does not write it again: a
+#: command typed ten times in a few seconds edits the message once
+REFRESH_SECONDS = 10.0
+
+#: Seconds a command waits at most for its refresh of the table message
+#: (:meth:`Runtime.refresh_group`: an edit, or the re-post of a deleted message) before it
+#: answers with the link it has then (a platform holding the write, a 429 or an outage,
+#: writes it later)
+REFRESH_WAIT_SECONDS = 5.0
+
 #: Seconds a table restored anew (:meth:`Runtime._restore_anew`) waits at most for the
 #: let-go table's senders first (a platform that makes them wait, a mute: the table is not
 #: served meanwhile)
@@ -706,6 +717,12 @@ class Runtime:
         #: private (:func:`bot.render.unreachable_names`): a write for a change of reachability
         #: is left out when the table message rendered since shows it (:meth:`show_group_later`)
         self._named: dict[int, tuple[str, ...]] = {}
+        #: seconds after a refresh of a table message in which it is not refreshed again
+        #: (:data:`REFRESH_SECONDS`, :meth:`refresh_group`)
+        self.refresh_seconds = REFRESH_SECONDS
+        #: table id → when (``time.monotonic()``) its message was last refreshed by a command
+        #: and the group-chain job doing it (:meth:`refresh_group`)
+        self._refreshed: dict[int, tuple[float, asyncio.Task[None]]] = {}
         #: the table messages from before a restart (by table; :func:`.recovery.resume`
         #: posts the table message anew), written as moved once out of date
         #: (:meth:`retire_earlier`)
@@ -790,6 +807,7 @@ class Runtime:
         self._pending.pop(t.id, None)
         self._named.pop(t.id, None)
         self._earlier.pop(t.id, None)
+        self._refreshed.pop(t.id, None)
         for book in (self.thinking, self.safe_thinking):
             for key in [k for k in book if k[0] == t.id]:
                 book.pop(key)[1].cancel()
@@ -1786,6 +1804,58 @@ class Runtime:
                 self.save_soon(t)
 
         self.send_later(t, show)
+
+    async def refresh_group(self, t: LiveTable, wait: float = REFRESH_WAIT_SECONDS) -> None:
+        """Write the table message of ``t`` again as the table is now, at its current version
+        (its buttons stay valid), for a command that finds the table open and answers with
+        its link (``/newtable``, ``/tournament``, R8.2): a message someone deleted, of which
+        the bot hears nothing (Telegram never tells bots; Discord only with the guild
+        messages intent, which the bot does not ask for), has its edit refused as "message
+        not found" (Telegram 400, Discord 404 10008) and is posted anew by the presenter's
+        re-post of a deleted table message, which tells the service its new ref
+        (:meth:`bot.service.TableService.message_posted`): the link answered after this
+        names the message that exists (it named the deleted one, and nothing was posted
+        until the table's next write). One write to the group at most (the edit, or the
+        refused edit and the re-post), of the public table message every step writes (no
+        hidden card, R8.2); none for a table not served here or without a message posted
+        for certain (a pending one is posted by :meth:`show_group_later`), nor within
+        :attr:`refresh_seconds` of the table's last refresh (a command typed again then
+        only waits for that one's write). Waits ``wait`` seconds at most for the write (a
+        platform holding it, a 429 or an outage, writes it later)."""
+        p = self.presenter(t)
+        if p is None or not self.open_here(t) or unsure_ref(t.group_ref):
+            return
+        now = time.monotonic()
+        for table_id, (at, _job) in list(self._refreshed.items()):
+            if not 0 <= now - at < self.refresh_seconds:
+                del self._refreshed[table_id]
+        last = self._refreshed.get(t.id)
+        if last is None:
+            job = self.send_later(t, lambda: self._refresh(t, p))
+            self._refreshed[t.id] = (now, job)
+        else:
+            job = last[1]
+        if not job.done():
+            await asyncio.wait((job,), timeout=wait)
+        ref = t.group_ref
+        left = now + wait - time.monotonic()
+        if ref is not None and not unsure_ref(ref) and left > 0:
+            with contextlib.suppress(TimeoutError):  # (its edit, or the re-post, written)
+                await asyncio.wait_for(p.edit_written(t.group_chat, ref), left)
+
+    async def _refresh(self, t: LiveTable, p: Presenter) -> None:
+        """:meth:`refresh_group`'s job in the group's chain: the table message as it is now,
+        at its current version, written over the message the table holds (an edit queued
+        with the presenter)."""
+        if not self.open_here(t) or unsure_ref(t.group_ref):
+            return  # (closed meanwhile: its last messages were the record)
+        async with t.lock:
+            screen = self._group_render(t)
+        before = t.group_ref
+        t.group_ref = await p.show_table(t.group_chat, screen, before)
+        if t.group_ref != before:  # (one the presenter posted again before: its ref)
+            async with t.lock:
+                self.save_soon(t)
 
     async def send_private(
         self,
