@@ -257,8 +257,8 @@ REFRESH_SECONDS = 10.0
 #: Seconds a command waits at most for its refresh of the table message
 #: (:meth:`Runtime.refresh_group`: an edit, or the re-post of a deleted message) before it
 #: answers with the link it has then (a platform holding the write, a 429 or an outage,
-#: writes it later)
-REFRESH_WAIT_SECONDS = 5.0
+#: writes it later): a command is answered within a second, whatever the platform does
+REFRESH_WAIT_SECONDS = 0.7
 
 #: Seconds a table restored anew (:meth:`Runtime._restore_anew`) waits at most for the
 #: let-go table's senders first (a platform that makes them wait, a mute: the table is not
@@ -720,6 +720,8 @@ class Runtime:
         #: seconds after a refresh of a table message in which it is not refreshed again
         #: (:data:`REFRESH_SECONDS`, :meth:`refresh_group`)
         self.refresh_seconds = REFRESH_SECONDS
+        #: seconds a command waits at most for that refresh (:data:`REFRESH_WAIT_SECONDS`)
+        self.refresh_wait = REFRESH_WAIT_SECONDS
         #: table id → when (``time.monotonic()``) its message was last refreshed by a command
         #: and the group-chain job doing it (:meth:`refresh_group`)
         self._refreshed: dict[int, tuple[float, asyncio.Task[None]]] = {}
@@ -1805,7 +1807,7 @@ class Runtime:
 
         self.send_later(t, show)
 
-    async def refresh_group(self, t: LiveTable, wait: float = REFRESH_WAIT_SECONDS) -> None:
+    async def refresh_group(self, t: LiveTable) -> None:
         """Write the table message of ``t`` again as the table is now, at its current version
         (its buttons stay valid), for a command that finds the table open and answers with
         its link (``/newtable``, ``/tournament``, R8.2): a message someone deleted, of which
@@ -1820,8 +1822,9 @@ class Runtime:
         hidden card, R8.2); none for a table not served here or without a message posted
         for certain (a pending one is posted by :meth:`show_group_later`), nor within
         :attr:`refresh_seconds` of the table's last refresh (a command typed again then
-        only waits for that one's write). Waits ``wait`` seconds at most for the write (a
-        platform holding it, a 429 or an outage, writes it later)."""
+        only waits for that one's write). Waits :attr:`refresh_wait` seconds at most for the
+        write (a platform holding it, a 429 or an outage, writes it later)."""
+        wait = self.refresh_wait
         p = self.presenter(t)
         if p is None or not self.open_here(t) or unsure_ref(t.group_ref):
             return
