@@ -1,0 +1,111 @@
+"""No hidden card in the logs through an exception's text (R3.3; logs43): whoever runs the bot
+may sit at its tables. :func:`bot.logs.configure_logging` installs
+:class:`bot.logs.HideErrorText`, so a failure logged at ``INFO`` and above (``log.exception``,
+``exc_info=``, an exception as an argument) says the error's type and the frames of its
+traceback, never its text, unless it is a network error's. Driven through real paths: a
+Telegram refusal quoting the private screen sent, a snapshot refused on a restart with its
+value quoted."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.logs import configure_logging
+from bot.telegram.fake_api import ApiCall
+from tests.bot.test_break15 import faces, watched
+from tests.bot.test_brk25_leaks import codes, restarted
+from tests.bot.test_service_classic import ALICE, BOB, GROUP, auto_street, start
+from tests.bot.test_telegram_e2e import seat_everyone
+from tests.bot.tg_world import ALICE as TG_ALICE
+from tests.bot.tg_world import BOB as TG_BOB
+from tests.bot.tg_world import world
+
+
+def logged_at_info(caplog: pytest.LogCaptureFixture) -> str:
+    """What the bot's handler would write of the records at ``INFO`` and above: each
+    formatted by the capture's formatter (the filters' ``exc_text`` included)."""
+    fmt = caplog.handler.formatter or logging.Formatter()
+    return "\n".join(fmt.format(r) for r in caplog.records if r.levelno >= logging.INFO)
+
+
+async def test_r3_3_a_telegram_refusal_quoting_a_private_hand_is_logged_without_its_cards(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Telegram refuses Alice's first hand message with a 400 whose description quotes the
+    message sent (her dealt cards, on its buttons). The adapter logs it with
+    ``log.exception`` ("cannot write the private message of …"): the line says
+    ``BadRequest`` and the frames of the bot's own code it came through, never the
+    description (it printed ``telegram.error.BadRequest: Bad Request: … 'A♥ Top' …
+    p:Aht …``, Alice's hidden cards, at ERROR)."""
+    configure_logging("INFO", stream=io.StringIO())  # (as python -m bot: on caplog's handler)
+    caplog.set_level(logging.INFO)
+    refused: dict[str, Any] = {"ok": False, "error_code": 400, "description": ""}
+    quoted: list[str] = []
+
+    def alices_hand(call: ApiCall) -> bool:
+        body = f"{call.params.get('text', '')} {call.params.get('reply_markup', '')}"
+        if call.method != "sendMessage" or int(call.params.get("chat_id", 0)) != TG_ALICE.id:
+            return False
+        if not faces(body):  # (her hand: its cards on its buttons)
+            return False
+        refused["description"] = f"Bad Request: can't parse entities in {body!r}"
+        quoted.append(body)
+        return True
+
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({TG_ALICE.id, TG_BOB.id})
+        w.fake.fail_when(alices_hand, 400, refused)
+        await seat_everyone(w, [TG_ALICE, TG_BOB])
+        await w.fake.wait_for(lambda: quoted)
+        await w.settle()
+        await w.adapter.presenter.flush()
+    hand = faces(quoted[0])
+    assert hand, quoted  # (the refusal quoted her dealt cards)
+    text = logged_at_info(caplog)
+    assert f"cannot write the private message of {TG_ALICE.id}" in text, text
+    assert "BadRequest: [text withheld]" in text, text  # (its type)
+    assert 'bot/telegram/adapter.py", line' in text, text  # (where: the frames)
+    assert "can't parse entities" not in text, text
+    assert not faces(text), [c.face for c in faces(text)]
+    assert not [c for c in hand if c.code_str() in text], text
+
+
+async def test_r3_3_a_snapshot_that_does_not_decode_is_logged_without_its_cards(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A table's snapshot of another shape: its hand's seats written as Bob's dealt cards.
+    Read back at a restart, ``int()`` refuses the value with a ``ValueError`` quoting it
+    (not a game error, so logged with ``log.exception`` by the recovery): the table closes
+    with a refund, and the line names the table, ``ValueError`` and the frames, never the
+    cards (it printed ``ValueError: invalid literal for int() with base 10: '…'``)."""
+    configure_logging("INFO", stream=io.StringIO())
+    service, w, store, clock = watched()
+    await start(service, [ALICE, BOB], "pineapple")
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    bob = t.seat_of(BOB.user_id)
+    assert bob is not None
+    await auto_street(service, w, ALICE)
+    await service.stop()
+    hidden = t.hand.to_place(bob.seat)  # Bob's street: hidden from Alice
+    snap = json.loads(store._snapshots[t.id])
+    snap["hand"]["setup"]["seats"][1] = " ".join(c.code_str() for c in hidden)
+    store._snapshots[t.id] = json.dumps(snap)
+    with caplog.at_level(logging.INFO):
+        again, _w2 = restarted(store, clock)
+        await again.start()
+    assert again.table_in(GROUP) is None  # (closed with a refund)
+    text = logged_at_info(caplog)
+    assert f"table {t.id}: cannot restore; refunding" in text, text
+    assert "ValueError: [text withheld]" in text, text
+    assert 'bot/service/recovery.py", line' in text, text
+    assert "invalid literal" not in text, text
+    assert not [c for c in hidden if c.code_str() in text or c.face in text], text
+    assert not faces(text) and not codes(text), text
+    await again.stop()
