@@ -92,10 +92,13 @@ def raised_at(exc: BaseException) -> str:
 WITHHELD = "[text withheld]"
 
 #: Exception kinds by ``module.qualname``: ``True``, their text is kept in the logs (it holds
-#: no card: a connection refused, a timeout, a flood wait, DNS, a file's path), ``False``,
-#: withheld. The first class of an exception's MRO listed decides (python-telegram-bot's
-#: ``BadRequest``, Telegram's verdict on the message sent, is a ``NetworkError``); an
-#: exception of no kind listed has its text withheld (:func:`text_kept`).
+#: no card: a connection refused, a timeout, a flood wait, DNS, a file's path, a platform's
+#: refusal of a permission or of a chat or message that is gone, 403/404/409/429/5xx, whose
+#: descriptions are the platform's fixed phrases), ``False``, withheld: a platform's 400,
+#: its verdict on the request's content, may quote the message sent (a private screen). The
+#: first class of an exception's MRO listed decides (python-telegram-bot's ``BadRequest`` is
+#: a ``NetworkError``); an exception of no kind listed has its text withheld
+#: (:func:`text_kept`).
 TEXT_KEPT: dict[str, bool] = {
     "builtins.OSError": True,  # (TimeoutError, ConnectionError, aiohttp's ClientOSError…)
     "builtins.MemoryError": True,
@@ -103,11 +106,17 @@ TEXT_KEPT: dict[str, bool] = {
     "asyncio.exceptions.CancelledError": True,
     "telegram.error.BadRequest": False,
     "telegram.error.NetworkError": True,  # (TimedOut, and the HTTP client's errors wrapped)
+    "telegram.error.Forbidden": True,
+    "telegram.error.ChatMigrated": True,
     "telegram.error.RetryAfter": True,
     "telegram.error.Conflict": True,
     "telegram.error.InvalidToken": True,
     "httpx.TransportError": True,
     "aiohttp.client_exceptions.ClientConnectionError": True,
+    "discord.errors.Forbidden": True,
+    "discord.errors.NotFound": True,
+    "discord.errors.DiscordServerError": True,
+    "discord.errors.RateLimited": True,
     "discord.errors.ConnectionClosed": True,
     "discord.errors.GatewayNotFound": True,
 }

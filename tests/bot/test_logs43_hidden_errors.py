@@ -8,6 +8,7 @@ value quoted."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import logging
@@ -16,8 +17,9 @@ from typing import Any
 
 import pytest
 
-from bot.logs import configure_logging
+from bot.logs import configure_logging, failure_logged, said_by_type, text_kept
 from bot.telegram.fake_api import ApiCall
+from game.errors import CardError
 from tests.bot.test_break15 import faces, watched
 from tests.bot.test_brk25_leaks import codes, restarted
 from tests.bot.test_service_classic import ALICE, BOB, GROUP, auto_street, start
@@ -109,3 +111,68 @@ async def test_r3_3_a_snapshot_that_does_not_decode_is_logged_without_its_cards(
     assert not [c for c in hidden if c.code_str() in text or c.face in text], text
     assert not faces(text) and not codes(text), text
     await again.stop()
+
+
+async def test_r3_3_a_failed_background_task_s_error_is_said_by_type_a_network_error_in_full(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """:func:`bot.logs.failure_logged` (a presenter's writer, a nudge) logs "… failed: %r"
+    with the exception as an argument and its traceback: a game error's text (a card) is
+    withheld there too, its code kept; a network error's text stays whole, for the
+    operator; a ``DEBUG`` record is left as it was logged."""
+    configure_logging("DEBUG", stream=io.StringIO())
+    caplog.set_level(logging.DEBUG)
+
+    hidden = "".join(("A", "♠"))  # (not in the source: a traceback shows its lines)
+
+    async def refused() -> None:
+        raise CardError(f"{hidden} is not in your hand")
+
+    async def offline() -> None:
+        raise ConnectionError("Connection refused by 10.0.0.7:443")
+
+    for fn, what in ((refused, "a Telegram write"), (offline, "a Discord write")):
+        task = failure_logged(asyncio.create_task(fn()), what)
+        await asyncio.wait([task])
+        await asyncio.sleep(0)  # (its done callback)
+    logging.getLogger("bot.tasks").debug("developer's view: %r", CardError("K♥ twice"))
+    text = logged_at_info(caplog)
+    assert "a Telegram write failed: CardError [text withheld] code=bad_card" in text, text
+    assert "game.errors.CardError: [text withheld] code=bad_card" in text, text
+    assert "A♠" not in text and "K♥" not in text, text
+    assert "a Discord write failed: ConnectionError('Connection refused by 10.0.0.7:443')" in text
+    assert "ConnectionError: Connection refused by 10.0.0.7:443" in text, text
+    assert "developer's view: CardError('K♥ twice')" in caplog.text  # (DEBUG: as logged)
+
+
+def test_which_errors_keep_their_text() -> None:
+    """A platform's 400 (its verdict on the message's content, which it may quote) and
+    every kind not known to be the network's are withheld; the network's errors and a
+    platform's refusals of a permission, a gone chat or a flood are kept (fixed phrases)."""
+    import discord
+    from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TimedOut
+
+    kept = [
+        TimeoutError(),
+        ConnectionResetError(),
+        TimedOut(),
+        Forbidden("Forbidden: bot was blocked by the user"),
+        RetryAfter(3),
+        ChatMigrated(-100),
+    ]
+    withheld = [
+        BadRequest("Bad Request: message is not modified"),
+        CardError("A♠ is not in your hand"),
+        KeyError("As"),
+        ValueError("'Kh' is not a valid Box"),
+        json.JSONDecodeError("Expecting value", '{"deck": "As Kh"', 9),
+        RuntimeError("boom"),
+    ]
+    assert [text_kept(e) for e in kept] == [True] * len(kept)
+    assert [text_kept(e) for e in withheld] == [False] * len(withheld)
+    response = type("R", (), {"status": 400, "reason": "Bad Request"})()
+    refused = discord.HTTPException(response, {"code": 50035, "message": "A♠ Top"})
+    assert not text_kept(refused)
+    assert said_by_type(refused) == "HTTPException [text withheld] status=400 code=50035"
+    forbidden = discord.Forbidden(response, {"code": 50007, "message": "Cannot send"})
+    assert text_kept(forbidden)
