@@ -9,6 +9,7 @@ value quoted."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import json
 import logging
@@ -176,3 +177,32 @@ def test_which_errors_keep_their_text() -> None:
     assert said_by_type(refused) == "HTTPException [text withheld] status=400 code=50035"
     forbidden = discord.Forbidden(response, {"code": 50007, "message": "Cannot send"})
     assert text_kept(forbidden)
+
+
+def _fail_in_the_worker(card: str) -> str:
+    """Run in the decision process: a failure logged there as ``game.hand`` logs a failed
+    ``safe_autoplay`` (no handler in the worker: :data:`logging.lastResort`, to the
+    standard error); what it wrote."""
+    out = io.StringIO()
+    with contextlib.redirect_stderr(out):  # (lastResort writes to sys.stderr as it is now)
+        try:
+            raise CardError(f"{card} is not one of this street's cards")
+        except CardError:
+            logging.getLogger("game.hand").exception("safe_autoplay failed for seat 1")
+    return out.getvalue()
+
+
+async def test_r3_3_a_failure_logged_in_the_decision_process_is_said_by_type() -> None:
+    """The worker process logs to the bot's standard error through ``logging.lastResort``,
+    no handler of the bot's there: its initializer hides the errors' texts there too (it
+    wrote ``game.errors.CardError: Q♣ is not one of this street's cards``)."""
+    from bot.workers import ProcessWorker
+
+    worker = ProcessWorker()
+    try:
+        written = await worker.run(_fail_in_the_worker, "".join(("Q", "♣")))
+    finally:
+        await worker.close()
+    assert "safe_autoplay failed for seat 1" in written, written
+    assert "game.errors.CardError: [text withheld] code=bad_card" in written, written
+    assert "♣" not in written, written  # (the source line shows "{card}", not the card)
