@@ -9,6 +9,15 @@ arguments, the exception and the stack, and replaces each secret (also URL-quote
 Telegram token's part after the colon) with ``[REDACTED]``. It also names the settings file
 actually read (``--env-file``) where a message says ``.env`` (:func:`in_env_file`), as the
 start's ``error:`` line does.
+
+:class:`HideErrorText`, on the same handlers and before it, keeps hidden cards out (R3.3):
+whoever runs the bot may sit at its tables, and an exception's text may name a player's
+hidden card or discard (a :class:`~game.errors.GameError` "A♠ is not in your hand", a
+snapshot's field quoted by the error that refused it, a platform's refusal quoting the
+private screen sent). In a record at ``INFO`` and above, every exception (the record's
+own and its chain, and one passed as an argument) is said by its type only, unless its kind
+cannot hold a card (:func:`text_kept`: the network's errors); the traceback's frames stay
+(the lines of code, no values), so a crash can still be found.
 """
 
 from __future__ import annotations
@@ -17,19 +26,27 @@ import asyncio
 import logging
 import re
 import sys
-from collections.abc import Iterable
+import traceback
+from collections.abc import Iterable, Mapping
 from typing import Any, TextIO, TypeVar
 from urllib.parse import quote
+
+from game.errors import GameError
 
 __all__ = [
     "FORMAT",
     "OWN_PACKAGES",
     "REDACTED",
+    "WITHHELD",
+    "HideErrorText",
     "RedactSecrets",
     "configure_logging",
+    "error_text",
     "failure_logged",
     "in_env_file",
     "raised_at",
+    "said_by_type",
+    "text_kept",
 ]
 
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -69,6 +86,148 @@ def raised_at(exc: BaseException) -> str:
             own = innermost
         tb = tb.tb_next
     return own or innermost or "?"
+
+
+#: what an exception's withheld text reads as in a log line
+WITHHELD = "[text withheld]"
+
+#: Exception kinds by ``module.qualname``: ``True``, their text is kept in the logs (it holds
+#: no card: a connection refused, a timeout, a flood wait, DNS, a file's path, a platform's
+#: refusal of a permission or of a chat or message that is gone, 403/404/409/429/5xx, whose
+#: descriptions are the platform's fixed phrases), ``False``, withheld: a platform's 400,
+#: its verdict on the request's content, may quote the message sent (a private screen). The
+#: first class of an exception's MRO listed decides (python-telegram-bot's ``BadRequest`` is
+#: a ``NetworkError``); an exception of no kind listed has its text withheld
+#: (:func:`text_kept`).
+TEXT_KEPT: dict[str, bool] = {
+    "builtins.OSError": True,  # (TimeoutError, ConnectionError, aiohttp's ClientOSError…)
+    "builtins.MemoryError": True,
+    "builtins.RecursionError": True,
+    "asyncio.exceptions.CancelledError": True,
+    "telegram.error.BadRequest": False,
+    "telegram.error.NetworkError": True,  # (TimedOut, and the HTTP client's errors wrapped)
+    "telegram.error.Forbidden": True,
+    "telegram.error.ChatMigrated": True,
+    "telegram.error.RetryAfter": True,
+    "telegram.error.Conflict": True,
+    "telegram.error.InvalidToken": True,
+    "httpx.TransportError": True,
+    "aiohttp.client_exceptions.ClientConnectionError": True,
+    "discord.errors.Forbidden": True,
+    "discord.errors.NotFound": True,
+    "discord.errors.DiscordServerError": True,
+    "discord.errors.RateLimited": True,
+    "discord.errors.ConnectionClosed": True,
+    "discord.errors.GatewayNotFound": True,
+}
+
+#: attributes of an exception said with its type when its text is withheld, if integers
+#: (an HTTP status, Discord's error code, an errno, a flood wait's seconds)
+_NUMBERS = ("status", "code", "errno", "retry_after")
+
+
+def text_kept(exc: BaseException) -> bool:
+    """Whether ``exc``'s text may be logged (:data:`TEXT_KEPT`): only a kind that cannot
+    name a card (R3.3); any other kind, this project's own errors, the game core's, a
+    bug's ``KeyError``/``ValueError`` quoting a value, storage's, a platform's refusal of a
+    message, is said by its type (:func:`said_by_type`)."""
+    for kind in type(exc).__mro__:
+        kept = TEXT_KEPT.get(f"{kind.__module__}.{kind.__qualname__}")
+        if kept is not None:
+            return kept
+    return False
+
+
+def said_by_type(exc: BaseException) -> str:
+    """``exc`` as a log line may say it, its text withheld: its type's name and
+    :func:`_withheld`'s note (``"CardError [text withheld] code=bad_card"``,
+    ``"HTTPException [text withheld] status=400 code=50035"``)."""
+    return f"{type(exc).__name__} {_withheld(exc)}"
+
+
+def _withheld(exc: BaseException) -> str:
+    """:data:`WITHHELD`, then what of ``exc`` cannot name a card: a game error's stable
+    ``code`` (:class:`~game.errors.GameError`), the integers of :data:`_NUMBERS`."""
+    parts = [WITHHELD]
+    if isinstance(exc, GameError):
+        parts.append(f"code={exc.code}")
+    for name in _NUMBERS:
+        value = getattr(exc, name, None)
+        if isinstance(value, int) and not isinstance(value, bool):
+            parts.append(f"{name}={value}")
+    return " ".join(parts)
+
+
+def error_text(exc: BaseException) -> str:
+    """``exc``'s traceback as :meth:`logging.Formatter.formatException` writes it (no final
+    newline), every frame and the whole chain (causes, contexts, an exception group's
+    members), with the text of each exception :func:`text_kept` refuses replaced by
+    :func:`_withheld`'s note (``game.errors.CardError: [text withheld] code=bad_card``; its
+    notes dropped too). The frames are lines of code: no values
+    (no locals are captured)."""
+    top = traceback.TracebackException(type(exc), exc, exc.__traceback__, compact=True)
+    seen: set[int] = set()
+    pending: list[tuple[traceback.TracebackException, BaseException]] = [(top, exc)]
+    while pending:
+        te, e = pending.pop()
+        if id(te) in seen:
+            continue
+        seen.add(id(te))
+        if not text_kept(e):
+            te._str = _withheld(e)  # type: ignore[attr-defined]  # (the last line)
+            te.__notes__ = None
+            if isinstance(e, SyntaxError):  # (its line of source, its message)
+                te.text, te.msg = None, WITHHELD  # type: ignore[assignment]
+        if te.__cause__ is not None and e.__cause__ is not None:
+            pending.append((te.__cause__, e.__cause__))
+        if te.__context__ is not None and e.__context__ is not None:
+            pending.append((te.__context__, e.__context__))
+        members = getattr(e, "exceptions", None)
+        if te.exceptions and isinstance(members, tuple):
+            pending.extend(zip(te.exceptions, members, strict=False))
+    return "".join(top.format()).rstrip("\n")
+
+
+class _Said:
+    """An exception passed as a log record's argument (``log.warning("…: %r", exc)``), said
+    by :func:`said_by_type` by ``%s`` and ``%r`` alike."""
+
+    def __init__(self, exc: BaseException) -> None:
+        self.text = said_by_type(exc)
+
+    def __str__(self) -> str:
+        return self.text
+
+    __repr__ = __str__
+
+
+def _hidden(arg: object) -> object:
+    return _Said(arg) if isinstance(arg, BaseException) and not text_kept(arg) else arg
+
+
+class HideErrorText(logging.Filter):
+    """Keeps hidden cards (R3.3) out of a record at ``INFO`` and above: its exception is
+    written by :func:`error_text` (the frames kept, the text of each exception that may
+    name a card withheld), an exception among its arguments (or as its message) by
+    :func:`said_by_type`. ``record.exc_info`` stays (other filters look at its type); a
+    ``DEBUG`` record is left as it is (a developer's level: python-telegram-bot logs the
+    requests' bodies there anyway). Never drops a record; a record is hidden once, whatever
+    number of handlers it reaches."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Hide ``record``'s error texts in place."""
+        if record.levelno < logging.INFO or getattr(record, "error_text_hidden", False):
+            return True
+        record.error_text_hidden = True
+        if isinstance(record.msg, BaseException):
+            record.msg = _hidden(record.msg)
+        if isinstance(record.args, Mapping):
+            record.args = {k: _hidden(v) for k, v in record.args.items()}
+        elif isinstance(record.args, tuple):
+            record.args = tuple(_hidden(a) for a in record.args)
+        if record.exc_info and record.exc_info[1] is not None:
+            record.exc_text = error_text(record.exc_info[1])
+        return True
 
 
 class RedactSecrets(logging.Filter):
@@ -127,7 +286,8 @@ def configure_logging(
     """Log to ``stream`` (standard error by default) at ``level``, with ``secrets`` redacted
     from every record of every logger and ``env_file`` (the settings file read) named where
     a message says ``.env``: the filter goes on each handler of the root logger (this one
-    and any already there). Returns the filter."""
+    and any already there), after :class:`HideErrorText` (no hidden card in an exception's
+    text at ``INFO`` and above, R3.3). Returns the redacting filter."""
     root = logging.getLogger()
     for old in [h for h in root.handlers if isinstance(h, _Handler)]:
         root.removeHandler(old)
@@ -135,10 +295,11 @@ def configure_logging(
     handler.setFormatter(logging.Formatter(FORMAT))
     root.addHandler(handler)
     root.setLevel(level)
-    redactor = RedactSecrets(secrets, env_file)
+    hider, redactor = HideErrorText(), RedactSecrets(secrets, env_file)
     for h in root.handlers:
-        for f in [f for f in h.filters if isinstance(f, RedactSecrets)]:
+        for f in [f for f in h.filters if isinstance(f, (HideErrorText, RedactSecrets))]:
             h.removeFilter(f)
+        h.addFilter(hider)  # (first: the redactor formats the message it leaves)
         h.addFilter(redactor)
     logging.getLogger("httpx").setLevel(logging.WARNING)
     return redactor

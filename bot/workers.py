@@ -37,6 +37,8 @@ from concurrent.futures import wait as wait_futures
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
+from bot.logs import HideErrorText
+
 __all__ = ["ProcessWorker", "StartGivenUp", "TaskHung"]
 
 T = TypeVar("T")
@@ -63,8 +65,17 @@ def _exit_with_bot() -> None:
 
     SIGINT is ignored: Ctrl-C in a terminal reaches the whole foreground process group, the
     workers too, and each printed a KeyboardInterrupt traceback under the sandbox's "bye"
-    while the bot, which handles it, shuts them down anyway."""
+    while the bot, which handles it, shuts them down anyway.
+
+    What the worker logs (no handler there: :data:`logging.lastResort`, ``WARNING`` and up to
+    the standard error the bot's log shares, e.g. ``game.hand``'s failed ``safe_autoplay``
+    in the decision process) has its errors' texts hidden as the bot's own log does
+    (:class:`bot.logs.HideErrorText`, R3.3: an error there may name a hidden card)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if logging.lastResort is not None and not any(
+        isinstance(f, HideErrorText) for f in logging.lastResort.filters
+    ):
+        logging.lastResort.addFilter(HideErrorText())
     parent = multiprocessing.parent_process()
     if parent is None:  # pragma: no cover - only ever run as a pool's initializer
         return
