@@ -101,6 +101,9 @@ WITHHELD = "[text withheld]"
 #: (:func:`text_kept`).
 TEXT_KEPT: dict[str, bool] = {
     "builtins.OSError": True,  # (TimeoutError, ConnectionError, aiohttp's ClientOSError…)
+    # (SQLite's messages are its fixed phrases and the schema's names, never a bound value:
+    # "database is locked", "UNIQUE constraint failed: seats.table_id", "disk I/O error")
+    "sqlite3.Error": True,
     "builtins.MemoryError": True,
     "builtins.RecursionError": True,
     "asyncio.exceptions.CancelledError": True,

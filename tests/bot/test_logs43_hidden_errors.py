@@ -13,6 +13,7 @@ import contextlib
 import io
 import json
 import logging
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -160,6 +161,8 @@ def test_which_errors_keep_their_text() -> None:
         Forbidden("Forbidden: bot was blocked by the user"),
         RetryAfter(3),
         ChatMigrated(-100),
+        sqlite3.OperationalError("database is locked"),  # (SQLite says no bound value)
+        sqlite3.IntegrityError("UNIQUE constraint failed: seats.table_id"),
     ]
     withheld = [
         BadRequest("Bad Request: message is not modified"),
