@@ -153,7 +153,7 @@ async def chats_back(rt: Runtime, platform: str, chat_ids: Collection[str]) -> i
     closed tables owed there (:func:`owed_back`) are looked for in one read of the final
     snapshots for all of them, not one a chat (a big guild's every role change read them
     all once per channel). Returns how many closes were cancelled; a chat whose step
-    storage refused keeps its close (logged), the others go on."""
+    storage refused (or failed otherwise) keeps its close (logged), the others go on."""
     wanted = list(dict.fromkeys(chat_ids))
     if not wanted:
         return 0
@@ -167,6 +167,8 @@ async def chats_back(rt: Runtime, platform: str, chat_ids: Collection[str]) -> i
             cancelled += await _close_cancelled(rt, platform, chat)
         except TransitionFailed:  # (the close stays queued)
             log.warning("the close of the table of %s not cancelled", chat)
+        except Exception:  # (one chat's failure keeps the others' from nothing; logged)
+            log.exception("could not keep the table of %s open", chat)
     return cancelled
 
 
