@@ -207,6 +207,18 @@ REBALANCE_QUIET_SECONDS = 5.0
 #: that handed a chat back refuses to take it again (an update answered 409, its own sweep:
 #: the pick takes it), less when the pick dies first (:meth:`Worker._forget_handed`)
 REBALANCE_LEASES = 3.0
+#: seconds a lease that ran out is kept at least before a sweep deletes it
+#: (:meth:`Worker.prune_leases`, :meth:`Store.prune_leases`; :data:`LEASES_KEPT_TTLS` lease
+#: times if more): what ran out is read only by a takeover, within a lease time or so of
+#: the holder's death (an open table's chat lease is kept however old: the takeover may be
+#: a whole outage later), and by the hand-back of a table (:meth:`Worker._forget_handed`,
+#: :data:`REBALANCE_LEASES` lease times). A crashed run's ``worker-run:`` lease and a closed
+#: chat's lease piled up for good, every orphan sweep reading them all
+LEASES_KEPT_SECONDS = 3600.0
+#: lease times a lease that ran out is kept at least (:data:`LEASES_KEPT_SECONDS`)
+LEASES_KEPT_TTLS = 100
+#: seconds between two prunings of the leases that ran out (by the sweep, one statement)
+PRUNE_LEASES_SECONDS = 300.0
 #: the lease that spaces the IDENTIFYs of every worker of the bot (:meth:`Worker.identify_slot`)
 IDENTIFY_LEASE = "identify:discord"
 
@@ -770,6 +782,9 @@ class Worker:
         #: user → when their sign of life in private was last told to the other workers
         self._life_told: dict[str, float] = {}
         self._life_pruned = time.monotonic()  # when the old ones were last forgotten
+        #: when (``time.monotonic()``) the sweep last pruned the leases that ran out
+        #: (:meth:`prune_leases`); ``None``: not yet (the first sweep does)
+        self._leases_pruned: float | None = None
         self._telling: set[asyncio.Task[None]] = set()  # those tellings under way
         #: user → their last telling under way, which the next one waits for (in order)
         self._last_telling: dict[str, asyncio.Task[None]] = {}
@@ -1034,6 +1049,7 @@ class Worker:
         over the live workers that take Telegram updates (:func:`telegram_workers`; a
         Discord-only worker never takes it), a Discord table's by its guild's shard."""
         await self.sweep_shards()
+        await self.prune_leases()
         orphans = await self.store.unleased_tables()
         if orphans:
             presents = TELEGRAM in self.service.rt.presenters
@@ -1061,6 +1077,31 @@ class Worker:
                     log.info("%s", takeover_line(self.worker_id, count, owner))
         await self.sweep_owed()
         await self.rebalance()
+
+    async def prune_leases(self) -> int:
+        """Delete the leases that ran out long ago (:meth:`Store.prune_leases`: one statement;
+        the chat leases of open tables kept), every :data:`PRUNE_LEASES_SECONDS` at most,
+        from the sweep: those that ran out :data:`LEASES_KEPT_SECONDS` ago
+        (:data:`LEASES_KEPT_TTLS` lease times if more). Returns how many were deleted (0
+        when it was not due); a failure (or no answer within
+        :data:`~bot.service.runtime.LATE_WRITE_SECONDS`, ``STORAGE_WAIT_SECONDS`` if more) is
+        logged, and the next due sweep tries again."""
+        now = time.monotonic()
+        if self._leases_pruned is not None and now - self._leases_pruned < PRUNE_LEASES_SECONDS:
+            return 0
+        self._leases_pruned = now
+        kept = max(LEASES_KEPT_SECONDS, LEASES_KEPT_TTLS * self.ttl)
+        from bot.service.runtime import LATE_WRITE_SECONDS
+
+        try:  # (bounded: a silent database holds no sweep, and so no takeover, for good)
+            with answer_within(max(self.service.rt.storage_wait, LATE_WRITE_SECONDS)):
+                gone = await self.store.prune_leases(kept)
+        except Exception as exc:
+            log.warning("worker %s: old leases not pruned: %r", self.worker_id, exc)
+            return 0
+        if gone:
+            log.info("worker %s: %d lease(s) that ran out long ago deleted", self.worker_id, gone)
+        return gone
 
     async def sweep_owed(self) -> None:
         """Send what closed tables still owe their chats (:func:`.service.recovery.deliver`:

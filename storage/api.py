@@ -878,6 +878,18 @@ class Store(Protocol):
         not taken since (its holder died, or stalled past its lease time), in one read: whose
         tables a takeover took (a lease given up is gone, as :meth:`lease_lapsed` says)."""
 
+    async def prune_leases(self, kept: float) -> int:
+        """Delete, in one statement, every lease that ran out more than ``kept`` seconds ago
+        by the store's clock (a crashed worker run's ``worker-run:`` lease, the chats of
+        tables closed or moved since, ...): nothing reads them any more, while
+        :meth:`lapsed_leases` read them all at every sweep that found an orphan. The chat
+        lease of an open table is kept however old (no live worker holds it: the takeover
+        reads when it ran out, :meth:`lease_lapsed`, and whose it was,
+        :meth:`lapsed_leases`), and so is a lease running or lapsed for less. Returns how
+        many were deleted.
+
+        :raises ValueError: if ``kept`` is negative."""
+
     async def heartbeat(self, worker: str, address: str, ttl: float) -> None:
         """Register ``worker`` as alive at ``address`` (its internal URL) for ``ttl``
         seconds."""

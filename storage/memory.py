@@ -807,6 +807,22 @@ class MemoryStore:
                 found[key] = owner
         return found
 
+    async def prune_leases(self, kept: float) -> int:
+        """See :meth:`storage.api.Store.prune_leases`."""
+        if kept < 0:
+            raise ValueError(f"kept must not be negative: {kept}")
+        before = self.clock() - kept
+        open_chats = {
+            lease_key(self._communities[t.community_id].platform, t.chat_id)
+            for t in self._tables.values()
+            if t.open
+        }
+        gone = [k for k, (_, until) in self._leases.items() if until < before]
+        gone = [k for k in gone if k not in open_chats]
+        for key in gone:
+            del self._leases[key]
+        return len(gone)
+
     async def mark_alive(self, at: float) -> None:
         """See :meth:`storage.api.Store.mark_alive`."""
         self._alive = at

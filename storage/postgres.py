@@ -1870,6 +1870,24 @@ class PostgresStore:
         )
         return {str(k): str(w) for k, w in rows}
 
+    async def prune_leases(self, kept: float) -> int:
+        """See :meth:`storage.api.Store.prune_leases` (the server's clock)."""
+        if kept < 0:
+            raise ValueError(f"kept must not be negative: {kept}")
+        now = self._clock()
+
+        async def body(conn: Conn) -> int:
+            done = await conn.execute(
+                f"DELETE FROM leases WHERE expires_at < {_now(2)} - $1::float8 AND key NOT IN"
+                f" (SELECT {_LEASE_KEY} FROM tables t"
+                " JOIN communities c ON c.id = t.community_id WHERE t.open)",
+                kept,
+                now,
+            )
+            return int(str(done).rpartition(" ")[2] or 0)
+
+        return int(await self._write(body))
+
     async def mark_alive(self, at: float) -> None:
         """See :meth:`storage.api.Store.mark_alive`."""
 

@@ -1252,6 +1252,23 @@ class SqliteStore:
         )
         return {str(k): str(w) for k, w in rows}
 
+    async def prune_leases(self, kept: float) -> int:
+        """See :meth:`storage.api.Store.prune_leases`."""
+        if kept < 0:
+            raise ValueError(f"kept must not be negative: {kept}")
+        before = self.clock() - kept
+
+        def body(conn: Conn) -> int:
+            cur = conn.execute(
+                "DELETE FROM leases WHERE expires_at < ? AND key NOT IN"
+                f" (SELECT {_LEASE_KEY} FROM tables t"
+                " JOIN communities c ON c.id = t.community_id WHERE t.open = 1)",
+                (before,),
+            )
+            return int(cur.rowcount)
+
+        return int(await self._write(body))
+
     async def mark_alive(self, at: float) -> None:
         """See :meth:`storage.api.Store.mark_alive`."""
 

@@ -1571,20 +1571,24 @@ class DiscordAdapter:
         :meth:`OfcClient.on_raw_thread_update`; a thread's lost Send Messages in Threads is
         found by the next refused write), but a channel's threads the bot may write in again
         (Send Messages in Threads given back on the channel or a role: no THREAD_UPDATE
-        comes) are, those not locked."""
+        comes) are, those not locked. Those the bot may write in are told to the service at
+        once (:meth:`~bot.service.TableService.chats_back`: one read of storage for the
+        closed tables owed there, not one a channel)."""
+        back: list[int] = []
         for channel in channels:
             me = channel.guild.me
             if me is None or isinstance(channel, discord.Thread):
                 continue
             allowed = channel.permissions_for(me)
             if allowed.view_channel and allowed.send_messages:
-                await self.back_in(channel.id)
+                back.append(channel.id)
             else:
                 await self._lost(channel.id)
             if allowed.view_channel and allowed.send_messages_in_threads:
                 for thread in getattr(channel, "threads", ()):  # (the cache's, active ones)
                     if not thread.locked:
-                        await self.back_in(thread.id)
+                        back.append(thread.id)
+        await self.back_in(*back)
 
     async def look_at_restored(self) -> None:
         """The tables are restored (a start: call it after
@@ -1698,14 +1702,19 @@ class DiscordAdapter:
         except Exception:  # (storage refused: the next refused write queues it again; logged)
             log.exception("could not close the table of channel %s", channel_id)
 
-    async def back_in(self, channel_id: int) -> None:
-        """The bot may write in the channel (or thread) ``channel_id`` again: a close of its
-        table that the bot's refused writes queued is cancelled (:meth:`writable_again`)."""
+    async def back_in(self, *channel_ids: int) -> None:
+        """The bot may write in the channels (or threads) ``channel_ids`` again: a close of
+        each one's table that the bot's refused writes queued is cancelled
+        (:meth:`writable_again`), the closed tables owed there looked for in one read
+        (:meth:`~bot.service.TableService.chats_back`)."""
+        if not channel_ids:
+            return
         try:
-            if await self.service.chat_back(PLATFORM, str(channel_id)):
-                log.info("the bot may write in channel %s again: its table stays", channel_id)
+            cancelled = await self.service.chats_back(PLATFORM, [str(c) for c in channel_ids])
+            if cancelled:
+                log.info("the bot may write in %d channel(s) again: their tables stay", cancelled)
         except Exception:  # (storage refused: the close stays queued; logged)
-            log.exception("could not keep the table of channel %s open", channel_id)
+            log.exception("could not keep the tables of channels %s open", channel_ids)
 
     async def on_unrouted(self, interaction: Interaction) -> None:
         """Answer, with an ephemeral notice, a component press that no item handles: a

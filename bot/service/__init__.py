@@ -1313,6 +1313,13 @@ class TableService:
         except TransitionFailed:
             return False
 
+    async def chats_back(self, platform: str, chat_ids: Sequence[str]) -> int:
+        """The bot may write again in each of ``chat_ids`` (a Discord guild's channels after
+        a role or member update): as :meth:`chat_back` for each, the closed tables owed
+        there looked for in one read of storage for all of them
+        (:func:`chats.chats_back`). Returns how many closes were cancelled."""
+        return await chats.chats_back(self.rt, platform, chat_ids)
+
     async def community_back(
         self,
         platform: str,

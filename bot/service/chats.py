@@ -5,7 +5,6 @@ the bot, and a player who blocks the bot mid-hand."""
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Callable, Collection
 
 from bot.model import PENDING_PREFIX, LiveTable
@@ -24,6 +23,7 @@ from storage.api import StorageError, answer_within
 __all__ = [
     "chat_back",
     "chat_left",
+    "chats_back",
     "close_stray",
     "community_back",
     "community_left",
@@ -142,8 +142,41 @@ async def chat_back(rt: Runtime, platform: str, chat_id: str) -> bool:
     open, written as closed (:func:`owed_back`).
 
     :raises TransitionFailed: if storage refused the step (the close stays queued)."""
-    rt.back_at[(platform, chat_id)] = time.monotonic()  # (writes refused before say nothing)
+    rt.mark_back(platform, chat_id)  # (writes refused before say nothing)
     await owed_back(rt, platform, chat_id=chat_id)
+    return await _close_cancelled(rt, platform, chat_id)
+
+
+async def chats_back(rt: Runtime, platform: str, chat_ids: Collection[str]) -> int:
+    """The bot may write again in each of the chats ``chat_ids`` (a Discord guild's role or
+    member update looks at every channel at once): as :func:`chat_back` for each, but the
+    closed tables owed there (:func:`owed_back`) are looked for in one read of the final
+    snapshots for all of them, not one a chat (a big guild's every role change read them
+    all once per channel). Returns how many closes were cancelled; a chat whose step
+    storage refused (or failed otherwise) keeps its close (logged), the others go on."""
+    wanted = list(dict.fromkeys(chat_ids))
+    if not wanted:
+        return 0
+    for chat in wanted:
+        rt.mark_back(platform, chat)  # (writes refused before say nothing)
+    chosen = set(wanted)
+    await owed_back(rt, platform, writable=lambda _community, chat: chat in chosen)
+    cancelled = 0
+    for chat in wanted:
+        try:
+            cancelled += await _close_cancelled(rt, platform, chat)
+        except TransitionFailed:  # (the close stays queued)
+            log.warning("the close of the table of %s not cancelled", chat)
+        except Exception:  # (one chat's failure keeps the others' from nothing; logged)
+            log.exception("could not keep the table of %s open", chat)
+    return cancelled
+
+
+async def _close_cancelled(rt: Runtime, platform: str, chat_id: str) -> bool:
+    """:func:`chat_back` once the owed messages were looked at: the close the bot's removal
+    queued at the chat's table is cancelled. ``True`` if one was.
+
+    :raises TransitionFailed: if storage refused the step."""
     t = rt.table_at(platform, chat_id)
     if t is None:
         return False

@@ -72,6 +72,7 @@ from storage.api import (
 )
 
 __all__ = [
+    "BACK_KEPT_SECONDS",
     "CHAT_WAIT",
     "OWED_KEY",
     "REPLAYS_KEPT",
@@ -451,6 +452,12 @@ def owed_from_json(table_id: int, items: object) -> dict[int, tuple[SeatState, S
 #: not pile up (each start, sweep and re-add reads them all)
 CHAT_WAIT = 30 * 86400.0
 
+#: seconds the bot's return to a chat is remembered (:attr:`Runtime.back_at`): a write
+#: refused for want of access that was sent before the return is ignored
+#: (:func:`bot.service.chats.chat_left`); no write waits that long for its answer (a
+#: platform's rate limit included), so an older return tells nothing any more
+BACK_KEPT_SECONDS = 3600.0
+
 
 def waiting_for_chat(t: LiveTable, now: float | None = None) -> dict[str, Any]:
     """The final snapshot of table ``t``, closed while the bot may not write in its chat
@@ -637,7 +644,9 @@ class Runtime:
         self.settings_elsewhere: Callable[[int, str | None], None] | None = None
         #: (platform, chat) → when (``time.monotonic()``) the bot was last told it is back in
         #: that chat (:func:`bot.service.chats.chat_back`): a write refused for want of access
-        #: that was sent before then says nothing of now
+        #: that was sent before then says nothing of now. Oldest first, kept
+        #: :data:`BACK_KEPT_SECONDS` (:meth:`mark_back`): it grew by one entry per channel of
+        #: every guild whose roles changed, for good
         self.back_at: dict[tuple[str, str], float] = {}
         #: what a table's timer runs when it fires (set by the service: timers.on_time);
         #: ``True``: the overdue step a change makes first (:meth:`overdue_first`)
@@ -2321,6 +2330,22 @@ class Runtime:
             self._write_late(write, f"table {table_id}: its last messages sent"),
             name=f"table-{table_id}-forget",
         )
+
+    def mark_back(self, platform: str, chat_id: str, now: float | None = None) -> None:
+        """The bot is back in chat ``chat_id`` (:func:`bot.service.chats.chat_back`) at
+        ``now`` (``time.monotonic()`` if ``None``): kept in :attr:`back_at`, newest last,
+        and the returns older than :data:`BACK_KEPT_SECONDS` are dropped (amortised O(1):
+        only the oldest are looked at)."""
+        at = time.monotonic() if now is None else now
+        key = (platform, chat_id)
+        self.back_at.pop(key, None)  # (to the end: the dict stays oldest first)
+        self.back_at[key] = at
+        horizon = at - BACK_KEPT_SECONDS
+        while self.back_at:
+            oldest = next(iter(self.back_at))
+            if self.back_at[oldest] > horizon:
+                break
+            del self.back_at[oldest]
 
     def owes(self, table_id: int) -> bool:
         """Whether a closed table's final snapshot just read may be sent

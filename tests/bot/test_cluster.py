@@ -13,8 +13,10 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import aiohttp
+import pytest
 from aiohttp import web
 
+from bot import cluster
 from bot.cluster import Router, Worker, rendezvous, route_key
 from bot.service import TableService
 from bot.telegram.fake_api import FakeTelegram
@@ -558,3 +560,47 @@ async def test_a_stopping_worker_keeps_its_leases_until_its_tables_are_saved() -
     await worker.stop()
     assert taken == [False]  # still w1's while it was saving
     assert await store.lease_owner(KEY) is None  # given up once saved
+
+
+async def test_the_sweep_prunes_the_leases_that_ran_out_long_ago_every_few_minutes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """perf43: a crashed worker run's ``worker-run:<w>:<token>`` lease and the lease of a
+    chat whose table is gone stayed in the leases table for good, every orphan sweep
+    reading them all. Now the sweep deletes those that ran out more than an hour ago
+    (:data:`~bot.cluster.LEASES_KEPT_SECONDS`; 100 lease times if more), in one
+    statement, at most every :data:`~bot.cluster.PRUNE_LEASES_SECONDS`: its first sweep,
+    then one due again; the worker's own live leases stay."""
+    store = MemoryStore()
+    clock = Clock()
+    store.clock = clock
+    service, _ = _service(store, clock)
+    dead_run, gone_chat = "worker-run:w0:dead", lease_key("telegram", "gone")
+    assert await store.acquire_lease(dead_run, "w0", 5.0)  # a run that crashed
+    assert await store.acquire_lease(gone_chat, "w0", 5.0)
+    clock.now += 60.0  # (both ran out)
+    kept: list[float] = []
+    prune = store.prune_leases
+
+    async def counting(seconds: float) -> int:
+        kept.append(seconds)
+        return await prune(seconds)
+
+    monkeypatch.setattr(store, "prune_leases", counting)
+    worker = Worker(service, "w1", "http://127.0.0.1:1", ttl=5.0)
+    await worker.start()  # (its first sweep prunes: nothing that old)
+    try:
+        assert kept == [cluster.LEASES_KEPT_SECONDS] == [3600.0]
+        assert set(await store.lapsed_leases("")) == {dead_run, gone_chat}
+        clock.now += 3600.0
+        await worker.tick()  # (not due again yet)
+        assert kept == [3600.0]
+        assert set(await store.lapsed_leases("")) == {dead_run, gone_chat}
+        monkeypatch.setattr(cluster, "PRUNE_LEASES_SECONDS", 0.0)
+        await worker.tick()
+        assert kept == [3600.0, 3600.0]
+        assert await store.lapsed_leases("") == {}
+        live = await store.leases("")
+        assert live and set(live.values()) == {"w1"}  # (its run lease, its advertisement)
+    finally:
+        await worker.stop()

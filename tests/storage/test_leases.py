@@ -312,3 +312,44 @@ async def test_lapsed_leases_name_whose_leases_ran_out(store: Store) -> None:
         "telegram:1": "w1",
         "telegram:3": "w3",
     }
+
+
+async def test_prune_leases_deletes_those_that_ran_out_long_ago_but_an_open_table_s(
+    store: Store,
+) -> None:
+    """perf43: a lease that ran out stayed for good (a crashed worker run's
+    ``worker-run:<w>:<token>``, the chat of a table closed since), and every sweep that found
+    an orphan read them all (:meth:`Store.lapsed_leases`). Pruning deletes, in one
+    statement, those that ran out more than ``kept`` seconds ago; not a live one, not one
+    lapsed for less, and never the chat lease of an open table (no live worker holds it:
+    a takeover, maybe after a whole outage, reads when it ran out and whose it was)."""
+    clock = _clocked(store)
+    s = await seated(store, 2)  # (table open in chat-1: its lease is KEY)
+    closed = await store.create_table(s.community.id, "chat-2", {"game": "ofc"}, 200)
+    await store.commit(closed.id, [], None, key="close", close=True)
+    closed_key = lease_key("telegram", "chat-2")
+    assert await store.acquire_lease(KEY, "w1", 5.0)
+    assert await store.acquire_lease(closed_key, "w1", 5.0)
+    assert await store.acquire_lease("worker-run:w1:abc", "w1", 5.0)
+    clock.now += 100.0  # w1 died: all three ran out (95 s ago)
+    assert await store.acquire_lease("worker-run:w2:def", "w2", 5.0)  # live
+    assert await store.acquire_lease("discord-shard:0", "w2", 1.0)
+    clock.now += 10.0  # the shard's ran out 9 s ago, w2's run lease 5 s ago
+    assert await store.prune_leases(110.0) == 0  # (none that old: w1's ran out 105 s ago)
+    assert len(await store.lapsed_leases("")) == 5
+    assert await store.prune_leases(100.0) == 2  # the closed chat's and w1's run
+    assert await store.lapsed_leases("") == {
+        "discord-shard:0": "w2",
+        KEY: "w1",
+        "worker-run:w2:def": "w2",
+    }
+    assert await store.lease_lapsed(KEY) == 105.0  # (the takeover still knows)
+    assert await store.lease_lapsed(closed_key) is None
+    assert await store.lease_lapsed("worker-run:w1:abc") is None
+    assert await store.prune_leases(0.0) == 2  # all but the open table's chat
+    assert await store.lapsed_leases("") == {KEY: "w1"}
+    assert await store.acquire_lease(KEY, "w3", 5.0)
+    assert await store.prune_leases(0.0) == 0  # (live)
+    assert await store.lease_owner(KEY) == "w3"
+    with pytest.raises(ValueError):
+        await store.prune_leases(-1.0)
