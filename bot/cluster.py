@@ -1091,10 +1091,8 @@ class Worker:
             return 0
         self._leases_pruned = now
         kept = max(LEASES_KEPT_SECONDS, LEASES_KEPT_TTLS * self.ttl)
-        from bot.service.runtime import LATE_WRITE_SECONDS
-
         try:  # (bounded: a silent database holds no sweep, and so no takeover, for good)
-            with answer_within(max(self.service.rt.storage_wait, LATE_WRITE_SECONDS)):
+            with self._owed_read():  # (the sweep's bound of a background write too)
                 gone = await self.store.prune_leases(kept)
         except Exception as exc:
             log.warning("worker %s: old leases not pruned: %r", self.worker_id, exc)
@@ -1132,7 +1130,8 @@ class Worker:
 
     def _owed_read(self) -> contextlib.AbstractContextManager[None]:
         """The bound of a read of the closed tables' final snapshots by the sweep
-        (:meth:`sweep_owed`, :meth:`_owed_now`): :data:`~bot.service.runtime.LATE_WRITE_SECONDS`
+        (:meth:`sweep_owed`, :meth:`_owed_now`), and of its pruning of the leases
+        (:meth:`prune_leases`): :data:`~bot.service.runtime.LATE_WRITE_SECONDS`
         (``STORAGE_WAIT_SECONDS`` if more; no user waits for it), then
         :class:`~storage.api.StorageTimeout` (the round is logged, the next one tries). One
         waiting on a silent database held the sweep for good, and with it
