@@ -1944,6 +1944,17 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "» --fantasyland: ваша следующая раздача «Ананаса» начнётся с {cards}; дамы наверху "
         "(если рука не мёртвая) дают Фантазию (🪄 Разложить так и сыграет)",
     },
+    # --fantasyland's stacked hand ended without Fantasyland (the player placed it otherwise,
+    # or fouled): said before the next hand, since the flag stacks one hand a start and a
+    # user waited for a Fantasyland that never came (nu62)
+    "sandbox.fantasyland_missed": {
+        "en": "» --fantasyland: hand {hand} earned no Fantasyland (the Queens on top, the board "
+        "not fouled, earn it); the flag deals that hand once a start: /quit and start again "
+        "with --fantasyland for another",
+        "ru": "» --fantasyland: раздача {hand} не дала Фантазию (её дают дамы наверху, если рука "
+        "не мёртвая); флаг сдаёт такую раздачу раз за запуск: /quit и новый запуск с "
+        "--fantasyland сдадут её снова",
+    },
     "sandbox.timers_replaced": {
         "en": "» --hand-seconds {value} replaced the group's timers: {settings}",
         "ru": "» --hand-seconds {value} заменил таймеры группы: {settings}",
