@@ -1951,7 +1951,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "» --fantasyland: hand {hand} earned no Fantasyland (the Queens on top, the board "
         "not fouled, earn it); the flag deals that hand once a start: /quit and start again "
         "with --fantasyland for another",
-        "ru": "» --fantasyland: раздача {hand} не дала Фантазию (её дают дамы наверху, если рука "
+        "ru": "» --fantasyland: раздача {hand} не дала Фантазии (её дают дамы наверху, если рука "
         "не мёртвая); флаг сдаёт такую раздачу раз за запуск: /quit и новый запуск с "
         "--fantasyland сдадут её снова",
     },

@@ -98,7 +98,7 @@ def test_the_russian_line_says_the_same() -> None:
     """The note in Russian, for a ``--lang ru`` start: the hand, why, and how to have
     another."""
     assert tr("ru", "sandbox.fantasyland_missed", hand=3) == (
-        "» --fantasyland: раздача 3 не дала Фантазию (её дают дамы наверху, если рука не "
+        "» --fantasyland: раздача 3 не дала Фантазии (её дают дамы наверху, если рука не "
         "мёртвая); флаг сдаёт такую раздачу раз за запуск: /quit и новый запуск с "
         "--fantasyland сдадут её снова"
     )
