@@ -1948,12 +1948,10 @@ TEXTS: dict[str, dict[str, str]] = {
     # or fouled): said before the next hand, since the flag stacks one hand a start and a
     # user waited for a Fantasyland that never came (nu62)
     "sandbox.fantasyland_missed": {
-        "en": "» --fantasyland: hand {hand} earned no Fantasyland (the Queens on top, the board "
-        "not fouled, earn it); the flag deals that hand once a start: /quit and start again "
-        "with --fantasyland for another",
-        "ru": "» --fantasyland: раздача {hand} не дала Фантазии (её дают дамы наверху, если рука "
-        "не мёртвая); флаг сдаёт такую раздачу раз за запуск: /quit и новый запуск с "
-        "--fantasyland сдадут её снова",
+        "en": "» --fantasyland: hand {hand} earned no Fantasyland (Queens on top, board not "
+        "fouled); the flag deals it once a start: /quit, then start again with --fantasyland",
+        "ru": "» --fantasyland: раздача {hand} не дала Фантазии (нужны дамы наверху, рука не "
+        "мёртвая); флаг сдаёт её раз за запуск: /quit и новый запуск с --fantasyland",
     },
     "sandbox.timers_replaced": {
         "en": "» --hand-seconds {value} replaced the group's timers: {settings}",

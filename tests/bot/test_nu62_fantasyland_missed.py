@@ -82,9 +82,8 @@ async def test_a_stacked_hand_that_earned_no_fantasyland_says_so_before_the_next
         await box.print_changes()
         text = out.getvalue()
         assert missed == (
-            "» --fantasyland: hand 1 earned no Fantasyland (the Queens on top, the board not "
-            "fouled, earn it); the flag deals that hand once a start: /quit and start again "
-            "with --fantasyland for another"
+            "» --fantasyland: hand 1 earned no Fantasyland (Queens on top, board not fouled); "
+            "the flag deals it once a start: /quit, then start again with --fantasyland"
         )
         assert text.count(missed) == 1, text[-3000:]
         # after the showdown that shows why, before the next hand's screens
@@ -98,7 +97,6 @@ def test_the_russian_line_says_the_same() -> None:
     """The note in Russian, for a ``--lang ru`` start: the hand, why, and how to have
     another."""
     assert tr("ru", "sandbox.fantasyland_missed", hand=3) == (
-        "» --fantasyland: раздача 3 не дала Фантазии (её дают дамы наверху, если рука не "
-        "мёртвая); флаг сдаёт такую раздачу раз за запуск: /quit и новый запуск с "
-        "--fantasyland сдадут её снова"
+        "» --fantasyland: раздача 3 не дала Фантазии (нужны дамы наверху, рука не мёртвая); "
+        "флаг сдаёт её раз за запуск: /quit и новый запуск с --fantasyland"
     )
