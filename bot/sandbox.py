@@ -289,10 +289,10 @@ class Sandbox:
     piped: bool = False
     _fantasyland_due: bool = False  # --fantasyland: the player's next hand is stacked
     #: the hand ``--fantasyland`` stacked, until the table deals its next one: table id,
-    #: hand number (storage's, then the one players see) and the player's board seat
+    #: hand number (storage's, then the one players see) and the player's board seats
     #: (:meth:`_fantasyland_deal`); a hand that earned none is said then, with how to have
     #: another (the flag stacks one hand a start)
-    _fantasyland_dealt: tuple[int, int, int, int] | None = None
+    _fantasyland_dealt: tuple[int, int, int, tuple[int, ...]] | None = None
     #: a numbered Leave asked about (:meth:`_press_group`): the group message, the number and
     #: the user who typed it (you or Bob); the same ``gN`` as the next line leaves, any
     #: other line drops the question
@@ -492,7 +492,7 @@ class Sandbox:
         deck = fantasyland_deck(order, mine[0]) if mine else None
         if deck is not None:
             self._fantasyland_due = False
-            self._fantasyland_dealt = (t.id, t.hand_no + 1, t.shown_no + 1, mine[0])
+            self._fantasyland_dealt = (t.id, t.hand_no + 1, t.shown_no + 1, tuple(mine))
         return deck
 
     def _fantasyland_missed(self, t: LiveTable) -> None:
@@ -505,10 +505,11 @@ class Sandbox:
         if dealt is None or dealt[0] != t.id:
             return
         self._fantasyland_dealt = None
-        _, hand_no, shown, board = dealt
+        _, hand_no, shown, boards = dealt
         if t.hand_no != hand_no or t.match is None:  # (another hand between: not said)
             return
-        if t.match.fantasyland.get(board, 0) == 0:  # what the hand earned (R6.1)
+        # what the hand earned (R6.1), on either board of the player's (double boxes, R4.2)
+        if not any(t.match.fantasyland.get(b, 0) for b in boards):
             self.line(tr(self.lang, "sandbox.fantasyland_missed", hand=shown))
 
     def _resumed_flags(self, table: LiveTable) -> list[str]:
