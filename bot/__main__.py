@@ -74,8 +74,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )  # fmt: skip
     parser.add_argument(
         "--fantasyland", action="store_true",
-        help="sandbox: your next Pineapple hand is dealt cards that reach Fantasyland "
-        "(Queens on top, trips in the middle, a full house at the bottom)",
+        help="sandbox: your next Pineapple hand is dealt Q♥ Q♦ 8♣ 8♦ 8♥ and cards that fit "
+        "them: the Queens kept on top of a board not fouled (as Arrange for me plays it) earn "
+        "Fantasyland; once a start",
     )  # fmt: skip
     parser.add_argument(
         "--router", action="store_true",

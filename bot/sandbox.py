@@ -288,6 +288,11 @@ class Sandbox:
     #: button number waits for your move, as a player at the terminal does (:meth:`_my_move`)
     piped: bool = False
     _fantasyland_due: bool = False  # --fantasyland: the player's next hand is stacked
+    #: the hand ``--fantasyland`` stacked, until the table deals its next one: table id,
+    #: hand number (storage's, then the one players see) and the player's board seats
+    #: (:meth:`_fantasyland_deal`); a hand that earned none is said then, with how to have
+    #: another (the flag stacks one hand a start)
+    _fantasyland_dealt: tuple[int, int, int, tuple[int, ...]] | None = None
     #: a numbered Leave asked about (:meth:`_press_group`): the group message, the number and
     #: the user who typed it (you or Bob); the same ``gN`` as the next line leaves, any
     #: other line drops the question
@@ -476,6 +481,7 @@ class Sandbox:
         this start that deals the player, with no Fantasyland board in it, gets
         :func:`fantasyland_deck` on the player's (first) board; every other hand the usual
         deck (``None``)."""
+        self._fantasyland_missed(t)
         seat = t.seat_of(str(self.human.id))
         if not self._fantasyland_due or seat is None or t.options.game is not GameKind.PINEAPPLE:
             return None
@@ -486,7 +492,25 @@ class Sandbox:
         deck = fantasyland_deck(order, mine[0]) if mine else None
         if deck is not None:
             self._fantasyland_due = False
+            self._fantasyland_dealt = (t.id, t.hand_no + 1, t.shown_no + 1, tuple(mine))
         return deck
+
+    def _fantasyland_missed(self, t: LiveTable) -> None:
+        """Before table ``t`` deals its next hand: if the hand ``--fantasyland`` stacked was
+        its last one and earned the player no Fantasyland (R6.1: the Queens not kept on top,
+        or the board fouled), say so and how to be dealt it again (a new start with the
+        flag: it stacks one hand a start). Said once; a hand that earned it says nothing here
+        (its showdown says "🌴 Fantasyland next")."""
+        dealt = self._fantasyland_dealt
+        if dealt is None or dealt[0] != t.id:
+            return
+        self._fantasyland_dealt = None
+        _, hand_no, shown, boards = dealt
+        if t.hand_no != hand_no or t.match is None:  # (another hand between: not said)
+            return
+        # what the hand earned (R6.1), on either board of the player's (double boxes, R4.2)
+        if not any(t.match.fantasyland.get(b, 0) for b in boards):
+            self.line(tr(self.lang, "sandbox.fantasyland_missed", hand=shown))
 
     def _resumed_flags(self, table: LiveTable) -> list[str]:
         """What a resumed table says first: computer players of an older sandbox seated at it

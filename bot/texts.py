@@ -1944,6 +1944,15 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "» --fantasyland: ваша следующая раздача «Ананаса» начнётся с {cards}; дамы наверху "
         "(если рука не мёртвая) дают Фантазию (🪄 Разложить так и сыграет)",
     },
+    # --fantasyland's stacked hand ended without Fantasyland (the player placed it otherwise,
+    # or fouled): said before the next hand, since the flag stacks one hand a start and a
+    # user waited for a Fantasyland that never came (nu62)
+    "sandbox.fantasyland_missed": {
+        "en": "» --fantasyland: hand {hand} earned no Fantasyland (Queens on top, board not "
+        "fouled); the flag deals it once a start: /quit, then start again with --fantasyland",
+        "ru": "» --fantasyland: раздача {hand} не дала Фантазии (нужны дамы наверху, рука не "
+        "мёртвая); флаг сдаёт её раз за запуск: /quit и новый запуск с --fantasyland",
+    },
     "sandbox.timers_replaced": {
         "en": "» --hand-seconds {value} replaced the group's timers: {settings}",
         "ru": "» --hand-seconds {value} заменил таймеры группы: {settings}",

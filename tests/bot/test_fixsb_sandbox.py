@@ -154,7 +154,9 @@ async def test_fantasyland_deals_the_player_a_board_that_reaches_it(
     monkeypatch.setattr(play, "ARRANGE_LEVEL", Level.STRONG)
 
     out = io.StringIO()
-    opts = SandboxOptions(db=tmp_path / "s.sqlite3", bot_delay=0.0, fantasyland=True)
+    opts = SandboxOptions(
+        db=tmp_path / "s.sqlite3", bot_delay=0.0, fantasyland=True, next_hand_delay=0.5
+    )
     box = Sandbox(opts, out)
     try:
         await box.start()
@@ -188,6 +190,12 @@ async def test_fantasyland_deals_the_player_a_board_that_reaches_it(
         mine = next(r for r in hand.result.seats if r.seat == seat.seat)
         assert not mine.fouled and mine.fantasyland_cards >= 14, mine
         assert table.match is not None and table.match.fantasyland.get(seat.seat, 0) >= 14
+        for _ in range(200):  # the Fantasyland hand dealt: no note that none was earned
+            if table.hand is not None and table.hand is not hand:
+                break
+            await asyncio.sleep(0.05)
+        assert table.hand is not None and table.hand.is_fantasyland(seat.seat)
+        assert "earned no Fantasyland" not in out.getvalue()
     finally:
         await box.stop()
 
