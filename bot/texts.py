@@ -1487,6 +1487,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "/hand пишется без параметров и показывает вашу доску сейчас картинкой. /replay N — раздача N по улицам.",
     },
     "reply.grant_usage": {"en": "Usage: /grant @user N", "ru": "Формат: /grant @игрок N"},
+    # an amount typed with nobody named ("/grant 1 000": a thousand, grouped as Russian
+    # writes it): the player is what is missing; {whole} is the amount as a command takes it
+    "reply.grant_whom": {
+        "en": "Who gets {amount:+d} {label}? Nothing was granted. Name the player: /grant @user {whole}, or reply to their message with /grant {whole}.",
+        "ru": "Кому {amount:+d} {label}? Ничего не начислено. Укажите игрока: /grant @игрок {whole} — или ответьте командой /grant {whole} на сообщение игрока.",
+    },
     "reply.grant_which": {
         "en": "“{name}” gets {amount}, or “{other}” gets {grouped}? Nothing was granted. Say which: /grant {other} {whole} (amount without spaces), or /grant {amount} replying to their message.",
         "ru": "«{name}» получает {amount} или «{other}» получает {grouped}? Ничего не начислено. Уточните: /grant {other} {whole} (сумма без пробелов) или /grant {amount} ответом на сообщение игрока.",

@@ -2284,6 +2284,8 @@ class TelegramAdapter:
             if read.other is not None:  # "Anna 2" and 100, or "Anna" and "2 100": the
                 # service judges
                 other = (*read.other, None)
+        else:  # an amount and nobody named (/grant 1 000): the service says who is missing
+            amount = read.amount
         # a member Telegram names (by id) who never played here gets their wallet for the
         # grant, under the name they would play by, as on Discord; a typed name names nobody
         # new (a bot account is refused under the name the admin gave it)

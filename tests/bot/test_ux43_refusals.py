@@ -7,7 +7,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from bot.service.wallet import GrantWords, read_grant
 from bot.texts import tr
+from tests.bot.test_settings import ALICE as ALICE_S
+from tests.bot.test_settings import BORIS as BORIS_S
+from tests.bot.test_settings import GROUP as GROUP_S
+from tests.bot.test_settings import new_service
 from tests.bot.tg_world import ALICE, BOB, GROUP_ID, world
 
 
@@ -37,3 +44,63 @@ async def test_kick_me_sent_as_the_group_is_refused_as_grant_me_is(tmp_path: Pat
         # an anonymous admin still stands up a player named
         assert await anonymous("/kick Bob") == "Bob встаёт из-за стола по решению админа."
         assert t.seat_of(str(BOB.id)) is None
+
+
+# -- 2. /grant 1 000: an amount with nobody named ---------------------------------------------
+@pytest.mark.parametrize(
+    ("typed", "amount"),
+    [("1000", "1000"), ("1,000", "1,000"), ("1 000", "1 000"), ("1\u00a0000", "1 000"),
+     ("1 000 000", "1 000 000"), ("- 500", "-500")],
+)  # fmt: skip
+def test_read_grant_of_an_amount_alone_names_nobody(typed: str, amount: str) -> None:
+    """All the words one whole number (its thousands grouped as the bot writes them, or as
+    Russian does with a space): the amount, and no name. ``1 000`` was user "1" and
+    ``000``; ``1000`` alone was no name and no amount (the usage, the amount unsaid)."""
+    assert read_grant(typed.split()) == GrantWords("", amount)
+
+
+@pytest.mark.parametrize("typed", ["1001 100", "100 200", "12 abc"])
+def test_read_grant_still_reads_a_user_id_before_an_amount(typed: str) -> None:
+    first, rest = typed.split(" ", 1)
+    assert read_grant(typed.split()).name == first
+    assert read_grant(typed.split()).amount == rest
+
+
+async def test_grant_of_an_amount_with_nobody_named_asks_who_in_both_languages() -> None:
+    """``/grant 1 000`` with no name and no reply: "Who gets +1,000 kush?", nothing granted
+    (it said "Cannot grant 0"); an amount out of range or 0 gets the usage."""
+    service, store = new_service()
+    for actor, lang, want in (
+        (ALICE_S, "en", "Who gets +1,000 kush? Nothing was granted. Name the player: "
+         "/grant @user 1000, or reply to their message with /grant 1000."),
+        (BORIS_S, "ru", "Кому +1000 кушей? Ничего не начислено. Укажите игрока: "
+         "/grant @игрок 1000 — или ответьте командой /grant 1000 на сообщение игрока."),
+    ):  # fmt: skip
+        for amount in ("1 000", "1,000", "1000"):
+            reply = await service.grant(GROUP_S, actor, True, "", amount, key=f"{lang}{amount}")
+            assert reply.alert and reply.text == want, (lang, reply.text)
+    reply = await service.grant(GROUP_S, ALICE_S, True, "", "-1 000", key="neg")
+    assert reply.text is not None and reply.text.startswith("Who gets −1,000 kush?"), reply.text
+    for amount in ("0", "000", "10000000000000"):
+        reply = await service.grant(GROUP_S, ALICE_S, True, "", amount, key=f"u{amount}")
+        assert reply.text == tr("en", "reply.grant_usage"), reply.text
+    community = await store.community("telegram", GROUP_S.community_id)
+    assert await store.ledger(community.id) == []
+
+
+async def test_grant_1_000_typed_with_nobody_named_grants_nothing(tmp_path: Path) -> None:
+    """Through Telegram: ``/grant 1 000`` (a space or a no-break space), ``/grant 1,000`` and
+    ``/grant 1000`` ask who gets it; nothing moves. As a reply to Bob's message it is his
+    thousand."""
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        await w.say(BOB, "/balance")
+        want = tr("en", "reply.grant_whom", amount=1000, label="kush", whole="1000")
+        for typed in ("1 000", "1\u00a0000", "1,000", "1000"):
+            reply = await w.say(ALICE, f"/grant {typed}")
+            assert reply["text"] == want, (typed, reply)
+        top = await w.say(ALICE, "/top")
+        assert "2,000" not in top["text"] and "1,000 kush" in top["text"], top["text"]
+        said = await w.fake.send_text(BOB, GROUP_ID, "me too")
+        reply = await w.say(ALICE, "/grant 1 000", reply_to=said)
+        assert reply["text"] == "Bob: +1,000 kush, balance 2,000.", reply
