@@ -3067,10 +3067,16 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "{name}: целые числа (цифры 0–9, до 9 в каждом) через запятую, пробел или точку с запятой, например «{example}», или «по умолчанию»; всего не больше {high} символов",
     },
     # a list with a place left empty ("50,,50", "100;;"): a number left out, not nothing;
-    # {sep} is the separator the admin typed there ("between commas" was said of semicolons)
-    "settings.list_empty": {
-        "en": "{name}: a place in the list has no number (“50{sep}{sep}50”): write each one",
-        "ru": "{name}: в списке есть место без числа («50{sep}{sep}50»): напишите каждое число",
+    # {sep} is the separator the admin typed there ("between commas" was said of semicolons);
+    # each list told in its own terms: a prize place of payouts, a level of chips_schedule
+    # (whose "10,,20" was told of "a place in the list", "50,,50")
+    "settings.payouts_empty": {
+        "en": "{name}: a prize place has no percentage (“50{sep}{sep}50”): write one for each place",
+        "ru": "{name}: у призового места нет процента («50{sep}{sep}50»): укажите процент каждого места",
+    },
+    "settings.schedule_empty": {
+        "en": "{name}: a level has no chips per point (“10{sep}{sep}20”): write one for each level",
+        "ru": "{name}: у уровня нет цены очка («10{sep}{sep}20»): укажите цену каждого уровня",
     },
     "settings.payouts_sum": {
         "en": "payouts: the percentages must add up to 100; these add up to {total}",

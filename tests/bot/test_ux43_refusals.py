@@ -104,3 +104,30 @@ async def test_grant_1_000_typed_with_nobody_named_grants_nothing(tmp_path: Path
         said = await w.fake.send_text(BOB, GROUP_ID, "me too")
         reply = await w.say(ALICE, "/grant 1 000", reply_to=said)
         assert reply["text"] == "Bob: +1,000 kush, balance 2,000.", reply
+
+
+# -- 3. an empty level of chips_schedule, an empty place of payouts ---------------------------
+@pytest.mark.parametrize(
+    ("name", "typed", "lang", "said"),
+    [
+        ("chips_schedule", "10,,20", "en",
+         "chips_schedule: a level has no chips per point (“10,,20”): write one for each level."),
+        ("chips_schedule", "10;;20", "ru",
+         "цена_по_уровням: у уровня нет цены очка («10;;20»): укажите цену каждого уровня."),
+        ("payouts", "50,,50", "en",
+         "payouts: a prize place has no percentage (“50,,50”): write one for each place."),
+        ("payouts", "50,,50", "ru",
+         "призы: у призового места нет процента («50,,50»): укажите процент каждого места."),
+    ],
+)  # fmt: skip
+async def test_each_list_setting_tells_an_empty_place_in_its_own_terms(
+    name: str, typed: str, lang: str, said: str
+) -> None:
+    """``/settings chips_schedule 10,,20`` was told of "a place in the list" and "50,,50",
+    the payouts' wording: a level of the schedule has no chips per point. Nothing saved."""
+    service, store = new_service()
+    actor = ALICE_S if lang == "en" else BORIS_S
+    reply = await service.settings(GROUP_S, actor, True, [name, typed])
+    assert reply.alert and reply.text is not None and said in reply.text, reply.text
+    community = await store.community("telegram", GROUP_S.community_id)
+    assert getattr(community.settings, name) == ""
