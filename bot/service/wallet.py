@@ -622,7 +622,8 @@ async def grant(
         player = await rt.store.player(community.id, target, target_name)
     if player is None:  # (a @username the bot knows from a private chat only, say: they
         # never played here, and nobody else is taken for them by a name they do not have)
-        return Reply(tr(lang, "reply.grant_unknown", name=shown or target), alert=True)
+        typed = rt.typed_text(community.platform, shown or target)  # (short, no invisibles)
+        return Reply(tr(lang, "reply.grant_unknown", name=typed), alert=True)
     if is_computer(player.user_id):  # house kush, never granted (issue 13)
         return Reply(tr(lang, "reply.grant_computer", name=player.name), alert=True)
     # (taking more than it holds: the store refuses; taking from a balance a cash-out left

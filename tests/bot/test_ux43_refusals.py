@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.names import quoted
 from bot.service.wallet import GrantWords, read_grant
 from bot.texts import tr
 from tests.bot.test_settings import ALICE as ALICE_S
@@ -131,3 +132,56 @@ async def test_each_list_setting_tells_an_empty_place_in_its_own_terms(
     assert reply.alert and reply.text is not None and said in reply.text, reply.text
     community = await store.community("telegram", GROUP_S.community_id)
     assert getattr(community.settings, name) == ""
+
+
+# -- 4. what a refusal quotes back: no invisible characters, no length of text ----------------
+def test_quoted_drops_invisible_format_characters_but_keeps_emoji_sequences() -> None:
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"  # (joined by zero-width joiners)
+    scotland = "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f"
+    assert quoted("ofc\u200bx") == "ofcx"
+    assert quoted("\ufeffbo\u00adb\u2060 x\u200c") == "bob x"
+    assert quoted(f"{family} {scotland}") == f"{family} {scotland}"
+    assert quoted("x" * 500) == "x" * 63 + "…"
+    assert quoted("a\u200b\nb\u202e") == "a b"
+
+
+ZW = "\u200b"
+LONG = "<b>" + "x" * 3000 + "</b> *y* _z_"
+
+
+async def test_refusals_quote_no_invisible_character_and_no_long_text(tmp_path: Path) -> None:
+    """A copied word's zero-width space was quoted back ("Unknown game “ofc\\u200bx”"), and
+    ``/kick``, ``/grant``, ``/stats`` quoted a name of any length whole (a 3,000-character
+    name made the bot post it in the group). Each quotes at most a short argument, without
+    the invisible characters; Telegram's messages are plain text (no parse mode): "<b>" is
+    shown as typed, never as markup."""
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        await w.say(ALICE, "/newtable")
+        for command in ("/rules", "/newtable"):
+            reply = await w.say(ALICE, f"{command} ofc{ZW}x")
+            assert reply["text"] == tr("en", "reply.unknown_game", game="ofcx",
+                                       games="pineapple, ofc, chinese"), reply  # fmt: skip
+        reply = await w.say(ALICE, f"/kick bo{ZW}bx")
+        assert reply["text"] == "bobx is not seated here.", reply
+        reply = await w.say(ALICE, f"/grant bo{ZW}bx 100")
+        assert reply["text"] == tr("en", "reply.grant_unknown", name="bobx"), reply
+        reply = await w.say(ALICE, f"/stats bo{ZW}bx")
+        assert reply["text"].startswith("No such player here: bobx.\n"), reply
+        clipped = quoted(LONG)
+        assert clipped.startswith("<b>xxx") and clipped.endswith("…") and len(clipped) == 64
+        for command, said in (
+            ("/kick", f"{clipped} is not seated here."),
+            ("/grant", tr("en", "reply.grant_unknown", name=clipped)),
+            ("/rules", tr("en", "reply.unknown_game", game=clipped,
+                          games="pineapple, ofc, chinese")),
+        ):  # fmt: skip
+            # (a game is one word: /rules is given the name's first 3,000 characters)
+            word = LONG.split()[0] if command == "/rules" else LONG
+            typed = f"{command} {word}" + (" 100" if command == "/grant" else "")
+            reply = await w.say(ALICE, typed)
+            assert reply["text"] == said, (command, reply)
+            assert "parse_mode" not in reply, reply
+        reply = await w.say(ALICE, f"/stats {LONG}")
+        assert reply["text"].startswith(f"No such player here: {clipped}.\n"), reply
+        assert len(reply["text"]) < 300, reply
