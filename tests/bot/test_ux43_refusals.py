@@ -12,6 +12,11 @@ import pytest
 from bot.names import quoted
 from bot.service.wallet import GrantWords, read_grant
 from bot.texts import tr
+from tests.bot.conftest import service_env
+from tests.bot.test_service import ALICE as S_ALICE
+from tests.bot.test_service import BOB as S_BOB
+from tests.bot.test_service import GROUP as S_GROUP
+from tests.bot.test_service import seated
 from tests.bot.test_settings import ALICE as ALICE_S
 from tests.bot.test_settings import BORIS as BORIS_S
 from tests.bot.test_settings import GROUP as GROUP_S
@@ -185,3 +190,27 @@ async def test_refusals_quote_no_invisible_character_and_no_long_text(tmp_path: 
         reply = await w.say(ALICE, f"/stats {LONG}")
         assert reply["text"].startswith(f"No such player here: {clipped}.\n"), reply
         assert len(reply["text"]) < 300, reply
+
+
+async def test_topup_quotes_no_long_number_back() -> None:
+    """``/topup 1.000.000.…`` (thousands grouped by points, 3,000 characters) was told
+    "“1.000.000…”: write 1000000…" with both numbers whole (5,700 characters), a fraction
+    of 3,000 digits "Whole numbers only, not 1.5000…"; the amount is cut as /grant's is, and
+    the refusal quotes nothing long. Nothing moves."""
+    service = service_env()[0]
+    t = await seated(service, S_ALICE, S_BOB)
+    assert t is not None
+    seat = t.seat_of(S_ALICE.user_id)
+    assert seat is not None
+    stack = seat.stack
+    grouped = "1." + ".".join(["000"] * 800)
+    for typed in (grouped, "1 " + " ".join(["000"] * 800) + ",5", "1.5" + "0" * 3000):
+        reply = await service.top_up(S_GROUP, S_ALICE, typed)
+        assert reply.alert and reply.text is not None and len(reply.text) < 200, reply.text
+        assert reply.text.startswith(tr("en", "reply.number_grouped") + "\n"), reply.text
+    reply = await service.top_up(S_GROUP, S_ALICE, "9" * 3000 + ",5")  # (beyond every limit)
+    assert reply.text == "Top up from 1 to 800 kush (a stack holds at most 1,000). Usage: /topup N"
+    assert seat.stack == stack
+    # a short one is still told as before
+    reply = await service.top_up(S_GROUP, S_ALICE, "1.000")
+    assert reply.text is not None and reply.text.startswith("“1.000”: write 1000"), reply.text
