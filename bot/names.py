@@ -34,6 +34,7 @@ __all__ = [
     "cut",
     "fit",
     "folded",
+    "quoted",
     "units",
     "visible",
 ]
@@ -122,6 +123,25 @@ def clean_name(raw: str | None, fallback: str = "?") -> str:
     of a Hangul filler or a zero-width space showed as a blank at the table)."""
     name = cut(_unmarked(_plain(raw or "")), MAX_NAME).strip()
     return name if any(map(visible, name)) else fallback
+
+
+_PICTOGRAPH = regex.compile(r"\p{Extended_Pictographic}")
+
+
+def quoted(raw: str, limit: int = MAX_ARG) -> str:
+    """What a user typed as an answer quotes it back ("No such player here: …", "Unknown
+    game “…”"): cleaned as :func:`clean_arg` cleans an argument, without the invisible
+    format characters (category Cf: zero-width spaces, joiners, soft hyphens) a copied word
+    brings along unseen, and cut at ``limit`` code units with "…", so no answer repeats
+    more than a short argument, whatever was typed (a 4,000-character ``/kick`` was echoed
+    whole). The joiners and tags of an emoji sequence (a family, a flag of a country's
+    part: one grapheme cluster with a pictograph) are kept, or it would show in pieces.
+    ("ofc\u200bx" was quoted with the zero-width space in it: ux43.)"""
+    kept = (
+        c if _PICTOGRAPH.search(c) else "".join(ch for ch in c if unicodedata.category(ch) != "Cf")
+        for c in _GRAPHEME.findall(_plain(raw))
+    )
+    return fit(" ".join("".join(kept).split()), limit)
 
 
 def clean_arg(raw: str, limit: int = MAX_ARG) -> str:

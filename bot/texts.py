@@ -1487,6 +1487,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "/hand пишется без параметров и показывает вашу доску сейчас картинкой. /replay N — раздача N по улицам.",
     },
     "reply.grant_usage": {"en": "Usage: /grant @user N", "ru": "Формат: /grant @игрок N"},
+    # an amount typed with nobody named ("/grant 1 000": a thousand, grouped as Russian
+    # writes it): the player is what is missing; {whole} is the amount as a command takes it
+    "reply.grant_whom": {
+        "en": "Who gets {amount:+d} {label}? Nothing was granted. Name the player: /grant @user {whole}, or reply to their message with /grant {whole}.",
+        "ru": "Кому {amount:+d} {label}? Ничего не начислено. Укажите игрока: /grant @игрок {whole} — или ответьте командой /grant {whole} на сообщение игрока.",
+    },
     "reply.grant_which": {
         "en": "“{name}” gets {amount}, or “{other}” gets {grouped}? Nothing was granted. Say which: /grant {other} {whole} (amount without spaces), or /grant {amount} replying to their message.",
         "ru": "«{name}» получает {amount} или «{other}» получает {grouped}? Ничего не начислено. Уточните: /grant {other} {whole} (сумма без пробелов) или /grant {amount} ответом на сообщение игрока.",
@@ -3070,10 +3076,16 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "{name}: целые числа (цифры 0–9, до 9 в каждом) через запятую, пробел или точку с запятой, например «{example}», или «по умолчанию»; всего не больше {high} символов",
     },
     # a list with a place left empty ("50,,50", "100;;"): a number left out, not nothing;
-    # {sep} is the separator the admin typed there ("between commas" was said of semicolons)
-    "settings.list_empty": {
-        "en": "{name}: a place in the list has no number (“50{sep}{sep}50”): write each one",
-        "ru": "{name}: в списке есть место без числа («50{sep}{sep}50»): напишите каждое число",
+    # {sep} is the separator the admin typed there ("between commas" was said of semicolons);
+    # each list told in its own terms: a prize place of payouts, a level of chips_schedule
+    # (whose "10,,20" was told of "a place in the list", "50,,50")
+    "settings.payouts_empty": {
+        "en": "{name}: a prize place has no percentage (“50{sep}{sep}50”): write one for each place",
+        "ru": "{name}: у призового места нет процента («50{sep}{sep}50»): укажите процент каждого места",
+    },
+    "settings.schedule_empty": {
+        "en": "{name}: a level has no chips per point (“10{sep}{sep}20”): write one for each level",
+        "ru": "{name}: у уровня нет цены очка («10{sep}{sep}20»): укажите цену каждого уровня",
     },
     "settings.payouts_sum": {
         "en": "payouts: the percentages must add up to 100; these add up to {total}",

@@ -963,7 +963,9 @@ class OfcAdminCommands(app_commands.Group):
         admin = is_admin(interaction)
         service = self.adapter.service
         key = f"dc:{interaction.id}"
-        shown = discord_name(shown_name(user))
+        # (as typed: the service escapes what it quotes, Runtime.typed_text; escaped here
+        # too, "a_b" showed "a\_b")
+        shown = shown_name(user)
         await self.adapter.command(
             interaction,
             lambda c, a, answer: service.kick(

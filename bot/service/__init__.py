@@ -840,7 +840,10 @@ class TableService:
     ) -> Reply:
         """``/topup [N]``: add to the stack from the balance between hands (R8.2); with
         ``request`` (the platform's key of the command, e.g. ``tg:<chat>:<update_id>``) a
-        command delivered twice applies once."""
+        command delivered twice applies once. ``amount`` is cut as every argument is
+        (:func:`~bot.names.clean_arg`, as ``/grant``'s), so its refusal never quotes more
+        than a short argument (a 3,000-digit "1.000.000…" was echoed whole, twice)."""
+        amount = clean_arg(amount)  # (digits cut "…" read as beyond every limit)
         return await self._at_table(
             chat,
             actor,

@@ -48,6 +48,7 @@ from bot import pictures, render, thinking
 from bot.drawing import Drawer
 from bot.logs import raised_at
 from bot.model import HAND_VIEW_PREFIX, PENDING_PREFIX, LiveTable, Phase, Presenter, SeatState
+from bot.names import quoted
 from bot.retries import pending_ref
 from bot.screens import Screen
 from bot.texts import on, tr
@@ -976,20 +977,26 @@ class Runtime:
         return p.plain_text(text) if p is not None else text
 
     def typed_text(self, platform: str, text: str) -> str:
-        """``text`` a user typed, as the platform's messages show it literally when an
-        answer repeats it (:meth:`~bot.model.Presenter.typed_text`; unchanged without that
-        platform)."""
+        """``text`` a user typed, as an answer that repeats it shows it: without invisible
+        format characters and cut to a short argument's length (:func:`bot.names.quoted`),
+        then as the platform's messages show it literally (:meth:`literal`)."""
+        return self.literal(platform, quoted(text))
+
+    def literal(self, platform: str, text: str) -> str:
+        """``text`` as the platform's messages show it literally
+        (:meth:`~bot.model.Presenter.typed_text`: Discord's escaped, Telegram's plain text
+        unchanged; unchanged without that platform)."""
         p = self.presenters.get(platform)
         return p.typed_text(text) if p is not None else text
 
     def kush_label(self, community: Community) -> str:
         """A community's ``kush_label`` setting (stored as the admin typed it, at most 40
         characters) as the platform's messages show it literally: the one place that escapes
-        it (:meth:`typed_text`: on Discord ``**x**`` is no bold, ``<@1>`` no mention;
+        it (:meth:`literal`: on Discord ``**x**`` is no bold, ``<@1>`` no mention;
         Telegram's is plain text, unchanged). Every message's ``{label}`` and a table's
         :attr:`~bot.model.LiveTable.label` take it; pictures and charts draw the stored
         text itself."""
-        return self.typed_text(community.platform, community.settings.kush_label)
+        return self.literal(community.platform, community.settings.kush_label)
 
     def snapshot(self, t: LiveTable, *, owed: bool = True) -> dict[str, Any]:
         """The table's snapshot now (``saved_at`` lets a restart stop the clocks, R8.5), with

@@ -2435,7 +2435,8 @@ def _list_refusal(name: str, text: str) -> Callable[[str], str] | None:
         numbers = _numbers(text, name)
     except EmptyPlace:
         sep = _empty_place_separator(text)
-        return lambda lang: tr(lang, "settings.list_empty", name=setting_word(name, lang), sep=sep)
+        key = "settings.payouts_empty" if name == "payouts" else "settings.schedule_empty"
+        return lambda lang: tr(lang, key, name=setting_word(name, lang), sep=sep)
     except OptionError:
         example = _LIST_EXAMPLES[name]
         return lambda lang: tr(

@@ -435,7 +435,8 @@ class GrantWords:
     :ivar name: the words naming the player, one name however many words (``"@bob"``,
         ``"Anna Maria"``, a user id ``"1001"``, ``"me"``); ``""`` when no name is typed: the
         player is then the one the platform names (a reply to their message, with
-        ``amount``), or nobody (``amount`` is ``""`` too: the usage is shown).
+        ``amount``), or nobody: :func:`grant` asks who gets ``amount`` (``/grant 1 000``),
+        or shows the usage when it is ``""`` too.
     :ivar amount: the words of the amount, joined by one space and judged whole (``"1 000"``
         is a thousand, :func:`bot.service.numbers.read_whole`); ``""`` when none is typed.
     :ivar other: a second reading ``(name, amount)`` when the words after the name's allow
@@ -466,7 +467,10 @@ def read_grant(words: Sequence[str], *, replied: bool = False) -> GrantWords:
     not shown the usage alone). A first word that is a number may be a user id typed as
     the name (``/grant 1001 100``), unless ``replied``: the platform names the player by
     the message the command replies to, and all the words that begin with a number are the
-    amount (``"1 000"`` is a thousand, not a grant to "1" of "000"). When the amount is more
+    amount (``"1 000"`` is a thousand, not a grant to "1" of "000"); so are they, and no name,
+    when they all read as one amount and what follows the first word is none
+    (:func:`_amount_alone`: ``/grant 1 000`` with no reply, which :func:`grant` answers by
+    asking who gets it). When the amount is more
     than one word, the second reading (:attr:`GrantWords.other`) moves words from the amount
     to the name, as few as leave the longest tail that reads as one amount (not 0, no
     leading 0: ``"000"`` is a thousands' group of the words before it).
@@ -484,6 +488,8 @@ def read_grant(words: Sequence[str], *, replied: bool = False) -> GrantWords:
     named = first < len(words) and not _numeric(words[0])
     if replied and words and not named:
         return GrantWords("", " ".join(words))
+    if words and not named and _amount_alone(words, first):
+        return GrantWords("", " ".join(words))
     if first >= len(words):
         return GrantWords("", "")
     other = None
@@ -494,6 +500,19 @@ def read_grant(words: Sequence[str], *, replied: bool = False) -> GrantWords:
         )
         other = (" ".join(words[:later]), " ".join(words[later:]))
     return GrantWords(" ".join(words[:first]), " ".join(words[first:]), other)
+
+
+def _amount_alone(words: Sequence[str], first: int) -> bool:
+    """Whether ``words`` (signs joined, :func:`signed_words`; the first a number, ``first``
+    the index of the next word that starts one) are one amount with nobody named: all of
+    them read as one whole number (:func:`~bot.service.numbers.read_whole`: ``1000``,
+    ``1,000``, ``1 000``, ``1 000 000``) and the words after the first read as no amount
+    (``000``: a thousands' group, never an amount of its own). ``/grant 1 000`` was read as
+    user "1" given "000" and refused as "Cannot grant 0" (ux43); ``/grant 1001 100`` stays
+    a user id and an amount."""
+    if read_whole(" ".join(words)) is None:
+        return False
+    return first >= len(words) or not _an_amount(" ".join(words[first:]))
 
 
 #: A sign an admin may type as a word of its own before an amount: "+", "-" and the
@@ -567,6 +586,11 @@ async def grant(
                           other=first.name, grouped=amount, whole=whole)  # fmt: skip
                 return Reply(text, alert=True)
             target, amount, shown = other  # the only reading that names a player here
+    if not target and amount.strip():  # an amount and nobody named (/grant 1 000): who?
+        asked = read_whole(amount)
+        if asked is not None and 0 < abs(asked) <= KUSH_LIMIT:
+            text = tr(lang, "reply.grant_whom", amount=asked, label=label, whole=str(asked))
+            return Reply(text, alert=True)
     if not target or not amount.strip():
         return Reply(tr(lang, "reply.grant_usage"), alert=True)
     # read as /topup and /settings read an amount: "١٠٠", "１００" or "1_000" is no grant;
@@ -598,7 +622,8 @@ async def grant(
         player = await rt.store.player(community.id, target, target_name)
     if player is None:  # (a @username the bot knows from a private chat only, say: they
         # never played here, and nobody else is taken for them by a name they do not have)
-        return Reply(tr(lang, "reply.grant_unknown", name=shown or target), alert=True)
+        typed = rt.typed_text(community.platform, shown or target)  # (short, no invisibles)
+        return Reply(tr(lang, "reply.grant_unknown", name=typed), alert=True)
     if is_computer(player.user_id):  # house kush, never granted (issue 13)
         return Reply(tr(lang, "reply.grant_computer", name=player.name), alert=True)
     # (taking more than it holds: the store refuses; taking from a balance a cash-out left

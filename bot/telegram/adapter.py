@@ -2204,6 +2204,21 @@ class TelegramAdapter:
         key = _request_key(update)  # (delivered again: closes no table opened since)
         await answer(await self.service.close_table(*who, answer=answer, request=key))
 
+    async def _me_as_group(
+        self, update: Update, name: str, who: tuple[ChatRef, Actor, bool]
+    ) -> bool:
+        """Whether ``name`` (typed after an admin's command, ``who``: where, who and whether
+        an admin, as :meth:`_as_admin` gives them) is "me" sent as the group itself: an
+        anonymous admin is GroupAnonymousBot, no member, so "me" names nobody; answered
+        with the refusal of a command sent as the group (:meth:`TableService.sent_as`) and
+        ``True``, nothing done. ``/grant me 100`` made a wallet for the group, on /top
+        (brk52); ``/kick me`` answered "you are not seated" (ux43)."""
+        if not (means_me(name) and _anonymous_admin(update)):
+            return False
+        ref, actor, _ = who
+        await self._reply(update, await self.service.sent_as(ref, actor, group=True))
+        return True
+
     async def _kick(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/kick @user`` (or their name, a member picked from the mention list, or a reply
         to their message): an admin stands a seated player up as their /leave would; the
@@ -2224,6 +2239,8 @@ class TelegramAdapter:
             shown = f"@{whom.username}" if whom.username else whom.first_name
         else:
             name = " ".join(args)
+            if await self._me_as_group(update, name, who):  # ("/kick me" sent as the group)
+                return
             target = await self._user_of(name) if name else ""
             shown = name if target != name else None
         answer = self._answer_once(update)
@@ -2260,15 +2277,15 @@ class TelegramAdapter:
             named_member = whom
         elif read.name:  # (a user id typed as the name: /grant 1001 100)
             name, amount = read.name, read.amount
-            if means_me(name) and _anonymous_admin(update):  # "me" sent as the group is
-                # GroupAnonymousBot, no member: its wallet was made, on /top (brk52)
-                await self._reply(update, await self.service.sent_as(ref, actor, group=True))
+            if await self._me_as_group(update, name, who):
                 return
             target = await self._user_of(name)
             shown = name if target != name else None
             if read.other is not None:  # "Anna 2" and 100, or "Anna" and "2 100": the
                 # service judges
                 other = (*read.other, None)
+        else:  # an amount and nobody named (/grant 1 000): the service says who is missing
+            amount = read.amount
         # a member Telegram names (by id) who never played here gets their wallet for the
         # grant, under the name they would play by, as on Discord; a typed name names nobody
         # new (a bot account is refused under the name the admin gave it)

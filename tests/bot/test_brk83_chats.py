@@ -25,15 +25,16 @@ SUPERGROUP = -100777  # the supergroup GROUP_ID becomes
 async def test_a_command_typed_as_a_comment_under_a_channel_post_names_nobody(
     tmp_path: Path,
 ) -> None:
-    """Alice, an admin, comments under the channel's post: ``/grant 100`` is answered with the
-    usage (no player named) and moves nothing, ``/stats`` shows her own, as typed in the
+    """Alice, an admin, comments under the channel's post: ``/grant 100`` asks who gets it
+    (no player named) and moves nothing, ``/stats`` shows her own, as typed in the
     group; a comment replying to Bob's comment still names Bob."""
     async with world(tmp_path) as w:
         w.fake.admins[GROUP_ID] = {ALICE.id}
         await w.say(BOB, "/balance")  # Bob has a wallet here (1,000)
         post = await w.fake.channel_post(GROUP_ID, CHANNEL, "Poker tonight at 8")
-        reply = await w.say(ALICE, "/grant 100", reply_to=post)
-        assert reply["text"] == tr("en", "reply.grant_usage"), reply
+        reply = await w.say(ALICE, "/grant 100", reply_to=post)  # (nobody named: who? ux43)
+        assert reply["text"] == tr("en", "reply.grant_whom", amount=100, label="kush",
+                                   whole="100"), reply  # fmt: skip
         reply = await w.say(ALICE, "/stats", reply_to=post)
         assert reply["text"] == "No hands played (all time).", reply
         reply = await w.say(ALICE, "/kick", reply_to=post)

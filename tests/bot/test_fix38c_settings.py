@@ -154,7 +154,7 @@ def test_payouts_with_an_empty_place_are_refused(typed: str) -> None:
     with pytest.raises(SettingRefused) as refused:
         updated(CommunitySettings(), "payouts", typed)
     sep = ";" if ";" in typed else ","  # (the separator typed at the empty place, fixpg38)
-    said = tr("en", "settings.list_empty", name="payouts", sep=sep) + "."
+    said = tr("en", "settings.payouts_empty", name="payouts", sep=sep) + "."
     assert refused.value.says("en") == said
 
 
@@ -162,10 +162,11 @@ async def test_chips_schedule_with_a_level_left_out_is_refused_in_both_languages
     service, store = new_service()
     reply = await say(service, "chips_schedule", "10,,20")  # (10, ?, 20: not 10, 20)
     assert reply.alert and reply.text is not None
-    assert tr("en", "settings.list_empty", name="chips_schedule", sep=",") in reply.text, reply.text
+    said = tr("en", "settings.schedule_empty", name="chips_schedule", sep=",")
+    assert said in reply.text, reply.text
     reply = await say(service, "chips_schedule", "10,,20", actor=BORIS)
     assert reply.text is not None
-    assert tr("ru", "settings.list_empty", name="цена_по_уровням", sep=",") in reply.text, (
+    assert tr("ru", "settings.schedule_empty", name="цена_по_уровням", sep=",") in reply.text, (
         reply.text
     )
     assert (await stored(store)).chips_schedule == ""

@@ -23,8 +23,8 @@ async def test_an_empty_place_typed_with_semicolons_is_told_with_semicolons(
     reply = await say(service, "payouts", "100;;", actor=actor)  # type: ignore[arg-type]
     assert reply.alert and reply.text is not None
     said = {
-        "en": "payouts: a place in the list has no number (“50;;50”): write each one.",
-        "ru": "призы: в списке есть место без числа («50;;50»): напишите каждое число.",
+        "en": "payouts: a prize place has no percentage (“50;;50”): write one for each place.",
+        "ru": "призы: у призового места нет процента («50;;50»): укажите процент каждого места.",
     }[lang]
     assert said in reply.text, reply.text
     assert "," not in said and "comma" not in reply.text and "запят" not in reply.text
@@ -40,7 +40,7 @@ def test_the_example_uses_the_separator_typed_at_the_empty_place(typed: str, sep
     with pytest.raises(SettingRefused) as refused:
         updated(CommunitySettings(), "payouts", typed)
     assert refused.value.says("en") == (
-        f"payouts: a place in the list has no number (“50{sep}{sep}50”): write each one."
+        f"payouts: a prize place has no percentage (“50{sep}{sep}50”): write one for each place."
     )
 
 

@@ -92,8 +92,9 @@ async def test_a_command_in_a_forum_topic_is_no_reply_to_the_topics_creator(
         said = await w.say(CAROL, "/balance")
         assert said["text"].startswith("Carol: 1,000"), said
         topic = await w.fake.create_topic(BOB, GROUP_ID, "Poker")
-        reply = await w.say(ALICE, "/grant 100", topic=topic)
-        assert reply["text"] == tr("en", "reply.grant_usage"), reply
+        reply = await w.say(ALICE, "/grant 100", topic=topic)  # (nobody named: who? ux43)
+        assert reply["text"] == tr("en", "reply.grant_whom", amount=100, label="kush",
+                                   whole="100"), reply  # fmt: skip
         said = await w.say(BOB, "/balance", topic=topic)
         assert said["text"].startswith("Bob: 1000"), said
         reply = await w.say(ALICE, "/stats", topic=topic)
