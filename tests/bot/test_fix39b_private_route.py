@@ -283,7 +283,7 @@ async def test_the_private_news_is_one_dispatch(tmp_path: Path) -> None:
     """``TableService.private_news``: a block marks the seats unreachable, any other news is
     a sign of life (the adapter and ``POST /private`` both call it)."""
     called: list[tuple[str, str, str]] = []
-    service: Any = SimpleNamespace()
+    service: Any = SimpleNamespace(_news={})  # (each user's news in order, brk83)
 
     async def seen(platform: str, user: str) -> None:
         called.append(("seen", platform, user))
@@ -295,3 +295,4 @@ async def test_the_private_news_is_one_dispatch(tmp_path: Path) -> None:
     await TableService.private_news(service, "telegram", "5", blocked=True)
     await TableService.private_news(service, "telegram", "6", blocked=False)
     assert called == [("unreachable", "telegram", "5"), ("seen", "telegram", "6")]
+    assert service._news == {}  # (no lock kept once a user's news are taken)

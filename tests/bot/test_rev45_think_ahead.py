@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 
 import pytest
 
@@ -91,11 +92,13 @@ async def test_a_computer_player_s_failed_decision_is_logged_without_the_error_s
         await service.run_due()
     assert t.hand.to_act != (bot,)  # (moved by the timeout rule)
     [record] = [r for r in caplog.records if "could not decide" in r.getMessage()]
-    line = failing.__code__.co_firstlineno + 1
-    assert record.getMessage() == (
-        f"table {t.id}: computer player at seat {bot} could not decide "
-        f"(RuntimeError at {__name__}:{line})"
-    )
+    # (the stand-in raises in this test: placed at the innermost line of the bot's own code
+    # calling it, the decision's thread or process, ops43)
+    assert re.fullmatch(
+        rf"table {t.id}: computer player at seat {bot} could not decide "
+        r"\(RuntimeError at bot\.thinking:\d+\)",
+        record.getMessage(),
+    ), record.getMessage()
     assert record.exc_info is None
     assert CARD not in caplog.text
     assert await check_store(store) == []
