@@ -9,7 +9,7 @@ import asyncio
 from pathlib import Path
 
 from bot.screens import Screen
-from bot.telegram.fake_api import ApiCall, too_many
+from bot.telegram.fake_api import ApiCall, FakeUser, too_many
 from tests.bot.conftest import service_env
 from tests.bot.fakes import FakePresenter
 from tests.bot.test_service_classic import ALICE as S_ALICE
@@ -125,3 +125,52 @@ async def test_telegram_a_429_at_the_showdown_costs_the_group_no_extra_write(
         new_id = posted[0].result["message_id"]
         assert [c for c in writes if c.params.get("message_id") == new_id] == []
         assert len(writes) == 4, [(c.method, c.params.get("message_id")) for c in writes]
+
+
+async def unflushed_street(w: World, user: FakeUser) -> None:
+    """``user`` presses Arrange, then Confirm (twice if the board is fouled), each press
+    waited for until its step's messages are handed to the adapter, not until the adapter
+    wrote them (a 429's pause holds those)."""
+    t = next(iter(w.service.tables.values()))
+    for action in ("a", "c", "c"):
+        seat = t.seat_of(str(user.id))
+        if action == "c" and (t.hand is None or seat is None or seat.seat not in t.hand.to_act):
+            return  # (confirmed: not fouled)
+        await w.fake.wait_for(lambda a=action: (a, "") in w.hand_buttons(user))
+        msg = w.private(user) or {}
+        qid = await w.fake.press(
+            user, user.id, msg["message_id"], w.hand_buttons(user)[(action, "")]
+        )
+        await w.fake.wait_for(lambda q=qid: w.fake.answer_of(q))
+        async with t.lock:
+            pass
+        await w.service.rt.settled(t)
+
+
+async def test_telegram_moves_made_during_a_429_pause_cost_the_group_one_edit(
+    tmp_path: Path,
+) -> None:
+    """A regression guard (it held): the group's edit for the first confirm is refused with
+    a 429 (retry after 2 s); three streets more are confirmed during the pause. Once it is
+    over the group gets one edit, the newest screen, not one per move."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        users = {str(u.id): u for u in (ALICE, BOB)}
+        since = len(w.fake.calls)
+        w.fake.fail_when(
+            lambda c: c.method == "editMessageText" and int(c.params["chat_id"]) == GROUP_ID,
+            *too_many(2),
+        )
+        for _ in range(4):
+            assert t.hand is not None
+            await unflushed_street(w, users[t.seats[t.hand.to_act[0]].user_id])
+        assert len(group_writes(w, since)) == 1  # (the one refused; the pause holds the rest)
+        await w.settle()
+        writes = group_writes(w, since)
+        assert [c.method for c in writes] == ["editMessageText", "editMessageText"], writes
+        shown = w.fake.messages[(GROUP_ID, int(t.group_ref or 0))]["text"]
+        assert t.hand is not None
+        to_act = t.seats[t.hand.to_act[0]].name  # (the newest screen: four moves on)
+        assert writes[1].params["text"] == shown and f"▶ {to_act} to act" in shown
