@@ -554,6 +554,10 @@ class LiveTable:
     #: waits for its edit and owes the item again when the stop left it unwritten
     #: (:meth:`.service.runtime.Runtime.flush_outbox`)
     edits: set[asyncio.Task[None]] = field(default_factory=set)
+    #: the number of the newest committed step's table message queued to the group's sender
+    #: (not saved): a step's own is not written once a later one is queued, which is newer
+    #: (:meth:`.service.runtime.Runtime.send`)
+    screen_seq: int = 0
     last_deal_at: float | None = None
     ready_deadline: float | None = None
     top_up_deadline: float | None = None

@@ -163,6 +163,8 @@ class Tx:
     :ivar final: a closing step's final snapshot as committed (``None``: none, or not a
         closing step): the showdown picture posted is dropped from it, saved again
         (:meth:`Runtime.flush_outbox`).
+    :ivar _screen_no: its table message's number among those queued to the group's sender
+        (:attr:`LiveTable.screen_seq`), once :meth:`Runtime.send` queued it.
     :ivar _minted: the pending ref the step gave a table message it posts anew
         (:func:`posts_by_ref`), undone by a rollback.
     :ivar _minted_hands: the pending refs the step gave players' hand messages it posts
@@ -181,6 +183,7 @@ class Tx:
     delivered: set[int] = field(default_factory=set)
     final: dict[str, Any] | None = None
     _group_screen: Screen | None = None
+    _screen_no: int = 0
     _minted: str | None = None
     _minted_hands: dict[int, str] = field(default_factory=dict)
 
@@ -1631,8 +1634,15 @@ class Runtime:
         lock (a platform that makes us wait, a 429 say, never holds the table), and a chat
         that makes us wait holds no other chat: a group rate-limited at the showdown held
         the next hand's private messages, the clock of a player who could not see their
-        turn running meanwhile."""
+        turn running meanwhile. A step's table message is not written when a later step's
+        is queued by the time the group's sender reaches it (it waited on the platform: a
+        showdown's picture held by a 429 say): the later one is newer and stands for both,
+        one write where the group got two (the table message posted as it was between the
+        hands, then at once edited to the next hand's deal)."""
         t = tx.table
+        if tx._group_screen is not None:
+            t.screen_seq += 1
+            tx._screen_no = t.screen_seq
         if tx.close:  # (its private messages are the closed table's, kept until sent)
             owed = [
                 self.send_later(
@@ -1736,7 +1746,8 @@ class Runtime:
                 return
             if tx.close and len(tx.delivered) == len(t.private_outbox):
                 await self.closed_sent(t)  # sent: it owes at most its pictures posted later
-            if tx._group_screen is not None:
+            if tx._group_screen is not None and tx._screen_no == t.screen_seq:
+                # (else a later step's is queued, newer: written instead, :meth:`send`)
                 t.group_ref = await p.show_table(t.group_chat, tx._group_screen, t.group_ref)
         if not tx.close and _shown_state(t) != before:  # message refs the commit did not hold
             async with t.lock:
