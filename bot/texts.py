@@ -2175,7 +2175,41 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.wait_hand": {"en": "Wait for the hand to finish.", "ru": "Дождитесь конца раздачи."},
     # -- refused presses --------------------------------------------------------------------
-    "err.stale": {"en": "This button is out of date.", "ru": "Эта кнопка устарела."},
+    # a button of an older table message (lobby, claim, a table closed, moved or not served)
+    "err.stale": {
+        "en": "This button is out of date: use the newest table message.",
+        "ru": "Кнопка устарела: нажмите в последнем сообщении стола.",
+    },
+    # a hand's button on a private message that is no longer the player's hand message
+    "err.stale_hand": {
+        "en": "This button is out of date: use your newest hand message.",
+        "ru": "Кнопка устарела: нажмите в последнем сообщении с вашими картами.",
+    },
+    # the same on Discord, where "My cards" shows the hand as it is now
+    "err.stale_hand_discord": {
+        "en": "This button is out of date: press 🂠 My cards again.",
+        "ru": "Кнопка устарела: нажмите «🂠 Мои карты» ещё раз.",
+    },
+    # an older screen of the hand pressed on the hand message, written as it is now with it
+    "err.stale_shown": {
+        "en": "This button is out of date: here are your cards as they are now.",
+        "ru": "Кнопка устарела: вот ваши карты сейчас.",
+    },
+    # a Discord button no longer on its message: the message shows the current ones
+    "err.stale_edited": {
+        "en": "This button is out of date: press one the message shows now.",
+        "ru": "Кнопка устарела: нажмите одну из тех, что в сообщении сейчас.",
+    },
+    # a settings message pressed after the settings changed
+    "err.stale_settings": {
+        "en": "The settings changed meanwhile: send /settings again.",
+        "ru": "Настройки уже изменились: отправьте /settings ещё раз.",
+    },
+    # a replay whose frames changed since it was sent
+    "err.stale_replay": {
+        "en": "This replay is out of date: send /replay {n} again.",
+        "ru": "Этот повтор устарел: отправьте /replay {n} ещё раз.",
+    },
     # a press of the screen a timeout had just replaced (R8.5): the move was made for them
     # Ready or a top-up pressed after its time, before the table's timer fired (R8.2)
     "reply.ready_too_late": {

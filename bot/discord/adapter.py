@@ -1751,7 +1751,7 @@ class DiscordAdapter:
             if button and isinstance(decode(custom_id), _LOBBY_PRESSES):
                 await self._press(interaction, [custom_id], shown=False)
                 return
-            key = "err.stale"
+            key = "err.stale_edited"  # (the message shows newer buttons already)
         else:
             return  # an item answers it
         await self._notice(interaction, custom_id, key)

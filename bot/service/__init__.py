@@ -1834,7 +1834,7 @@ class TableService:
         return reply
 
     def press_notice(self, actor: Actor, table: int | None, key: str) -> str:
-        """The text of the notice ``key`` (``err.stale``, ``err.forged``) answering a press
+        """The text of the notice ``key`` (``err.stale_edited``, ``err.forged``) answering a press
         of ``actor`` at table ``table`` (``None``: no table) that the adapter refuses
         itself, the press never reaching :meth:`press` (a Discord button no longer on the
         pressed message: discord.py drops the press), in the language :meth:`press` answers
@@ -1944,11 +1944,12 @@ class TableService:
             # pressed (say a Discord ephemeral hand) is another view of the hand
             own = chat is not None and chat.private
             if own and seat.private_ref is not None and message_ref != seat.private_ref:
-                return Reply(tr(lang, "err.stale"), alert=True)  # a superseded hand message
+                # a superseded hand message
+                return Reply(tr(lang, play.stale_hand_key(t.platform)), alert=True)
             if own and seat.private_ref is None and self._hand_elsewhere(t, actor, message_ref):
                 # the player's hand message of another table: never taken as this one's (both
                 # tables wrote their hands into one message)
-                return Reply(tr(lang, "err.stale"), alert=True)
+                return Reply(tr(lang, play.stale_hand_key(t.platform)), alert=True)
             view = message_ref.startswith(HAND_VIEW_PREFIX)
             answered = Answered(seat.seat, message_ref, own, view)
         # a private hand (``again``: the press delivered again, never a second press)

@@ -147,20 +147,29 @@ async def chat_back(rt: Runtime, platform: str, chat_id: str) -> bool:
     return await _close_cancelled(rt, platform, chat_id)
 
 
-async def chats_back(rt: Runtime, platform: str, chat_ids: Collection[str]) -> int:
+async def chats_back(
+    rt: Runtime,
+    platform: str,
+    chat_ids: Collection[str],
+    *,
+    owed: Callable[[str, str], bool] | None = None,
+) -> int:
     """The bot may write again in each of the chats ``chat_ids`` (a Discord guild's role or
     member update looks at every channel at once): as :func:`chat_back` for each, but the
     closed tables owed there (:func:`owed_back`) are looked for in one read of the final
     snapshots for all of them, not one a chat (a big guild's every role change read them
-    all once per channel). Returns how many closes were cancelled; a chat whose step
-    storage refused (or failed otherwise) keeps its close (logged), the others go on."""
+    all once per channel). ``owed(community_ext, chat_id)``: the chats whose closed tables
+    that read writes as closed, when wider than ``chat_ids`` (a guild's re-join: every chat
+    of it the bot may write in, :func:`community_back`, also one no open table is in); by
+    default the chats ``chat_ids``. Returns how many closes were cancelled; a chat whose
+    step storage refused (or failed otherwise) keeps its close (logged), the others go on."""
     wanted = list(dict.fromkeys(chat_ids))
-    if not wanted:
+    if not wanted and owed is None:
         return 0
     for chat in wanted:
         rt.mark_back(platform, chat)  # (writes refused before say nothing)
     chosen = set(wanted)
-    await owed_back(rt, platform, writable=lambda _community, chat: chat in chosen)
+    await owed_back(rt, platform, writable=owed or (lambda _community, chat: chat in chosen))
     cancelled = 0
     for chat in wanted:
         try:
@@ -225,18 +234,21 @@ async def community_back(
     too (R8.2a; it was cancelled, the group "told" into a chat nobody can read, and queued
     again only by that write's refusal, while the hand could end and the next be dealt
     there); it goes on once the bot may write there (:func:`chat_back`). A closed table's
-    message in a chat not writable waits likewise (:func:`owed_back`).
+    message in a chat not writable waits likewise (:func:`owed_back`). The closed tables'
+    snapshots are read once for the whole community (:func:`chats_back`), not once more a
+    table; a table whose step storage refused keeps its close (logged), the others go on."""
 
-    :raises TransitionFailed: if storage refused a step (that close stays queued)."""
-    await owed_back(rt, platform, community_ext=community_ext, writable=writable)
+    def owed(community: str, chat: str) -> bool:
+        return community == community_ext and (writable is None or writable(community, chat))
+
     chats = [
         t.chat_id
         for t in list(rt.tables.values())
         if t.platform == platform
         and t.community_ext == community_ext
-        and (writable is None or writable(community_ext, t.chat_id))
+        and owed(community_ext, t.chat_id)
     ]
-    return sum([await chat_back(rt, platform, chat) for chat in chats])
+    return await chats_back(rt, platform, chats, owed=owed)
 
 
 async def owed_back(

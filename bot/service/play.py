@@ -159,7 +159,7 @@ async def hand_press(
         late = parts[2].isdigit() and not seat.leaving
         # (a player who left has their moves made as on timeout: theirs is no late press)
         late = late and hand.timed_out_at(board, int(parts[2]))
-        return _stale(rt, t, seat, lang, answered, "err.timed_out" if late else "err.stale")
+        return _stale(rt, t, seat, lang, answered, "err.timed_out" if late else None)
     if answered is not None and answered.own and seat.private_ref is None:
         # the pressed private message shows the current hand, and none other is known: it is
         # the player's private message from now on
@@ -393,7 +393,7 @@ def _stale(
     seat: SeatState,
     lang: str,
     answered: Answered | None,
-    key: str = "err.stale",
+    key: str | None = None,
     *,
     text: str | None = None,
 ) -> Reply:
@@ -405,12 +405,25 @@ def _stale(
     hand only the player sees (``answered.view``: a Discord ephemeral hand, which stops
     following the game when its interaction token is too old to edit it). ``key``: the
     refusal's text (``err.timed_out`` for a press of the screen the clock's move replaced,
-    R8.5); ``text``: the refusal's text as written (the core's reason for a card's press of
-    an older screen of the street, :func:`_this_street`)."""
+    R8.5; by default "out of date" with what to do: "here are your cards" when the hand is
+    written with it, else :func:`stale_hand_key`); ``text``: the refusal's text as written
+    (the core's reason for a card's press of an older screen of the street,
+    :func:`_this_street`)."""
+    shown = _shows_own_hand(answered, seat)
+    if key is None:  # out of date: what to press instead
+        key = "err.stale_shown" if shown else stale_hand_key(t.platform)
     refused = Reply(text or tr(lang, key), alert=True)
-    if not _shows_own_hand(answered, seat):
+    if not shown:
         return refused
     return Reply(refused.text, alert=True, screen=rt.render_private(t, seat), private=True)
+
+
+def stale_hand_key(platform: str) -> str:
+    """The text key refusing a hand's button pressed on a message that no longer shows the
+    player's hand (a superseded private message, another table's): on Discord "press My
+    cards again" (it shows the hand as it is now), elsewhere "use your newest hand
+    message"."""
+    return "err.stale_hand_discord" if platform == "discord" else "err.stale_hand"
 
 
 async def _confirm(

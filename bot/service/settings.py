@@ -2055,7 +2055,7 @@ async def _change(
             rt, community, spec.name, value, own, request, version, stored=seen, game=table_game
         )
     except SettingsStale:
-        return Reply(tr(lang, "err.stale"), alert=True)
+        return Reply(tr(lang, "err.stale_settings"), alert=True)
     except SettingRefused as exc:
         error = exc.says(lang, rt.kush_label(community))
         return Reply(refusal_text(lang, error), alert=True)
@@ -3015,7 +3015,7 @@ async def settings_press(
         screen = settings_screen(community, lang, game, label=label, readers=readers, table=table)
         return Reply(screen=screen)
     if p.version != settings_version(community):
-        return Reply(tr(lang, "err.stale"), alert=True)
+        return Reply(tr(lang, "err.stale_settings"), alert=True)
     spec = _BY_CODE.get(p.code)
     if spec is None or (p.op == "~") == bool(spec.step) or p.op not in ("-", "+", "~"):
         return Reply(tr(lang, "err.forged"), alert=True)

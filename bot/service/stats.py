@@ -734,7 +734,7 @@ async def replay_press(rt: Runtime, actor: Actor, press: ReplayStep, lang: str) 
         return Reply(tr(lang, r.key, **r.values), alert=True)
     lang = _language(community, lang)
     if press.version != f"R{len(frames)}":
-        return Reply(tr(lang, "err.stale"), alert=True)
+        return Reply(tr(lang, "err.stale_replay", n=record.id), alert=True)
     if not 1 <= press.frame <= len(frames):
         return Reply(tr(lang, "err.forged"), alert=True)
     screen = replay_screen(

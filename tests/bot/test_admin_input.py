@@ -166,7 +166,7 @@ async def test_a_double_box_button_of_an_earlier_hand_is_out_of_date_not_someone
     # (pressed where the hand message is: her private chat; from a group it is forged)
     private = ChatRef("telegram", ANNA_TG.user_id, ANNA_TG.user_id, "Anna", private=True)
     reply = await service.press(ANNA_TG, kept, private)
-    assert reply.alert and reply.text == tr("en", "err.stale"), reply.text
+    assert reply.alert and reply.text == tr("en", "err.stale_hand"), reply.text
     assert t.version == version
     assert {s: list(t.hand.board_of(s).cards()) for s in t.hand.order} == boards
 

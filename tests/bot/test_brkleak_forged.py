@@ -394,5 +394,5 @@ async def test_r3_3_a_hand_payload_pressed_on_another_tables_hand_message_is_not
     mine.private_ref = None  # (lost)
     before = t.hand.dumps()
     reply = await service.press(ALICE, data, dm(ALICE), message_ref=other.private_ref)
-    assert reply.alert and reply.text == tr("en", "err.stale"), reply
+    assert reply.alert and reply.text == tr("en", "err.stale_hand"), reply
     assert mine.private_ref is None and t.hand.dumps() == before

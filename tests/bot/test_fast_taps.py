@@ -77,7 +77,7 @@ async def test_r3_4_two_quick_taps_on_one_screen_both_place() -> None:
     before = hand.dumps()
     for press in (PlaceCard(t.id, old, cards[1], Box.BOTTOM), TakeBack(t.id, old, cards[0])):
         reply = await service.press(actor, encode(press))
-        assert reply.alert and reply.text == tr("en", "err.stale"), (press, reply.text)
+        assert reply.alert and reply.text == tr("en", "err.stale_hand"), (press, reply.text)
     assert hand.dumps() == before
     # a card's tap that would change nothing is refused with the hand's reason
     reply = await service.press(actor, on_old(PlaceCard, cards[1], Box.MIDDLE))
@@ -85,7 +85,7 @@ async def test_r3_4_two_quick_taps_on_one_screen_both_place() -> None:
     # Undo ("the last card") and "Arrange for me" meant what the older screen showed
     for press in (Undo, Arrange):
         reply = await service.press(actor, on_old(press))
-        assert reply.alert and reply.text == tr("en", "err.stale"), (press, reply.text)
+        assert reply.alert and reply.text == tr("en", "err.stale_hand"), (press, reply.text)
     assert hand.dumps() == before
     # the rest placed on the current screen; a Confirm of the older screen is refused
     boxes = [Box.BOTTOM, Box.BOTTOM, Box.MIDDLE]
@@ -96,7 +96,7 @@ async def test_r3_4_two_quick_taps_on_one_screen_both_place() -> None:
         assert not reply.alert, reply.text
     before = hand.dumps()
     reply = await service.press(actor, on_old(ConfirmMove))
-    assert reply.alert and reply.text == tr("en", "err.stale"), reply.text
+    assert reply.alert and reply.text == tr("en", "err.stale_hand"), reply.text
     assert hand.dumps() == before
     street1 = _version(service, board)
     reply = await service.press(actor, encode(ConfirmMove(t.id, street1)))
@@ -127,7 +127,7 @@ async def test_r3_2_a_button_of_an_earlier_street_stays_out_of_date() -> None:
     before = hand.dumps()
     old_street = f"{t.hand_no}.{board}.{hand.street_version(board) - 1}"
     reply = await service.press(actor, encode(DiscardCard(t.id, old_street, cards[0])))
-    assert reply.alert and reply.text == tr("en", "err.stale"), reply.text
+    assert reply.alert and reply.text == tr("en", "err.stale_hand"), reply.text
     assert hand.dumps() == before
     # this street's dealt screen: a discard, then a placement on it, both taken
     old = _version(service, board)
@@ -227,7 +227,7 @@ async def test_discord_two_taps_on_the_ephemeral_hand_both_place(tmp_path: Path)
         assert w.notice(record) is None
         assert dict(t.hand.pending(board)) == dict(taps)
         now = w.fake.messages[hand_id]
-        assert not now["content"].startswith(tr("en", "err.stale")), now["content"]
+        assert not now["content"].startswith(tr("en", "err.stale_shown")), now["content"]
         marked = {
             key for key, cid in w.buttons(now).items() for c in dc_world.components(now)
             if c.get("custom_id") == cid and "•" in c.get("label", "")
@@ -236,7 +236,7 @@ async def test_discord_two_taps_on_the_ephemeral_hand_both_place(tmp_path: Path)
         # a Confirm gone from the message: out of date, nothing changes
         before = t.hand.dumps()
         record = await w.settle(await w.fake.press(user, now, old[("c", "")], gone=True))
-        assert (w.notice(record) or {}).get("content") == tr("en", "err.stale"), record
+        assert (w.notice(record) or {}).get("content") == tr("en", "err.stale_edited"), record
         assert t.hand.dumps() == before
 
 
@@ -257,13 +257,13 @@ async def test_r3_4_a_press_delivered_again_after_its_card_moved_changes_nothing
     assert not (await service.press(actor, moved)).alert
     before = hand.dumps()
     reply = await service.press(actor, first)  # the first press, delivered again
-    assert reply.alert and reply.text == tr("en", "err.stale"), reply.text
+    assert reply.alert and reply.text == tr("en", "err.stale_hand"), reply.text
     assert hand.dumps() == before and dict(hand.pending(board)) == {cards[0]: Box.MIDDLE}
     # taken back since: the copy does not put it in again
     back = encode(TakeBack(t.id, _version(service, board), cards[0]))
     assert not (await service.press(actor, back)).alert
     reply = await service.press(actor, first)
-    assert reply.alert and reply.text == tr("en", "err.stale"), reply.text
+    assert reply.alert and reply.text == tr("en", "err.stale_hand"), reply.text
     assert dict(hand.pending(board)) == {}
     # a card the player has not touched since that screen: its press there is taken
     older = encode(PlaceCard(t.id, dealt, cards[1], Box.TOP))
@@ -320,7 +320,7 @@ async def test_telegram_a_redelivered_press_does_not_undo_a_later_move(tmp_path:
         )
         await w.settle()
         again = [c for c in w.fake.calls if c.method == "answerCallbackQuery"][-1].params
-        assert again.get("show_alert") and again["text"] == tr("en", "err.stale"), again
+        assert again.get("show_alert") and again["text"] == tr("en", "err.stale_shown"), again
         assert t.hand.dumps() == before and dict(t.hand.pending(board)) == {card: Box.MIDDLE}
         now = w.private(user) or {}
         marked = _marked(w, now)

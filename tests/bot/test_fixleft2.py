@@ -213,7 +213,7 @@ async def test_two_plus_presses_at_once_on_one_settings_list_move_the_value_once
                 for n in (1, 2)
             )
         )
-        stale = [r for r in replies if r.text == tr(lang, "err.stale")]
+        stale = [r for r in replies if r.text == tr(lang, "err.stale_settings")]
         saved = [r for r in replies if r not in stale]
         assert len(stale) == 1 and stale[0].alert
         assert len(saved) == 1 and not saved[0].alert, saved

@@ -441,7 +441,7 @@ async def test_r8_5_a_press_that_lost_the_race_to_the_timeout_says_the_move_was_
     stale = next(b.data for b in screen.all_buttons() if isinstance(decode(b.data), PlaceCard))
     await press_auto_and_confirm(service, presenter, other)
     reply = await service.press(other, stale)
-    assert reply.alert and reply.text == tr(other.language or "en", "err.stale")
+    assert reply.alert and reply.text == tr(other.language or "en", "err.stale_hand")
 
 
 def _hand_press(presenter: FakePresenter, actor: Actor, kind: str, card: Card | None = None) -> str:

@@ -979,7 +979,7 @@ async def test_a_settings_press_from_a_group_upgraded_to_a_supergroup_saves_noth
     restarted, _ = new_service(store)  # (the adapter's map of moved chats is gone)
     for svc in (service, restarted):
         reply = await svc.press(ALICE, data, GROUP, yes)
-        assert reply.alert and reply.text == tr("en", "err.stale"), reply
+        assert reply.alert and reply.text == tr("en", "err.stale_settings"), reply
     assert (await store.community("telegram", "-200")).settings == before
     assert (await store.community("telegram", "-100")).settings == CommunitySettings()
     # in the supergroup the settings message works as before

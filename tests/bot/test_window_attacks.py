@@ -311,7 +311,7 @@ async def test_r8_5_a_press_after_leaving_the_hand_is_not_told_the_time_ran_out(
     assert reply.text == tr(actor.language or "en", "reply.leave_after_hand")
     assert t.hand is hand and seat not in hand.to_act  # the move was made for them
     reply = await service.press(actor, place)
-    assert reply.alert and reply.text == tr(actor.language or "en", "err.stale")
+    assert reply.alert and reply.text == tr(actor.language or "en", "err.stale_hand")
     assert await check_store(store) == []
 
 

@@ -118,7 +118,7 @@ async def test_forged_and_stale_custom_ids_are_answered_and_change_nothing(
             if notice is None:  # a card's press on the hand: "out of date" above the hand
                 assert record.callback_type == 7, (cid, record)
                 notice = w.fake.messages[record.messages[-1]]
-                assert notice["content"].startswith(tr("en", "err.stale")), (cid, notice)
+                assert notice["content"].startswith(tr("en", "err.stale_shown")), (cid, notice)
             else:
                 assert 0 < len(notice["content"]) <= 300, (cid, notice["content"])
             assert notice["flags"] & EPHEMERAL, (cid, notice)

@@ -48,14 +48,18 @@ async def test_two_members_press_the_same_join_both_seat(tmp_path: Path) -> None
         w.fake.listeners.append(writes.append)
         now = w.fake.messages[int(table["id"])]
         again = await w.settle(await w.fake.press(ALICE, now, join, gone=True))
-        assert (w.notice(again) or {}).get("content") == "This button is out of date."
+        assert (w.notice(again) or {}).get(
+            "content"
+        ) == "This button is out of date: use the newest table message."
         assert [m for m in writes if int(m.message["id"]) == int(table["id"])] == []
         assert len(t.seats) == 2
         # a Leave of an older version in the lobby (it would leave, not ask): "out of date",
         # nothing pressed
         leave = _cid(table, "l")
         record = await w.settle(await w.fake.press(BOB, now, leave, gone=True))
-        assert (w.notice(record) or {}).get("content") == "Эта кнопка устарела."  # (Bob's)
+        assert (w.notice(record) or {}).get(
+            "content"
+        ) == "Кнопка устарела: нажмите в последнем сообщении стола."  # (Bob's)
         bob = t.seat_of(str(BOB.id))
         assert bob is not None and not bob.leaving
         # Carol's Join of that first version counts too, and every press was answered
@@ -82,7 +86,9 @@ async def test_a_late_join_tap_after_leave_does_not_seat_again(tmp_path: Path) -
         now = w.fake.messages[int(table["id"])]
         late = await w.settle(await w.fake.press(BOB, now, join, gone=True))
         # (in the table's language: he has no seat there now)
-        assert (w.notice(late) or {}).get("content") == "This button is out of date."
+        assert (w.notice(late) or {}).get(
+            "content"
+        ) == "This button is out of date: use the newest table message."
         assert t.seat_of(str(BOB.id)) is None
         assert [m for m in writes if int(m.message["id"]) == int(table["id"])] == []
         # Carol's tap of that same Join still seats her

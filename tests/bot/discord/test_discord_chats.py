@@ -443,7 +443,12 @@ async def test_a_stale_press_on_an_ephemeral_hand_shows_the_current_hand_there(
         record = await w.press(first, mine, custom_id)
         assert record.callback_type == 7, w.notice(record)  # the pressed hand is edited
         shown = w.fake.messages[int(mine["id"])]
-        assert shown["content"].startswith(("This button is out of date.", "Эта кнопка устарела."))
+        assert shown["content"].startswith(
+            (
+                "This button is out of date: here are your cards as they are now.",
+                "Кнопка устарела: вот ваши карты сейчас.",
+            )
+        )
         dm = w.dm(first)
         assert dm is not None and w.buttons(shown) == w.buttons(dm)  # street 2, as the DM
         live = w.adapter.presenter.live_hand(str(first.id), t.id)

@@ -432,7 +432,9 @@ async def test_stale_buttons_after_a_restart(tmp_path: Path) -> None:
             # refused on the (ephemeral) hand pressed, which shows the current hand now
             assert record.callback_type == 7 and record.messages == [int(old_hand["id"])]
             shown = w2.fake.messages[int(old_hand["id"])]
-            assert shown["content"].startswith("This button is out of date.\n\n")
+            assert shown["content"].startswith(
+                "This button is out of date: here are your cards as they are now.\n\n"
+            )
             assert w2.buttons(shown) == w2.buttons(current_hand)
             assert t2.hand.to_json() == state
             # the table message as it was before the restart shows the restored table: its
@@ -442,7 +444,9 @@ async def test_stale_buttons_after_a_restart(tmp_path: Path) -> None:
             assert (w2.notice(record) or {})["content"].startswith("You sit at seat 3.")
             assert t2.hand.to_json() == state and len(t2.seats) == 3
             record = await w2.press(CAROL, old_table, join)
-            assert (w2.notice(record) or {})["content"] == "This button is out of date."
+            assert (w2.notice(record) or {})["content"] == (
+                "This button is out of date: use the newest table message."
+            )
             assert t2.hand.to_json() == state and len(t2.seats) == 3
             # the service posts a new table message after a restart; its buttons work
             assert int(w2.table_message()["id"]) != int(old_table["id"])

@@ -39,7 +39,7 @@ async def test_a_double_click_racing_an_edit_is_answered_out_of_date(tmp_path: P
         notice = w.notice(second)
         assert second.callback_type == 4 and notice is not None
         assert notice["flags"] & EPHEMERAL
-        assert notice["content"] == "This button is out of date."
+        assert notice["content"] == "This button is out of date: press one the message shows now."
         assert t.hand.to_json() == state  # type: ignore[union-attr]
         # the same on the table message: a Join from before its last edit
         table = w.table_message()
@@ -49,7 +49,9 @@ async def test_a_double_click_racing_an_edit_is_answered_out_of_date(tmp_path: P
         table_now = w.fake.messages[int(table["id"])]
         assert join not in {c["custom_id"] for c in components(table_now)}
         record = await w.settle(await w.fake.press(CAROL, table_now, join, gone=True))
-        assert (w.notice(record) or {}).get("content") == "This button is out of date."
+        assert (w.notice(record) or {}).get(
+            "content"
+        ) == "This button is out of date: use the newest table message."
         assert t.seat_of(str(CAROL.id)) is None
         # every interaction the fake delivered got a response
         assert all(r.answered for r in w.fake.interactions.values())

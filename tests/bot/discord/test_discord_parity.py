@@ -132,14 +132,16 @@ async def test_a_double_click_race_is_refused_in_the_table_s_language(tmp_path: 
         now = w.fake.messages[int(hand["id"])]
         state = t.hand.to_json()  # type: ignore[union-attr]
         second = await w.settle(await w.fake.press(ALICE, now, clicked, gone=True))
-        assert (w.notice(second) or {}).get("content") == "Эта кнопка устарела."
+        assert (w.notice(second) or {}).get(
+            "content"
+        ) == "Кнопка устарела: нажмите одну из тех, что в сообщении сейчас."
         assert t.hand.to_json() == state  # type: ignore[union-attr]
         # the service's own refusal of that press (the message as it was: the press reaches
         # the service) says the same, on the hand pressed
         stale = await w.press(ALICE, old, clicked)
         assert stale.callback_type == 7
         shown = w.fake.messages[int(hand["id"])]["content"]
-        assert shown.startswith("Эта кнопка устарела.\n\n"), shown
+        assert shown.startswith("Кнопка устарела: вот ваши карты сейчас.\n\n"), shown
         assert t.hand.to_json() == state  # type: ignore[union-attr]
 
 

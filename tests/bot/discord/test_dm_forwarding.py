@@ -130,7 +130,7 @@ async def test_r14_a_dm_hand_press_is_played_by_the_worker_holding_the_table(
         stale = await _dm_press(fake, w0, w1, user, dm, first_cid)
         assert stale.callback_type == 6 and stale.followups == []
         now = fake.messages[dm_id]["content"]
-        assert now == tr("en" if user is ALICE else "ru", "err.stale") + "\n\n" + before
+        assert now == tr("en" if user is ALICE else "ru", "err.stale_shown") + "\n\n" + before
         assert t.hand.board_of(seat).count == 5
 
         # w1 dies: its lease still runs, nobody answers the forward, the player is told
