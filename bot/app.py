@@ -375,7 +375,7 @@ async def open_store(settings: Settings) -> Store:
             raise kind(
                 f"cannot open the SQLite database {settings.database_path} "
                 f"({str(exc).removeprefix('SQLite error: ')}): "
-                f"{_advice(exc, 'check DATABASE_PATH in .env')}"
+                f"{_advice(exc, _path_advice(settings.database_path))}"
             ) from None
     from storage.postgres import PostgresStore
 
@@ -429,6 +429,26 @@ def _create_advice(url: str) -> str:
         f"creates in schema public unless granted), or GRANT CREATE ON SCHEMA "
         f"{schema or 'public'} TO {role}"
     )
+
+
+def _path_advice(path: str) -> str:
+    """What to fix about a ``DATABASE_PATH`` SQLite could not open ("unable to open database
+    file" says neither): its folder missing (a typo, or a folder never made: the bot makes
+    the file, not its folders), the path a folder, else the setting in general.
+
+    :param path: ``DATABASE_PATH`` as configured (``~`` already expanded).
+    :returns: one clause for the start's ``error:`` line; ``.env`` in it names the settings
+        file read (:func:`bot.logs.in_env_file`)."""
+    file = Path(path)
+    if file.is_dir():
+        return f"it is a folder: set DATABASE_PATH to a file in it ({file / 'ofc.sqlite3'}) in .env"
+    folder = file.parent
+    if not folder.is_dir():
+        return (
+            f"its folder {folder} does not exist (the bot makes the file, not its folder): "
+            "create it, or correct DATABASE_PATH in .env"
+        )
+    return "check DATABASE_PATH in .env"
 
 
 def _advice(exc: StorageError, otherwise: str) -> str:

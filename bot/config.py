@@ -482,7 +482,8 @@ class Settings(BaseSettings):
     def _level(cls, value: str) -> str:
         level = value.upper()
         if level not in _LEVELS:
-            raise ValueError(f"LOG_LEVEL must be one of {', '.join(_LEVELS)}")
+            # (opsnu43: the value given, "WARN" say, which the line did not show)
+            raise ValueError(f"LOG_LEVEL must be one of {', '.join(_LEVELS)} (not {value})")
         return level
 
     def secrets(self) -> list[str]:

@@ -119,6 +119,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         _warn_unread(args.env_file)
     postgres = db.startswith(("postgresql://", "postgres://"))
     where = _without_password(db) if postgres else db
+    if args.db is None and not postgres and not Path(db).is_file():
+        # (opsnu43: "no database file at ofc.sqlite3" alone, run outside the bot's folder,
+        # did not say that the path was the bot's setting, read relative to this folder)
+        print(f"error: no database file at {db}{_where_advice(db, args.env_file)}", file=sys.stderr)
+        return 2
     if args.command == "backup":
         if postgres:
             print(
@@ -142,6 +147,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     report = audit(data)
     print(f"{where}: " + report.render())
     return 1 if report.problems else 0
+
+
+def _where_advice(db: str, env_file: str) -> str:
+    """Why the bot's own SQLite file ``db`` (no ``--db``) was looked for where it was not,
+    and what to do: ``DATABASE_PATH`` as ``env_file`` (or its default) gives it, a relative
+    one read from the folder the command runs in, as the bot's start reads it from its own.
+
+    :returns: the rest of the error line after the path, e.g. " (DATABASE_PATH's default,
+        relative to this folder, /tmp): run this in the folder the bot starts in, or name
+        the file with --db"."""
+    source = (
+        f"DATABASE_PATH of {env_file}" if Path(env_file).is_file() else "DATABASE_PATH's default"
+    )
+    if Path(db).is_absolute():
+        return f" ({source}): check it, or name the file with --db"
+    return (
+        f" ({source}, relative to this folder, {Path.cwd()}): run this in the folder the bot "
+        "starts in, or name the file with --db"
+    )
 
 
 def _status(e: StorageError) -> int:

@@ -50,6 +50,25 @@ _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _MIGRATION_NAME = re.compile(r"^(\d{3})_([a-z0-9_]+)\.sql$")
 
 
+def log_upgrade(applied: Sequence[int], known: Sequence[Migration]) -> None:
+    """Log at INFO the migrations a start applied to a database that had a schema already
+    (an upgrade: "database upgraded to schema version 10: applied 009_chat_moves.sql,
+    010_last_tables.sql"); an operator upgrading saw nothing of it, a long migration (002
+    over many hands: seconds) a start that seemed to hang. A new database (version 1 among
+    ``applied``) and a database already current log nothing.
+
+    :param applied: the versions applied now, in order (``_migrate``'s result).
+    :param known: the code's migrations (``migrations()``), for their file names."""
+    if not applied or 1 in applied:
+        return
+    names = {m.version: m.name for m in known}
+    log.info(
+        "database upgraded to schema version %d: applied %s",
+        applied[-1],
+        ", ".join(names.get(v, str(v)) for v in applied),
+    )
+
+
 class Migration(NamedTuple):
     """A numbered migration file."""
 

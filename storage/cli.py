@@ -23,10 +23,17 @@ def refuse_missing_env_file(env_file: str | None) -> bool:
     there, its one ``error:`` line then written to standard error (the command exits with
     status 2). Read as no file, a typo started the bot (or the sandbox) on the environment's
     settings, or checked the default ``ofc.sqlite3``, without a word; ``.env`` itself, the
-    default, may be missing."""
+    default, may be missing. A folder (or a device, ``/dev/null``) is refused too, the line
+    saying which it is."""
     if env_file is None or Path(env_file).is_file():
         return False
-    print(
-        f"error: there is no {env_file} (--env-file names the bot's settings file)", file=sys.stderr
+    # (opsnu43: a folder given, "--env-file /srv/ofc", was told "there is no /srv/ofc")
+    what = (
+        f"{env_file} is a folder"
+        if Path(env_file).is_dir()
+        else f"{env_file} is no regular file"
+        if Path(env_file).exists()
+        else f"there is no {env_file}"
     )
+    print(f"error: {what} (--env-file names the bot's settings file)", file=sys.stderr)
     return True

@@ -80,6 +80,7 @@ from storage._common import (
     hand_stats,
     ledger_entry,
     load_json,
+    log_upgrade,
     name_key,
     read_migrations,
     require_day,
@@ -1065,7 +1066,7 @@ class PostgresStore:
             raise malformed_url(url, e) from e
         store = cls(pool, url)
         try:
-            await store._call(_migrate)
+            log_upgrade(await store._call(_migrate), migrations())
             # (a ledger no longer append-only, its triggers dropped or disabled: ops42)
             # (one not read: a warning too, and the open goes on, ops43)
             await warn_unguarded_at_open(lambda: store._call(_triggers), "postgres")

@@ -70,6 +70,7 @@ from storage._common import (
     hand_stats,
     ledger_entry,
     load_json,
+    log_upgrade,
     name_key,
     qmark,
     read_migrations,
@@ -516,7 +517,7 @@ class SqliteStore:
         try:
             store = cls(connection, name)
             await store._call(_configure, name != ":memory:")
-            await store._call(_migrate)
+            log_upgrade(await store._call(_migrate), migrations())
             # (a ledger no longer append-only, its triggers dropped: a warning, ops42)
             # (one not read: a warning too, and the open goes on, ops43)
             await warn_unguarded_at_open(lambda: store._call(_triggers), "sqlite")

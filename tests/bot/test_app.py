@@ -113,11 +113,23 @@ async def test_a_database_path_that_cannot_be_opened_is_one_line(tmp_path: Path)
     is a ConfigError, the one line ``python -m bot`` prints with exit status 2, naming the
     file and the setting; it was a traceback from aiosqlite before the token was checked."""
     (tmp_path / "notes.txt").write_text("not a database\n" * 10)
+    missing = tmp_path / "missing"
     cases = {
-        tmp_path / "missing" / "ofc.sqlite3": "unable to open database file",
-        tmp_path / "notes.txt": "file is not a database",
+        # (opsnu43: SQLite's "unable to open database file" said nothing of the folder: the
+        # line now says which folder is missing, or that the path is a folder)
+        missing / "ofc.sqlite3": (
+            "unable to open database file",
+            f"its folder {missing} does not exist (the bot makes the file, not its folder): "
+            "create it, or correct DATABASE_PATH in .env",
+        ),
+        tmp_path: (
+            "unable to open database file",
+            f"it is a folder: set DATABASE_PATH to a file in it ({tmp_path / 'ofc.sqlite3'}) "
+            "in .env",
+        ),
+        tmp_path / "notes.txt": ("file is not a database", "check DATABASE_PATH in .env"),
     }
-    for path, reason in cases.items():
+    for path, (reason, advice) in cases.items():
         settings = Settings(
             telegram_bot_token=SecretStr(TG_TOKEN),
             database_path=str(path),
@@ -125,9 +137,8 @@ async def test_a_database_path_that_cannot_be_opened_is_one_line(tmp_path: Path)
         )
         with pytest.raises(ConfigError) as caught:
             await app.open_store(settings)
-        assert str(caught.value) == (
-            f"cannot open the SQLite database {path} ({reason}): check DATABASE_PATH in .env"
-        )
+        assert str(caught.value) == f"cannot open the SQLite database {path} ({reason}): {advice}"
+    assert not missing.exists()
 
 
 def test_settle_heap_freezes_what_is_alive() -> None:

@@ -49,3 +49,7 @@ def test_an_empty_log_level_is_the_default(
     monkeypatch.setenv("LOG_LEVEL", "LOUD")  # (a wrong one is still refused)
     with pytest.raises(ConfigError, match=r"^LOG_LEVEL must be one of DEBUG, INFO, WARNING"):
         load_settings(str(tmp_path / "none.env"), tokens=False)
+    monkeypatch.setenv("LOG_LEVEL", "WARN")  # (opsnu43: the line names what was given)
+    with pytest.raises(ConfigError) as caught:
+        load_settings(str(tmp_path / "none.env"), tokens=False)
+    assert str(caught.value) == "LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR (not WARN)"

@@ -83,3 +83,28 @@ def test_an_env_file_given_that_is_there_is_read(
     assert entry.main(["--env-file", "my.env"]) == 0
     assert started == ["bot"]
     assert capsys.readouterr().err == ""
+
+
+def test_an_env_file_that_is_a_folder_says_so(
+    started: list[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """opsnu43: ``--env-file /srv/ofc`` (the folder, not its ``.env``) was told "there is no
+    /srv/ofc", which an operator looking at that folder cannot make sense of; the line says
+    it is a folder (and a device such as ``/dev/null``, no regular file), for the bot and for
+    ``python -m storage``, which share the refusal."""
+    from storage.__main__ import main as storage_main
+
+    folder = tmp_path / "srv"
+    folder.mkdir()
+    assert entry.main(["--env-file", str(folder)]) == 2
+    assert capsys.readouterr().err == (
+        f"error: {folder} is a folder (--env-file names the bot's settings file)\n"
+    )
+    assert storage_main(["check", "--env-file", "/dev/null"]) == 2
+    assert capsys.readouterr().err == (
+        "error: /dev/null is no regular file (--env-file names the bot's settings file)\n"
+    )
+    assert started == []

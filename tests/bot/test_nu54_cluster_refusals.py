@@ -318,7 +318,10 @@ def test_a_start_s_error_line_names_the_env_file_read(
     )
     assert main(["--env-file", "w1.env"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("error: ") and err.endswith(": check DATABASE_PATH in w1.env\n"), err
+    assert err.startswith("error: ") and err.endswith(
+        ": its folder no-such-folder does not exist (the bot makes the file, not its folder): "
+        "create it, or correct DATABASE_PATH in w1.env\n"
+    ), err
 
 
 async def test_a_worker_that_cannot_listen_is_not_registered() -> None:

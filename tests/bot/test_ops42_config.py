@@ -99,7 +99,11 @@ def test_an_empty_database_path_is_the_default_file(
     assert load_settings(str(tmp_path / "none.env"), tokens=False).database_path == "ofc.sqlite3"
     monkeypatch.chdir(tmp_path)
     assert storage_main(["check"]) == 2  # none yet (no .env there either)
-    assert capsys.readouterr().err == "error: no database file at ofc.sqlite3\n"  # (was ".")
+    assert capsys.readouterr().err == (  # (was "."; opsnu43: which setting, from where)
+        "error: no database file at ofc.sqlite3 (DATABASE_PATH's default, relative to this "
+        f"folder, {tmp_path}): run this in the folder the bot starts in, or name the file "
+        "with --db\n"
+    )
 
 
 def test_an_env_file_that_is_not_utf8_or_cannot_be_read_is_one_line(

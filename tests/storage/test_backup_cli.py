@@ -86,6 +86,15 @@ def test_without_db_the_bots_database_is_read(
     (tmp_path / ".env").unlink()
     assert main(["check"]) == 2  # no .env: the default file, ofc.sqlite3
     assert "no database file at ofc.sqlite3" in capsys.readouterr().err
+    # (opsnu43: the line says the path is the bot's setting, read from this folder; the
+    # settings file's own, absolute, said so too)
+    (tmp_path / "w1.env").write_text(f"DATABASE_PATH={tmp_path / 'gone.sqlite3'}\n")
+    assert main(["backup", "--env-file", "w1.env", "copy.sqlite3"]) == 2
+    assert capsys.readouterr().err == (
+        f"error: no database file at {tmp_path / 'gone.sqlite3'} (DATABASE_PATH of w1.env): "
+        "check it, or name the file with --db\n"
+    )
+    assert not (tmp_path / "copy.sqlite3").exists()
 
 
 async def test_the_check_of_an_empty_postgresql_database_says_it_has_no_bot_tables(

@@ -6,6 +6,7 @@ The contract itself runs against PostgreSQL with every other store kind (conftes
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import AsyncIterator
 
@@ -67,19 +68,25 @@ async def test_migrations_are_applied_once_even_by_two_processes_at_once(url: st
 
 
 async def test_a_new_migration_is_applied_once_and_a_newer_database_refused(
-    url: str, monkeypatch: pytest.MonkeyPatch
+    url: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.INFO, logger="storage._common")
     store = await PostgresStore.open(url)
     await store.close()
     extra = Migration(
         len(migrations()) + 1, "999_extra.sql", "CREATE TABLE extra (id BIGINT PRIMARY KEY);"
     )
     monkeypatch.setattr(postgres_module, "migrations", lambda: [*migrations(), extra])
+    caplog.clear()
     store = await PostgresStore.open(url)
     try:
         assert [v for v, _, _ in await store.schema_versions()][-1] == extra.version
     finally:
         await store.close()
+    # (opsnu43: an upgrade says what it applied, as on SQLite)
+    assert [r.getMessage() for r in caplog.records if r.name == "storage._common"] == [
+        f"database upgraded to schema version {extra.version}: applied 999_extra.sql"
+    ]
     monkeypatch.undo()
     with pytest.raises(StorageError, match="newer than this code"):
         await PostgresStore.open(url)
