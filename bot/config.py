@@ -350,8 +350,8 @@ class Settings(BaseSettings):
     @field_validator("lease_seconds")
     @classmethod
     def _lease_positive(cls, value: float) -> float:
-        if not 1.0 <= value <= 300.0:
-            raise ValueError("LEASE_SECONDS must be between 1 and 300")
+        if not 1.0 <= value <= 300.0:  # (ops44: the value given, as LOG_LEVEL's refusal)
+            raise ValueError(f"LEASE_SECONDS must be between 1 and 300 (not {_given(value)})")
         return value
 
     @field_validator("storage_wait_seconds")
@@ -360,7 +360,8 @@ class Settings(BaseSettings):
         if not 0.0 < value <= MAX_STORAGE_WAIT:  # (nan fails too)
             raise ValueError(
                 "STORAGE_WAIT_SECONDS must be a number of seconds above 0 and at most "
-                f"{MAX_STORAGE_WAIT:g} (default 1: a press waits that long for the database)"
+                f"{MAX_STORAGE_WAIT:g} (not {_given(value)}; default 1: a press waits that long"
+                " for the database)"
             )
         return value
 
@@ -392,8 +393,8 @@ class Settings(BaseSettings):
         if count is not None and not 1 <= count <= MAX_SHARD_COUNT:  # (-1 was taken)
             raise ValueError(
                 f"DISCORD_SHARD_COUNT must be a number of shards from 1 to {MAX_SHARD_COUNT:,}"
-                " (the shards in all: this process runs every one, or with DISCORD_SHARD_IDS"
-                " those)"
+                f" (not {count}; the shards in all: this process runs every one, or with"
+                " DISCORD_SHARD_IDS those)"
             )
         if self.discord_shard_ids is not None:
             shards = parse_shards(self.discord_shard_ids)
@@ -505,6 +506,13 @@ class Settings(BaseSettings):
         return self.telegram_bot_token is not None or self.discord_bot_token is not None
 
 
+def _given(value: float) -> str:
+    """A number of seconds as an operator wrote it, for a refusal's ``(not X)``: ``1000``,
+    ``0.5``, ``300.0001``, ``nan``, ``inf`` (``:g`` made 300.0000001 "300", a refusal of
+    300 with a bound of 300)."""
+    return repr(value).removesuffix(".0")
+
+
 def pg_servers(url: str) -> list[str]:
     """The servers a PostgreSQL ``url`` names, in order, each ``host`` or ``host:port``: one,
     or libpq's list that asyncpg takes too, ``postgresql://u:pw@db1:5432,db2:5432/ofc`` (the
@@ -558,7 +566,7 @@ def _shard_bound(part: str) -> int:
     if number >= MAX_SHARD_COUNT:
         raise ValueError(
             "DISCORD_SHARD_IDS: shard ids are below DISCORD_SHARD_COUNT "
-            f"(at most {MAX_SHARD_COUNT:,})"
+            f"(at most {MAX_SHARD_COUNT:,}; not {number})"
         )
     return number
 

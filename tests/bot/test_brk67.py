@@ -229,8 +229,8 @@ def test_a_shard_count_out_of_range_alone_is_not_told_it_needs_shard_ids(
     with pytest.raises(ConfigError) as caught:
         _load(tmp_path, monkeypatch, f"DISCORD_SHARD_COUNT={count}")
     assert str(caught.value) == (
-        "DISCORD_SHARD_COUNT must be a number of shards from 1 to 100,000 (the shards in all: "
-        "this process runs every one, or with DISCORD_SHARD_IDS those)"
+        f"DISCORD_SHARD_COUNT must be a number of shards from 1 to 100,000 (not {count}; the "
+        "shards in all: this process runs every one, or with DISCORD_SHARD_IDS those)"
     )
 
 

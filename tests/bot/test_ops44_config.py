@@ -1,0 +1,69 @@
+"""An operator newcomer's configuration edges (ops44): a number refused without the value
+given, a switch's accepted words, platform settings set without their platform's token."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.config import ConfigError, load_settings
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "said"),
+    [
+        ("LEASE_SECONDS", "0.5", "LEASE_SECONDS must be between 1 and 300 (not 0.5)"),
+        ("LEASE_SECONDS", "1000", "LEASE_SECONDS must be between 1 and 300 (not 1000)"),
+        # (":g" would have said "(not 300)", a refusal of the bound itself)
+        (
+            "LEASE_SECONDS",
+            "300.0000001",
+            "LEASE_SECONDS must be between 1 and 300 (not 300.0000001)",
+        ),
+        ("LEASE_SECONDS", "nan", "LEASE_SECONDS must be between 1 and 300 (not nan)"),
+        (
+            "STORAGE_WAIT_SECONDS",
+            "45",
+            "STORAGE_WAIT_SECONDS must be a number of seconds above 0 and at most 30 (not 45; "
+            "default 1: a press waits that long for the database)",
+        ),
+        (
+            "STORAGE_WAIT_SECONDS",
+            "-1",
+            "STORAGE_WAIT_SECONDS must be a number of seconds above 0 and at most 30 (not -1; "
+            "default 1: a press waits that long for the database)",
+        ),
+        (
+            "DISCORD_SHARD_COUNT",
+            "0",
+            "DISCORD_SHARD_COUNT must be a number of shards from 1 to 100,000 (not 0; the "
+            "shards in all: this process runs every one, or with DISCORD_SHARD_IDS those)",
+        ),
+    ],
+)
+def test_a_number_out_of_range_is_refused_with_the_value_given(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, value: str, said: str
+) -> None:
+    """``LEASE_SECONDS=0.5`` said "LEASE_SECONDS must be between 1 and 300" and not what it
+    was given, while ``LOG_LEVEL``'s refusal names it ("(not WARN)", opsnu43): every numeric
+    setting's range refusal now ends its bound with ``(not X)``."""
+    for other in ("LEASE_SECONDS", "STORAGE_WAIT_SECONDS", "DISCORD_SHARD_COUNT"):
+        monkeypatch.delenv(other, raising=False)
+    monkeypatch.delenv("DISCORD_SHARD_IDS", raising=False)
+    monkeypatch.setenv(name, value)
+    with pytest.raises(ConfigError) as caught:
+        load_settings(str(tmp_path / "none.env"), tokens=False)
+    assert str(caught.value) == said
+
+
+def test_a_shard_id_past_the_most_is_refused_with_the_id(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DISCORD_SHARD_COUNT", "4")
+    monkeypatch.setenv("DISCORD_SHARD_IDS", "0-99999999")
+    with pytest.raises(ConfigError) as caught:
+        load_settings(str(tmp_path / "none.env"), tokens=False)
+    assert str(caught.value) == (
+        "DISCORD_SHARD_IDS: shard ids are below DISCORD_SHARD_COUNT (at most 100,000; not 99999999)"
+    )
