@@ -38,6 +38,11 @@ _TELEGRAM_TOKEN = re.compile(r"^\d{5,12}:[A-Za-z0-9_-]{30,50}$")
 _DISCORD_TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,40}\.[A-Za-z0-9_-]{4,10}\.[A-Za-z0-9_-]{20,50}$")
 _LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 _SECRET = re.compile(r"^[A-Za-z0-9_-]{1,256}$")
+#: the words a switch (``DECISIONS_IN_PROCESS``, ``DISCORD_MEMBERS_INTENT``) takes for on and
+#: for off, in any case, spaces around them dropped; empty is its default. .env.example and
+#: README say these (ops44: they said 1 and 0 only)
+SWITCH_ON = ("1", "true", "yes", "on")
+SWITCH_OFF = ("0", "false", "no", "off")
 
 
 #: the most ``DISCORD_SHARD_COUNT`` may be (a shard holds up to 2,500 guilds: this is 250
@@ -118,6 +123,11 @@ class Settings(BaseSettings):
     :ivar discord_members_intent: ask Discord for the privileged members intent (switch on
         "Server Members Intent" in the Developer Portal first): a member who leaves the
         server or is kicked then leaves its tables; without it only a ban is known.
+        A switch: ``1``/``true``/``yes``/``on`` or ``0``/``false``/``no``/``off`` (any case,
+        :data:`SWITCH_ON`, :data:`SWITCH_OFF`); empty: off.
+    :ivar decisions_in_process: the computer players' and "Arrange for me"'s decisions in a
+        worker process of their own (on, the default, empty too) or in threads of the bot
+        (off); the same words as ``discord_members_intent``.
     """
 
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
@@ -322,13 +332,14 @@ class Settings(BaseSettings):
     def _switch(cls, value: object) -> object:
         if isinstance(value, str):
             word = value.strip().lower()
-            if word in ("", "1", "true", "yes", "on"):
+            if word in ("", *SWITCH_ON):
                 return True
-            if word in ("0", "false", "no", "off"):
+            if word in SWITCH_OFF:
                 return False
             raise ValueError(
-                "DECISIONS_IN_PROCESS must be 1 (decisions in a worker process, the default) "
-                "or 0 (in threads of the bot)"
+                "DECISIONS_IN_PROCESS must be 1 (or true, yes, on: decisions in a worker "
+                f"process, the default) or 0 (or false, no, off: in threads of the bot; not "
+                f"{value.strip()})"
             )
         return value
 
@@ -337,13 +348,14 @@ class Settings(BaseSettings):
     def _members_switch(cls, value: object) -> object:
         if isinstance(value, str):
             word = value.strip().lower()
-            if word in ("1", "true", "yes", "on"):
+            if word in SWITCH_ON:
                 return True
-            if word in ("", "0", "false", "no", "off"):
+            if word in ("", *SWITCH_OFF):
                 return False
             raise ValueError(
-                "DISCORD_MEMBERS_INTENT must be 1 (ask for the members intent, switched on in "
-                "the Developer Portal) or 0 (the default)"
+                "DISCORD_MEMBERS_INTENT must be 1 (or true, yes, on: ask for the members "
+                "intent, switched on in the Developer Portal) or 0 (or false, no, off: the "
+                f"default; not {value.strip()})"
             )
         return value
 

@@ -67,3 +67,54 @@ def test_a_shard_id_past_the_most_is_refused_with_the_id(
     assert str(caught.value) == (
         "DISCORD_SHARD_IDS: shard ids are below DISCORD_SHARD_COUNT (at most 100,000; not 99999999)"
     )
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _example_comment(name: str) -> str:
+    """The comment lines of .env.example just above ``NAME=``, joined into one text."""
+    lines = (ROOT / ".env.example").read_text(encoding="utf-8").splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith(f"{name}="))
+    above: list[str] = []
+    for line in reversed(lines[:at]):
+        if not line.startswith("# ") or line.startswith("# ---"):
+            break
+        above.insert(0, line[2:])
+    return " ".join(above)
+
+
+def _readme_row(name: str) -> str:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    return next(line for line in readme.splitlines() if line.startswith(f"| `{name}` |"))
+
+
+@pytest.mark.parametrize("name", ["DECISIONS_IN_PROCESS", "DISCORD_MEMBERS_INTENT"])
+def test_a_switch_s_documented_words_are_the_words_it_takes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """``DECISIONS_IN_PROCESS=yes`` (``true``, ``on``, any case) was taken while .env.example
+    and README said ``1``/``0`` only: the pages now name every word the switch takes, each
+    taken as the page says, and the refusal of another names them and the value given."""
+    from bot.config import SWITCH_OFF, SWITCH_ON
+
+    field = name.lower()
+    pages = {
+        ".env.example": _example_comment(name),
+        "README": _readme_row(name).replace("`", ""),
+    }
+    for page, text in pages.items():
+        for digit, words, on in (("1", SWITCH_ON, True), ("0", SWITCH_OFF, False)):
+            said = f"{digit} (or {', '.join(words[1:])}"
+            assert said in text, (page, said, text)
+            for word in words:
+                for spelt in (word, word.upper(), f" {word.title()} "):
+                    monkeypatch.setenv(name, spelt)
+                    settings = load_settings(str(tmp_path / "none.env"), tokens=False)
+                    assert getattr(settings, field) is on, (name, spelt)
+    monkeypatch.setenv(name, "maybe")
+    with pytest.raises(ConfigError) as caught:
+        load_settings(str(tmp_path / "none.env"), tokens=False)
+    message = str(caught.value)
+    assert message.startswith(f"{name} must be 1 (or true, yes, on: "), message
+    assert " or 0 (or false, no, off: " in message and message.endswith("; not maybe)"), message
