@@ -13,7 +13,14 @@ from collections.abc import Coroutine, Sequence
 from pathlib import Path
 from typing import Any
 
-from bot.config import ConfigError, OutOfReach, Settings, load_settings, unread_warning
+from bot.config import (
+    ConfigError,
+    OutOfReach,
+    Settings,
+    load_settings,
+    platform_warning,
+    unread_warning,
+)
 from bot.logs import configure_logging, in_env_file
 from bot.texts import tr
 from storage.cli import EX_TEMPFAIL, refuse_missing_env_file
@@ -95,6 +102,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     unread = unread_warning(args.env_file)
     if unread is not None:  # (a typo: the bot would start without it, and say nothing)
         print(unread, file=sys.stderr)
+    # (a shard count, a webhook without its platform's token: dropped without a word, ops44;
+    # not with --sandbox, which ignores the tokens themselves)
+    ignored = None if args.sandbox else platform_warning(settings)
+    if ignored is not None:
+        print(ignored, file=sys.stderr)
     refused = _sandbox_flags_refused(args, settings)
     if refused is not None:
         print(f"error: {refused}", file=sys.stderr)

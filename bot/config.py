@@ -27,6 +27,7 @@ __all__ = [
     "Settings",
     "load_settings",
     "parse_shards",
+    "platform_warning",
     "split_listen",
     "unread_variables",
     "unread_warning",
@@ -667,3 +668,37 @@ def unread_warning(env_file: str) -> str | None:
         f"warning: {env_file} sets {', '.join(unread)}, which the bot does not read "
         "(README's Configuration lists the variables it reads)"
     )
+
+
+#: the settings each platform alone reads, by its token's variable (:func:`platform_warning`)
+_PLATFORM_ONLY = {
+    "DISCORD_BOT_TOKEN": ("discord_shard_ids", "discord_shard_count", "discord_members_intent"),
+    "TELEGRAM_BOT_TOKEN": (
+        "telegram_api_base_url",
+        "telegram_webhook_url",
+        "telegram_webhook_listen",
+        "telegram_webhook_secret",
+    ),
+}
+
+
+def platform_warning(settings: Settings) -> str | None:
+    """The ``warning:`` line for the settings of a platform whose token is not set, which
+    nothing reads, ``None`` when there are none: ``"warning: DISCORD_SHARD_COUNT set but no
+    DISCORD_BOT_TOKEN: ignored"`` (both platforms' in the one line, ``; `` between). A
+    setting is set when it differs from its default (``DISCORD_MEMBERS_INTENT=0`` and
+    .env.example's ``TELEGRAM_WEBHOOK_LISTEN=0.0.0.0:8443`` are not). Written to standard
+    error by the bot's start beside :func:`unread_warning` (ops44: a shard count or a webhook
+    without its token was dropped without a word)."""
+    parts = []
+    for token, fields in _PLATFORM_ONLY.items():
+        if getattr(settings, token.lower()) is not None:
+            continue
+        named = [
+            name.upper()
+            for name in fields
+            if getattr(settings, name) != Settings.model_fields[name].default
+        ]
+        if named:
+            parts.append(f"{', '.join(named)} set but no {token}: ignored")
+    return f"warning: {'; '.join(parts)}" if parts else None

@@ -7,7 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import ConfigError, load_settings
+from bot.config import _PLATFORM_ONLY, ConfigError, Settings, load_settings, platform_warning
+from tests.bot.test_config import run_bot
+
+TOKEN = "123456:" + "A" * 35
+DISCORD_TOKEN = "A" * 24 + "." + "B" * 6 + "." + "C" * 27
 
 
 @pytest.mark.parametrize(
@@ -118,3 +122,89 @@ def test_a_switch_s_documented_words_are_the_words_it_takes(
     message = str(caught.value)
     assert message.startswith(f"{name} must be 1 (or true, yes, on: "), message
     assert " or 0 (or false, no, off: " in message and message.endswith("; not maybe)"), message
+
+
+def _settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, **env: str) -> Settings:
+    for name in Settings.model_fields:
+        monkeypatch.delenv(name.upper(), raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    return load_settings(str(tmp_path / "none.env"))
+
+
+def test_a_platform_s_settings_without_its_token_are_one_warning_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``DISCORD_SHARD_COUNT`` (the members intent, a webhook URL) set with no token of its
+    platform was dropped without a word: one line names them, both platforms' in it."""
+    settings = _settings(
+        monkeypatch,
+        tmp_path,
+        DISCORD_SHARD_COUNT="2",
+        DISCORD_MEMBERS_INTENT="yes",
+        TELEGRAM_WEBHOOK_URL="https://bot.example.com/telegram",
+        TELEGRAM_WEBHOOK_SECRET="s3cret",
+    )
+    assert platform_warning(settings) == (
+        "warning: DISCORD_SHARD_COUNT, DISCORD_MEMBERS_INTENT set but no DISCORD_BOT_TOKEN: "
+        "ignored; TELEGRAM_WEBHOOK_URL, TELEGRAM_WEBHOOK_SECRET set but no TELEGRAM_BOT_TOKEN:"
+        " ignored"
+    )
+    # with Discord's token, only Telegram's are ignored
+    settings = _settings(
+        monkeypatch,
+        tmp_path,
+        DISCORD_BOT_TOKEN=DISCORD_TOKEN,
+        DISCORD_SHARD_COUNT="2",
+        TELEGRAM_API_BASE_URL="http://127.0.0.1:8081/bot",
+        TELEGRAM_WEBHOOK_LISTEN="127.0.0.1:8443",
+    )
+    assert platform_warning(settings) == (
+        "warning: TELEGRAM_API_BASE_URL, TELEGRAM_WEBHOOK_LISTEN set but no TELEGRAM_BOT_TOKEN:"
+        " ignored"
+    )
+    # each with its token, or at its default: nothing to say
+    settings = _settings(
+        monkeypatch,
+        tmp_path,
+        TELEGRAM_BOT_TOKEN=TOKEN,
+        TELEGRAM_WEBHOOK_URL="https://bot.example.com/telegram",
+        TELEGRAM_WEBHOOK_SECRET="s3cret",
+        DISCORD_MEMBERS_INTENT="0",
+    )
+    assert platform_warning(settings) is None
+
+
+def test_env_example_as_it_is_gets_no_platform_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """.env.example copied untouched (no token; ``DISCORD_MEMBERS_INTENT=0``,
+    ``TELEGRAM_WEBHOOK_LISTEN=0.0.0.0:8443``, the defaults) is not warned about."""
+    for name in Settings.model_fields:
+        monkeypatch.delenv(name.upper(), raising=False)
+    assert platform_warning(load_settings(str(ROOT / ".env.example"))) is None
+
+
+def test_the_start_warns_of_a_shard_count_without_a_discord_token(tmp_path: Path) -> None:
+    """The bot's start (not ``--sandbox``) prints the line beside the unread variables' one,
+    before it goes on (here: no token, stdin empty, refused as before)."""
+    proc = run_bot({"DISCORD_SHARD_COUNT": "2"}, tmp_path)
+    lines = proc.stderr.strip().splitlines()
+    assert lines[0] == "warning: DISCORD_SHARD_COUNT set but no DISCORD_BOT_TOKEN: ignored", lines
+    assert [line for line in lines if line.startswith("warning:")] == lines[:1], lines
+    assert proc.returncode == 2 and lines[1].startswith("error: no bot token set"), lines
+
+
+def test_operations_md_names_the_settings_the_warning_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/operations.md's bullet on the start's warning lines names every setting the
+    platform line may name, and quotes the line as the bot writes it."""
+    text = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
+    bullet = " ".join(text.split("- *The start's warning lines*", 1)[1].split("\n- ", 1)[0].split())
+    for token, fields in _PLATFORM_ONLY.items():
+        assert f"`{token}`" in bullet
+        for name in fields:
+            assert f"`{name.upper()}`" in bullet, name
+    line = platform_warning(_settings(monkeypatch, tmp_path, DISCORD_SHARD_COUNT="2"))
+    assert f'"{line}"' in bullet
