@@ -42,9 +42,13 @@ class SeatClock:
         return replace(self, budget=budget, bank=bank, running_since=None)
 
     def left(self, now: float) -> tuple[float, float]:
-        """(budget, bank) seconds left at ``now``."""
+        """(budget, bank) seconds left at ``now``: ``(0.0, 0.0)`` from :meth:`deadline` on
+        (computed as a difference, the bank left at the deadline itself could be a rounding
+        error above 0, say 4.8e-08 s, and a press at that instant counted, R8.5)."""
         if self.running_since is None:
             return self.budget, self.bank
+        if now >= self.running_since + self.budget + self.bank:
+            return 0.0, 0.0
         spent = max(0.0, now - self.running_since)
         budget = self.budget - spent
         if budget >= 0:
@@ -70,7 +74,7 @@ class SeatClock:
         budget, bank = self.left(now)
         if budget <= 0 and bank <= 0:
             return True
-        end = self.deadline(grace) if grace is not None else None
+        end = self.deadline(grace)
         return end is not None and now >= end
 
     def arrangement(self, budget: float, now: float) -> SeatClock:
