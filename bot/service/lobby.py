@@ -641,7 +641,9 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
     transition (a buy-in and the stack together), capped so the stack stays within the
     table's maximum (``max_buy_in`` as it is now). One the balance no longer covers is cut
     to what it has, and one it has nothing for is dropped, with a notice in the group: a
-    player still busted is then offered the top-up as usual. A
+    player still busted is then offered the top-up as usual. The group's notices of all the
+    players are ONE message, posted in a step of its own after theirs
+    (:func:`_post_top_up_notices`: a write each was 3 of Telegram's ~20 a minute). A
     computer player's house account is granted what it lacks, in the same transition
     (:func:`~bot.service.bots.house_funds`): it keeps its seat (should the buy-in fail all
     the same, never expected, it stands up).
