@@ -26,6 +26,7 @@ from game.tournament import AWAY_SECONDS, TournamentPhase
 
 __all__ = [
     "busted_notice",
+    "busted_notices",
     "group_screen",
     "lobby_screen",
     "mmss",
@@ -33,6 +34,7 @@ __all__ = [
     "ping_lines",
     "private_screen",
     "showdown_screen",
+    "stacks_named",
 ]
 
 _BOX_KEY = {Box.TOP: "btn.top", Box.MIDDLE: "btn.middle", Box.BOTTOM: "btn.bottom"}
@@ -128,6 +130,26 @@ def busted_notice(t: LiveTable, lang: str, name: str, stack: int) -> str:
     if stack <= 0:
         return tr(lang, "showdown.busted", name=name, label=t.label)
     return tr(lang, "showdown.below_point", name=name, stack=stack, label=t.label)
+
+
+def busted_notices(t: LiveTable, lang: str, seats: Sequence[tuple[str, int]]) -> str:
+    """The group's offer of a top-up (R8.2) to the players ``seats`` (name and stack, in
+    kush, each below a point) in one line: one player's as :func:`busted_notice` says it,
+    several named with their stacks ("Bob (0), Carol (40)"), one write for them all
+    (Telegram allows a group about 20 a minute).
+
+    :raises ValueError: ``seats`` is empty."""
+    if not seats:
+        raise ValueError("nobody to offer the top-up to")
+    if len(seats) == 1:
+        return busted_notice(t, lang, *seats[0])
+    return tr(lang, "showdown.below_point_many", names=stacks_named(seats))
+
+
+def stacks_named(seats: Sequence[tuple[str, int]]) -> str:
+    """Players named with their stacks for a one-line notice: ``[("Bob", 0), ("Carol",
+    40)]`` → ``"Bob (0), Carol (40)"``."""
+    return ", ".join(f"{name} ({stack})" for name, stack in seats)
 
 
 def box_line(cards: Sequence[Card], size: int, lang: str | None = None) -> str:

@@ -526,6 +526,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{name}: {stack} {label} left, less than a point — top up (➕ or /topup) before the next hand, or the seat is freed.",
         "ru": "{name}: в стеке {stack} {label}, меньше очка — докупите (➕ или /topup) до следующей раздачи, иначе место освободится.",
     },
+    "showdown.below_point_many": {
+        "en": "Less than a point left: {names} — top up (➕ or /topup) before the next hand, or the seat is freed.",
+        "ru": "В стеке меньше очка: {names} — докупите (➕ или /topup) до следующей раздачи, иначе место освободится.",
+    },
+    "lobby.point_raised_many": {
+        "en": "A point now costs {point} {label}, more than the stacks of {names} — top up (➕ or /topup) before the next hand, or the seat is freed.",
+        "ru": "Очко теперь стоит {point} {label:acc}, больше стеков: {names} — докупите (➕ или /topup) до следующей раздачи, иначе место освободится.",
+    },
     "lobby.point_raised": {
         "en": "{name}: a point now costs {point} {label}, more than the stack ({stack}) — top up (➕ or /topup) before the next hand, or the seat is freed.",
         "ru": "{name}: очко теперь стоит {point} {label:acc}, больше стека ({stack}) — докупите (➕ или /topup) до следующей раздачи, иначе место освободится.",

@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.model import LiveTable, Phase, Reply, SeatState
-from bot.render import busted_notice
+from bot.render import busted_notices, stacks_named
 from bot.screens import Screen
 from bot.service.runtime import Runtime, Tx
 from bot.texts import tr
@@ -131,12 +131,21 @@ def apply_pending(t: LiveTable, tx: Tx, now: float) -> None:
         # at a showdown (the deal stood them up 4 s later, "no top-up in time", never
         # having offered one); judged by the new point (a stack that pays a lowered one was
         # told to top up, and the deal waited for it)
-        settled = offer_top_ups(t, paid - could_pay, now)
+        settled = _settled_below(t, paid - could_pay, now)
         offered = [s for s in t.awaiting_top_up() if s.seat in could_pay and not s.bot]
-        for seat in offered:
-            t.owe("post", Screen(tr(t.lang, "lobby.point_raised", name=seat.name,
-                                    point=t.options.kush_per_point, label=t.label,
-                                    stack=seat.stack)))  # fmt: skip
+        # one group message for all of them (a write each was 3 of Telegram's ~20 a minute
+        # for 3 players): the settled ones' offer, then the raised point's
+        lines = [busted_notices(t, t.lang, settled)] if settled else []
+        point = t.options.kush_per_point
+        if len(offered) == 1:
+            lines.append(tr(t.lang, "lobby.point_raised", name=offered[0].name, point=point,
+                            label=t.label, stack=offered[0].stack))  # fmt: skip
+        elif offered:
+            names = stacks_named([(s.name, s.stack) for s in offered])
+            lines.append(tr(t.lang, "lobby.point_raised_many", names=names, point=point,
+                            label=t.label))  # fmt: skip
+        if lines:
+            t.owe("post", Screen("\n".join(lines)))
         if offered or settled:
             t.next_hand_at = max(t.next_hand_at or now, now + TOP_UP_SECONDS)
             tx.group = True
@@ -201,13 +210,22 @@ def offer_top_ups(t: LiveTable, paid: set[int], now: float) -> bool:
     early, R8.3) that are now below one are offered the top-up as at a showdown, with
     :data:`TOP_UP_SECONDS` from ``now`` for it before a next deal already set (R8.2): the
     deal stood them up, "no top-up in time", never having offered one. Returns whether one
-    was offered."""
+    was offered. The group gets one notice naming them all (:func:`~bot.render.
+    busted_notices`: one player's as the showdown says it)."""
+    settled = _settled_below(t, paid, now)
+    if settled:
+        t.owe("post", Screen(busted_notices(t, t.lang, settled)))
+    return bool(settled)
+
+
+def _settled_below(t: LiveTable, paid: set[int], now: float) -> list[tuple[str, int]]:
+    """:func:`offer_top_ups` but the notice: the name and stack of each seat in ``paid``
+    now below a point (the next deal set waits :data:`TOP_UP_SECONDS` from ``now`` for
+    their top-ups), for the caller's one group notice."""
     settled = [s for s in t.awaiting_top_up() if s.seat in paid and not s.bot]
-    for seat in settled:
-        t.owe("post", Screen(busted_notice(t, t.lang, seat.name, seat.stack)))
     if settled and t.next_hand_at is not None:
         t.next_hand_at = max(t.next_hand_at, now + TOP_UP_SECONDS)
-    return bool(settled)
+    return [(s.name, s.stack) for s in settled]
 
 
 def top_up_computer_players(t: LiveTable) -> bool:

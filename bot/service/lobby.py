@@ -18,7 +18,7 @@ from bot.model import (
     Reply,
     SeatState,
 )
-from bot.render import busted_notice, closes_after_hand
+from bot.render import busted_notices, closes_after_hand
 from bot.screens import Screen
 from bot.service import tournaments, wallet
 from bot.service.bots import bare_name, house_funds, typed_name
@@ -641,7 +641,9 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
     transition (a buy-in and the stack together), capped so the stack stays within the
     table's maximum (``max_buy_in`` as it is now). One the balance no longer covers is cut
     to what it has, and one it has nothing for is dropped, with a notice in the group: a
-    player still busted is then offered the top-up as usual. A
+    player still busted is then offered the top-up as usual. The group's notices of all the
+    players are ONE message, posted in a step of its own after theirs
+    (:func:`_post_top_up_notices`: a write each was 3 of Telegram's ~20 a minute). A
     computer player's house account is granted what it lacks, in the same transition
     (:func:`~bot.service.bots.house_funds`): it keeps its seat (should the buy-in fail all
     the same, never expected, it stands up).
@@ -657,6 +659,52 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
     except StorageError as exc:
         raise TransitionFailed(f"the group's settings not read: {exc!r}") from exc
     limit = stack_limit(t, community.settings if community else None)
+    told: list[str] = []  # the group's notices, one per player, posted as one (a write each
+    # was 3 of Telegram's ~20 a minute for 3 players at one hand's end)
+    offers: list[tuple[str, int]] = []  # (name, stack) of those offered the top-up
+    try:
+        await _add_queued(rt, t, limit, told, offers)
+    except Exception:
+        # (a storage failure midway: the top-ups made are told before the retry)
+        with contextlib.suppress(TransitionFailed):
+            await _post_top_up_notices(rt, t, told, offers)
+        raise
+    await _post_top_up_notices(rt, t, told, offers)
+
+
+async def _post_top_up_notices(
+    rt: Runtime, t: LiveTable, told: list[str], offers: list[tuple[str, int]]
+) -> None:
+    """Post :func:`add_top_ups`'s notices as ONE group message, in a step of its own: each
+    player's line (``told``), then the offer of the top-up to those still below a point
+    (``offers``: name and stack, R8.2; one player's as the showdown says it, several named
+    in one line, :func:`~bot.render.busted_notices`). One player's reads as before. Nothing
+    to say: no step.
+
+    :raises TransitionFailed: storage refused the step (the notices are not posted)."""
+    if not told and not offers:
+        return
+    lines = [*told]
+    if offers:
+        lines.append(busted_notices(t, t.lang, offers))
+    async with rt.transition(t):
+        t.owe("post", Screen("\n".join(lines)))
+    told.clear()
+    offers.clear()
+
+
+async def _add_queued(
+    rt: Runtime,
+    t: LiveTable,
+    limit: int,
+    told: list[str],
+    offers: list[tuple[str, int]],
+) -> None:
+    """:func:`add_top_ups`'s loop: each queued top-up in its own step (its balanced ledger
+    entry in its own transaction), the group's notice of it appended to ``told`` and an offer
+    of the top-up to ``offers`` once its step is committed (a rolled-back step's never).
+
+    :raises TransitionFailed: as :func:`add_top_ups`."""
     for number in sorted(t.seats):
         # looked up afresh each time: a rolled-back step puts new seat objects in place
         seat = t.seats.get(number)
@@ -667,6 +715,7 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
         asked = t.min_buy_in if seat.top_up_buy_in else seat.top_up
         value = min(asked, limit - seat.stack)
         if value <= 0 or seat.leaving:
+            text = ""
             async with rt.transition(t) as tx:
                 seat.top_up = 0  # the stack is full (the hand was won) or the player left
                 seat.top_up_buy_in = False
@@ -682,8 +731,9 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
                         # deal (it was queued again at every try, the group told each time)
                         stand_up(t, tx, seat)
                         text += "\n" + tr(t.lang, "bot.removed", name=seat.name)
-                    t.owe("post", Screen(text))
                     tx.group = True
+            if text:
+                told.append(text)
             continue
         # a computer player's account is the house's, unlimited (issue 13): run short (it
         # kept losing, or admins raised the buy-in past its grant), it is granted more, in the
@@ -703,13 +753,13 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
                 # made, and still below a point (a point saved during the hand applied as it
                 # ended, R6.6): offered the top-up with its window, as at a showdown (the deal
                 # stood the player up at once, "no top-up in time", never having offered one)
-                offer = "" if seat.bot else _offer_if_busted(rt, t, tx, seat)
+                offer = None if seat.bot else _offer_if_busted(rt, t, tx, seat)
+                capped = ""
                 if value < asked:  # the hand was won, or admins lowered max_buy_in meanwhile
-                    t.owe("post", Screen(tr(t.lang, "lobby.topup_capped", name=seat.name,
-                                            amount=asked, added=value, label=t.label,
-                                            max=limit) + offer))  # fmt: skip
-                elif offer:
-                    t.owe("post", Screen(offer.lstrip("\n")))
+                    capped = tr(t.lang, "lobby.topup_capped", name=seat.name, amount=asked,
+                                added=value, label=t.label, max=limit)  # fmt: skip
+            told.extend([capped] if capped else [])
+            offers.extend([offer] if offer else [])
         except InsufficientFunds as exc:
             # (the balance the refusing transaction read, as the notice names it: one read
             # after it may have moved, "300 not made, the balance has 500")
@@ -717,7 +767,9 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
             seat = t.seats[number]  # the table was rolled back
             if 0 < have < value and not seat.bot:
                 cut = await _top_up_balance(rt, t, seat, asked, have)
-                if cut is None:
+                if not isinstance(cut, InsufficientFunds):
+                    told.append(cut[0])
+                    offers.extend([cut[1]] if cut[1] else [])
                     continue
                 have = await _refused_balance(rt, cut, seat.player_id)
                 seat = t.seats[number]
@@ -726,21 +778,23 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
                 seat.top_up_buy_in = False
                 notice = tr(t.lang, "lobby.topup_failed", name=seat.name, amount=asked,
                             label=t.label, have=have)  # fmt: skip
+                offer = None
                 if seat.bot and t.busted(seat):  # never expected (the house granted first)
                     stand_up(t, tx, seat)
                     notice += "\n" + tr(t.lang, "bot.removed", name=seat.name)
                 else:
-                    notice += _offer_if_busted(rt, t, tx, seat)
-                t.owe("post", Screen(notice))
+                    offer = _offer_if_busted(rt, t, tx, seat)
                 tx.group = True
+            told.append(notice)
+            offers.extend([offer] if offer else [])
 
 
-def _offer_if_busted(rt: Runtime, t: LiveTable, tx: Tx, seat: SeatState) -> str:
+def _offer_if_busted(rt: Runtime, t: LiveTable, tx: Tx, seat: SeatState) -> tuple[str, int] | None:
     """After a queued top-up that was not made, or made short (:func:`add_top_ups`): a
     player still busted is offered the top-up as at a showdown (R8.2), the deal waiting for
-    it; the offer's line for the group's notice ("" when not busted)."""
+    it; the name and stack the group's notice offers it to (``None`` when not busted)."""
     if not t.busted(seat):
-        return ""
+        return None
     if len(available(t)) < t.options.min_players:
         # too few can play without them: the lobby's top-up window, as at a showdown (not
         # 20 s before the deal and then the lobby's 20 s)
@@ -748,17 +802,18 @@ def _offer_if_busted(rt: Runtime, t: LiveTable, tx: Tx, seat: SeatState) -> str:
         top_up_window(rt, t, tx, available(t))
     elif t.next_hand_at is not None:
         t.next_hand_at = max(t.next_hand_at, rt.clock() + TOP_UP_SECONDS)
-    return "\n" + busted_notice(t, t.lang, seat.name, seat.stack)
+    return (seat.name, seat.stack)
 
 
 async def _top_up_balance(
     rt: Runtime, t: LiveTable, seat: SeatState, asked: int, have: int
-) -> InsufficientFunds | None:
+) -> InsufficientFunds | tuple[str, tuple[str, int] | None]:
     """A queued top-up of ``asked`` the balance no longer covers when the hand ends is cut
     to the balance ``have`` (R8.2 caps a top-up only by the table's maximum and the balance;
     at least 1, the least ``/topup N`` takes), as one past ``max_buy_in`` is cut to fit;
-    the group is told. ``None`` when it was made, else storage's refusal (the balance moved
-    again meanwhile)."""
+    the group is told. When it was made, the group's notice of it and the offer of the
+    top-up, if still below a point (:func:`_offer_if_busted`), for :func:`add_top_ups` to
+    post; else storage's refusal (the balance moved again meanwhile)."""
     try:
         async with rt.transition(t) as tx:
             tx.moves.append(BuyIn(seat.player_id, have))
@@ -768,11 +823,11 @@ async def _top_up_balance(
             seat.topped_up += have
             notice = tr(t.lang, "lobby.topup_cut_balance", name=seat.name, amount=asked,
                         added=have, label=t.label)  # fmt: skip
-            t.owe("post", Screen(notice + _offer_if_busted(rt, t, tx, seat)))
+            offer = _offer_if_busted(rt, t, tx, seat)
             tx.group = True
     except InsufficientFunds as exc:  # (rolled back: the caller looks the seat up again)
         return exc
-    return None
+    return notice, offer
 
 
 async def _refused_balance(rt: Runtime, exc: InsufficientFunds, player_id: int) -> int:
