@@ -23,6 +23,7 @@ cannot hold a card (:func:`text_kept`: the network's errors); the traceback's fr
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 import re
 import sys
@@ -155,10 +156,30 @@ def _withheld(exc: BaseException) -> str:
     if isinstance(exc, GameError):
         parts.append(f"code={exc.code}")
     for name in _NUMBERS:
-        value = getattr(exc, name, None)
-        if isinstance(value, int) and not isinstance(value, bool):
+        value = _number(exc, name)
+        if value is not None:
             parts.append(f"{name}={value}")
     return " ".join(parts)
+
+
+def _number(exc: BaseException, name: str) -> int | None:
+    """``exc``'s attribute ``name`` if an integer held as a value (in the instance, or a
+    slot or C member), else ``None``: a property is not run, as the logging filter must not
+    raise nor warn (aiohttp's ``ClientResponseError.code`` warns a ``DeprecationWarning``,
+    an error where warnings are errors; a property may raise), which lost the record and
+    raised into the code that logged."""
+    try:
+        found = inspect.getattr_static(exc, name)
+    except AttributeError:
+        return None
+    if isinstance(found, property):
+        return None
+    if hasattr(type(found), "__get__"):  # (a slot's or a C type's member: no code of ours)
+        try:
+            found = getattr(exc, name)
+        except Exception:
+            return None
+    return found if isinstance(found, int) and not isinstance(found, bool) else None
 
 
 def error_text(exc: BaseException) -> str:
@@ -229,7 +250,11 @@ class HideErrorText(logging.Filter):
         elif isinstance(record.args, tuple):
             record.args = tuple(_hidden(a) for a in record.args)
         if record.exc_info and record.exc_info[1] is not None:
-            record.exc_text = error_text(record.exc_info[1])
+            exc = record.exc_info[1]
+            try:
+                record.exc_text = error_text(exc)
+            except Exception:  # (an odd exception: the record kept, said by its type only)
+                record.exc_text = f"{type(exc).__name__}: {WITHHELD}"
         return True
 
 

@@ -95,7 +95,9 @@ __all__ = [
 
 log = logging.getLogger("bot.service")
 
-_KEEP = ("lock", "timer", "sending", "edits")  # what a rollback leaves on the table object
+#: what a rollback leaves on the table object (``screen_seq``: table messages already queued
+#: to the group's sender count still, else one queued before is taken as overtaken, unwritten)
+_KEEP = ("lock", "timer", "sending", "edits", "screen_seq")
 
 
 class TransitionFailed(Exception):
