@@ -1599,6 +1599,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "“{unit}” would read as a tournament's chips: choose another unit, e.g. “coins” or “₽”",
         "ru": "«{unit}» легко спутать с турнирными фишками: выберите другую единицу, например «монеты» или «₽»",
     },
+    # a kush label that shows nothing ("\u200b", a Braille blank): every amount had no unit
+    "settings.label_blank": {
+        "en": "the label shows nothing: type a unit with visible letters or a symbol, e.g. “coins” or “₽” (invisible characters are dropped)",
+        "ru": "в названии не видно ни одного знака: нужна единица из видимых букв или символа, например «монеты», «coins» или «₽» (невидимые символы убираются)",
+    },
     "settings.label_digits": {
         "en": "the label is shown after every amount (“500 coins”): a short unit with no digits or “=”, e.g. “coins” or “₽”",
         "ru": "название валюты стоит после каждой суммы («500 монет»): нужна короткая единица без цифр и «=», например «монеты», «coins» или «₽»",
