@@ -2,16 +2,26 @@
 
 * ``/settings kush_label co\u200bins`` stored the zero-width space as typed (R8.1): the label
   is saved without invisible format characters (an emoji's joiners kept), and one with
-  nothing left is refused, saying so in the admin's language.
+  nothing left is refused, saying so in the admin's language;
+* ``/grant 100 200`` with no player of id 100 here was "No such player here: 100": the words
+  read as user 100 and 200 or as 100,200 for nobody named; both readings are said and how
+  to name the player, nothing granted.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.texts import tr
+from tests.bot import tg_world
 from tests.bot.conftest import service_env
 from tests.bot.test_service import ALICE, BOB, GROUP
+from tests.bot.test_settings import ALICE as ALICE_S
+from tests.bot.test_settings import BORIS as BORIS_S
+from tests.bot.test_settings import GROUP as GROUP_S
+from tests.bot.test_settings import new_service
 
 FAMILY = "\U0001f468\u200d\U0001f469\u200d\U0001f467"  # one emoji, held by its joiners
 
@@ -60,3 +70,51 @@ async def test_r8_1_a_kush_label_empty_once_stripped_is_refused_in_both_language
     assert "shows nothing" in tr("en", "settings.label_blank")
     assert "не видно" in tr("ru", "settings.label_blank")
     assert (await store.community("telegram", "-100")).settings.kush_label == "kush"
+
+
+async def test_grant_of_a_number_no_player_has_then_an_amount_says_both_readings() -> None:
+    """The service: an unknown user id typed before an amount, the two reading as one amount
+    too, is refused with both readings in the admin's language; nothing moves. A known id
+    (Boris is "2") still gets the grant; an id whose words make no one amount ("1001 100")
+    is an unknown player, as before."""
+    service, store = new_service()
+    await service.balance(GROUP_S, BORIS_S)  # (Boris has a wallet here)
+    community = await store.community("telegram", GROUP_S.community_id)
+    before = await store.ledger(community.id)
+    for actor, lang, want in (
+        (ALICE_S, "en", "Grant 200 to user id 100, or 100,200 to someone? Nobody here has "
+         "id 100; nothing was granted. Name them with @ or reply to their message with /grant N."),
+        (BORIS_S, "ru", "200 игроку с id 100 или 100\u00a0200 кому-то? Игрока с id 100 тут нет; "
+         "ничего не начислено. Укажите игрока через @ или ответьте /grant N на сообщение игрока."),
+    ):  # fmt: skip
+        reply = await service.grant(GROUP_S, actor, True, "100", "200", key=f"a{lang}")
+        assert reply.alert and reply.text == want, (lang, reply.text)
+        reply = await service.grant(GROUP_S, actor, True, "12", "345", key=f"b{lang}")
+        assert reply.alert and reply.text is not None, reply
+        said = (
+            "Grant 345 to user id 12, or 12,345 to someone?",
+            "345 игроку с id 12 или 12\u00a0345",
+        )
+        assert reply.text.startswith(said), reply.text
+    assert await store.ledger(community.id) == before
+    reply = await service.grant(GROUP_S, ALICE_S, True, "1001", "100", key="c")
+    assert reply.text == tr("en", "reply.grant_unknown", name="1001"), reply.text
+    reply = await service.grant(GROUP_S, ALICE_S, True, "2", "200", key="d")
+    assert not reply.alert and reply.text is not None and "Boris: +200" in reply.text, reply.text
+
+
+async def test_grant_100_200_through_telegram_grants_nothing(tmp_path: Path) -> None:
+    """Through Telegram: ``/grant 100 200`` (no member of id 100 here) says both readings;
+    nothing moves. ``/grant @bob 200`` and ``/grant 102 200`` (Bob's id) still grant."""
+    async with tg_world.world(tmp_path) as w:
+        w.fake.admins[tg_world.GROUP_ID] = {tg_world.ALICE.id}
+        await w.say(tg_world.BOB, "/balance")
+        reply = await w.say(tg_world.ALICE, "/grant 100 200")
+        want = tr("en", "reply.grant_id_or_amount", id="100", amount="200", whole="100,200")
+        assert reply["text"] == want, reply
+        top = await w.say(tg_world.ALICE, "/top")
+        assert "1,000 kush" in top["text"] and "200" not in top["text"], top["text"]
+        reply = await w.say(tg_world.ALICE, "/grant @bob 200")
+        assert reply["text"] == "Bob: +200 kush, balance 1,200.", reply
+        reply = await w.say(tg_world.ALICE, "/grant 102 200")
+        assert reply["text"] == "Bob: +200 kush, balance 1,400.", reply
