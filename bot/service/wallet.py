@@ -470,10 +470,11 @@ def read_grant(words: Sequence[str], *, replied: bool = False) -> GrantWords:
     amount (``"1 000"`` is a thousand, not a grant to "1" of "000"); so are they, and no name,
     when they all read as one amount and what follows the first word is none
     (:func:`_amount_alone`: ``/grant 1 000`` with no reply, which :func:`grant` answers by
-    asking who gets it). When the amount is more
-    than one word, the second reading (:attr:`GrantWords.other`) moves words from the amount
-    to the name, as few as leave the longest tail that reads as one amount (not 0, no
-    leading 0: ``"000"`` is a thousands' group of the words before it).
+    asking who gets it), or the first word has a sign (``/grant -100 200``: no user id has
+    one). When the amount is more than one word, the second reading
+    (:attr:`GrantWords.other`) moves words from the amount to the name, as few as leave the
+    longest tail that reads as one amount (not 0, no leading 0: ``"000"`` is a thousands'
+    group of the words before it).
 
     A sign typed as a word of its own before the amount (``/grant @bob - 100``, a "−" or
     "–" too) is the amount's (:func:`signed_words`: "-100", which takes, as ``/grant @bob
@@ -489,6 +490,10 @@ def read_grant(words: Sequence[str], *, replied: bool = False) -> GrantWords:
     if replied and words and not named:
         return GrantWords("", " ".join(words))
     if words and not named and _amount_alone(words, first):
+        return GrantWords("", " ".join(words))
+    if words and not named and words[0][:1] in _SIGNS and read_whole(" ".join(words)) is not None:
+        # a signed first word is no user id (none has a sign): ``/grant -100 200`` is one
+        # amount, −100,200, for nobody named (it was "No such player here: -100", ux45)
         return GrantWords("", " ".join(words))
     if first >= len(words):
         return GrantWords("", "")

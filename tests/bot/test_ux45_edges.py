@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.service.wallet import GrantWords, read_grant
 from bot.texts import tr
 from tests.bot import tg_world
 from tests.bot.conftest import service_env
@@ -118,3 +119,23 @@ async def test_grant_100_200_through_telegram_grants_nothing(tmp_path: Path) -> 
         assert reply["text"] == "Bob: +200 kush, balance 1,200.", reply
         reply = await w.say(tg_world.ALICE, "/grant 102 200")
         assert reply["text"] == "Bob: +200 kush, balance 1,400.", reply
+
+
+@pytest.mark.parametrize(
+    ("typed", "amount"), [("-100 200", "-100 200"), ("- 100 200", "-100 200"), ("+5 200", "+5 200")]
+)
+def test_read_grant_of_a_signed_first_number_names_nobody(typed: str, amount: str) -> None:
+    """No user id has a sign: ``/grant -100 200`` is one amount (−100,200), not user "-100"
+    given 200 ("No such player here: -100")."""
+    assert read_grant(typed.split()) == GrantWords("", amount)
+
+
+async def test_grant_of_a_signed_first_number_asks_who_through_telegram(tmp_path: Path) -> None:
+    async with tg_world.world(tmp_path) as w:
+        w.fake.admins[tg_world.GROUP_ID] = {tg_world.ALICE.id}
+        await w.say(tg_world.BOB, "/balance")
+        reply = await w.say(tg_world.ALICE, "/grant -100 200")
+        want = tr("en", "reply.grant_whom", amount=-100200, label="kush", whole="-100200")
+        assert reply["text"] == want, reply
+        top = await w.say(tg_world.ALICE, "/top")
+        assert "1,000 kush" in top["text"], top["text"]
