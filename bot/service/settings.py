@@ -1904,7 +1904,8 @@ async def settings(
         )
         return Reply(screen=screen)
     # (copied text brings invisible format characters: "hand_seconds\u200b" was "not a
-    # setting", shown as “hand_seconds”; a label keeps them, its emoji are joined by them)
+    # setting", shown as “hand_seconds”; a label's are dropped where it is saved, its emoji's
+    # joiners kept, :func:`updated`)
     name = unformatted(args[0]).lower()
     if not name or _begins_as_number(name):
         text = tr(lang, "reply.settings_no_name") + "\n" + tr(lang, "reply.settings_usage_short")
