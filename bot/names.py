@@ -137,11 +137,20 @@ def quoted(raw: str, limit: int = MAX_ARG) -> str:
     whole). The joiners and tags of an emoji sequence (a family, a flag of a country's
     part: one grapheme cluster with a pictograph) are kept, or it would show in pieces.
     ("ofc\u200bx" was quoted with the zero-width space in it: ux43.)"""
+    return fit(" ".join(shown_only(_plain(raw)).split()), limit)
+
+
+def shown_only(text: str) -> str:
+    """``text`` without the invisible format characters (category Cf: zero-width spaces,
+    joiners, soft hyphens, direction marks) a copied word brings along unseen, except the
+    joiners and tags inside an emoji sequence (a grapheme cluster with a pictograph: a
+    family, a flag of a country's part), which would show it in pieces without them.
+    Nothing else changes (white space, case, length limits are the caller's)."""
     kept = (
         c if _PICTOGRAPH.search(c) else "".join(ch for ch in c if unicodedata.category(ch) != "Cf")
-        for c in _GRAPHEME.findall(_plain(raw))
+        for c in _GRAPHEME.findall(text)
     )
-    return fit(" ".join("".join(kept).split()), limit)
+    return "".join(kept)
 
 
 def clean_arg(raw: str, limit: int = MAX_ARG) -> str:

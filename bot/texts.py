@@ -1501,6 +1501,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Who gets {amount:+d} {label}? Nothing was granted. Name the player: /grant @user {whole}, or reply to their message with /grant {whole}.",
         "ru": "Кому {amount:+d} {label}? Ничего не начислено. Укажите игрока: /grant @игрок {whole} — или ответьте командой /grant {whole} на сообщение игрока.",
     },
+    # "/grant 100 200" with no player of id 100 here: user 100 and 200, or 100 200 for whom?
+    "reply.grant_id_or_amount": {
+        "en": "Grant {amount} to user id {id}, or {whole} to someone? Nobody here has id {id}; nothing was granted. Name them with @ or reply to their message with /grant N.",
+        "ru": "{amount} игроку с id {id} или {whole} кому-то? Игрока с id {id} тут нет; ничего не начислено. Укажите игрока через @ или ответьте /grant N на сообщение игрока.",
+    },
     "reply.grant_which": {
         "en": "“{name}” gets {amount}, or “{other}” gets {grouped}? Nothing was granted. Say which: /grant {other} {whole} (amount without spaces), or /grant {amount} replying to their message.",
         "ru": "«{name}» получает {amount} или «{other}» получает {grouped}? Ничего не начислено. Уточните: /grant {other} {whole} (сумма без пробелов) или /grant {amount} ответом на сообщение игрока.",
@@ -1606,6 +1611,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "settings.label_chips": {
         "en": "“{unit}” would read as a tournament's chips: choose another unit, e.g. “coins” or “₽”",
         "ru": "«{unit}» легко спутать с турнирными фишками: выберите другую единицу, например «монеты» или «₽»",
+    },
+    # a kush label that shows nothing ("\u200b", a Braille blank): every amount had no unit
+    "settings.label_blank": {
+        "en": "the label shows nothing: type a unit with visible letters or a symbol, e.g. “coins” or “₽” (invisible characters are dropped)",
+        "ru": "в названии не видно ни одного знака: нужна единица из видимых букв или символа, например «монеты», «coins» или «₽» (невидимые символы убираются)",
     },
     "settings.label_digits": {
         "en": "the label is shown after every amount (“500 coins”): a short unit with no digits or “=”, e.g. “coins” or “₽”",

@@ -36,7 +36,7 @@ from pydantic import (
 )
 
 from bot.model import REQUESTS_KEPT, LiveTable, Reply, SeatState
-from bot.names import ELLIPSIS, clean_arg, units, visible
+from bot.names import ELLIPSIS, clean_arg, shown_only, units, visible
 from bot.presses import AllSettings, SettingStep, encode
 from bot.screens import Button, Screen
 from bot.service.dealing import apply_pending, maybe_start
@@ -1904,7 +1904,8 @@ async def settings(
         )
         return Reply(screen=screen)
     # (copied text brings invisible format characters: "hand_seconds\u200b" was "not a
-    # setting", shown as “hand_seconds”; a label keeps them, its emoji are joined by them)
+    # setting", shown as “hand_seconds”; a label's are dropped where it is saved, its emoji's
+    # joiners kept, :func:`updated`)
     name = unformatted(args[0]).lower()
     if not name or _begins_as_number(name):
         text = tr(lang, "reply.settings_no_name") + "\n" + tr(lang, "reply.settings_usage_short")
@@ -2575,6 +2576,13 @@ def updated(s: CommunitySettings, name: str, raw: str) -> CommunitySettings:
         else:
             s = replace(s, options={k: v for k, v in s.options.items() if k != name})
         return _checked(s, name)
+    if name == "kush_label":
+        # saved without the invisible format characters a copied word brings along unseen
+        # ("co\u200bins" was stored so, and no "coins" typed later was the same label; an
+        # emoji's joiners are kept, :func:`~bot.names.shown_only`); nothing left, refused
+        raw = shown_only(str(raw)).strip()
+        if not any(map(visible, raw)):
+            raise SettingRefused(lambda lang: tr(lang, "settings.label_blank"))
     if name == "kush_label" and _not_a_unit(str(raw)):  # (R8.1: a label; one already
         # stored still reads as it was saved: only a change is refused; told before its
         # length, "1 kush = 10 ₽" is too long and no unit either)

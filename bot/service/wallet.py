@@ -470,10 +470,11 @@ def read_grant(words: Sequence[str], *, replied: bool = False) -> GrantWords:
     amount (``"1 000"`` is a thousand, not a grant to "1" of "000"); so are they, and no name,
     when they all read as one amount and what follows the first word is none
     (:func:`_amount_alone`: ``/grant 1 000`` with no reply, which :func:`grant` answers by
-    asking who gets it). When the amount is more
-    than one word, the second reading (:attr:`GrantWords.other`) moves words from the amount
-    to the name, as few as leave the longest tail that reads as one amount (not 0, no
-    leading 0: ``"000"`` is a thousands' group of the words before it).
+    asking who gets it), or the first word has a sign (``/grant -100 200``: no user id has
+    one). When the amount is more than one word, the second reading
+    (:attr:`GrantWords.other`) moves words from the amount to the name, as few as leave the
+    longest tail that reads as one amount (not 0, no leading 0: ``"000"`` is a thousands'
+    group of the words before it).
 
     A sign typed as a word of its own before the amount (``/grant @bob - 100``, a "−" or
     "–" too) is the amount's (:func:`signed_words`: "-100", which takes, as ``/grant @bob
@@ -489,6 +490,10 @@ def read_grant(words: Sequence[str], *, replied: bool = False) -> GrantWords:
     if replied and words and not named:
         return GrantWords("", " ".join(words))
     if words and not named and _amount_alone(words, first):
+        return GrantWords("", " ".join(words))
+    if words and not named and words[0][:1] in _SIGNS and read_whole(" ".join(words)) is not None:
+        # a signed first word is no user id (none has a sign): ``/grant -100 200`` is one
+        # amount, −100,200, for nobody named (it was "No such player here: -100", ux45)
         return GrantWords("", " ".join(words))
     if first >= len(words):
         return GrantWords("", "")
@@ -620,6 +625,10 @@ async def grant(
         if refused is not None:
             return refused
         player = await rt.store.player(community.id, target, target_name)
+    if player is None and target_name is None and shown is None:
+        ambiguous = _id_or_amount(lang, target, amount, value)
+        if ambiguous is not None:  # (/grant 100 200: user 100 gets 200, or 100,200 for whom?)
+            return ambiguous
     if player is None:  # (a @username the bot knows from a private chat only, say: they
         # never played here, and nobody else is taken for them by a name they do not have)
         typed = rt.typed_text(community.platform, shown or target)  # (short, no invisibles)
@@ -753,6 +762,24 @@ async def _take_back(
                   taken=amount, kept=value - amount, balance=balance, label=label)  # fmt: skip
         return Reply(text, alert=True)
     return unsure
+
+
+def _id_or_amount(lang: str, first: str, amount: str, value: int) -> Reply | None:
+    """The refusal of ``/grant <first> <amount>`` whose first word ``first`` is a number typed
+    as a user id (digits, not a name the platform resolved) that no player here has, when the
+    words together also read as one amount for nobody named (``/grant 100 200``: user 100
+    gets 200, or someone gets 100,200): both readings said and how to name the player, in
+    ``lang``; nothing is granted on either. ``None`` when ``first`` is no such number or the
+    words make no amount within :data:`~bot.service.settings.KUSH_LIMIT` (``/grant 1001
+    100``: a user id alone, answered as any unknown name)."""
+    if not (first.isascii() and first.isdigit()):
+        return None
+    whole = read_whole(f"{first} {amount}")
+    if whole is None or not 0 < abs(whole) <= KUSH_LIMIT:
+        return None
+    text = tr(lang, "reply.grant_id_or_amount", id=first, amount=grouped(value, lang),
+              whole=grouped(whole, lang))  # fmt: skip
+    return Reply(text, alert=True)
 
 
 def _grant_refusal(lang: str, name: str, balance: int, value: int, label: str) -> Reply | None:
