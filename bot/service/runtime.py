@@ -995,7 +995,8 @@ class Runtime:
         return p.typed_text(text) if p is not None else text
 
     def kush_label(self, community: Community) -> str:
-        """A community's ``kush_label`` setting (stored as the admin typed it, at most 40
+        """A community's ``kush_label`` setting (stored as the admin typed it without its
+        invisible format characters, at most :data:`~bot.service.settings.KUSH_LABEL_MAX`
         characters) as the platform's messages show it literally: the one place that escapes
         it (:meth:`literal`: on Discord ``**x**`` is no bold, ``<@1>`` no mention;
         Telegram's is plain text, unchanged). Every message's ``{label}`` and a table's
