@@ -103,8 +103,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unread is not None:  # (a typo: the bot would start without it, and say nothing)
         print(unread, file=sys.stderr)
     # (a shard count, a webhook without its platform's token: dropped without a word, ops44;
-    # not with --sandbox, which ignores the tokens themselves)
-    ignored = None if args.sandbox else platform_warning(settings)
+    # not with --sandbox, which ignores the tokens themselves, nor with --router, which
+    # refuses a start without the token its webhook settings need, below)
+    ignored = None if args.sandbox or args.router else platform_warning(settings)
     if ignored is not None:
         print(ignored, file=sys.stderr)
     refused = _sandbox_flags_refused(args, settings)
