@@ -217,7 +217,11 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
     table): the bank the player left here with (:attr:`LiveTable.banks_left`) comes back
     only if the table they joined last (:meth:`~storage.api.Store.last_table`, written with
     every join in its transaction, whichever worker served it, kept over restarts) is this
-    one; after A → B → A the bank at A is full again."""
+    one; after A → B → A the bank at A is full again. A bank given back is at most
+    :meth:`~bot.model.LiveTable.new_bank` (the admins' latest ``time_bank_seconds``, one that
+    waits for the match's end included, as the newcomer's): a lowered setting applies to the
+    player rejoining as the admin was told ("players who sit down from now on"); a raised
+    one refills nothing (R8.5)."""
     if t.tournament is not None:
         return await tournaments.register(rt, t, community, actor, lang)
     seated = t.seat_of(actor.user_id)
@@ -269,7 +273,9 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
             name=t.distinct_name(actor.name),  # two of one name are told apart
             lang=lang,  # the caller's language for this actor (a group's forced one first)
             own_lang=language_of(actor.language),  # (what ``lang`` becomes under "auto")
-            bank=t.new_bank() if kept is None else kept,  # R8.6
+            # R8.6: no refill at the same table, but never above the bank a newcomer gets now
+            # (an admin's lowered time_bank_seconds, R8.5, "for who sits down from now on")
+            bank=t.new_bank() if kept is None else min(kept, t.new_bank()),
         )
         t.seats[seat.seat] = seat
         tx.moves.append(Joined(t.platform, actor.user_id))  # the table joined last (R8.6)
