@@ -430,7 +430,7 @@ class LiveTable:
     :ivar names: player id → name of every tournament registrant (for the final standings).
     :ivar banks_left: player id → time bank left when they stood up: the bank does not refill
         by leaving and rejoining the same table (R8.6); given back only if they joined no
-        other table since (:func:`bot.service.lobby.join`).
+        other table since, and at most a newcomer's bank now (:func:`bot.service.lobby.join`).
     :ivar outbox: group messages the last committed transitions owe the chat (a showdown, a
         notice), kept in the snapshot until sent, so that a restarted bot sends the stored
         result and never a recomputed one. Each is ``{"kind": "table" | "post", "text": …,
