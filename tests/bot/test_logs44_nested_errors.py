@@ -82,3 +82,31 @@ def test_a_debug_record_with_an_error_in_a_list_is_written_as_logged() -> None:
     text = stream.getvalue()
     assert f"developer's view: [CardError('{KING} twice')]" in text, text
     assert f"operator's view: [CardError {WITHHELD} code=bad_card]" in text, text
+
+
+async def test_r3_3_a_discord_connection_ended_by_a_bug_is_said_by_type_and_place() -> None:
+    """The Discord client's task ends with an error of no known kind (a bug's, whose text
+    may quote a card): the one error line, and the line handed to ``on_ended`` (the start's
+    ``error:`` line), say its type and where it was raised, not its text; on the old code
+    the line was ``its connection ended (CardError('A♠ is not in your hand'))``, written into
+    the message where :class:`bot.logs.HideErrorText` cannot see it."""
+    from bot.discord import DiscordAdapter
+    from bot.service import TableService
+    from storage.memory import MemoryStore
+
+    stream, _log = _logged()
+    adapter = DiscordAdapter(TableService(MemoryStore()), "A" * 24 + "." + "B" * 6 + ".C")
+    ended: list[str] = []
+    adapter.on_ended = ended.append
+
+    async def broken() -> None:
+        raise CardError(f"{ACE} is not in your hand")
+
+    task = asyncio.create_task(broken())
+    await asyncio.wait([task])
+    adapter._connection_ended(task)
+    text = stream.getvalue()
+    said = f"its connection ended (CardError {WITHHELD} code=bad_card at tests.bot.test_logs44"
+    assert said in text, text
+    assert ended and said in ended[0], ended
+    assert ACE not in text and ACE not in ended[0], (text, ended)
