@@ -15,9 +15,10 @@ whoever runs the bot may sit at its tables, and an exception's text may name a p
 hidden card or discard (a :class:`~game.errors.GameError` "A♠ is not in your hand", a
 snapshot's field quoted by the error that refused it, a platform's refusal quoting the
 private screen sent). In a record at ``INFO`` and above, every exception (the record's
-own and its chain, and one passed as an argument) is said by its type only, unless its kind
-cannot hold a card (:func:`text_kept`: the network's errors); the traceback's frames stay
-(the lines of code, no values), so a crash can still be found.
+own and its chain, and one passed as an argument, also in a list, tuple, set or dict
+argument) is said by its type only, unless its kind cannot hold a card (:func:`text_kept`:
+the network's errors); the traceback's frames stay (the lines of code, no values), so a
+crash can still be found.
 """
 
 from __future__ import annotations
@@ -225,17 +226,44 @@ class _Said:
     __repr__ = __str__
 
 
-def _hidden(arg: object) -> object:
-    return _Said(arg) if isinstance(arg, BaseException) and not text_kept(arg) else arg
+#: the containers :func:`_hidden` looks into (exactly these types: a subclass, a named tuple,
+#: may not be rebuilt from its members)
+_CONTAINERS = frozenset({list, tuple, set, frozenset, dict})
+
+
+def _hidden(arg: object, depth: int = 2) -> object:
+    """``arg``, a log record's argument, with each exception whose text may name a card
+    (:func:`text_kept`) as :class:`_Said`: ``arg`` itself, or one in a list, tuple, set or
+    dict (its keys and values) up to ``depth`` containers deep (``{"seat": 1, "error":
+    exc}``, :func:`asyncio.gather`'s results with ``return_exceptions=True``, logged with
+    ``%r``). A container holding one is rebuilt, never changed (it is the caller's); ``arg``
+    itself is returned when nothing is hidden, so a record without such an argument costs
+    a type check an argument."""
+    if isinstance(arg, BaseException):
+        return arg if text_kept(arg) else _Said(arg)
+    kind = type(arg)
+    if not depth or kind not in _CONTAINERS or not arg:
+        return arg
+    if isinstance(arg, dict):
+        said = [(_hidden(k, depth - 1), _hidden(v, depth - 1)) for k, v in arg.items()]
+        same = all(a is k and b is v for (a, b), (k, v) in zip(said, arg.items(), strict=True))
+        return arg if same else dict(said)
+    assert isinstance(arg, list | tuple | set | frozenset)
+    members = list(arg)
+    hidden = [_hidden(m, depth - 1) for m in members]
+    if all(a is b for a, b in zip(hidden, members, strict=True)):
+        return arg
+    return hidden if isinstance(arg, list) else type(arg)(hidden)
 
 
 class HideErrorText(logging.Filter):
     """Keeps hidden cards (R3.3) out of a record at ``INFO`` and above: its exception is
     written by :func:`error_text` (the frames kept, the text of each exception that may
-    name a card withheld), an exception among its arguments (or as its message) by
-    :func:`said_by_type`. ``record.exc_info`` stays (other filters look at its type); a
-    ``DEBUG`` record is left as it is (a developer's level: python-telegram-bot logs the
-    requests' bodies there anyway). Never drops a record; a record is hidden once, whatever
+    name a card withheld), an exception among its arguments (also in a list, tuple, set or
+    dict argument, two deep: :func:`_hidden`; or as its message) by :func:`said_by_type`.
+    ``record.exc_info`` stays (other filters look at its type); a ``DEBUG`` record is left
+    as it is (a developer's level: python-telegram-bot logs the requests' bodies there
+    anyway). Never drops a record; a record is hidden once, whatever
     number of handlers it reaches."""
 
     def filter(self, record: logging.LogRecord) -> bool:

@@ -69,6 +69,7 @@ from bot.discord.presenter import (
     discord_name,
     ephemeral_ref,
 )
+from bot.logs import raised_at, said_by_type, text_kept
 from bot.model import Actor, ChatRef, LiveTable, Reply
 from bot.names import clean_name
 from bot.presses import (
@@ -1259,7 +1260,12 @@ class DiscordAdapter:
                 f"{close_code_advice(exc.code)}, then start the bot again"
             )
         else:
-            why = f"its connection ended ({exc!r}): start the bot again"
+            # (its text only if of a kind that cannot name a card, R3.3: the filter of
+            # bot.logs cannot see an exception already written into the line; logs44)
+            said = repr(exc)  # (None: the client returned)
+            if exc is not None and not text_kept(exc):
+                said = f"{said_by_type(exc)} at {raised_at(exc)}"
+            why = f"its connection ended ({said}): start the bot again"
         line = f"Discord is no longer served: {why}"
         log.error("%s", line)
         if self.on_ended is not None:
