@@ -2204,7 +2204,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Кнопка устарела: нажмите в последнем сообщении с вашими картами.",
     },
     # the same on Discord, where "My cards" shows the hand as it is now
-    "err.stale_hand_discord": {
+    "err.stale_hand.discord": {
         "en": "This button is out of date: press 🂠 My cards again.",
         "ru": "Кнопка устарела: нажмите «🂠 Мои карты» ещё раз.",
     },

@@ -1945,11 +1945,11 @@ class TableService:
             own = chat is not None and chat.private
             if own and seat.private_ref is not None and message_ref != seat.private_ref:
                 # a superseded hand message
-                return Reply(tr(lang, play.stale_hand_key(t.platform)), alert=True)
+                return Reply(tr(lang, on(t.platform, "err.stale_hand")), alert=True)
             if own and seat.private_ref is None and self._hand_elsewhere(t, actor, message_ref):
                 # the player's hand message of another table: never taken as this one's (both
                 # tables wrote their hands into one message)
-                return Reply(tr(lang, play.stale_hand_key(t.platform)), alert=True)
+                return Reply(tr(lang, on(t.platform, "err.stale_hand")), alert=True)
             view = message_ref.startswith(HAND_VIEW_PREFIX)
             answered = Answered(seat.seat, message_ref, own, view)
         # a private hand (``again``: the press delivered again, never a second press)

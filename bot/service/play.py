@@ -24,7 +24,7 @@ from bot.service.chinese import start_reveal
 from bot.service.dealing import sync_clocks
 from bot.service.runtime import SAFE_PRESS_SECONDS, Answered, Runtime, Tx
 from bot.service.showdown import finish_open_face
-from bot.texts import error_text, tr
+from bot.texts import error_text, on, tr
 from bot.thinking import press_seconds
 from game.actions import Action, Confirm, Discard, Place, Timeout, Unplace
 from game.board import Board, Box, assess_board
@@ -406,24 +406,17 @@ def _stale(
     following the game when its interaction token is too old to edit it). ``key``: the
     refusal's text (``err.timed_out`` for a press of the screen the clock's move replaced,
     R8.5; by default "out of date" with what to do: "here are your cards" when the hand is
-    written with it, else :func:`stale_hand_key`); ``text``: the refusal's text as written
+    written with it, else ``err.stale_hand`` in the platform's wording, :func:`on`: on
+    Discord "press My cards again"); ``text``: the refusal's text as written
     (the core's reason for a card's press of an older screen of the street,
     :func:`_this_street`)."""
     shown = _shows_own_hand(answered, seat)
     if key is None:  # out of date: what to press instead
-        key = "err.stale_shown" if shown else stale_hand_key(t.platform)
+        key = "err.stale_shown" if shown else on(t.platform, "err.stale_hand")
     refused = Reply(text or tr(lang, key), alert=True)
     if not shown:
         return refused
     return Reply(refused.text, alert=True, screen=rt.render_private(t, seat), private=True)
-
-
-def stale_hand_key(platform: str) -> str:
-    """The text key refusing a hand's button pressed on a message that no longer shows the
-    player's hand (a superseded private message, another table's): on Discord "press My
-    cards again" (it shows the hand as it is now), elsewhere "use your newest hand
-    message"."""
-    return "err.stale_hand_discord" if platform == "discord" else "err.stale_hand"
 
 
 async def _confirm(
