@@ -331,34 +331,23 @@ class Settings(BaseSettings):
     @field_validator("decisions_in_process", mode="before")
     @classmethod
     def _switch(cls, value: object) -> object:
-        if isinstance(value, str):
-            word = value.strip().lower()
-            if word in ("", *SWITCH_ON):
-                return True
-            if word in SWITCH_OFF:
-                return False
-            raise ValueError(
-                "DECISIONS_IN_PROCESS must be 1 (or true, yes, on: decisions in a worker "
-                f"process, the default) or 0 (or false, no, off: in threads of the bot; not "
-                f"{value.strip()})"
-            )
-        return value
+        return _read_switch(
+            value,
+            empty=True,
+            refusal="DECISIONS_IN_PROCESS must be 1 (or true, yes, on: decisions in a worker "
+            "process, the default) or 0 (or false, no, off: in threads of the bot; not {})",
+        )
 
     @field_validator("discord_members_intent", mode="before")
     @classmethod
     def _members_switch(cls, value: object) -> object:
-        if isinstance(value, str):
-            word = value.strip().lower()
-            if word in SWITCH_ON:
-                return True
-            if word in ("", *SWITCH_OFF):
-                return False
-            raise ValueError(
-                "DISCORD_MEMBERS_INTENT must be 1 (or true, yes, on: ask for the members "
-                "intent, switched on in the Developer Portal) or 0 (or false, no, off: the "
-                f"default; not {value.strip()})"
-            )
-        return value
+        return _read_switch(
+            value,
+            empty=False,
+            refusal="DISCORD_MEMBERS_INTENT must be 1 (or true, yes, on: ask for the members "
+            "intent, switched on in the Developer Portal) or 0 (or false, no, off: the "
+            "default; not {})",
+        )
 
     @field_validator("lease_seconds")
     @classmethod
@@ -517,6 +506,24 @@ class Settings(BaseSettings):
     def has_token(self) -> bool:
         """Whether at least one platform is configured."""
         return self.telegram_bot_token is not None or self.discord_bot_token is not None
+
+
+def _read_switch(value: object, *, empty: bool, refusal: str) -> object:
+    """A switch's value as written in the environment: a word of :data:`SWITCH_ON` or
+    :data:`SWITCH_OFF` (any case, spaces around it dropped) as ``True`` / ``False``, ``""``
+    as ``empty`` (its default); anything not a string as it is (pydantic reads it).
+
+    :raises ValueError: another word: ``refusal`` with the word given in its ``{}``."""
+    if not isinstance(value, str):
+        return value
+    word = value.strip().lower()
+    if word in SWITCH_ON:
+        return True
+    if word in SWITCH_OFF:
+        return False
+    if not word:
+        return empty
+    raise ValueError(refusal.format(value.strip()))
 
 
 def _given(value: float) -> str:
