@@ -405,6 +405,9 @@ class Settings(BaseSettings):
             if count is None or count < 1 or max(shards, default=0) >= count:
                 raise ValueError(
                     "DISCORD_SHARD_IDS needs DISCORD_SHARD_COUNT greater than every shard id"
+                    f" (DISCORD_SHARD_IDS={self.discord_shard_ids} goes up to"
+                    f" {max(shards, default=0)}; DISCORD_SHARD_COUNT"
+                    f"{' not set' if count is None else f'={count}'})"
                 )
         runs = self.shard_ids or []
         if len(runs) > MAX_SHARDS_PER_PROCESS:
@@ -573,10 +576,14 @@ def parse_shards(value: str) -> list[int]:
         if not low.isdigit() or (sep and not high.isdigit()):
             raise ValueError(
                 "DISCORD_SHARD_IDS is shard numbers and ranges, e.g. 0-1 or 2,3, or none"
+                f" (not {value.strip()[:40]!r})"
             )
         shards.update(range(_shard_bound(low), _shard_bound(high if sep else low) + 1))
-    if not shards:
-        raise ValueError("DISCORD_SHARD_IDS is shard numbers and ranges, e.g. 0-1 or 2,3")
+    if not shards:  # (a range from high to low: 3-1)
+        raise ValueError(
+            "DISCORD_SHARD_IDS is shard numbers and ranges, e.g. 0-1 or 2,3"
+            f" (not {value.strip()[:40]!r})"
+        )
     return sorted(shards)
 
 

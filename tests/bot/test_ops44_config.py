@@ -73,6 +73,45 @@ def test_a_shard_id_past_the_most_is_refused_with_the_id(
     )
 
 
+@pytest.mark.parametrize(
+    ("ids", "count", "said"),
+    [
+        (
+            "0-x",
+            "4",
+            "DISCORD_SHARD_IDS is shard numbers and ranges, e.g. 0-1 or 2,3, or none (not '0-x')",
+        ),
+        ("3-1", "4", "DISCORD_SHARD_IDS is shard numbers and ranges, e.g. 0-1 or 2,3 (not '3-1')"),
+        (
+            "0-4",
+            "4",
+            "DISCORD_SHARD_IDS needs DISCORD_SHARD_COUNT greater than every shard id"
+            " (DISCORD_SHARD_IDS=0-4 goes up to 4; DISCORD_SHARD_COUNT=4)",
+        ),
+        (
+            "2,3",
+            None,
+            "DISCORD_SHARD_IDS needs DISCORD_SHARD_COUNT greater than every shard id"
+            " (DISCORD_SHARD_IDS=2,3 goes up to 3; DISCORD_SHARD_COUNT not set)",
+        ),
+    ],
+)
+def test_shard_ids_refused_with_the_values_given(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ids: str, count: str | None, said: str
+) -> None:
+    """DISCORD_SHARD_IDS's refusals said what the setting is but not what it was given (nor
+    the count it was checked against), where every numeric setting's refusal names it."""
+    monkeypatch.setenv("DISCORD_SHARD_IDS", ids)
+    if count is None:
+        monkeypatch.delenv("DISCORD_SHARD_COUNT", raising=False)
+    else:
+        monkeypatch.setenv("DISCORD_SHARD_COUNT", count)
+    monkeypatch.setenv("WORKER_ID", "w1")
+    with pytest.raises(ConfigError) as caught:
+        load_settings(str(tmp_path / "none.env"), tokens=False)
+    assert str(caught.value) == said
+
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
