@@ -140,24 +140,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 tr(args.lang or "en", "sandbox.db_is_bots", path=args.sandbox_db), file=sys.stderr
             )
             return 2
-        from bot.sandbox import SandboxOptions, run_sandbox, stored_group_language
-
-        # the first lines in the language the sandbox then speaks: --lang, else the one its
-        # group was set to (a resumed Russian sandbox started in English, its next line
-        # Russian), else English
-        lang = args.lang or stored_group_language(Path(args.sandbox_db)) or "en"
-        # the file actually read: the default .env may be missing (a given one may not)
-        where = "" if Path(args.env_file).is_file() else "_file"
-        if not args.sandbox and _stdin_empty():
-            # (a service started without its token: the sandbox ended at once, status 0,
-            # which a service manager took for a success; the flag plays it all the same)
-            print(tr(lang, f"sandbox.no_input{where}", file=args.env_file),
-                  file=sys.stderr)  # fmt: skip
-            return 2
-        if not args.sandbox:
-            print(tr(lang, f"sandbox.no_token{where}", file=args.env_file), flush=True)
-        print(_sandbox_db_line(lang, args.sandbox_db, settings), flush=True)
-        logging.getLogger().setLevel(logging.WARNING)
+        from bot.sandbox import SandboxOptions, run_sandbox
 
         opts = SandboxOptions(
             db=Path(args.sandbox_db),
@@ -176,6 +159,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             decisions_in_process=settings.decisions_in_process,
             storage_wait=settings.storage_wait_seconds,
         )
+        # the first lines in the language the sandbox then speaks
+        lang = opts.opening_lang()
+        # the file actually read: the default .env may be missing (a given one may not)
+        where = "" if Path(args.env_file).is_file() else "_file"
+        if not args.sandbox and _stdin_empty():
+            # (a service started without its token: the sandbox ended at once, status 0,
+            # which a service manager took for a success; the flag plays it all the same)
+            print(tr(lang, f"sandbox.no_input{where}", file=args.env_file),
+                  file=sys.stderr)  # fmt: skip
+            return 2
+        if not args.sandbox:
+            print(tr(lang, f"sandbox.no_token{where}", file=args.env_file), flush=True)
+        print(_sandbox_db_line(lang, args.sandbox_db, settings), flush=True)
+        logging.getLogger().setLevel(logging.WARNING)
         try:
             with contextlib.suppress(KeyboardInterrupt):  # the sandbox has saved and said bye
                 asyncio.run(run_sandbox(opts))

@@ -148,6 +148,17 @@ class SandboxOptions:
     def __post_init__(self) -> None:
         sandbox_timers(self.hand_seconds)  # a value the setting refuses is refused here
 
+    def opening_lang(self) -> str:
+        """The language (``"en"``/``"ru"``) of what a start says before the sandbox's group is
+        read (bot.__main__'s first lines, a busy file's refusal): :attr:`lang` when ``--lang``
+        is given (in :attr:`given`), else the one the group's ``language`` setting holds in
+        :attr:`db` (:func:`stored_group_language`), else :attr:`lang`. A resumed Russian
+        sandbox started without ``--lang`` said its first lines in English, its next one
+        already Russian. Raises nothing (an unreadable file gives :attr:`lang`)."""
+        if "lang" in self.given:
+            return self.lang
+        return stored_group_language(self.db) or self.lang
+
     @property
     def bot_pace(self) -> tuple[float, float]:
         """The service's ``bot_pace``: seconds (least, most) before a computer player moves."""
@@ -332,11 +343,8 @@ class Sandbox:
             self._lock = None
         else:
             if self._lock is None:  # another sandbox, or a bot, runs on the file
-                # (in the language of the lines above it, bot.__main__: the group's when
-                # --lang is not given)
-                lang = self.opts.lang
-                if "lang" not in self.opts.given:
-                    lang = stored_group_language(self.opts.db) or lang
+                # (in the language of the lines above it, bot.__main__)
+                lang = self.opts.opening_lang()
                 raise ConfigError(tr(lang, "sandbox.db_busy", path=self.opts.db))
         try:
             self.store = await SqliteStore.open(self.opts.db)

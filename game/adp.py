@@ -34,7 +34,7 @@ import os
 import random
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from functools import lru_cache
-from itertools import combinations, permutations, product
+from itertools import combinations, permutations
 from pathlib import Path
 from typing import Final
 
@@ -44,7 +44,7 @@ from game.board import BOXES, Board, Box, fantasyland_cards, royalty
 from game.cards import DECK, Card
 from game.evaluator import rank3, rank5
 from game.options import RuleOptions
-from game.strategy import candidate_placements, made_ranks
+from game.strategy import candidate_placements, made_ranks, street_placements
 
 __all__ = [
     "FEATURES",
@@ -381,29 +381,26 @@ def afterstates(
     board: Board, cards: Sequence[Card], discards: int
 ) -> list[tuple[list[tuple[Card, Box | None]], Board, tuple[Card, ...]]]:
     """Every distinct legal way to place a street: ``(placement, board after it, the cards
-    discarded)``, placement as ``(card, box or None)`` per card of ``cards`` (R3.2)."""
-    out: list[tuple[list[tuple[Card, Box | None]], Board, tuple[Card, ...]]] = []
-    free = [board.free(b) for b in BOXES]
+    discarded)``, placement as ``(card, box or None)`` per card of ``cards`` (R3.2;
+    :func:`game.strategy.street_placements`, in its order)."""
     # distinct cards: every (discards, boxes) choice gives another board, no duplicate to drop
-    for thrown in combinations(range(len(cards)), discards):
-        kept = [i for i in range(len(cards)) if i not in thrown]
-        for boxes in product(range(3), repeat=len(kept)):
-            if any(boxes.count(k) > free[k] for k in range(3)):
-                continue
-            rows: list[list[Card]] = [list(board.top), list(board.middle), list(board.bottom)]
-            where: dict[int, Box | None] = {i: None for i in thrown}
-            for i, bi in zip(kept, boxes, strict=True):
-                where[i] = BOXES[bi]
-                rows[bi].append(cards[i])
-            after = Board(tuple(rows[0]), tuple(rows[1]), tuple(rows[2]))
-            out.append(
-                (
-                    [(cards[i], where[i]) for i in range(len(cards))],
-                    after,
-                    tuple(cards[i] for i in thrown),
-                )
-            )
-    return out
+    return [_afterstate(board, p) for p in street_placements(board, cards, discards)]
+
+
+def _afterstate(
+    board: Board, placement: list[tuple[Card, Box | None]]
+) -> tuple[list[tuple[Card, Box | None]], Board, tuple[Card, ...]]:
+    """``(placement, the board after it, the cards it discards)`` for a legal ``placement``
+    of a street on ``board`` (:func:`afterstates`)."""
+    rows: list[list[Card]] = [list(board.top), list(board.middle), list(board.bottom)]
+    thrown: list[Card] = []
+    for card, box in placement:
+        if box is None:
+            thrown.append(card)
+        else:
+            rows[box.index].append(card)
+    after = Board(tuple(rows[0]), tuple(rows[1]), tuple(rows[2]))
+    return placement, after, tuple(thrown)
 
 
 def objective(o: tuple[float, float, float], fl: float, foul: float) -> float:
@@ -1200,13 +1197,10 @@ def choose(
     on_board = set(board.cards())
     known = frozenset(c for c in dead if c not in on_board and c not in cards)
     if width:
-        options_ = []
-        for placement in candidate_placements(board, cards, discards, width, True):
-            after = board
-            for c, b in placement:
-                if b is not None:
-                    after = after.with_card(b, c)
-            options_.append((placement, after, tuple(c for c, b in placement if b is None)))
+        options_ = [
+            _afterstate(board, placement)
+            for placement in candidate_placements(board, cards, discards, width, True)
+        ]
     else:
         options_ = afterstates(board, cards, discards)
     seed = sum((i + 1) * c.index for i, c in enumerate([*board.cards(), *cards]))

@@ -20,8 +20,8 @@ from game.board import BOXES
 from game.cards import cards_str, shuffled_deck
 from game.chinese import ChineseGame
 from game.errors import GameError
-from game.hand import Hand, HandSetup
-from game.match import MatchState
+from game.hand import Hand, HandResult, HandSetup
+from game.match import HandPlan, MatchState
 from game.options import GameKind, RuleOptions
 from game.tournament import Tournament, TournamentConfig, TournamentPhase
 
@@ -53,6 +53,22 @@ def play_turn(hand: Hand, seat: int, *, policy: str = "strategy", batch: bool = 
     hand.apply(Confirm(seat))
 
 
+def _played(
+    options: RuleOptions, plan: HandPlan, rng: random.Random, policy: str
+) -> tuple[Hand, HandResult]:
+    """The hand ``plan`` dealt from a deck shuffled by ``rng`` and played to its showdown
+    by every seat with ``policy`` (:func:`play_turn`), with its result (:func:`simulate`,
+    :func:`simulate_tournament`)."""
+    setup = HandSetup.deal(
+        options, plan.seats, plan.button, plan.fantasyland, deck=shuffled_deck(rng=rng)
+    )
+    hand = Hand(setup)
+    while not hand.is_over:
+        play_turn(hand, hand.to_act[0], policy=policy, batch=True)
+    assert hand.result is not None  # (a hand over has its result)
+    return hand, hand.result
+
+
 def simulate(
     options: RuleOptions,
     players: int,
@@ -72,14 +88,7 @@ def simulate(
     state = MatchState.new(options)
     for n in range(1, hands + 1):
         plan = state.next_hand(seats)
-        setup = HandSetup.deal(
-            options, plan.seats, plan.button, plan.fantasyland, deck=shuffled_deck(rng=rng)
-        )
-        hand = Hand(setup)
-        while not hand.is_over:
-            play_turn(hand, hand.to_act[0], policy=policy, batch=True)
-        result = hand.result
-        assert result is not None
+        hand, result = _played(options, plan, rng, policy)
         state = state.after_hand(result, plan)
         discards = {s: hand.discards_of(s) for s in plan.seats}
         yield {
@@ -88,7 +97,7 @@ def simulate(
             "seats": [
                 {
                     "seat": r.seat,
-                    "fantasyland_cards": setup.fantasyland.get(r.seat, 0),
+                    "fantasyland_cards": hand.setup.fantasyland.get(r.seat, 0),
                     **r.board.to_json(),
                     "discards": cards_str(discards[r.seat]),
                     "fouled": r.fouled,
@@ -144,14 +153,7 @@ def simulate_tournament(
             raise GameError(f"no winner after {max_hands} hands")
         plan = state.next_hand(tournament.in_play)
         dealt = tournament.deal(1 + tournament.hands // level_hands)
-        setup = HandSetup.deal(
-            options, plan.seats, plan.button, plan.fantasyland, deck=shuffled_deck(rng=rng)
-        )
-        hand = Hand(setup)
-        while not hand.is_over:
-            play_turn(hand, hand.to_act[0], policy=policy, batch=True)
-        result = hand.result
-        assert result is not None
+        _, result = _played(options, plan, rng, policy)
         state = state.after_hand(result, plan)
         pairs: tuple[tuple[int, int, int], ...] | None = result.pairs
         if chinese is not None:

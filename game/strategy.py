@@ -319,10 +319,14 @@ def _greedy(
     return [(c, out.get(c)) for c in cards]
 
 
-def _candidates(
+def street_placements(
     board: Board, cards: Sequence[Card], discards: int
 ) -> list[list[tuple[Card, Box | None]]]:
-    """Every legal way to place the street (each discard choice × each box assignment)."""
+    """Every legal way to place the street ``cards`` on ``board`` with ``discards`` of them
+    thrown (R3.2): per discard choice (in :func:`itertools.combinations` order) each
+    assignment of the kept cards to boxes with room, as ``(card, box or None for a
+    discard)`` per card of ``cards``, in their order. Raises nothing; none when the boxes
+    cannot hold the kept cards. :func:`game.adp.afterstates` pairs each with its board."""
     out: list[list[tuple[Card, Box | None]]] = []
     free = [board.free(b) for b in BOXES]
     for thrown in combinations(range(len(cards)), discards):
@@ -439,7 +443,9 @@ def candidate_placements(
     when the first ones already exceed it)."""
     greedy = _greedy(board, cards, len(cards) - discards)
     ranked = sorted(
-        _candidates(board, cards, discards), key=lambda p: _static_value(board, p), reverse=True
+        street_placements(board, cards, discards),
+        key=lambda p: _static_value(board, p),
+        reverse=True,
     )
     if board.count == 0:  # (the first street: see _loaded_middle)
         ranked = [p for p in ranked if not _loaded_middle(board, p)] or ranked

@@ -185,6 +185,11 @@ def _warn_unread(env_file: str) -> None:
     (``DATABSE_URL``) checked or backed up the SQLite file ``DATABASE_PATH``, without a word
     (ops42). The one import of ``bot`` in this package, here in the command line reading the
     bot's own settings file: which names the bot reads, its settings alone know."""
+    # imported here, not at the top: no cycle (bot.config imports nothing of storage), but
+    # the lower layer's one dependency on the upper stays on the one path that reads the
+    # bot's settings file; with --db, bot is never loaded. Moving the list of the bot's
+    # variables down here would copy bot.config.Settings (and _Database reads only the two
+    # it needs: Settings would refuse the check over a malformed token)
     from bot.config import unread_warning
 
     line = unread_warning(env_file)

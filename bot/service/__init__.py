@@ -702,7 +702,6 @@ class TableService:
         open: its number; refused, or storage failed). Called under the chat's
         :meth:`Runtime.opening_lock`: the look for the chat's table and the opening are one
         step for the other openings here."""
-        games = tr(lang, "games.names")
         existing = self.table_in(chat)
         if existing is None and self.rt.restoring:  # (the chat's table may be one still to
             # be restored: storage refused the new one, "something went wrong")
@@ -728,8 +727,9 @@ class TableService:
         try:
             options = settings_mod.table_options(settings, game)  # the options game has
         except OptionError:
-            return Reply(tr(lang, "reply.game_unavailable", games=games), alert=True)
-        if options.game not in PLAYABLE_GAMES:
+            options = None
+        if options is None or options.game not in PLAYABLE_GAMES:
+            games = tr(lang, "games.names")
             return Reply(tr(lang, "reply.game_unavailable", games=games), alert=True)
         tour = None
         if tournament:

@@ -1020,21 +1020,7 @@ class FakeTelegram:
     async def send_anonymous(self, chat_id: int, text: str) -> int:
         """An anonymous admin of the group writes ``text``: Telegram sends it from
         GroupAnonymousBot with ``sender_chat`` the group itself; returns the message id."""
-        message_id = next(self._message_ids)
-        msg: dict[str, Any] = {
-            "message_id": message_id,
-            "date": int(time.time()),
-            "chat": self._chat_of(chat_id),
-            "from": dict(ANONYMOUS_ADMIN),
-            "sender_chat": self._chat_of(chat_id),
-            "text": text,
-        }
-        if text.startswith("/"):
-            length = len(text.split()[0])
-            msg["entities"] = [{"type": "bot_command", "offset": 0, "length": length}]
-        self.messages[(chat_id, message_id)] = msg
-        await self.push({"message": msg})
-        return message_id
+        return await self._send_for_chat(chat_id, ANONYMOUS_ADMIN, self._chat_of(chat_id), text)
 
     async def send_as_channel(
         self, chat_id: int, channel_id: int, text: str, title: str = "Channel"
@@ -1042,13 +1028,23 @@ class FakeTelegram:
         """A member writes ``text`` in the group ``chat_id`` on behalf of their channel
         ``channel_id``: Telegram sends it from Channel_Bot with ``sender_chat`` that channel
         (every channel shares that one sender); returns the message id."""
+        channel = {"id": channel_id, "type": "channel", "title": title}
+        return await self._send_for_chat(chat_id, CHANNEL_BOT, channel, text)
+
+    async def _send_for_chat(
+        self, chat_id: int, sender: dict[str, Any], sender_chat: dict[str, Any], text: str
+    ) -> int:
+        """``text`` written in the group ``chat_id`` on behalf of the chat ``sender_chat``,
+        from Telegram's stand-in user ``sender`` (:data:`ANONYMOUS_ADMIN`,
+        :data:`CHANNEL_BOT`), a command's entity with it (:meth:`send_anonymous`,
+        :meth:`send_as_channel`); returns the message id."""
         message_id = next(self._message_ids)
         msg: dict[str, Any] = {
             "message_id": message_id,
             "date": int(time.time()),
             "chat": self._chat_of(chat_id),
-            "from": dict(CHANNEL_BOT),
-            "sender_chat": {"id": channel_id, "type": "channel", "title": title},
+            "from": dict(sender),
+            "sender_chat": sender_chat,
             "text": text,
         }
         if text.startswith("/"):

@@ -289,14 +289,16 @@ def test_r6_1_strong_compares_the_fantasyland_lines_the_static_score_ranks_low()
     # candidates; on an empty board the best with a lone king on top are
     board = Board(parse_cards("Qs"), parse_cards("Kc 7d"), parse_cards("9h 9d 4s"))
     street = parse_cards("Qh 5c 2d")
-    ranked = [p for p in strategy._candidates(board, street, 1) if (street[0], Box.TOP) not in p]
+    ranked = [
+        p for p in strategy.street_placements(board, street, 1) if (street[0], Box.TOP) not in p
+    ]
     assert strategy._top_candidates(board, ranked) == []
-    ranked = strategy._candidates(board, street, 1)
+    ranked = strategy.street_placements(board, street, 1)
     made = strategy._top_candidates(board, ranked)
     assert len(made) == strategy._CANDIDATES_MADE_TOP
     assert all((street[0], Box.TOP) in p for p in made)
     first = parse_cards("Kd Th 8c 5s 3h")
-    lone = strategy._top_candidates(Board(), strategy._candidates(Board(), first, 0))
+    lone = strategy._top_candidates(Board(), strategy.street_placements(Board(), first, 0))
     assert len(lone) == strategy._CANDIDATES_LONE_TOP
     for p in lone:
         assert (first[0], Box.TOP) in p
