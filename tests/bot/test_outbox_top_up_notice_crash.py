@@ -5,8 +5,10 @@ between lost it, the kush right, the group never told)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import random
+from typing import Any
 
 import pytest
 
@@ -103,3 +105,29 @@ async def test_a_crash_after_the_top_ups_still_tells_the_group(killed_after: int
     for actor in (ALICE, BOB, CAROL):
         assert await player_balance(store, actor) == 0
     assert await check_store(store) == []
+
+
+class Yielding(KillableStore):
+    """A store whose commits give the event loop a few turns first (a real database's
+    await): the group's sender may run between the steps of one timer's run."""
+
+    async def commit(self, *args: Any, **kwargs: Any) -> list[int]:
+        for _ in range(5):
+            await asyncio.sleep(0)
+        return await super().commit(*args, **kwargs)
+
+
+async def test_the_notice_committed_step_by_step_is_still_one_message() -> None:
+    """The notice is committed with each top-up's step, replacing the previous step's;
+    the group's sender, which could send the first step's between the commits, is held
+    until the last: one message with the three refusals (not Alice's, then the three)."""
+    store, clock = Yielding(), Clock()
+    service, presenter, t = await refused_at_the_hand_end(store, clock)
+    posted = len(presenter.posts)
+    clock.now += DELAY
+    await service.run_due()
+    await service.rt.settled(t)
+    told = [text for _chat, text in presenter.posts[posted:] if "top-up" in text]
+    assert told == [refused("Alice", "Bob", "Carol")]
+    assert t.hand is not None and t.hand_no == 3
+    await service.stop()
