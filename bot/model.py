@@ -558,6 +558,11 @@ class LiveTable:
     #: (not saved): a step's own is not written once a later one is queued, which is newer
     #: (:meth:`.service.runtime.Runtime.send`)
     screen_seq: int = 0
+    #: a committed step's table message was not written for a later one's (:attr:`screen_seq`)
+    #: and no newer one is written since (not saved): should that later step's messages fail
+    #: before its table message is written, a refresh of the newest is queued
+    #: (:meth:`.service.runtime.Runtime.send`), else the group showed neither
+    screen_skipped: bool = False
     last_deal_at: float | None = None
     ready_deadline: float | None = None
     top_up_deadline: float | None = None

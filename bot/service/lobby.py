@@ -5,6 +5,7 @@ it (R8.3), commit together with the table's new state (issue 10)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from typing import Literal
@@ -648,67 +649,84 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
     table's maximum (``max_buy_in`` as it is now). One the balance no longer covers is cut
     to what it has, and one it has nothing for is dropped, with a notice in the group: a
     player still busted is then offered the top-up as usual. The group's notices of all the
-    players are ONE message, posted in a step of its own after theirs
-    (:func:`_post_top_up_notices`: a write each was 3 of Telegram's ~20 a minute). A
-    computer player's house account is granted what it lacks, in the same transition
-    (:func:`~bot.service.bots.house_funds`): it keeps its seat (should the buy-in fail all
-    the same, never expected, it stands up).
+    players are ONE message (a write each was 3 of Telegram's ~20 a minute), committed with
+    the top-ups' own steps (:class:`_Notice`: each step's commit holds it as it stands by
+    then), so a crash after them sends it after the restart; the group's sender is held
+    meanwhile, so none of it goes out before the last. A computer player's house account is
+    granted what it lacks, in the same transition (:func:`~bot.service.bots.house_funds`):
+    it keeps its seat (should the buy-in fail all the same, never expected, it stands up).
     Call under ``t.lock`` when :meth:`LiveTable.top_ups_due`.
 
     :raises TransitionFailed: storage refused a step, or the settings' read, or the read of
         the balance of a player whose top-up it no longer covers (the rest wait for the
-        retry); those reads wait :attr:`Runtime.storage_wait` at most (a timer's step holds
-        the table: a silent database held it, and every press there, for good)."""
+        retry; the notice of those made is committed with them); those reads wait
+        :attr:`Runtime.storage_wait` at most (a timer's step holds the table: a silent
+        database held it, and every press there, for good)."""
     try:
         with answer_within(rt.storage_wait):
             community = await rt.store.get_community(t.community_id)
     except StorageError as exc:
         raise TransitionFailed(f"the group's settings not read: {exc!r}") from exc
     limit = stack_limit(t, community.settings if community else None)
-    told: list[str] = []  # the group's notices, one per player, posted as one (a write each
-    # was 3 of Telegram's ~20 a minute for 3 players at one hand's end)
-    offers: list[tuple[str, int]] = []  # (name, stack) of those offered the top-up
+    gate = asyncio.Event()
+
+    async def held() -> None:  # (the group's sender held: the notice grows till the last)
+        await gate.wait()
+
+    rt.send_later(t, held)
     try:
-        await _add_queued(rt, t, limit, told, offers)
-    except Exception:
-        # (a storage failure midway: the top-ups made are told before the retry)
-        with contextlib.suppress(TransitionFailed):
-            await _post_top_up_notices(rt, t, told, offers)
-        raise
-    await _post_top_up_notices(rt, t, told, offers)
+        await _add_queued(rt, t, limit, _Notice())
+    finally:
+        gate.set()
 
 
-async def _post_top_up_notices(
-    rt: Runtime, t: LiveTable, told: list[str], offers: list[tuple[str, int]]
-) -> None:
-    """Post :func:`add_top_ups`'s notices as ONE group message, in a step of its own: each
-    player's line (``told``), then the offer of the top-up to those still below a point
-    (``offers``: name and stack, R8.2; one player's as the showdown says it, several named
-    in one line, :func:`~bot.render.busted_notices`). One player's reads as before. Nothing
-    to say: no step.
+class _Notice:
+    """:func:`add_top_ups`'s ONE group message, in the outbox (:meth:`LiveTable.owe`) of
+    each top-up step that adds to it, as it stands by then: each player's line, then the
+    offer of the top-up to those still below a point (name and stack, R8.2; one player's as
+    the showdown says it, several named in one line, :func:`~bot.render.busted_notices`).
+    A step's commit replaces the message the previous step committed (not sent yet: the
+    group's sender is held, :func:`add_top_ups`), so the last one committed holds them all;
+    a crash after any of them sends what was committed. Before the loop it stood in a step
+    of its own after the top-ups', lost by a crash between them (the kush right, the group
+    never told)."""
 
-    :raises TransitionFailed: storage refused the step (the notices are not posted)."""
-    if not told and not offers:
-        return
-    lines = [*told]
-    if offers:
-        lines.append(busted_notices(t, t.lang, offers))
-    async with rt.transition(t):
+    def __init__(self) -> None:
+        self.told: list[str] = []  # the lines committed so far
+        self.offers: list[tuple[str, int]] = []
+        self.item: int | None = None  # the outbox item that holds them
+        self._staged: tuple[list[str], list[tuple[str, int]], int] | None = None
+
+    def owe(self, t: LiveTable, line: str = "", offer: tuple[str, int] | None = None) -> None:
+        """Within a top-up step of ``t`` (its transition open): the message with this step's
+        ``line`` and ``offer`` added, in the step's outbox in place of the one the previous
+        step committed. Nothing added: nothing changes. Kept by :meth:`committed`, once the
+        step is (a step rolled back restores the outbox, and this is dropped)."""
+        self._staged = None
+        if not line and offer is None:
+            return
+        told, offers = [*self.told, *([line] if line else [])], [*self.offers]
+        offers += [offer] if offer else []
+        owed = [i for i in t.outbox if int(i["id"]) > t.outbox_sent]
+        if self.item is not None and any(int(i["id"]) == self.item for i in owed):
+            t.outbox = [i for i in t.outbox if int(i["id"]) != self.item]
+        elif self.item is not None:  # (sent already, never expected: the sender is held)
+            told, offers = [line] if line else [], [offer] if offer else []
+        lines = [*told, *([busted_notices(t, t.lang, offers)] if offers else [])]
         t.owe("post", Screen("\n".join(lines)))
-    told.clear()
-    offers.clear()
+        self._staged = (told, offers, t.outbox_seq)
+
+    def committed(self) -> None:
+        """The step :meth:`owe` wrote in is committed: the message it holds is the one."""
+        if self._staged is not None:
+            self.told, self.offers, self.item = self._staged
+            self._staged = None
 
 
-async def _add_queued(
-    rt: Runtime,
-    t: LiveTable,
-    limit: int,
-    told: list[str],
-    offers: list[tuple[str, int]],
-) -> None:
+async def _add_queued(rt: Runtime, t: LiveTable, limit: int, notice: _Notice) -> None:
     """:func:`add_top_ups`'s loop: each queued top-up in its own step (its balanced ledger
-    entry in its own transaction), the group's notice of it appended to ``told`` and an offer
-    of the top-up to ``offers`` once its step is committed (a rolled-back step's never).
+    entry in its own transaction), the group's notice of it and an offer of the top-up added
+    to ``notice`` in that step (a rolled-back step's never).
 
     :raises TransitionFailed: as :func:`add_top_ups`."""
     for number in sorted(t.seats):
@@ -721,10 +739,10 @@ async def _add_queued(
         asked = t.min_buy_in if seat.top_up_buy_in else seat.top_up
         value = min(asked, limit - seat.stack)
         if value <= 0 or seat.leaving:
-            text = ""
             async with rt.transition(t) as tx:
                 seat.top_up = 0  # the stack is full (the hand was won) or the player left
                 seat.top_up_buy_in = False
+                text = ""
                 if not seat.leaving:  # they were told it was queued: say why nothing moved
                     # (the hand won, or a lowered max_buy_in, may have left the stack above
                     # the maximum: "at the maximum" said less than the stack is)
@@ -738,8 +756,8 @@ async def _add_queued(
                         stand_up(t, tx, seat)
                         text += "\n" + tr(t.lang, "bot.removed", name=seat.name)
                     tx.group = True
-            if text:
-                told.append(text)
+                notice.owe(t, text)
+            notice.committed()
             continue
         # a computer player's account is the house's, unlimited (issue 13): run short (it
         # kept losing, or admins raised the buy-in past its grant), it is granted more, in the
@@ -764,35 +782,33 @@ async def _add_queued(
                 if value < asked:  # the hand was won, or admins lowered max_buy_in meanwhile
                     capped = tr(t.lang, "lobby.topup_capped", name=seat.name, amount=asked,
                                 added=value, label=t.label, max=limit)  # fmt: skip
-            told.extend([capped] if capped else [])
-            offers.extend([offer] if offer else [])
+                notice.owe(t, capped, offer)
+            notice.committed()
         except InsufficientFunds as exc:
             # (the balance the refusing transaction read, as the notice names it: one read
             # after it may have moved, "300 not made, the balance has 500")
             have = await _refused_balance(rt, exc, seat.player_id)
             seat = t.seats[number]  # the table was rolled back
             if 0 < have < value and not seat.bot:
-                cut = await _top_up_balance(rt, t, seat, asked, have)
-                if not isinstance(cut, InsufficientFunds):
-                    told.append(cut[0])
-                    offers.extend([cut[1]] if cut[1] else [])
+                cut = await _top_up_balance(rt, t, seat, asked, have, notice)
+                if cut is None:
                     continue
                 have = await _refused_balance(rt, cut, seat.player_id)
                 seat = t.seats[number]
             async with rt.transition(t) as tx:
                 seat.top_up = 0
                 seat.top_up_buy_in = False
-                notice = tr(t.lang, "lobby.topup_failed", name=seat.name, amount=asked,
-                            label=t.label, have=have)  # fmt: skip
+                text = tr(t.lang, "lobby.topup_failed", name=seat.name, amount=asked,
+                          label=t.label, have=have)  # fmt: skip
                 offer = None
                 if seat.bot and t.busted(seat):  # never expected (the house granted first)
                     stand_up(t, tx, seat)
-                    notice += "\n" + tr(t.lang, "bot.removed", name=seat.name)
+                    text += "\n" + tr(t.lang, "bot.removed", name=seat.name)
                 else:
                     offer = _offer_if_busted(rt, t, tx, seat)
                 tx.group = True
-            told.append(notice)
-            offers.extend([offer] if offer else [])
+                notice.owe(t, text, offer)
+            notice.committed()
 
 
 def _offer_if_busted(rt: Runtime, t: LiveTable, tx: Tx, seat: SeatState) -> tuple[str, int] | None:
@@ -812,14 +828,14 @@ def _offer_if_busted(rt: Runtime, t: LiveTable, tx: Tx, seat: SeatState) -> tupl
 
 
 async def _top_up_balance(
-    rt: Runtime, t: LiveTable, seat: SeatState, asked: int, have: int
-) -> InsufficientFunds | tuple[str, tuple[str, int] | None]:
+    rt: Runtime, t: LiveTable, seat: SeatState, asked: int, have: int, notice: _Notice
+) -> InsufficientFunds | None:
     """A queued top-up of ``asked`` the balance no longer covers when the hand ends is cut
     to the balance ``have`` (R8.2 caps a top-up only by the table's maximum and the balance;
     at least 1, the least ``/topup N`` takes), as one past ``max_buy_in`` is cut to fit;
-    the group is told. When it was made, the group's notice of it and the offer of the
-    top-up, if still below a point (:func:`_offer_if_busted`), for :func:`add_top_ups` to
-    post; else storage's refusal (the balance moved again meanwhile)."""
+    the group is told, in ``notice`` (committed with the step), with the offer of the
+    top-up if still below a point (:func:`_offer_if_busted`). ``None`` when it was made;
+    else storage's refusal (the balance moved again meanwhile; nothing added)."""
     try:
         async with rt.transition(t) as tx:
             tx.moves.append(BuyIn(seat.player_id, have))
@@ -827,13 +843,15 @@ async def _top_up_balance(
             seat.top_up = 0
             seat.top_up_buy_in = False
             seat.topped_up += have
-            notice = tr(t.lang, "lobby.topup_cut_balance", name=seat.name, amount=asked,
-                        added=have, label=t.label)  # fmt: skip
+            text = tr(t.lang, "lobby.topup_cut_balance", name=seat.name, amount=asked,
+                      added=have, label=t.label)  # fmt: skip
             offer = _offer_if_busted(rt, t, tx, seat)
             tx.group = True
+            notice.owe(t, text, offer)
     except InsufficientFunds as exc:  # (rolled back: the caller looks the seat up again)
         return exc
-    return notice, offer
+    notice.committed()
+    return None
 
 
 async def _refused_balance(rt: Runtime, exc: InsufficientFunds, player_id: int) -> int:

@@ -97,7 +97,7 @@ log = logging.getLogger("bot.service")
 
 #: what a rollback leaves on the table object (``screen_seq``: table messages already queued
 #: to the group's sender count still, else one queued before is taken as overtaken, unwritten)
-_KEEP = ("lock", "timer", "sending", "edits", "screen_seq")
+_KEEP = ("lock", "timer", "sending", "edits", "screen_seq", "screen_skipped")
 
 
 class TransitionFailed(Exception):
@@ -1641,7 +1641,9 @@ class Runtime:
         is queued by the time the group's sender reaches it (it waited on the platform: a
         showdown's picture held by a 429 say): the later one is newer and stands for both,
         one write where the group got two (the table message posted as it was between the
-        hands, then at once edited to the next hand's deal)."""
+        hands, then at once edited to the next hand's deal). Should the later step's group
+        messages then fail before its table message is written, the table message as the
+        table is then is written after them (:meth:`_stood_in_failed`)."""
         t = tx.table
         if tx._group_screen is not None:
             t.screen_seq += 1
@@ -1737,24 +1739,71 @@ class Runtime:
             return
         if p is not None:
             try:
-                kept = not await self.flush_outbox(t, p, final=tx.final)
-                if tx.close:  # (forgotten once written: an edit held at the stop is kept)
-                    kept = await self.edits_kept(t) or kept
-            finally:
-                if owed:  # (the players' chains: never waiting for this one)
-                    await asyncio.wait(owed)
-            if kept:  # the bot stops, a notice held: the next start sends it (and the rest)
-                if tx.close:  # (an open table's snapshot is saved by the stop)
-                    await self.keep_owed(t, tx.delivered)
-                return
-            if tx.close and len(tx.delivered) == len(t.private_outbox):
-                await self.closed_sent(t)  # sent: it owes at most its pictures posted later
-            if tx._group_screen is not None and tx._screen_no == t.screen_seq:
-                # (else a later step's is queued, newer: written instead, :meth:`send`)
-                t.group_ref = await p.show_table(t.group_chat, tx._group_screen, t.group_ref)
+                try:
+                    kept = not await self.flush_outbox(t, p, final=tx.final)
+                    if tx.close:  # (forgotten once written: an edit held at the stop is kept)
+                        kept = await self.edits_kept(t) or kept
+                finally:
+                    if owed:  # (the players' chains: never waiting for this one)
+                        await asyncio.wait(owed)
+                if kept:  # the bot stops, a notice held: the next start sends it (and the rest)
+                    if tx.close:  # (an open table's snapshot is saved by the stop)
+                        await self.keep_owed(t, tx.delivered)
+                    return
+                if tx.close and len(tx.delivered) == len(t.private_outbox):
+                    await self.closed_sent(t)  # sent: it owes at most its pictures posted later
+                if tx._group_screen is not None and tx._screen_no == t.screen_seq:
+                    t.group_ref = await p.show_table(t.group_chat, tx._group_screen, t.group_ref)
+                    t.screen_skipped = False
+                elif tx._group_screen is not None:
+                    # a later step's is queued, newer: written instead (:meth:`send`)
+                    t.screen_skipped = True
+            except Exception:
+                if tx._group_screen is not None and tx._screen_no != t.screen_seq:
+                    t.screen_skipped = True  # (a later step's stands for it all the same)
+                else:
+                    self._stood_in_failed(tx)
+                raise
         if not tx.close and _shown_state(t) != before:  # message refs the commit did not hold
             async with t.lock:
                 self.save_soon(t)
+
+    def _stood_in_failed(self, tx: Tx) -> None:
+        """Open table step ``tx``'s group messages raised before its table message was
+        written (its outbox's send, or the write itself: a presenter's error), while its
+        table message stood for an earlier step's, not written for it (:meth:`send`,
+        :attr:`LiveTable.screen_skipped`) and no later one is queued: the table message as
+        the table is then is written in the group's chain, after what the table owes the
+        chat (:meth:`flush_outbox`, tried again), once. Unless a later step's table message
+        is queued by then, which writes it (one write still). Without it the group showed
+        neither step's: its table message stale until the table's next write (a press
+        against the buttons of a hand long gone, answered "out of date")."""
+        t = tx.table
+        if tx.close or tx._group_screen is None or tx._screen_no != t.screen_seq:
+            return
+        if not t.screen_skipped:
+            return
+        t.screen_seq += 1
+        number = t.screen_seq
+
+        async def refresh() -> None:
+            p = self.presenter(t)
+            if p is None or t.screen_seq != number or not self.open_here(t):
+                return  # (a later step's table message is queued: it writes the newest)
+            before = _shown_state(t)
+            if not await self.flush_outbox(t, p):
+                return  # the bot stops, a notice held: the next start writes it all
+            async with t.lock:
+                if t.screen_seq != number or not self.open_here(t):
+                    return
+                screen = self.group_screen(t)
+            t.group_ref = await p.show_table(t.group_chat, screen, t.group_ref)
+            t.screen_skipped = False
+            if _shown_state(t) != before:
+                async with t.lock:
+                    self.save_soon(t)
+
+        self.send_later(t, refresh)
 
     async def _private_effect(self, tx: Tx, s: int, user_id: str) -> None:
         """A committed step's private message to the player ``user_id`` of seat ``s`` (in
