@@ -41,7 +41,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     that is not there included: without the flag ``.env`` is read if there is one; 75,
     :data:`EX_TEMPFAIL`, for a platform or the database out of reach at the start, an SQLite
     file another program holds locked, or a lost PostgreSQL lock not taken again in time)."""
-    parser = argparse.ArgumentParser(prog=_prog(), description="Run the OFC bot.")
+    parser = argparse.ArgumentParser(
+        prog=_prog(),
+        description="Run the OFC bot on Telegram and/or Discord, with TELEGRAM_BOT_TOKEN and "
+        "DISCORD_BOT_TOKEN from .env (.env.example lists every setting) or the environment. "
+        "With no token set it starts the local sandbox instead: a table in this terminal "
+        "against a computer player, played with the sandbox flags below (docs/sandbox.md).",
+    )
     parser.add_argument(
         "--env-file",
         help="settings file (default: .env, if there is one; a file given here must exist)",

@@ -1704,6 +1704,11 @@ SETTING_WORDS: dict[str, tuple[str, ...]] = {
         ("hand_seconds", "time_bank_seconds", "ready_seconds"),
     ),
     **dict.fromkeys(("time", "timeout", "время"), ("hand_seconds", "time_bank_seconds")),
+    # (/help calls kush_per_point "the point's price", and the list's "Point price by level"
+    # is chips_schedule: "/settings price" was offered chips_schedule alone, "prices" pictures,
+    # "point_price" nothing)
+    **dict.fromkeys(("price", "prices"), ("kush_per_point", "chips_schedule")),
+    **dict.fromkeys(("point_price", "point_value"), ("kush_per_point",)),
     **dict.fromkeys(("bonus",), ("daily_bonus",)),
     **dict.fromkeys(("lang",), ("language",)),
     **dict.fromkeys(("currency", "unit", "label"), ("kush_label",)),
