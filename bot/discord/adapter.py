@@ -1516,7 +1516,9 @@ class DiscordAdapter:
                 await interaction.followup.send(text, ephemeral=True)
             else:
                 await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException as exc:
+        except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as exc:
+            # (the network too, as when the answer it tells of was lost: raised, it reached
+            # discord.py, which logged the pressed item, its label a card's face, R3.3)
             log.info("could not tell the user about the failure: %s", exc)
 
     async def _on_command_error(
