@@ -3250,6 +3250,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Действует со следующей раздачи: идущая игра заканчивается этой раздачей и "
         "рассчитывается по прежней цене очка; следующая раздача начинает новую игру.",
     },
+    # after a raised min_buy_in: players who pressed Ready at the old one for a hand not
+    # dealt yet keep the stack they paid (R8.2; a lowered one gives the difference back)
+    "settings.buy_in_kept": {
+        "en": "Bought in for less before, they keep their stacks: {stacks}; ➕ or /topup adds more.",
+        "ru": "Раньше внесли меньше и остаются со своими стеками: {stacks}; докупить — ➕ или /topup.",
+    },
     "settings.start_below_buy_in": {
         "en": "⚠️ The starting balance ({balance} {label}) is below the buy-in ({buy_in}): new players cannot buy in.",
         "ru": "⚠️ Стартовый баланс ({balance} {label}) меньше взноса ({buy_in}): новые игроки не смогут сесть за стол.",
