@@ -2692,6 +2692,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Tournament #{table} is cancelled at the end of this hand: buy-ins back, or the pool to those still in if someone is out; Fantasyland earned in it is not played.",
         "ru": "Турнир #{table} будет отменён в конце этой раздачи: взносы вернутся, а если кто-то выбыл, фонд получат оставшиеся; заработанная в ней Фантазия не будет сыграна.",
     },
+    # after min_buy_in or max_buy_in saved in a tournament's chat: the tournament's buy-in is
+    # its own (R8.7)
+    "tour.buy_in_own": {
+        "en": "Tournament #{table} keeps its own buy-in ({buy_in} {label}, {setting}), fixed when it opened: {name} is for cash tables.",
+        "ru": "У турнира #{table} свой взнос ({buy_in} {label}, {setting}), заданный при открытии: {name} — для обычных столов.",
+    },
     "tour.settings_kept": {
         "en": "Tournament {tables} keeps the settings it opened with (its players registered for them): this one applies from the next /tournament.",
         "ru": "Турнир {tables} идёт с настройками, с которыми открыт (на них регистрировались игроки): новое значение — со следующего /tournament.",

@@ -2206,6 +2206,22 @@ async def _change(
     ):  # a label in other letters than Latin ones: readers of English see "kush" instead
         # (kush_word); said unless the group reads Russian only
         text += "\n" + tr(lang, "settings.label_english")
+    played = [t for t in _tournaments(rt, community.id) if t.id == tournament]
+    if spec.name in ("min_buy_in", "max_buy_in") and played and not same:
+        # the chat's table is a tournament, whose buy-in is its own (R8.7: fixed when it
+        # opened, ``tournament_buy_in``): "Saved" alone beside its lobby's "Buy-in 100"
+        # left the admin expecting the tournament's buy-in to change
+        tour = played[0].tournament
+        assert tour is not None
+        text += "\n" + tr(
+            lang,
+            "tour.buy_in_own",
+            table=played[0].id,
+            buy_in=tour.config.buy_in,
+            label=label,
+            name=called,
+            setting=setting_word("tournament_buy_in", lang),
+        )
     kept = [t.id for t in _tournaments(rt, community.id) if _kept_by(t, spec)]
     if kept and not same:
         # a tournament keeps what its players registered for (R8.7): "Saved" alone left the

@@ -24,7 +24,7 @@ from bot.texts import tr
 from storage.check import check_store
 from tests.bot.test_brk74_money import DAVE
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, play_out
-from tests.bot.test_tournament_service import new_service
+from tests.bot.test_tournament_service import new_service, running_tournament
 from tests.bot.test_transitions import player_balance
 from tests.bot.tg_world import ALICE as TG_ALICE
 from tests.bot.tg_world import BOB as TG_BOB
@@ -185,3 +185,33 @@ async def test_r8_2_telegram_a_raise_in_the_lobby_is_answered_and_charged_as_sho
         carol = await w.store.find_player(community.id, str(TG_CAROL.id))
         assert carol is not None and carol.balance == 700
         assert await check_store(w.store) == []
+
+
+async def test_r8_7_a_cash_buy_in_saved_at_a_running_tournament_says_its_own_is_kept() -> None:
+    """A tournament of three is running (buy-in 100, its first hand dealt). ``min_buy_in``
+    and ``max_buy_in`` saved in its chat were answered "Saved" alone beside its lobby's
+    "Buy-in 100": the answer now says the tournament keeps its own (in the admin's language:
+    Bob's Russian); its buy-in, pool and balances do not move, and ``tournament_buy_in``
+    itself still applies from the next tournament only. Saved again ("Already so"): no
+    note."""
+    service, _presenter, store, _clock = new_service(next_hand_delay=4)
+    t, tour = await running_tournament(service)
+    pool, balances = tour.pool, [await player_balance(store, a) for a in (ALICE, BOB, CAROL)]
+    lines = await _save(service, "min_buy_in", "500")
+    assert lines[1] == (
+        "Tournament #1 keeps its own buy-in (100 kush, tournament_buy_in), fixed when it "
+        "opened: min_buy_in is for cash tables."
+    ), lines
+    lines = await _save(service, "max_buy_in", "3000")
+    assert lines[1].endswith(": max_buy_in is for cash tables."), lines
+    assert not any("keeps its own" in line for line in await _save(service, "max_buy_in", "3000"))
+    reply = await service.settings(GROUP, BOB, True, ["min_buy_in", "700"])
+    assert reply.text.splitlines()[1] == (
+        "У турнира #1 свой взнос (100 кушей, взнос_турнира), заданный при открытии: "
+        "взнос — для обычных столов."
+    ), reply.text
+    lines = await _save(service, "tournament_buy_in", "300")
+    assert lines[1] == tr("en", "tour.settings_kept", tables="#1"), lines
+    assert (tour.config.buy_in, tour.pool, t.min_buy_in) == (100, pool, 100)
+    assert [await player_balance(store, a) for a in (ALICE, BOB, CAROL)] == balances
+    assert await check_store(store) == []
