@@ -15,13 +15,20 @@ the raise had passed them by. The answer names them with their stacks now
 
 from __future__ import annotations
 
+import random
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from bot import render
 from bot.model import LiveTable
 from bot.service import TableService
 from bot.texts import tr
+from storage.api import Move, StorageError
 from storage.check import check_store
+from storage.memory import MemoryStore
+from tests.bot.conftest import Clock
+from tests.bot.fakes import FakePresenter
 from tests.bot.test_brk74_money import DAVE
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, play_out
 from tests.bot.test_tournament_service import new_service, running_tournament
@@ -214,4 +221,53 @@ async def test_r8_7_a_cash_buy_in_saved_at_a_running_tournament_says_its_own_is_
     assert lines[1] == tr("en", "tour.settings_kept", tables="#1"), lines
     assert (tour.config.buy_in, tour.pool, t.min_buy_in) == (100, pool, 100)
     assert [await player_balance(store, a) for a in (ALICE, BOB, CAROL)] == balances
+    assert await check_store(store) == []
+
+
+class _RefusingStore(MemoryStore):
+    """Refuses the next ``refuse`` table commits (a disk error: nothing written)."""
+
+    refuse = 0
+
+    async def commit(
+        self,
+        table_id: int,
+        moves: Sequence[Move],
+        snapshot: Mapping[str, Any] | None,
+        *,
+        key: str,
+        close: bool = False,
+    ) -> list[int]:
+        if self.refuse:
+            self.refuse -= 1
+            raise StorageError("disk I/O error")
+        return await super().commit(table_id, moves, snapshot, key=key, close=close)
+
+
+async def test_r8_2_a_raise_the_lobby_missed_is_not_what_the_next_ready_takes() -> None:
+    """The buy-in is raised to 300 in the lobby, saved, but the table's step is refused by
+    storage (the table keeps it pending, the lobby still says 200). Carol presses Ready
+    under "Buy-in 200": 200 is taken (it took the pending 300), and her step applies the
+    raise, the lobby now saying 300 with Carol's 200 kept. The ledger balances."""
+    store = _RefusingStore()
+    clock = Clock()
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=4, timers=False
+    )
+    service.register(FakePresenter())
+    assert not (await service.new_table(GROUP, ALICE)).alert
+    for a in (ALICE, CAROL):
+        assert not (await service.join(GROUP, a)).alert
+    t = service.table_in(GROUP)
+    assert t is not None
+    store.refuse = 1
+    assert not (await service.settings(GROUP, ALICE, True, ["min_buy_in", "300"])).alert
+    assert (t.min_buy_in, t.pending_buy_in) == (200, 300)
+    assert _title(t, clock.now).startswith("Buy-in 200 kush")
+    reply = await service.ready(GROUP, CAROL)
+    assert reply.text == "Ready: 200 kush moved to the table.", reply.text
+    assert await player_balance(store, CAROL) == 800
+    assert (t.min_buy_in, t.pending_buy_in) == (300, None)
+    assert _title(t, clock.now).startswith("Buy-in 300 kush")
+    assert [(s.name, s.stack) for s in t.seats.values() if s.ready] == [("Carol", 200)]
     assert await check_store(store) == []
