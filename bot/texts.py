@@ -2692,6 +2692,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Tournament #{table} is cancelled at the end of this hand: buy-ins back, or the pool to those still in if someone is out; Fantasyland earned in it is not played.",
         "ru": "Турнир #{table} будет отменён в конце этой раздачи: взносы вернутся, а если кто-то выбыл, фонд получат оставшиеся; заработанная в ней Фантазия не будет сыграна.",
     },
+    # after min_buy_in or max_buy_in saved in a tournament's chat: the tournament's buy-in is
+    # its own (R8.7)
+    "tour.buy_in_own": {
+        "en": "Tournament #{table} keeps its own buy-in ({buy_in} {label}, {setting}), fixed when it opened: {name} is for cash tables.",
+        "ru": "У турнира #{table} свой взнос ({buy_in} {label}, {setting}), заданный при открытии: {name} — для обычных столов.",
+    },
     "tour.settings_kept": {
         "en": "Tournament {tables} keeps the settings it opened with (its players registered for them): this one applies from the next /tournament.",
         "ru": "Турнир {tables} идёт с настройками, с которыми открыт (на них регистрировались игроки): новое значение — со следующего /tournament.",
@@ -3249,6 +3255,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "settled at the points' old price; the next hand begins a new game.",
         "ru": "Действует со следующей раздачи: идущая игра заканчивается этой раздачей и "
         "рассчитывается по прежней цене очка; следующая раздача начинает новую игру.",
+    },
+    # after a raised min_buy_in: players who pressed Ready at the old one for a hand not
+    # dealt yet keep the stack they paid (R8.2; a lowered one gives the difference back)
+    "settings.buy_in_kept": {
+        "en": "Bought in for less before, they keep their stacks: {stacks}; ➕ or /topup adds more.",
+        "ru": "Раньше внесли меньше и остаются со своими стеками: {stacks}; докупить — ➕ или /topup.",
     },
     "settings.start_below_buy_in": {
         "en": "⚠️ The starting balance ({balance} {label}) is below the buy-in ({buy_in}): new players cannot buy in.",

@@ -199,7 +199,15 @@ def next_buy_in(t: LiveTable) -> int:
     which waits for the match's end (R6.6), and this hand may earn a Fantasyland that keeps
     the match going: the table's buy-in, which pays either point, is asked then (a newcomer
     who paid the saved one sat down with a stack below the point in force). A hand that
-    earns none (Chinese Poker, R7; Fantasyland off, R6.7) ends the match for sure."""
+    earns none (Chinese Poker, R7; Fantasyland off, R6.7) ends the match for sure.
+
+    With no hand running it is the table's buy-in, the one the lobby shows: a saved one
+    still pending then (the settings' step storage refused, :func:`~.settings._pend`) is
+    applied by the same step (:func:`maybe_start`), as after any Ready: a lower one gives
+    the difference back, a higher one keeps the stack paid (R8.2). The Ready pressed under
+    "Buy-in 200" took the pending 300."""
+    if t.hand is None:
+        return t.min_buy_in
     due = t.options_due()
     point = (due or t.options).kush_per_point
     if t.options.fantasyland and t.options.game is not GameKind.CHINESE:

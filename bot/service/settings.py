@@ -2183,6 +2183,16 @@ async def _change(
         # a buy-in comes into force between hands (R8.2, :func:`~.dealing.apply_pending`):
         # "Saved" alone during a hand left the admin expecting it at once
         text += "\n" + tr(lang, waiting)
+    if (
+        spec.name == "min_buy_in"
+        and not same
+        and (below := _bought_in_below(rt, community.id, s.min_buy_in, lang, here))
+    ):
+        # a Ready pressed at the old, lower buy-in for a hand not dealt yet is kept as it was
+        # paid (R8.2: no kush moves without the player's press; a lowered one gives the
+        # difference back, :func:`~.dealing.apply_pending`): "Saved" and "It applies from the
+        # next hand" alone read as if their stacks would be raised too
+        text += "\n" + tr(lang, "settings.buy_in_kept", stacks=below)
     if spec.name in ("min_buy_in", "starting_balance") and s.starting_balance < s.min_buy_in:
         # saved all the same (kush from /daily or an admin's grant still seats them), but
         # "Saved" alone left the admin unaware that nobody new could play (R8.2)
@@ -2201,6 +2211,22 @@ async def _change(
     ):  # a label in other letters than Latin ones: readers of English see "kush" instead
         # (kush_word); said unless the group reads Russian only
         text += "\n" + tr(lang, "settings.label_english")
+    played = [t for t in _tournaments(rt, community.id) if t.id == tournament]
+    if spec.name in ("min_buy_in", "max_buy_in") and played and not same:
+        # the chat's table is a tournament, whose buy-in is its own (R8.7: fixed when it
+        # opened, ``tournament_buy_in``): "Saved" alone beside its lobby's "Buy-in 100"
+        # left the admin expecting the tournament's buy-in to change
+        tour = played[0].tournament
+        assert tour is not None
+        text += "\n" + tr(
+            lang,
+            "tour.buy_in_own",
+            table=played[0].id,
+            buy_in=tour.config.buy_in,
+            label=label,
+            name=called,
+            setting=setting_word("tournament_buy_in", lang),
+        )
     kept = [t.id for t in _tournaments(rt, community.id) if _kept_by(t, spec)]
     if kept and not same:
         # a tournament keeps what its players registered for (R8.7): "Saved" alone left the
@@ -2329,6 +2355,27 @@ def _buy_in_waits(rt: Runtime, community_id: int, here: int | None = None) -> st
                 return "settings.next_match"
             return "settings.next_hand"
     return None
+
+
+def _bought_in_below(
+    rt: Runtime, community_id: int, buy_in: int, lang: str, here: int | None
+) -> str:
+    """The players at the community's cash tables (the chat's own, :func:`_cash_tables`) who
+    pressed Ready (a computer player: sat down) at a buy-in below ``buy_in``, the one just
+    saved, for a hand not dealt to them yet (:attr:`~bot.model.SeatState.unplayed_buy_in`)
+    and whose stack is still below it, named with their stacks ("Alice (200), 🤖 Anna
+    (200)", amounts as ``lang`` writes them; ``""`` when none): they keep what they paid
+    (R8.2: a raised buy-in is what a Ready pays from now on, it charges nobody without
+    their press; ➕ tops a stack up), as the answer to the raise says. Not a player leaving
+    (their stack goes back as the hand ends), nor one already dealt a hand (a stack played
+    is no buy-in any more)."""
+    kept = [
+        f"{seat.name} ({grouped(seat.stack, lang)})"
+        for t in _cash_tables(rt, community_id, here)
+        for _, seat in sorted(t.seats.items())
+        if 0 < seat.unplayed_buy_in < buy_in and seat.stack < buy_in and not seat.leaving
+    ]
+    return ", ".join(kept)
 
 
 def _waiting_text(
