@@ -563,6 +563,9 @@ class LiveTable:
     #: before its table message is written, a refresh of the newest is queued
     #: (:meth:`.service.runtime.Runtime.send`), else the group showed neither
     screen_skipped: bool = False
+    #: the id of the outbox item the group's sender is writing now, 0 when none (not saved):
+    #: it may be posted, so it is not replaced (:class:`.service.lobby._Notice`)
+    outbox_sending: int = 0
     last_deal_at: float | None = None
     ready_deadline: float | None = None
     top_up_deadline: float | None = None

@@ -687,6 +687,8 @@ class _Notice:
     the showdown says it, several named in one line, :func:`~bot.render.busted_notices`).
     A step's commit replaces the message the previous step committed (not sent yet: the
     group's sender is held, :func:`add_top_ups`), so the last one committed holds them all;
+    one sent or being sent meanwhile (by a job queued before the hold) is kept, and the
+    next step's starts anew with its own line;
     a crash after any of them sends what was committed. Before the loop it stood in a step
     of its own after the top-ups', lost by a crash between them (the kush right, the group
     never told)."""
@@ -708,9 +710,14 @@ class _Notice:
         told, offers = [*self.told, *([line] if line else [])], [*self.offers]
         offers += [offer] if offer else []
         owed = [i for i in t.outbox if int(i["id"]) > t.outbox_sent]
-        if self.item is not None and any(int(i["id"]) == self.item for i in owed):
+        unsent = self.item is not None and self.item != t.outbox_sending
+        if unsent and any(int(i["id"]) == self.item for i in owed):
             t.outbox = [i for i in t.outbox if int(i["id"]) != self.item]
-        elif self.item is not None:  # (sent already, never expected: the sender is held)
+        elif self.item is not None:
+            # sent already, or being sent: the group's sender is held only from the first
+            # step on, and a job queued before it may have read the outbox after that step
+            # (an earlier step's messages, held by the platform meanwhile); one it read but
+            # has not reached yet it skips once replaced (:meth:`Runtime.flush_outbox`)
             told, offers = [line] if line else [], [offer] if offer else []
         lines = [*told, *([busted_notices(t, t.lang, offers)] if offers else [])]
         t.owe("post", Screen("\n".join(lines)))

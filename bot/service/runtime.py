@@ -97,7 +97,7 @@ log = logging.getLogger("bot.service")
 
 #: what a rollback leaves on the table object (``screen_seq``: table messages already queued
 #: to the group's sender count still, else one queued before is taken as overtaken, unwritten)
-_KEEP = ("lock", "timer", "sending", "edits", "screen_seq", "screen_skipped")
+_KEEP = ("lock", "timer", "sending", "edits", "screen_seq", "screen_skipped", "outbox_sending")
 
 
 class TransitionFailed(Exception):
@@ -2137,33 +2137,45 @@ class Runtime:
         :func:`bot.service.recovery.deliver`): a showdown picture the platform took is
         dropped from it and it is saved again (:meth:`_picture_recorded`) before the next
         item is sent, so a crash later in the closing step does not post the picture twice
-        (the rest is sent again, as before: edits in place, notices under their refs)."""
-        for item in list(t.outbox):
-            if int(item["id"]) <= t.outbox_sent:
-                continue
-            if item.get("kind") == "picture":
-                late = await self.send_picture(t, p, item)
-                if late is not None:  # posted later: kept until posted (a restart posts it)
-                    t.late_pictures.append({**item, "ref": late})
-                elif final is not None:
-                    await self._picture_recorded(t, final, int(item["id"]))
+        (the rest is sent again, as before: edits in place, notices under their refs).
+
+        An item no longer in the outbox when its turn comes (replaced, unsent, by a later
+        step's: :class:`~bot.service.lobby._Notice`) is not sent; the one being written is
+        :attr:`LiveTable.outbox_sending` meanwhile, which is never replaced."""
+        try:
+            for item in list(t.outbox):
+                if int(item["id"]) <= t.outbox_sent:
+                    continue
+                if not any(int(i["id"]) == int(item["id"]) for i in t.outbox):
+                    continue  # (replaced by a later step's, unsent: :class:`.lobby._Notice`)
+                t.outbox_sending = int(item["id"])  # (not to be replaced now: it may be posted)
+                if item.get("kind") == "picture":
+                    late = await self.send_picture(t, p, item)
+                    if late is not None:  # posted later: kept until posted (a restart posts it)
+                        t.late_pictures.append({**item, "ref": late})
+                    elif final is not None:
+                        await self._picture_recorded(t, final, int(item["id"]))
+                    t.outbox_sent = max(t.outbox_sent, int(item["id"]))
+                    continue
+                screen = Screen.from_json(item)
+                if item.get("kind") == "private":  # (a person's own: :meth:`LiveTable.owe_notice`)
+                    await self._notice_private(t, p, item)
+                elif item.get("kind") == "table":
+                    # (owed again over ``ref``; ``over``: the message a restart found it was for)
+                    over = str(item["ref"]) if item.get("ref") else item.get("over") or t.group_ref
+                    ref = await p.show_table(t.group_chat, screen, over)
+                    if not item.get("ref"):  # (the next one posted under its ref: _mint_next)
+                        t.group_ref = str(item["next"]) if item.get("next") else None
+                    if ref is not None:
+                        self._watch_edit(t, p, ref, item)
+                elif (
+                    await p.post(t.group_chat, screen.text, item.get("ref")) is False
+                ):  # (None: old)
+                    log.info("table %s: a notice held at the stop; the next start sends it", t.id)
+                    return False
                 t.outbox_sent = max(t.outbox_sent, int(item["id"]))
-                continue
-            screen = Screen.from_json(item)
-            if item.get("kind") == "private":  # (a person's own: :meth:`LiveTable.owe_notice`)
-                await self._notice_private(t, p, item)
-            elif item.get("kind") == "table":
-                # (owed again over ``ref``; ``over``: the message a restart found it was for)
-                over = str(item["ref"]) if item.get("ref") else item.get("over") or t.group_ref
-                ref = await p.show_table(t.group_chat, screen, over)
-                if not item.get("ref"):  # (the next one posted under its ref: _mint_next)
-                    t.group_ref = str(item["next"]) if item.get("next") else None
-                if ref is not None:
-                    self._watch_edit(t, p, ref, item)
-            elif await p.post(t.group_chat, screen.text, item.get("ref")) is False:  # (None: old)
-                log.info("table %s: a notice held at the stop; the next start sends it", t.id)
-                return False
-            t.outbox_sent = max(t.outbox_sent, int(item["id"]))
+        finally:
+            t.outbox_sending = 0
         t.outbox = [item for item in t.outbox if int(item["id"]) > t.outbox_sent]
         return True
 

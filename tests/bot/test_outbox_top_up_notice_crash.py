@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from bot.model import LiveTable
+from bot.screens import Screen
 from bot.service import TableService
 from bot.texts import tr
 from storage.check import check_store
@@ -129,5 +130,69 @@ async def test_the_notice_committed_step_by_step_is_still_one_message() -> None:
     await service.rt.settled(t)
     told = [text for _chat, text in presenter.posts[posted:] if "top-up" in text]
     assert told == [refused("Alice", "Bob", "Carol")]
+    assert t.hand is not None and t.hand_no == 3
+    await service.stop()
+
+
+class Staged(KillableStore):
+    """A store whose commit number ``n`` first waits for ``before[n]``, and once written
+    sets ``after[n]`` (the steps of one timer's run interleaved with the group's sender)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.before: dict[int, asyncio.Event] = {}
+        self.after: dict[int, asyncio.Event] = {}
+
+    async def commit(self, *args: Any, **kwargs: Any) -> list[int]:
+        n = self.commits + 1
+        if n in self.before:
+            await self.before[n].wait()
+        try:
+            return await super().commit(*args, **kwargs)
+        finally:
+            if n in self.after:
+                self.after[n].set()
+
+
+@pytest.mark.parametrize("held", ["earlier", "alice"], ids=["an-earlier-notice", "alice-s-own"])
+async def test_a_sender_already_under_way_tells_each_refusal_once(held: str) -> None:
+    """rev47: the group's sender, held from the top-ups' first step on, may be under way
+    with an earlier step's messages queued before it: its outbox read after the first
+    top-up's step, holding Alice's notice, its post held by the platform (a 429) while
+    Bob's step replaces that notice with Alice's and Bob's. Held on an earlier notice,
+    Alice's (replaced) is not posted: one message with the three. Held on Alice's own (in
+    flight), it is not replaced: Bob's and Carol's follow in one. The old code posted
+    Alice's, then the three: Alice's refusal twice."""
+    store, clock = Staged(), Clock()
+    service, presenter, t = await refused_at_the_hand_end(store, clock)
+    rt = service.rt
+    started, in_post, free = asyncio.Event(), asyncio.Event(), asyncio.Event()
+    early = "an earlier notice"
+    rt.send_later(t, started.wait)  # (the sender busy with a write before the step below)
+    async with t.lock, rt.transition(t):
+        t.owe("post", Screen(early))
+    base = store.commits
+    store.after[base + 2] = started  # Alice's refusal committed: the sender reads the outbox
+    store.before[base + 3] = in_post  # Bob's buy-in tried once the sender is in its post
+    store.after[base + 4] = free  # Bob's refusal committed: the platform takes the post
+    posted = len(presenter.posts)
+    post = presenter.post
+
+    async def slow_post(chat_id: str, text: str, ref: str | None = None) -> bool:
+        if not in_post.is_set() and text == (refused("Alice") if held == "alice" else early):
+            in_post.set()
+            await free.wait()
+        return await post(chat_id, text, ref)
+
+    presenter.post = slow_post  # type: ignore[method-assign]
+    clock.now += DELAY
+    await service.run_due()
+    await rt.settled(t)
+    told = [text for _chat, text in presenter.posts[posted:] if "top-up" in text]
+    if held == "earlier":
+        assert told == [refused("Alice", "Bob", "Carol")]
+    else:
+        assert told == [refused("Alice"), refused("Bob", "Carol")]
+    assert presenter.posts[posted][1] == early
     assert t.hand is not None and t.hand_no == 3
     await service.stop()
