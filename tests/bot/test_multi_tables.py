@@ -1,0 +1,180 @@
+"""One player seated at several tables at once (break-it session "multi"): two tables in two
+channels of one Discord guild (one player, one balance) or in two Telegram groups (two
+players of one person). Each table's buy-in, timeout, sit-out, block and idle close concern
+that table only; R8.6's bank is not refilled by leaving and rejoining one of them."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.model import Actor, ChatRef, LiveTable
+from bot.presses import table_of
+from bot.screens import Payload
+from bot.service import TableService
+from storage.check import check_store
+from tests.bot.fakes import FOULED_NOTICES, FakePresenter
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, dealt_at
+
+HERE = ChatRef("discord", "g1", "c-a", "Poker")
+THERE = ChatRef("discord", "g1", "c-b", "Poker")
+OTHER = ChatRef("telegram", "-200", "-200", "Others")
+ANNA = Actor("discord", "11", "Anna", "en")
+BORIS = Actor("discord", "12", "Boris", "en")
+VERA = Actor("discord", "13", "Vera", "en")
+
+
+async def _balance(store, t: LiveTable, actor: Actor) -> int:  # type: ignore[no-untyped-def]
+    p = await store.find_player(t.community_id, actor.user_id)
+    assert p is not None
+    return int(p.balance)
+
+
+async def test_ready_at_two_tables_at_once_never_overdraws(env) -> None:  # type: ignore[no-untyped-def]
+    """R8.2: Anna (1,000 kush) presses Ready at two tables of her guild in the same instant,
+    each with a buy-in of 600: one buys in, the other is refused; nothing is overdrawn."""
+    service, _presenter, store, _clock = env
+    for chat, other in ((HERE, BORIS), (THERE, VERA)):
+        assert not (await service.new_table(chat, other)).alert
+        assert not (await service.join(chat, ANNA)).alert
+        assert not (await service.join(chat, other)).alert
+        assert not (await service.ready(chat, other)).alert
+    a, b = service.table_in(HERE), service.table_in(THERE)
+    assert a is not None and b is not None and await _balance(store, a, ANNA) == 1000
+    a.min_buy_in = b.min_buy_in = 600
+    r1, r2 = await asyncio.gather(service.ready(HERE, ANNA), service.ready(THERE, ANNA))
+    assert sorted([r1.alert, r2.alert]) == [False, True]  # one buy-in of 600 fits the 1000
+    after = await _balance(store, a, ANNA)
+    stacks = sum(s.stack for t in (a, b) for s in t.seats.values() if s.user_id == ANNA.user_id)
+    assert (after, stacks) == (400, 600)
+
+
+async def act(service: TableService, presenter: FakePresenter, actor: Actor, t: LiveTable) -> None:
+    """``actor`` arranges and confirms at ``t`` from their latest private screen of ``t``."""
+    screen = next(
+        s
+        for s in reversed(presenter.privates[actor.user_id])
+        if any(table_of(b.data) == t.id for b in s.all_buttons() if b.data)
+    )
+    for _ in range(2):
+        codes = {Payload.decode(b.data).action: b.data for b in screen.all_buttons() if b.data}
+        if "a" in codes:
+            r = await service.press(actor, codes["a"])
+            if r.screen is not None:
+                screen = r.screen
+                continue
+        r = await service.press(actor, codes["c"])
+        if r.text in FOULED_NOTICES:
+            r = await service.press(actor, codes["c"])
+        assert not r.alert, r.text
+        return
+
+
+async def test_timeout_at_one_table_sits_out_there_only(env) -> None:  # type: ignore[no-untyped-def]
+    """R8.5/R8.6: Alice plays at two groups' tables; she sleeps through her turns at #1
+    only (acting at once at #2): she sits out at #1, not at #2, whose bank is untouched."""
+    service, presenter, _store, clock = env
+    a = await dealt_at(service, GROUP, (ALICE, BOB))
+    b = await dealt_at(service, OTHER, (ALICE, CAROL))
+    by_id = {"1": ALICE, "2": BOB, "3": CAROL}
+    for _ in range(60):
+        if a.hand is None or a.hand_no > 1:
+            break
+        while b.hand is not None and b.hand_no == 1 and b.hand.to_act:
+            await act(service, presenter, by_id[b.seats[b.hand.to_act[0]].user_id], b)
+        who = a.seats[a.hand.to_act[0]].user_id
+        if who == "1":
+            clock.now += 181
+            await service.run_due()
+        else:
+            await act(service, presenter, BOB, a)
+    sa, sb = a.seat_of("1"), b.seat_of("1")
+    assert sa is not None and sa.sitting_out
+    assert sb is not None and not sb.sitting_out and sb.bank == 60.0
+
+
+async def test_a_block_and_an_unblock_reach_both_tables(env) -> None:  # type: ignore[no-untyped-def]
+    """Alice blocks the bot while dealt in at two groups' tables: unreachable at both; her
+    unblock posts both hands anew (each with its own table's buttons)."""
+    service, presenter, _store, _clock = env
+    a = await dealt_at(service, GROUP, (ALICE, BOB))
+    b = await dealt_at(service, OTHER, (ALICE, CAROL))
+    presenter.blocked.add("1")
+    await service.private_news("telegram", "1", blocked=True)
+    assert not a.seat_of("1").reachable and not b.seat_of("1").reachable
+    presenter.blocked.clear()
+    before = len(presenter.privates["1"])
+    await service.private_news("telegram", "1", blocked=False)
+    for t in (a, b):
+        await service.rt.settled(t)
+    assert a.seat_of("1").reachable and b.seat_of("1").reachable
+    new = presenter.privates["1"][before:]
+    shown = {table_of(x.data) for s in new for x in s.all_buttons() if x.data}
+    assert {a.id, b.id} <= shown, shown
+
+
+async def test_idle_close_of_one_table_leaves_the_other_playing(env) -> None:  # type: ignore[no-untyped-def]
+    """R8.2a: #1 (Alice ready, Bob not) deals no hand for 30 minutes and closes, cashing
+    Alice's stack there out, while #2 (Alice and Carol) plays on: every kush accounted."""
+    service, presenter, store, clock = env
+    assert not (await service.new_table(GROUP, ALICE)).alert
+    assert not (await service.join(GROUP, ALICE)).alert
+    assert not (await service.join(GROUP, BOB)).alert
+    assert not (await service.ready(GROUP, ALICE)).alert
+    a = service.table_in(GROUP)
+    b = await dealt_at(service, OTHER, (ALICE, CAROL))
+    by_id = {"1": ALICE, "3": CAROL}
+    for _ in range(62):
+        clock.now += 30
+        await service.run_due()
+        if b.hand is not None and b.hand.to_act:
+            await act(service, presenter, by_id[b.seats[b.hand.to_act[0]].user_id], b)
+    assert service.table_in(GROUP) is None
+    assert service.table_in(OTHER) is b and b.seat_of("1") is not None
+    ca = await store.community("telegram", "-100")
+    cb = await store.community("telegram", "-200")
+    pa = await store.find_player(ca.id, "1")
+    pb = await store.find_player(cb.id, "1")
+    assert pa.balance == 1000
+    assert (
+        pb.balance
+        + b.seat_of("1").stack
+        + sum(s.stack for s in b.seats.values() if s.user_id == "3")
+        + (await store.find_player(cb.id, "3")).balance
+        == 2000
+    )
+    assert await check_store(store) == []
+    assert a is not None
+
+
+async def test_r8_6_leave_and_rejoin_a_table_while_seated_at_another_keeps_the_bank(env) -> None:  # type: ignore[no-untyped-def]
+    """R8.6: "the time bank refills when the player joins another table, not when they leave
+    and rejoin the same one". Anna sits at #a, then at #b (two channels of one guild, one
+    player), spends half her bank at #a, leaves #a and sits down there again, never having
+    left #b: the same table, no refill (30 s, not 60). Before, #b being the table she joined
+    last made it read as a move to another table, so every multi-tabler refilled a bank by
+    leaving and rejoining."""
+    service, _presenter, _store, _clock = env
+    assert not (await service.new_table(HERE, ANNA)).alert
+    assert not (await service.new_table(THERE, VERA)).alert
+    assert not (await service.join(HERE, ANNA)).alert
+    assert not (await service.join(THERE, ANNA)).alert  # seated at both, #b joined last
+    assert not (await service.join(HERE, BORIS)).alert
+    a = service.table_in(HERE)
+    assert a is not None
+    seat = a.seat_of(ANNA.user_id)
+    assert seat is not None
+    seat.bank = 30.0  # (as a hand spends it, R8.5)
+    assert not (await service.leave(HERE, ANNA)).alert
+    assert a.banks_left[seat.player_id] == 30.0
+    assert not (await service.join(HERE, ANNA)).alert
+    again = a.seat_of(ANNA.user_id)
+    assert again is not None and again.bank == 30.0
+    # once she has left #b, a move there and back again refills it as before
+    assert not (await service.leave(THERE, ANNA)).alert
+    assert not (await service.join(THERE, ANNA)).alert
+    again.bank = 20.0
+    assert not (await service.leave(HERE, ANNA)).alert
+    assert not (await service.leave(THERE, ANNA)).alert  # (#b joined last, left now)
+    assert not (await service.join(HERE, ANNA)).alert
+    back = a.seat_of(ANNA.user_id)
+    assert back is not None and back.bank == 60.0
