@@ -178,3 +178,37 @@ async def test_r8_6_leave_and_rejoin_a_table_while_seated_at_another_keeps_the_b
     assert not (await service.join(HERE, ANNA)).alert
     back = a.seat_of(ANNA.user_id)
     assert back is not None and back.bank == 60.0
+
+
+async def test_top_ups_queued_at_two_tables_share_one_balance(env) -> None:  # type: ignore[no-untyped-def]
+    """R8.2: Anna plays at two tables of her guild (600 kush left after two buy-ins of 200)
+    and asks /topup 500 at each during the hands: both are queued (each fits the balance
+    alone); when the hands end one is made and the other cut to what is left. The balance
+    never goes below zero and every kush is accounted."""
+    service, _presenter, store, clock = env
+    presenter = FakePresenter(platform="discord", link=None)
+    service.register(presenter)
+    a = await dealt_at(service, HERE, (ANNA, BORIS))
+    b = await dealt_at(service, THERE, (ANNA, VERA))
+    assert await _balance(store, a, ANNA) == 600
+    r1, r2 = await asyncio.gather(
+        service.top_up(HERE, ANNA, "500"), service.top_up(THERE, ANNA, "500")
+    )
+    assert not r1.alert and not r2.alert, (r1.text, r2.text)
+    by_id = {"11": ANNA, "12": BORIS, "13": VERA}
+    for _ in range(40):
+        busy = [t for t in (a, b) if t.hand is not None and t.hand_no == 1 and t.hand.to_act]
+        if not busy:
+            break
+        for t in busy:
+            await act(service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id], t)  # type: ignore[union-attr]
+    clock.now += 1
+    await service.run_due()  # (the queued top-ups are made as the hands end, R8.2)
+    for t in (a, b):
+        await service.rt.settled(t)
+    sa, sb = a.seat_of(ANNA.user_id), b.seat_of(ANNA.user_id)
+    assert sa is not None and sb is not None
+    assert await _balance(store, a, ANNA) == 0
+    assert sorted([sa.topped_up, sb.topped_up]) == [100, 500], (sa.topped_up, sb.topped_up)
+    assert ("c-b", "Anna: top-up of 500 kush cut to 100, the whole balance.") in presenter.posts
+    assert await check_store(store) == []
