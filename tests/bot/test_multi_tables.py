@@ -212,3 +212,49 @@ async def test_top_ups_queued_at_two_tables_share_one_balance(env) -> None:  # t
     assert sorted([sa.topped_up, sb.topped_up]) == [100, 500], (sa.topped_up, sb.topped_up)
     assert ("c-b", "Anna: top-up of 500 kush cut to 100, the whole balance.") in presenter.posts
     assert await check_store(store) == []
+
+
+async def test_leaving_the_cash_table_leaves_the_tournament_alone(env) -> None:  # type: ignore[no-untyped-def]
+    """R8.2/R8.7: Anna plays a tournament in one channel of her guild (buy-in 100 in the
+    pool) and a cash game in another (200 at the table). She leaves the cash table mid-hand:
+    when its hand ends her stack there comes back to the balance; the tournament seat and
+    its pool of 300 are untouched, and every kush is accounted."""
+    from tests.bot.test_service import leave_now
+
+    service, _presenter, store, clock = env
+    presenter = FakePresenter(platform="discord", link=None)
+    service.register(presenter)
+    gleb = Actor("discord", "14", "Gleb", "en")
+    assert not (await service.new_table(HERE, BORIS)).alert  # (the guild's community first)
+    assert not (await service.settings(HERE, BORIS, True, ["tournament_buy_in", "100"])).alert
+    assert not (await service.new_tournament(THERE, VERA, "pineapple")).alert
+    for p in (ANNA, VERA, gleb):
+        assert not (await service.join(THERE, p)).alert
+    tour = service.table_in(THERE)
+    assert tour is not None and tour.tournament is not None and tour.hand is not None
+    for p in (BORIS, ANNA):
+        assert not (await service.join(HERE, p)).alert
+    for p in (BORIS, ANNA):
+        assert not (await service.ready(HERE, p)).alert
+    cash = service.table_in(HERE)
+    assert cash is not None and cash.hand is not None
+    assert await _balance(store, cash, ANNA) == 700
+    assert not (await leave_now(service, HERE, ANNA)).alert
+    for _ in range(40):
+        if cash.seat_of(ANNA.user_id) is None:
+            break
+        if cash.hand is not None and cash.seats[cash.hand.to_act[0]].user_id == BORIS.user_id:
+            await act(service, presenter, BORIS, cash)
+        else:
+            clock.now += 30
+            await service.run_due()
+    assert cash.seat_of(ANNA.user_id) is None
+    stacks = await store.stacks(cash.id)
+    anna = await store.find_player(cash.community_id, ANNA.user_id)
+    assert anna is not None and anna.id not in stacks
+    assert tour.seat_of(ANNA.user_id) is not None
+    assert sum((await store.stacks(tour.id)).values()) == 300  # the pool
+    boris = await store.find_player(cash.community_id, BORIS.user_id)
+    assert boris is not None
+    assert anna.balance + boris.balance + stacks[boris.id] == 700 + 800 + 200 + 200
+    assert await check_store(store) == []

@@ -84,3 +84,44 @@ async def test_a_press_on_the_older_tables_hand_acts_there_only(tmp_path: Path) 
         assert two.hand.board_of(a2.seat, with_pending=True) == type(b2)()
         assert one.hand.board_of(a1.seat, with_pending=True) == b1
         assert "Table #1 " in w.fake.messages[(ALICE.id, m1["message_id"])]["text"]
+
+
+async def test_the_bot_removed_from_one_group_leaves_the_other_table_playing(
+    tmp_path: Path,
+) -> None:
+    """R8.2a: Alice is dealt in at #1 (with Bob) and #2 (with Carol, another group). Carol
+    removes the bot from #2's group: #2 is closing (as its hand ends); Alice's hand at #1
+    plays on, and a press on her #1 message still acts there. She then blocks the bot and
+    unblocks it: #1's hand reaches her again."""
+    async with world(tmp_path, deck_source=lambda: list(SAME_DECK)) as w:
+        for u in (ALICE, BOB, CAROL):
+            await w.say(u, "/start", u.id)
+        for chat, other in ((GROUP_ID, BOB), (SECOND, CAROL)):
+            assert "#" in (await w.say(other, "/newtable", chat))["text"]
+            for u in (other, ALICE):
+                await w.say(u, "/join", chat)
+            for u in (other, ALICE):
+                await w.say(u, "/ready", chat)
+        await w.settle()
+        one, two = _table(w, GROUP_ID), _table(w, SECOND)
+        await w.fake.remove_bot(SECOND, CAROL)
+        await w.fake.wait_for(lambda: two.closing or two.id not in w.service.tables)
+        await w.settle()
+        assert two.closing  # (its hand is played out first, then it closes, R8.2a)
+        assert one.hand is not None and one.id in w.service.tables
+        msg = _message(w, one, BOB)
+        await w.press(BOB, BOB.id, msg, _data(w, msg, "a", ""))
+        msg = _message(w, one, BOB)
+        await w.press(BOB, BOB.id, msg, _data(w, msg, "c", ""))
+        m1 = _message(w, one, ALICE)
+        answer = await w.press(ALICE, ALICE.id, m1, _data(w, m1, "p", "2db"))
+        assert not answer.get("show_alert"), answer
+        a1 = one.seat_of("1")
+        assert a1 is not None and one.hand is not None
+        assert [c.text for c in one.hand.board_of(a1.seat, with_pending=True).bottom] == ["2d"]
+        for blocked in (True, False):
+            await w.fake.block_bot(ALICE, blocked=blocked)
+            await w.fake.wait_for(lambda b=blocked: one.seat_of("1").reachable is not b)  # type: ignore[union-attr]
+        await w.settle()
+        assert "Table #1 " in _message(w, one, ALICE)["text"]
+        assert two.closing and not one.closing
