@@ -6,14 +6,21 @@ that table only; R8.6's bank is not refilled by leaving and rejoining one of the
 from __future__ import annotations
 
 import asyncio
+import random
 
 from bot.model import Actor, ChatRef, LiveTable
-from bot.presses import table_of
-from bot.screens import Payload
+from bot.presses import DiscardCard, PlaceCard, encode, table_of
+from bot.screens import Payload, Screen
 from bot.service import TableService
+from game.board import Box
+from game.cards import shuffled_deck
 from storage.check import check_store
+from storage.memory import MemoryStore
+from tests.bot.conftest import Clock
 from tests.bot.fakes import FOULED_NOTICES, FakePresenter
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, dealt_at
+from tests.bot.test_stats_service import hand_version
+from tests.bot.test_tournament_break import HEADS_UP, Streets, layout, scripted_deck
 
 HERE = ChatRef("discord", "g1", "c-a", "Poker")
 THERE = ChatRef("discord", "g1", "c-b", "Poker")
@@ -257,4 +264,81 @@ async def test_leaving_the_cash_table_leaves_the_tournament_alone(env) -> None: 
     boris = await store.find_player(cash.community_id, BORIS.user_id)
     assert boris is not None
     assert anna.balance + boris.balance + stacks[boris.id] == 700 + 800 + 200 + 200
+    assert await check_store(store) == []
+
+
+def _latest(presenter: FakePresenter, actor: Actor, t: LiveTable) -> Screen:
+    """``actor``'s newest private screen with buttons of table ``t``."""
+    return next(
+        s
+        for s in reversed(presenter.privates[actor.user_id])
+        if any(table_of(b.data) == t.id for b in s.all_buttons() if b.data)
+    )
+
+
+async def _play_scripted(
+    service: TableService, presenter: FakePresenter, t: LiveTable, streets: Streets
+) -> None:
+    """:func:`~tests.bot.test_tournament_break.play_scripted_hand` at ``t``, each press taken
+    from that table's own private screen (the player has hands at other tables)."""
+    boxes, number = layout(streets), t.hand_no
+    by_user = {a.user_id: a for a in (ALICE, BOB, CAROL)}
+    while t.hand is not None and t.hand_no == number:
+        seat = t.hand.to_act[0]
+        actor = by_user[t.seats[t.owner(seat)].user_id]
+        for card in t.hand.current_cards(seat):
+            version = hand_version(_latest(presenter, actor, t))
+            box = boxes[card]
+            press = (
+                DiscardCard(t.id, version, card)
+                if box == "x"
+                else PlaceCard(
+                    t.id, version, card, {"b": Box.BOTTOM, "m": Box.MIDDLE, "t": Box.TOP}[box]
+                )
+            )
+            reply = await service.press(actor, encode(press))
+            assert not reply.alert, reply.text
+        version = hand_version(_latest(presenter, actor, t))
+        reply = await service.press(actor, f"{t.id}:{version}:c")
+        if reply.text in FOULED_NOTICES:
+            reply = await service.press(actor, f"{t.id}:{version}:c")
+        assert not reply.alert, reply.text
+
+
+async def test_fantasyland_at_one_table_while_playing_streets_at_another() -> None:
+    """R6: the first to act at #1 makes Fantasyland (Q♥Q♦ on top) while also seated at #2
+    (another group). In #1's next hand they arrange 14 cards; at #2 they play streets. Their
+    private chat holds both hands: each press acts at its own table only, with that table's
+    cards, and neither hand's board takes the other's."""
+    decks = [scripted_deck(HEADS_UP)]
+    rng = random.Random(7)
+    store, clock = MemoryStore(), Clock()
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=0, timers=False,
+        deck_source=lambda: decks.pop(0) if decks else shuffled_deck(rng=rng),
+    )  # fmt: skip
+    presenter = FakePresenter()
+    service.register(presenter)
+    a = await dealt_at(service, GROUP, (ALICE, BOB))
+    assert a.hand is not None
+    first = a.seats[a.owner(a.hand.to_act[0])]
+    x = ALICE if first.user_id == ALICE.user_id else BOB
+    b = await dealt_at(service, OTHER, (x, CAROL))
+    await _play_scripted(service, presenter, a, HEADS_UP)
+    await service.run_due()
+    assert a.hand is not None and a.hand_no == 2, a.phase
+    xa = a.seat_of(x.user_id)
+    assert xa is not None
+    fl_seat = next(s for s in a.hand.order if a.owner(s) == xa.seat)
+    assert a.hand.is_fantasyland(fl_seat) and len(a.hand.current_cards(fl_seat)) == 14
+    xb = b.seat_of(x.user_id)
+    assert xb is not None and b.hand is not None
+    by_id = {u.user_id: u for u in (x, CAROL)}
+    while b.hand is not None and b.hand_no == 1 and b.hand.to_act:
+        await act(service, presenter, by_id[b.seats[b.hand.to_act[0]].user_id], b)
+        assert tuple(a.hand.board_of(fl_seat, with_pending=True).cards()) == ()  # (not #1)
+    assert b.hand_no > 1 or b.hand is None  # #2's hand played out
+    await act(service, presenter, x, a)  # the Fantasyland arranged, confirmed
+    assert a.hand is not None
+    assert len(tuple(a.hand.board_of(fl_seat, with_pending=True).cards())) == 13
     assert await check_store(store) == []
