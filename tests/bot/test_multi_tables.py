@@ -342,3 +342,32 @@ async def test_fantasyland_at_one_table_while_playing_streets_at_another() -> No
     assert a.hand is not None
     assert len(tuple(a.hand.board_of(fl_seat, with_pending=True).cards())) == 13
     assert await check_store(store) == []
+
+
+async def test_history_and_replay_name_each_table_s_hand(env) -> None:  # type: ignore[no-untyped-def]
+    """Issue 12: Anna plays hand 1 at two tables of her guild, #2's finishing first. Both
+    are "hand 1" of their table; /history lists each under its own id and table, and /replay
+    of each id shows that table's hand."""
+    service, _presenter, store, _clock = env
+    presenter = FakePresenter(platform="discord", link=None)
+    service.register(presenter)
+    a = await dealt_at(service, HERE, (ANNA, BORIS))
+    b = await dealt_at(service, THERE, (ANNA, VERA))
+    by_id = {"11": ANNA, "12": BORIS, "13": VERA}
+    for t in (b, a):  # #2's hand ends first: the lower id is #2's
+        while t.hand is not None and t.hand_no == 1 and t.hand.to_act:
+            await act(service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id], t)
+    history = (await service.history(HERE, ANNA)).text
+    lines = [line for line in history.splitlines() if "Table #" in line]
+    assert len(lines) == 2, history
+    ids = {}
+    for line in lines:
+        n = int(line.split("#", 1)[1].split(" ", 1)[0])
+        table = int(line.split("Table #", 1)[1].split(",", 1)[0])
+        ids[table] = n
+    assert set(ids) == {a.id, b.id} and ids[b.id] < ids[a.id]
+    for table, n in ids.items():
+        reply = await service.replay(HERE, ANNA, str(n), here=True)
+        assert reply.screen is not None, reply.text
+        title = reply.screen.text.splitlines()[0]
+        assert title == f"🎬 #{n} · table #{table} · hand 1", title
