@@ -348,7 +348,7 @@ async def test_history_and_replay_name_each_table_s_hand(env) -> None:  # type: 
     """Issue 12: Anna plays hand 1 at two tables of her guild, #2's finishing first. Both
     are "hand 1" of their table; /history lists each under its own id and table, and /replay
     of each id shows that table's hand."""
-    service, _presenter, store, _clock = env
+    service, _presenter, _store, _clock = env
     presenter = FakePresenter(platform="discord", link=None)
     service.register(presenter)
     a = await dealt_at(service, HERE, (ANNA, BORIS))
