@@ -218,7 +218,9 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
     table): the bank the player left here with (:attr:`LiveTable.banks_left`) comes back
     only if the table they joined last (:meth:`~storage.api.Store.last_table`, written with
     every join in its transaction, whichever worker served it, kept over restarts) is this
-    one; after A → B → A the bank at A is full again. A bank given back is at most
+    one, or one they still sit at (:func:`_still_seated`: seated at A and B, leaving A and
+    rejoining it is rejoining the same table); after A → B → A, B left, the bank at A is
+    full again. A bank given back is at most
     :meth:`~bot.model.LiveTable.new_bank` (the admins' latest ``time_bank_seconds``, one that
     waits for the match's end included, as the newcomer's): a lowered setting applies to the
     player rejoining as the admin was told ("players who sit down from now on"); a raised
@@ -263,7 +265,8 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
     kept = t.banks_left.get(player.id)  # R8.6: given back at the table joined last only
     if kept is not None:
         last = await rt.store.last_table(t.platform, actor.user_id)
-        if last is not None and last != t.id:  # (None: joined before storage kept it)
+        moved = last is not None and last != t.id  # (None: joined before storage kept it)
+        if moved and not await _still_seated(rt, t.platform, actor.user_id, last):
             kept = None  # joined another table since: a full bank
     async with rt.transition(t) as tx:
         t.banks_left.pop(player.id, None)
@@ -315,6 +318,20 @@ def _may_stay(t: LiveTable, seat: SeatState) -> bool:
         return False
     view = hand.view(None)  # (Chinese Poker's too: LiveTable.timed_out_now leaves it out)
     return not any(view.seat(b).timed_out for b in t.boards_of(seat))
+
+
+async def _still_seated(rt: Runtime, platform: str, user_id: str, table_id: int | None) -> bool:
+    """Whether the platform user still sits at table ``table_id`` (a seat at a table served
+    here, or a stack at one another worker serves: :meth:`~storage.api.Store.seated_tables`).
+    The table a player joined last is no move away from a table they left and rejoin while
+    they sit at both (R8.6: "not when they leave and rejoin the same one"): a multi-tabler
+    refilled a spent bank by leaving and rejoining."""
+    if table_id is None:
+        return False
+    here = rt.tables.get(table_id)
+    if here is not None and here.platform == platform:
+        return here.seat_of(user_id) is not None
+    return table_id in await rt.store.seated_tables(platform, user_id)
 
 
 async def _lobby_timer_first(rt: Runtime, t: LiveTable, *, busted: bool = False) -> None:
