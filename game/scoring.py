@@ -147,7 +147,10 @@ def score_showdown(
     :param owners: per board, the player who plays it: boards of one player are not scored
         against each other (``heads_up_double_boxes``, R4.2: every board of one player against
         every board of the other).
-    :raises BoardError: if a board is incomplete or repeats a card.
+    :raises BoardError: if a board is incomplete or repeats a card within itself (when
+        assessed here, :func:`~game.board.assess_board`). A card repeated across ``boards``
+        is not checked: the hand state machine deals each card once, and ``python -m game
+        score`` refuses one.
     """
     n = len(boards)
     fl = in_fantasyland if in_fantasyland is not None else (False,) * n
