@@ -115,6 +115,11 @@ ARCHIVED_THREAD = 50083
 #: locked by a moderator), or that is gone (404 10003, Unknown Channel: a channel or thread
 #: deleted while the bot was away, whose delete event it never got)
 LOCKED_OUT = frozenset({50001, 50013, 10003, ARCHIVED_THREAD})
+#: Discord's code (with a 429, which discord.py waits out and tries again, five times) for a
+#: message older than an hour edited too often ("Maximum number of edits to messages older
+#: than 1 hour reached"): a long table's message, edited at every move, that Discord will
+#: not edit for a while
+OLD_MESSAGE_EDITS = 30046
 #: Discord's 403 code for a permission the bot lacks in a channel (Send Messages, or Attach
 #: Files for a message with a file)
 MISSING_PERMISSIONS = 50013
@@ -688,6 +693,11 @@ class DiscordPresenter(LatePictures):
                 except discord.HTTPException as exc:
                     if exc.code == ARCHIVED_THREAD:  # posted anew: that unarchives the thread
                         await self._resend(channel_id, message_id, screen)
+                    elif exc.code == OLD_MESSAGE_EDITS:
+                        # (left, the channel read the turn of before, and its buttons, until
+                        # Discord took an edit again): posted anew, edited from then on
+                        log.info("message %s/%s takes no edits now: posted anew", *key)
+                        await self._resend(channel_id, message_id, screen)
                     else:
                         log.warning("cannot edit message %s/%s: %s", channel_id, message_id, exc)
         finally:
@@ -766,7 +776,8 @@ class DiscordPresenter(LatePictures):
             self._writers.pop(("locked out", channel_id), None)
 
     async def _resend(self, channel_id: int, message_id: int, screen: Screen) -> None:
-        """The table message was deleted (or its thread archived): post it again and remember
+        """The table message was deleted (or its thread archived, or it takes no more edits:
+        :data:`OLD_MESSAGE_EDITS`): post it again and remember
         where it went (for every older ref of it too; an edit queued for it meanwhile is
         written there, :meth:`_write_message`, not posted a second time)."""
         key = (str(channel_id), str(message_id))

@@ -496,8 +496,11 @@ class TelegramPresenter(LatePictures):
                 reason = str(exc).lower()
                 if self._gone(chat_id, exc, sent):
                     self._latest.pop(key, None)
-                elif "not found" in reason:
-                    await self._deleted(key[0], ref, screen)  # posted again in its topic
+                elif "not found" in reason or "can't be edited" in reason:
+                    # deleted, or one Telegram will not edit any more ("message can't be
+                    # edited": the player saw its screen frozen, a hand without its street's
+                    # buttons while their clock ran, R8.5): posted again in its topic
+                    await self._deleted(key[0], ref, screen)
                 elif "not modified" not in reason:
                     log.warning("edit of message %s/%s failed: %s", chat_id, ref, exc)
             except Forbidden as exc:
@@ -846,7 +849,9 @@ class TelegramPresenter(LatePictures):
             limiter.stop_waiting()  # (so would a flood wait)
 
     async def _deleted(self, chat_id: str, ref: str, screen: Screen) -> None:
-        """Someone deleted the message ``ref``: a group's table message is posted again now
+        """Someone deleted the message ``ref`` (or Telegram refuses to edit it: "message can't
+        be edited", treated alike; the old one stays, its buttons out of date): a group's
+        table message is posted again now
         (and edited from then on); a private hand message is sent anew by the service (which
         must learn its new ref: a press on any other private message is out of date), or else
         with the player's next screen (:meth:`show_private`)."""
