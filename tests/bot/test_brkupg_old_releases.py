@@ -6,8 +6,13 @@ and each hand finishes and the next is played without a hidden card in the group
 
 The databases in ``tests/data/upgrade/`` were written by the releases they are named after
 (``make_old_db.py`` there says how; gzipped, 1 KB pages): 01d3a90 (a day before), 48f2455
-(three days before, the process killed after its last commit) and e4204b9 (the first release
-with the table state machine, before tournaments and owed closing messages)."""
+(three days before, the process killed after its last commit), e4204b9 (the first release
+with the table state machine, before tournaments and owed closing messages) and bb973ff2 (the
+release deployed before today's, whose group notice of queued top-ups stood in a step of its
+own after them: its table -109 ends a hand with both players' top-ups queued, one to be cut
+to the table's maximum, under today's code, which commits the notice with the top-ups; its
+tournament -105 is in its second one-minute level; its kush label is "монеты", "фишки" being
+refused by then as tournament chips)."""
 
 from __future__ import annotations
 
@@ -16,6 +21,7 @@ import gzip
 import json
 import logging
 import random
+import re
 import shutil
 import sqlite3
 from pathlib import Path
@@ -35,11 +41,32 @@ from tests.bot.fakes import FOULED_NOTICES, FakePresenter
 DATA = Path(__file__).parent.parent / "data" / "upgrade"
 
 #: fixture → (the chats of the tables it left open, whether its closed table -106 owes its
-#: closing message, whether its table -108 owes a showdown)
+#: closing message, whether its table -108 owes a showdown, -107's balance as its label says it)
 FIXTURES = {
-    "01d3a90.db.gz": ({"-101", "-102", "-103", "-104", "-105", "-107", "-108"}, True, True),
-    "48f2455-crash.db.gz": ({"-101", "-102", "-103", "-104", "-105", "-107"}, True, False),
-    "e4204b9.db.gz": ({"-101", "-102", "-103", "-104", "-107", "-108"}, False, False),
+    "01d3a90.db.gz": (
+        {"-101", "-102", "-103", "-104", "-105", "-107", "-108"},
+        True,
+        True,
+        "800 фишек на балансе",
+    ),
+    "48f2455-crash.db.gz": (
+        {"-101", "-102", "-103", "-104", "-105", "-107"},
+        True,
+        False,
+        "800 фишек на балансе",
+    ),
+    "e4204b9.db.gz": (
+        {"-101", "-102", "-103", "-104", "-107", "-108"},
+        False,
+        False,
+        "800 фишек на балансе",
+    ),
+    "bb973ff2.db.gz": (
+        {"-101", "-102", "-103", "-104", "-105", "-107", "-108", "-109"},
+        True,
+        True,
+        "800 монет на балансе",
+    ),
 }
 
 
@@ -48,6 +75,10 @@ def _database(name: str, tmp_path: Path) -> Path:
     with gzip.open(DATA / name) as src, path.open("wb") as dst:
         shutil.copyfileobj(src, dst)
     return path
+
+
+def _chat(chat_id: str) -> ChatRef:
+    return ChatRef("telegram", chat_id, chat_id, "G")
 
 
 def _service(store: SqliteStore, clock: Clock) -> tuple[TableService, FakePresenter]:
@@ -77,30 +108,42 @@ def _no_hidden_card(t: LiveTable, p: FakePresenter) -> None:
     assert shown <= public, (t.chat_id, shown - public)
 
 
-async def _play_on(service: TableService, p: FakePresenter, clock: Clock, t: LiveTable) -> None:
-    """Finish the hand under way and play the next one (each player arranges automatically)."""
-    start = t.hand_no
-    people = {s.user_id: Actor("telegram", s.user_id, s.name, "en") for s in t.seats.values()}
-    for _ in range(300):
-        if t.hand_no >= start + 2:
+async def _play_on(
+    service: TableService, p: FakePresenter, clock: Clock, tables: list[LiveTable]
+) -> None:
+    """Finish each table's hand under way and play the next one, all tables side by side
+    (each player arranges automatically; the clock moves only when no one is to act, so no
+    hand times out while another table plays)."""
+    start = {t.chat_id: t.hand_no for t in tables}
+    people = {
+        s.user_id: Actor("telegram", s.user_id, s.name, "en")
+        for t in tables
+        for s in t.seats.values()
+    }
+    for _ in range(1000):
+        playing = [t for t in tables if t.hand_no < start[t.chat_id] + 2]
+        if not playing:
             return
-        if t.hand is not None and not t.hand.is_over and t.hand.to_act:
-            actor = people[t.seats[t.owner(t.hand.to_act[0])].user_id]
-            await _press(service, p, actor, "a")
-            if await _press(service, p, actor, "c") in FOULED_NOTICES:
-                await _press(service, p, actor, "c")
-            _no_hidden_card(t, p)
-        else:
+        acted = False
+        for t in playing:
+            if t.hand is not None and not t.hand.is_over and t.hand.to_act:
+                actor = people[t.seats[t.owner(t.hand.to_act[0])].user_id]
+                await _press(service, p, actor, "a")
+                if await _press(service, p, actor, "c") in FOULED_NOTICES:
+                    await _press(service, p, actor, "c")
+                _no_hidden_card(t, p)
+                acted = True
+        if not acted:
             clock.now += 11
             await service.run_due()
-    raise AssertionError(f"table {t.chat_id} did not play on: hand {t.hand_no}")
+    raise AssertionError(f"tables did not play on: {[(t.chat_id, t.hand_no) for t in playing]}")
 
 
 @pytest.mark.parametrize("name", sorted(FIXTURES))
 async def test_r8_a_database_an_older_release_left_mid_hand_plays_on(
     name: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    open_chats, closing_owed, showdown_owed = FIXTURES[name]
+    open_chats, closing_owed, showdown_owed, balance_words = FIXTURES[name]
     store = await SqliteStore.open(_database(name, tmp_path))  # (migrations applied)
     clock = Clock()
     clock.now += 600  # ten minutes after the old release stopped
@@ -120,6 +163,11 @@ async def test_r8_a_database_an_older_release_left_mid_hand_plays_on(
         for chat in ("-101", "-102"):
             m = tables[chat].match
             assert m is not None and m.fantasyland, chat
+        # a tournament's level stays the one it was in: the time the bot was down is not
+        # counted (R8.7); bb973ff2's is the second one-minute level
+        if "-105" in tables and name == "bb973ff2.db.gz":
+            tour = tables["-105"].tournament
+            assert tour is not None and tour.level_at(clock.now) == 2
         # what the old code owed the chats, sent once
         closed = [s.text for s in p.tables.get("-106", [])]
         assert sum("is closed" in text for text in closed) == (1 if closing_owed else 0)
@@ -131,8 +179,8 @@ async def test_r8_a_database_an_older_release_left_mid_hand_plays_on(
         )
         ru = ChatRef("telegram", "-107", "-107", "G")
         reply = await service.balance(ru, Actor("telegram", "1070", "Alice", "en"))
-        # its settings kept: the label "фишки", which agrees with the number (800 фишек)
-        assert "800 фишек на балансе" in reply.text, reply.text
+        # its settings kept: the label, which agrees with the number (800 фишек, 800 монет)
+        assert balance_words in reply.text, reply.text
         await service.stop()
 
         # a second start owes nothing any more
@@ -141,8 +189,17 @@ async def test_r8_a_database_an_older_release_left_mid_hand_plays_on(
         assert p.posts == [] and p.pictures == []
         assert "-106" not in p.tables
         assert not any(s.text.startswith("🏁") for s in p.tables.get("-108", []))
-        for t in list(service.tables.values()):
-            await _play_on(service, p, clock, t)
+        await _play_on(service, p, clock, list(service.tables.values()))
+        if "-109" in open_chats:
+            # the top-ups queued under the old code added as the hand ended, the winner's
+            # cut to the maximum with ONE notice to the group (committed with the top-up)
+            assert [s.top_up for s in service.table_in(_chat("-109")).seats.values()] == [0, 0]
+            (notice,) = [text for c, text in p.posts if c == "-109"]
+            cut = re.fullmatch(
+                r"Bob: top-up of 800 kush cut to (\d+): a stack holds at most 1,000 kush\.", notice
+            )
+            assert cut is not None and 0 < int(cut[1]) < 800, notice
+            assert any(f"Bob · 1,000 (➕{cut[1]} top-up)" in s.text for s in p.tables["-109"])
         await service.stop()
         assert await check_store(store) == []
     finally:

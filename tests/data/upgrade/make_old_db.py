@@ -16,7 +16,9 @@ It opens several tables on one database through the release's own service (its
 - ``-106`` a table an admin closed during a hand, closed after it, whose last messages the
   platform refused (owed);
 - ``-107`` Pineapple with the group's settings changed (language, kush label);
-- ``-108`` Pineapple between hands, its showdown refused by the platform (owed).
+- ``-108`` Pineapple between hands, its showdown refused by the platform (owed);
+- ``-109`` Pineapple mid-hand, both players' top-ups of their whole balance queued
+  (``/topup 800``), added when the hand ends, the winner's cut to the table's maximum.
 
 ``stop``: the bot is stopped (its stop saves every table); ``crash``: the process ends
 after the last commit without stopping. Uses only what every release since e4204b9 has.
@@ -167,6 +169,9 @@ async def main(out: Path, mode: str) -> None:
     # -105: a tournament mid-hand
     if hasattr(service, "new_tournament"):
         people = actors(105, 3)
+        # one-minute levels where a release allows them (its refusal: the default kept)
+        r = await service.settings(chat(105), people[0], True, ["level_minutes", "1"])
+        made["105_settings"] = r.text[:60]
         r = await service.new_tournament(chat(105), people[0], "pineapple")
         assert not r.alert, r.text
         for a in people:
@@ -186,10 +191,11 @@ async def main(out: Path, mode: str) -> None:
             assert not r.alert, r.text
         await deal(service, t)
         await play_hand(service, p, t, people)
+        CLOCK[0] += 50  # (into the second level, when a level is a minute)
         await deal(service, t)
         await move(service, p, t, people)
         await move(service, p, t, people)
-        made["105"] = {"hand_no": t.hand_no}
+        made["105"] = {"hand_no": t.hand_no, "level": getattr(t.tournament, "level", None)}
 
     # -106: closed by an admin during a hand, its last messages refused by the platform
     people = actors(106, 2)
@@ -222,10 +228,24 @@ async def main(out: Path, mode: str) -> None:
     for args in (["language", "ru"], ["kush_label", "фишки"]):
         r = await service.settings(chat(107), admin, True, args)
         made.setdefault("107_settings", []).append(r.text[:60])
+    if r.text.startswith("Не удалось"):  # (bb973ff2 on: "фишки" are tournament chips)
+        r = await service.settings(chat(107), admin, True, ["kush_label", "монеты"])
+        made["107_settings"].append(r.text[:60])
     t = await seat(service, chat(107), people, "pineapple")
     await move(service, p, t, people)
     await move(service, p, t, people)
     made["107"] = {"hand_no": t.hand_no}
+
+    # -109: a top-up queued during a hand (added, and the group told, when it ends)
+    if hasattr(service, "top_up"):
+        people = actors(109, 2)
+        t = await seat(service, chat(109), people, "pineapple")
+        await move(service, p, t, people)
+        # each queues the whole balance: the winner's is cut to the maximum when the hand
+        # ends (the group told), the loser's added whole
+        queued = [(await service.top_up(chat(109), a, "800")).text[:60] for a in people]
+        made["109"] = {"hand_no": t.hand_no, "queued": queued}
+        await move(service, p, t, people)
 
     print(json.dumps(made, ensure_ascii=False))
     sys.stdout.flush()
