@@ -321,17 +321,28 @@ def _may_stay(t: LiveTable, seat: SeatState) -> bool:
 
 
 async def _still_seated(rt: Runtime, platform: str, user_id: str, table_id: int | None) -> bool:
-    """Whether the platform user still sits at table ``table_id`` (a seat at a table served
-    here, or a stack at one another worker serves: :meth:`~storage.api.Store.seated_tables`).
+    """Whether the platform user still sits at table ``table_id``: a seat at a table served
+    here, or in the last committed snapshot of one another worker serves
+    (:meth:`~storage.api.Store.table_state`; a seat not bought in yet too, as here: only a
+    stack, :meth:`~storage.api.Store.seated_tables`, when the snapshot does not read).
     The table a player joined last is no move away from a table they left and rejoin while
     they sit at both (R8.6: "not when they leave and rejoin the same one"): a multi-tabler
-    refilled a spent bank by leaving and rejoining."""
+    refilled a spent bank by leaving and rejoining. Storage errors propagate (the join's
+    :func:`~storage.api.answer_within` bounds the wait)."""
     if table_id is None:
         return False
     here = rt.tables.get(table_id)
-    if here is not None and here.platform == platform:
-        return here.seat_of(user_id) is not None
-    return table_id in await rt.store.seated_tables(platform, user_id)
+    if here is None:
+        state = await rt.store.table_state(table_id)
+        if state is None:  # closed since
+            return False
+        try:
+            here = LiveTable.from_json(state[1], rt.clock()) if state[1] else None
+        except Exception:  # (the worker serving it judges its snapshot)
+            here = None
+        if here is None:
+            return table_id in await rt.store.seated_tables(platform, user_id)
+    return here.platform == platform and here.seat_of(user_id) is not None
 
 
 async def _lobby_timer_first(rt: Runtime, t: LiveTable, *, busted: bool = False) -> None:
