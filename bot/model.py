@@ -294,6 +294,9 @@ class SeatState:
         end (:func:`bot.service.dealing.next_buy_in`); when the lower one applies before
         their first hand, the difference goes back to the balance
         (:func:`bot.service.dealing.apply_pending`).
+    :ivar joined_at: when the player sat down (``/join``; ``None``: seated otherwise, or
+        before it was kept): whether a table they still sit at was joined after they left
+        another (R8.6, :func:`bot.service.lobby.join`).
     """
 
     seat: int
@@ -323,6 +326,7 @@ class SeatState:
     left_group: bool = False
     kicked: bool = False
     unplayed_buy_in: int = 0
+    joined_at: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -354,6 +358,7 @@ class SeatState:
             "left_group": self.left_group,
             "kicked": self.kicked,
             "unplayed_buy_in": self.unplayed_buy_in,
+            "joined_at": self.joined_at,
         }
 
     @classmethod
@@ -431,6 +436,9 @@ class LiveTable:
     :ivar banks_left: player id → time bank left when they stood up: the bank does not refill
         by leaving and rejoining the same table (R8.6); given back only if they joined no
         other table since, and at most a newcomer's bank now (:func:`bot.service.lobby.join`).
+    :ivar left_at: player id → when the step that put them in :attr:`banks_left` committed
+        (:meth:`stamp_left`): a table they sat down at after it is another table joined since
+        (R8.6), even one they still sit at.
     :ivar outbox: group messages the last committed transitions owe the chat (a showdown, a
         notice), kept in the snapshot until sent, so that a restarted bot sends the stored
         result and never a recomputed one. Each is ``{"kind": "table" | "post", "text": …,
@@ -570,6 +578,7 @@ class LiveTable:
     ready_deadline: float | None = None
     top_up_deadline: float | None = None
     banks_left: dict[int, float] = field(default_factory=dict)
+    left_at: dict[int, float] = field(default_factory=dict)
     tournament: Tournament | None = None
     opener: str | None = None
     names: dict[int, str] = field(default_factory=dict)
@@ -923,6 +932,12 @@ class LiveTable:
         staying = [o for o in players if o in self.seats and not self.seats[o].leaving]
         return len(staying) >= self.options.min_players
 
+    def stamp_left(self, now: float) -> None:
+        """Each player in :attr:`banks_left` gets ``now``, the time of the step that commits,
+        as :attr:`left_at` unless stamped already; a player no longer in it (sat down again)
+        drops theirs (R8.6)."""
+        self.left_at = {p: self.left_at.get(p, now) for p in self.banks_left}
+
     def options_due(self) -> RuleOptions | None:
         """The rule options admins saved (``pending_options``) when they apply now, with no
         match under way (R6.6: between matches; :func:`bot.service.dealing.apply_pending`
@@ -1114,6 +1129,7 @@ class LiveTable:
         last_deal_at = snap.get("last_deal_at")
         t.last_deal_at = None if last_deal_at is None else float(last_deal_at) + downtime
         t.banks_left = {int(k): float(v) for k, v in dict(snap.get("banks_left") or {}).items()}
+        t.left_at = {int(k): float(v) for k, v in dict(snap.get("left_at") or {}).items()}
         if snap.get("tournament"):
             t.tournament = Tournament.from_json(snap["tournament"])
             t.tournament.pause(downtime)  # nor do the tournament's levels (R8.7)
@@ -1202,6 +1218,7 @@ class LiveTable:
             "ready_deadline": self.ready_deadline,
             "top_up_deadline": self.top_up_deadline,
             "banks_left": {str(k): v for k, v in self.banks_left.items()},
+            "left_at": {str(k): v for k, v in self.left_at.items()},
             "tournament": self.tournament.to_json() if self.tournament else None,
             "opener": self.opener,
             "names": {str(k): v for k, v in self.names.items()},

@@ -266,7 +266,8 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
     if kept is not None:
         last = await rt.store.last_table(t.platform, actor.user_id)
         moved = last is not None and last != t.id  # (None: joined before storage kept it)
-        if moved and not await _still_seated(rt, t.platform, actor.user_id, last):
+        left = t.left_at.get(player.id)
+        if moved and not await _still_seated(rt, t.platform, actor.user_id, last, left):
             kept = None  # joined another table since: a full bank
     async with rt.transition(t) as tx:
         t.banks_left.pop(player.id, None)
@@ -280,6 +281,7 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
             # R8.6: no refill at the same table, but never above the bank a newcomer gets now
             # (an admin's lowered time_bank_seconds, R8.5, "for who sits down from now on")
             bank=t.new_bank() if kept is None else min(kept, t.new_bank()),
+            joined_at=rt.clock(),
         )
         t.seats[seat.seat] = seat
         tx.moves.append(Joined(t.platform, actor.user_id))  # the table joined last (R8.6)
@@ -320,14 +322,20 @@ def _may_stay(t: LiveTable, seat: SeatState) -> bool:
     return not any(view.seat(b).timed_out for b in t.boards_of(seat))
 
 
-async def _still_seated(rt: Runtime, platform: str, user_id: str, table_id: int | None) -> bool:
-    """Whether the platform user still sits at table ``table_id``: a seat at a table served
+async def _still_seated(
+    rt: Runtime, platform: str, user_id: str, table_id: int | None, since: float | None = None
+) -> bool:
+    """Whether the platform user still sits at table ``table_id``, and sat down there before
+    ``since`` (when they left the table they rejoin, :attr:`LiveTable.left_at`; ``None`` or a
+    seat's time unknown: any seat): a seat at a table served
     here, or in the last committed snapshot of one another worker serves
     (:meth:`~storage.api.Store.table_state`; a seat not bought in yet too, as here: only a
     stack, :meth:`~storage.api.Store.seated_tables`, when the snapshot does not read).
     The table a player joined last is no move away from a table they left and rejoin while
     they sit at both (R8.6: "not when they leave and rejoin the same one"): a multi-tabler
-    refilled a spent bank by leaving and rejoining. Storage errors propagate (the join's
+    refilled a spent bank by leaving and rejoining. One they sat down at after leaving is
+    (R8.6: "refills when the player joins another table"): leaving A, joining B and coming
+    back to A while at B gave A's bank back, not a full one. Storage errors propagate (the join's
     :func:`~storage.api.answer_within` bounds the wait)."""
     if table_id is None:
         return False
@@ -342,7 +350,10 @@ async def _still_seated(rt: Runtime, platform: str, user_id: str, table_id: int 
             here = None
         if here is None:
             return table_id in await rt.store.seated_tables(platform, user_id)
-    return here.platform == platform and here.seat_of(user_id) is not None
+    seat = here.seat_of(user_id) if here.platform == platform else None
+    if seat is None:
+        return False
+    return since is None or seat.joined_at is None or seat.joined_at <= since
 
 
 async def _lobby_timer_first(rt: Runtime, t: LiveTable, *, busted: bool = False) -> None:
