@@ -218,9 +218,10 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
     table): the bank the player left here with (:attr:`LiveTable.banks_left`) comes back
     only if the table they joined last (:meth:`~storage.api.Store.last_table`, written with
     every join in its transaction, whichever worker served it, kept over restarts) is this
-    one, or one they still sit at (:func:`_still_seated`: seated at A and B, leaving A and
-    rejoining it is rejoining the same table); after A → B → A, B left, the bank at A is
-    full again. A bank given back is at most
+    one, or one they still sit at and sat down at before leaving here (:func:`_still_seated`:
+    seated at A and B, leaving A and rejoining it is rejoining the same table); after
+    A → B → A, B joined after leaving A (left since or not), the bank at A is full again.
+    A bank given back is at most
     :meth:`~bot.model.LiveTable.new_bank` (the admins' latest ``time_bank_seconds``, one that
     waits for the match's end included, as the newcomer's): a lowered setting applies to the
     player rejoining as the admin was told ("players who sit down from now on"); a raised
