@@ -282,9 +282,9 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
             # R8.6: no refill at the same table, but never above the bank a newcomer gets now
             # (an admin's lowered time_bank_seconds, R8.5, "for who sits down from now on")
             bank=t.new_bank() if kept is None else min(kept, t.new_bank()),
-            joined_at=rt.clock(),
         )
         t.seats[seat.seat] = seat
+        t.joined_at[player.id] = rt.clock()
         tx.moves.append(Joined(t.platform, actor.user_id))  # the table joined last (R8.6)
         if t.opener is None:  # its opener left with nobody seated (runtime.pass_opener)
             t.opener = actor.user_id
@@ -354,7 +354,8 @@ async def _still_seated(
     seat = here.seat_of(user_id) if here.platform == platform else None
     if seat is None:
         return False
-    return since is None or seat.joined_at is None or seat.joined_at <= since
+    joined = here.joined_at.get(seat.player_id)
+    return since is None or joined is None or joined <= since
 
 
 async def _lobby_timer_first(rt: Runtime, t: LiveTable, *, busted: bool = False) -> None:
