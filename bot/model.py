@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import copy
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from enum import Enum
 from typing import Any, Protocol
 
@@ -359,14 +359,21 @@ class SeatState:
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> SeatState:
         """Inverse of :meth:`to_json` (also of a snapshot from before the questions were kept
-        per board: its one question, ``foul_board`` asked at ``foul_asked``)."""
-        d = dict(d)
+        per board: its one question, ``foul_board`` asked at ``foul_asked``; keys it does not
+        know, a newer release's, are ignored)."""
+        d = {k: v for k, v in d.items() if k in _SEAT_KEYS or k == "foul_board"}
+        # (a key this code does not know, written by a newer release, is left out: a restart
+        # on the release before an upgrade still restores its tables)
         asked, board = d.pop("foul_asked", None), d.pop("foul_board", "")
         if isinstance(asked, dict):
             d["foul_asked"] = {str(k): float(v) for k, v in asked.items()}
         elif board and asked:
             d["foul_asked"] = {str(board): float(asked)}
         return cls(**d)
+
+
+#: the keys of a seat's snapshot (:meth:`SeatState.from_json`)
+_SEAT_KEYS = frozenset(f.name for f in fields(SeatState))
 
 
 #: A second press of a button that asks first, within this many seconds, does it: Leave (a
@@ -431,6 +438,13 @@ class LiveTable:
     :ivar banks_left: player id → time bank left when they stood up: the bank does not refill
         by leaving and rejoining the same table (R8.6); given back only if they joined no
         other table since, and at most a newcomer's bank now (:func:`bot.service.lobby.join`).
+    :ivar left_at: player id → when the step that put them in :attr:`banks_left` committed
+        (:meth:`stamp_left`): a table they sat down at after it is another table joined since
+        (R8.6), even one they still sit at.
+    :ivar joined_at: player id → when they sat down here (``/join``; none: seated otherwise,
+        or before it was kept), for the seated only (:meth:`stamp_left`): whether a table they
+        still sit at was joined after they left another (R8.6, :func:`bot.service.lobby.join`).
+        A table-level key, not a seat's: the release before it ignores it in a snapshot.
     :ivar outbox: group messages the last committed transitions owe the chat (a showdown, a
         notice), kept in the snapshot until sent, so that a restarted bot sends the stored
         result and never a recomputed one. Each is ``{"kind": "table" | "post", "text": …,
@@ -570,6 +584,8 @@ class LiveTable:
     ready_deadline: float | None = None
     top_up_deadline: float | None = None
     banks_left: dict[int, float] = field(default_factory=dict)
+    left_at: dict[int, float] = field(default_factory=dict)
+    joined_at: dict[int, float] = field(default_factory=dict)
     tournament: Tournament | None = None
     opener: str | None = None
     names: dict[int, str] = field(default_factory=dict)
@@ -923,6 +939,14 @@ class LiveTable:
         staying = [o for o in players if o in self.seats and not self.seats[o].leaving]
         return len(staying) >= self.options.min_players
 
+    def stamp_left(self, now: float) -> None:
+        """Each player in :attr:`banks_left` gets ``now``, the time of the step that commits,
+        as :attr:`left_at` unless stamped already; a player no longer in it (sat down again)
+        drops theirs (R8.6)."""
+        self.left_at = {p: self.left_at.get(p, now) for p in self.banks_left}
+        seated = {seat.player_id for seat in self.seats.values()}
+        self.joined_at = {p: at for p, at in self.joined_at.items() if p in seated}
+
     def options_due(self) -> RuleOptions | None:
         """The rule options admins saved (``pending_options``) when they apply now, with no
         match under way (R6.6: between matches; :func:`bot.service.dealing.apply_pending`
@@ -1114,6 +1138,8 @@ class LiveTable:
         last_deal_at = snap.get("last_deal_at")
         t.last_deal_at = None if last_deal_at is None else float(last_deal_at) + downtime
         t.banks_left = {int(k): float(v) for k, v in dict(snap.get("banks_left") or {}).items()}
+        t.left_at = {int(k): float(v) for k, v in dict(snap.get("left_at") or {}).items()}
+        t.joined_at = {int(k): float(v) for k, v in dict(snap.get("joined_at") or {}).items()}
         if snap.get("tournament"):
             t.tournament = Tournament.from_json(snap["tournament"])
             t.tournament.pause(downtime)  # nor do the tournament's levels (R8.7)
@@ -1202,6 +1228,8 @@ class LiveTable:
             "ready_deadline": self.ready_deadline,
             "top_up_deadline": self.top_up_deadline,
             "banks_left": {str(k): v for k, v in self.banks_left.items()},
+            "left_at": {str(k): v for k, v in self.left_at.items()},
+            "joined_at": {str(k): v for k, v in self.joined_at.items()},
             "tournament": self.tournament.to_json() if self.tournament else None,
             "opener": self.opener,
             "names": {str(k): v for k, v in self.names.items()},

@@ -205,8 +205,15 @@ def next_buy_in(t: LiveTable) -> int:
     still pending then (the settings' step storage refused, :func:`~.settings._pend`) is
     applied by the same step (:func:`maybe_start`), as after any Ready: a lower one gives
     the difference back, a higher one keeps the stack paid (R8.2). The Ready pressed under
-    "Buy-in 200" took the pending 300."""
+    "Buy-in 200" took the pending 300. But when the same step puts a point in force that
+    the table's buy-in cannot pay (options pending with no match under way, R6.6), the
+    pending buy-in, which pays it, is asked: 200 under a 250 point just applied had the
+    newcomer offered the top-up the moment they were ready."""
     if t.hand is None:
+        point = (t.options_due() or t.options).kush_per_point  # as apply_pending will
+        pending = t.pending_buy_in
+        if t.min_buy_in < point and pending is not None and pending >= point:
+            return pending
         return t.min_buy_in
     due = t.options_due()
     point = (due or t.options).kush_per_point

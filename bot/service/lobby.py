@@ -218,9 +218,10 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
     table): the bank the player left here with (:attr:`LiveTable.banks_left`) comes back
     only if the table they joined last (:meth:`~storage.api.Store.last_table`, written with
     every join in its transaction, whichever worker served it, kept over restarts) is this
-    one, or one they still sit at (:func:`_still_seated`: seated at A and B, leaving A and
-    rejoining it is rejoining the same table); after A → B → A, B left, the bank at A is
-    full again. A bank given back is at most
+    one, or one they still sit at and sat down at before leaving here (:func:`_still_seated`:
+    seated at A and B, leaving A and rejoining it is rejoining the same table); after
+    A → B → A, B joined after leaving A (left since or not), the bank at A is full again.
+    A bank given back is at most
     :meth:`~bot.model.LiveTable.new_bank` (the admins' latest ``time_bank_seconds``, one that
     waits for the match's end included, as the newcomer's): a lowered setting applies to the
     player rejoining as the admin was told ("players who sit down from now on"); a raised
@@ -266,7 +267,8 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
     if kept is not None:
         last = await rt.store.last_table(t.platform, actor.user_id)
         moved = last is not None and last != t.id  # (None: joined before storage kept it)
-        if moved and not await _still_seated(rt, t.platform, actor.user_id, last):
+        left = t.left_at.get(player.id)
+        if moved and not await _still_seated(rt, t.platform, actor.user_id, last, left):
             kept = None  # joined another table since: a full bank
     async with rt.transition(t) as tx:
         t.banks_left.pop(player.id, None)
@@ -282,6 +284,7 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
             bank=t.new_bank() if kept is None else min(kept, t.new_bank()),
         )
         t.seats[seat.seat] = seat
+        t.joined_at[player.id] = rt.clock()
         tx.moves.append(Joined(t.platform, actor.user_id))  # the table joined last (R8.6)
         if t.opener is None:  # its opener left with nobody seated (runtime.pass_opener)
             t.opener = actor.user_id
@@ -320,18 +323,39 @@ def _may_stay(t: LiveTable, seat: SeatState) -> bool:
     return not any(view.seat(b).timed_out for b in t.boards_of(seat))
 
 
-async def _still_seated(rt: Runtime, platform: str, user_id: str, table_id: int | None) -> bool:
-    """Whether the platform user still sits at table ``table_id`` (a seat at a table served
-    here, or a stack at one another worker serves: :meth:`~storage.api.Store.seated_tables`).
+async def _still_seated(
+    rt: Runtime, platform: str, user_id: str, table_id: int | None, since: float | None = None
+) -> bool:
+    """Whether the platform user still sits at table ``table_id``, and sat down there before
+    ``since`` (when they left the table they rejoin, :attr:`LiveTable.left_at`; ``None`` or a
+    seat's time unknown: any seat): a seat at a table served
+    here, or in the last committed snapshot of one another worker serves
+    (:meth:`~storage.api.Store.table_state`; a seat not bought in yet too, as here: only a
+    stack, :meth:`~storage.api.Store.seated_tables`, when the snapshot does not read).
     The table a player joined last is no move away from a table they left and rejoin while
     they sit at both (R8.6: "not when they leave and rejoin the same one"): a multi-tabler
-    refilled a spent bank by leaving and rejoining."""
+    refilled a spent bank by leaving and rejoining. One they sat down at after leaving is
+    (R8.6: "refills when the player joins another table"): leaving A, joining B and coming
+    back to A while at B gave A's bank back, not a full one. Storage errors propagate (the join's
+    :func:`~storage.api.answer_within` bounds the wait)."""
     if table_id is None:
         return False
     here = rt.tables.get(table_id)
-    if here is not None and here.platform == platform:
-        return here.seat_of(user_id) is not None
-    return table_id in await rt.store.seated_tables(platform, user_id)
+    if here is None:
+        state = await rt.store.table_state(table_id)
+        if state is None:  # closed since
+            return False
+        try:
+            here = LiveTable.from_json(state[1], rt.clock()) if state[1] else None
+        except Exception:  # (the worker serving it judges its snapshot)
+            here = None
+        if here is None:
+            return table_id in await rt.store.seated_tables(platform, user_id)
+    seat = here.seat_of(user_id) if here.platform == platform else None
+    if seat is None:
+        return False
+    joined = here.joined_at.get(seat.player_id)
+    return since is None or joined is None or joined <= since
 
 
 async def _lobby_timer_first(rt: Runtime, t: LiveTable, *, busted: bool = False) -> None:

@@ -1158,6 +1158,7 @@ class Runtime:
         t = tx.table
         now = self.clock()
         try:
+            t.stamp_left(now)  # (when a player left: R8.6, lobby.join)
             if not tx.close:
                 pass_opener(tx)
             if tx.group and not tx.close:

@@ -158,3 +158,39 @@ async def test_r8_6_a_tournament_registration_is_joining_another_table(env) -> N
     assert not (await service.join(GROUP, actor)).alert
     assert _bank_at(service, GROUP, actor) == 60.0
     assert await check_store(store) == []
+
+
+@pytest.mark.parametrize("ready", [False, True], ids=["seated", "bought-in"])
+async def test_r8_6_rejoin_while_seated_at_a_table_another_worker_serves_keeps_the_bank(
+    ready: bool,
+) -> None:
+    """R8.6 in cluster mode, as with both tables on one worker (tests/bot/
+    test_multi_tables.py): Alice sits at A (worker 1), then at B (another group, worker 2),
+    Ready there or not; she leaves A with 30 s of her bank and sits down at A again, never
+    having left B: the same table, no refill (30 s). Seated at B without Ready (no stack
+    stored yet) read as gone from B on worker 1, and the bank came back full (60 s)."""
+    store, clock = MemoryStore(), Clock()
+    store.clock = clock
+    w1, w2 = _service(store, clock), _service(store, clock)
+    assert await store.acquire_lease(lease_key("telegram", GROUP.chat_id), "w1", 1e9)
+    assert await store.acquire_lease(lease_key("telegram", OTHER.chat_id), "w2", 1e9)
+    store.fence("w1")
+    assert not (await w1.new_table(GROUP, BOB)).alert
+    for a in (ALICE, BOB):
+        assert not (await w1.join(GROUP, a)).alert
+    store.fence("w2")
+    assert not (await w2.new_table(OTHER, BOB)).alert
+    assert not (await w2.join(OTHER, ALICE)).alert
+    if ready:
+        assert not (await w2.ready(OTHER, ALICE)).alert
+    store.fence("w1")
+    a = w1.table_in(GROUP)
+    assert a is not None and w1.table_in(OTHER) is None
+    seat = a.seat_of(ALICE.user_id)
+    assert seat is not None
+    seat.bank = 30.0  # (as a hand spends it, R8.5)
+    assert not (await w1.leave(GROUP, ALICE)).alert
+    assert a.banks_left[seat.player_id] == 30.0
+    assert not (await w1.join(GROUP, ALICE)).alert
+    assert _bank_at(w1, GROUP, ALICE) == 30.0
+    assert await check_store(store) == []

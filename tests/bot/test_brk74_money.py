@@ -302,3 +302,27 @@ async def test_r8_2_a_computer_player_added_during_the_hand_pays_the_buy_in_it_p
     ]
     assert rows == [("buy_in", -200, 200), ("refund", 200, -200), ("buy_in", -40, 40)]
     await assert_conserved(store)
+
+
+async def test_r8_2_between_hands_of_a_match_going_on_a_newcomer_pays_the_point_in_force() -> None:
+    """Guard (rev48, of buyin's "no hand running: the table's buy-in"): point 10 and buy-in
+    40 saved during a hand at 50 a point that earns Fantasyland. Between that hand and the
+    Fantasyland hand (the match goes on at 50 a point, R6.6) Dave sits down and presses
+    Ready: he pays the table's 200, which pays the point in force, never the 40 waiting
+    for the match's end; his Ready's step applies nothing early (the point stays 50, the 40
+    waits)."""
+    store = MemoryStore()
+    service, presenter, _clock = _service(store, HEADS_UP)
+    await configure(service, kush_per_point="50")
+    t = await dealt_at(service, GROUP, PLAYERS[:2])
+    await configure(service, kush_per_point="10", min_buy_in="40")
+    await play_scripted_hand(service, presenter, t, HEADS_UP)
+    assert t.hand is None and t.match is not None and t.match.in_match
+    assert (t.min_buy_in, t.pending_buy_in, t.options.kush_per_point) == (200, 40, 50)
+    assert not (await service.join(GROUP, DAVE)).alert
+    reply = await service.ready(GROUP, DAVE)
+    assert reply.text == "Ready: 200 kush moved to the table.", reply.text
+    assert (t.min_buy_in, t.pending_buy_in, t.options.kush_per_point) == (200, 40, 50)
+    dave = t.seat_of(DAVE.user_id)
+    assert dave is not None and dave.stack == 200 and not t.busted(dave)
+    await assert_conserved(store)

@@ -271,3 +271,34 @@ async def test_r8_2_a_raise_the_lobby_missed_is_not_what_the_next_ready_takes() 
     assert _title(t, clock.now).startswith("Buy-in 300 kush")
     assert [(s.name, s.stack) for s in t.seats.values() if s.ready] == [("Carol", 200)]
     assert await check_store(store) == []
+
+
+async def test_r8_2_a_point_the_lobby_missed_is_paid_by_the_next_ready() -> None:
+    """The buy-in goes to 300 and the point to 250 in the lobby, both saved, both table
+    steps refused by storage (the lobby still says 200 and 1 pt = 1 kush). Carol's Ready
+    applies both in its step (no match under way, R6.6; between hands, R8.2): the 200 the
+    lobby showed cannot pay the 250 point in force from that step on (she was offered the
+    top-up the moment she was ready), so the 300 the table takes is what is moved. The
+    ledger balances."""
+    store = _RefusingStore()
+    clock = Clock()
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=4, timers=False
+    )
+    service.register(FakePresenter())
+    assert not (await service.new_table(GROUP, ALICE)).alert
+    for a in (ALICE, CAROL):
+        assert not (await service.join(GROUP, a)).alert
+    t = service.table_in(GROUP)
+    assert t is not None
+    store.refuse = 2
+    assert not (await service.settings(GROUP, ALICE, True, ["min_buy_in", "300"])).alert
+    assert not (await service.settings(GROUP, ALICE, True, ["kush_per_point", "250"])).alert
+    assert (t.min_buy_in, t.pending_buy_in, t.options.kush_per_point) == (200, 300, 1)
+    reply = await service.ready(GROUP, CAROL)
+    assert reply.text == "Ready: 300 kush moved to the table.", reply.text
+    assert await player_balance(store, CAROL) == 700
+    assert (t.min_buy_in, t.pending_buy_in, t.options.kush_per_point) == (300, None, 250)
+    assert [(s.name, s.stack) for s in t.seats.values() if s.ready] == [("Carol", 300)]
+    assert not t.awaiting_top_up()
+    assert await check_store(store) == []

@@ -371,3 +371,30 @@ async def test_history_and_replay_name_each_table_s_hand(env) -> None:  # type: 
         assert reply.screen is not None, reply.text
         title = reply.screen.text.splitlines()[0]
         assert title == f"🎬 #{n} · table #{table} · hand 1", title
+
+
+async def test_r8_6_a_table_joined_after_leaving_refills_the_bank_though_still_seated(env) -> None:  # type: ignore[no-untyped-def]
+    """R8.6: "the time bank refills when the player joins another table". Anna spends half
+    her bank at #a and leaves it, then sits down at #b (another table joined since) and,
+    still seated there, at #a again: a full bank (60 s), as when she has left #b too
+    (tests/bot/test_rules_audit.py). #b, seated at still, read as never left, and she got
+    #a's 30 s back, as if she had only left and rejoined #a."""
+    service, _presenter, _store, clock = env
+    assert not (await service.new_table(HERE, BORIS)).alert
+    assert not (await service.new_table(THERE, VERA)).alert
+    assert not (await service.join(HERE, ANNA)).alert
+    a = service.table_in(HERE)
+    assert a is not None
+    seat = a.seat_of(ANNA.user_id)
+    assert seat is not None
+    seat.bank = 30.0  # (as a hand spends it, R8.5)
+    clock.now += 5
+    assert not (await service.leave(HERE, ANNA)).alert
+    assert a.banks_left[seat.player_id] == 30.0
+    clock.now += 5
+    assert not (await service.join(THERE, ANNA)).alert  # joined after leaving #a
+    clock.now += 5
+    assert not (await service.join(HERE, ANNA)).alert
+    again = a.seat_of(ANNA.user_id)
+    assert again is not None and again.bank == 60.0
+    assert a.left_at == {}  # (sat down again: nothing kept)
