@@ -499,16 +499,21 @@ class OfcClient(discord.Client):
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
         """A thread's settings changed (a moderator unlocked it, say): if it is not locked
         and the bot may write in its channel's threads, a close its refused writes queued
-        (400 50083: archived and locked) is cancelled, as for a channel
+        (400 50083: archived and locked; 160005: locked) is cancelled, as for a channel
         (:meth:`on_guild_channel_update`; an archived thread is unarchived by the next
-        post)."""
+        post). Locked (archived or not) while the bot holds no Manage Threads there, it
+        refuses every write of the bot from now on: a table there closes as if its channel
+        were locked, at once between hands (:meth:`DiscordAdapter.thread_locked`, R8.2a)."""
         meta: Mapping[str, Any] = payload.data.get("thread_metadata") or {}
         guild = self.get_guild(payload.guild_id)
         parent = guild.get_channel(payload.parent_id) if guild is not None else None
-        if meta.get("locked") or guild is None or guild.me is None or parent is None:
+        if guild is None or guild.me is None or parent is None:
             return
         allowed = parent.permissions_for(guild.me)
-        if allowed.view_channel and allowed.send_messages_in_threads:
+        if meta.get("locked"):
+            if not allowed.manage_threads:
+                await self.ofc.thread_locked(payload.thread_id)
+        elif allowed.view_channel and allowed.send_messages_in_threads:
             await self.ofc.back_in(payload.thread_id)
 
     async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
@@ -1696,6 +1701,16 @@ class DiscordAdapter:
 
         task = asyncio.create_task(look_again(), name=f"dc-timeout-{guild.id}")
         self._timeout_ends[guild.id] = task
+
+    async def thread_locked(self, thread_id: int) -> None:
+        """A moderator locked the thread ``thread_id`` (THREAD_UPDATE; the bot holds no
+        Manage Threads there): Discord refuses the bot's posts and edits there from now on
+        (160005, or 50083 once archived too), so a table there closes as :meth:`_lost` closes
+        one of a channel locked to the bot (R8.2a: at once between hands, no hand dealt into
+        a thread whose table message cannot change; else after the hand in progress, played
+        out in the DMs and ephemeral hands). Unlocked before that, the close is cancelled
+        (:meth:`back_in`)."""
+        await self._lost(thread_id)
 
     async def _lost(self, channel_id: int) -> None:
         """The gateway says the bot may no longer see or write in the channel

@@ -468,10 +468,25 @@ class FakeDiscord:
         thread["thread_metadata"].update(archived=False, locked=False)
         await self.dispatch("THREAD_UPDATE", dict(thread))
 
+    async def lock_thread(
+        self, thread_id: int, *, locked: bool = True, announce: bool = True
+    ) -> None:
+        """A moderator locks a thread without archiving it (``locked``; or unlocks it): the
+        bot holds no Manage Threads, so its posts and edits there are refused with 400
+        "Thread is locked" (160005) while it is locked, as Discord does since March 2023
+        (a locked thread lets others read it, not write). With ``announce`` the bot gets
+        THREAD_UPDATE."""
+        thread = self.channels[thread_id]
+        thread["thread_metadata"].update(archived=False, locked=locked)
+        if announce:
+            await self.dispatch("THREAD_UPDATE", dict(thread))
+
     def _archived(self, channel_id: int, *, posting: bool) -> None:
         """Refuse a write to an archived thread (50083); a post to an unlocked one unarchives
-        it first."""
+        it first. A thread locked but not archived refuses every write (160005)."""
         meta = self.channels.get(channel_id, {}).get("thread_metadata")
+        if meta is not None and meta["locked"] and not meta["archived"]:
+            raise _ApiError(400, 160005, "Thread is locked")
         if meta is None or not meta["archived"]:
             return
         if posting and not meta["locked"]:

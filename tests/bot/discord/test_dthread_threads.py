@@ -1,0 +1,130 @@
+"""dthread: a Discord thread that changes under its table, through the real discord.py client
+and the fake Discord (R8.2a). A moderator locks the table's thread without archiving it
+(Discord's "Lock Thread"; since March 2023 a locked thread refuses the bot's posts and
+edits, 160005 "Thread is locked", unless it holds Manage Threads): the table closes, after
+the hand in progress, each player told in their DMs and every stack back; unlocked before
+the hand ends, the table plays on."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.model import LiveTable
+from bot.texts import tr
+from storage.check import check_store
+from tests.bot.discord.dc_world import ALICE, BOB, World, world
+from tests.bot.discord.test_discord_chats import THREAD_ID, balance_of
+from tests.fakes.discord_api import CHANNEL_ID, TOKEN, FakeDiscord
+
+#: the deal of the next hand waits this long after a showdown
+NEXT_HAND = 2.0
+
+
+@contextlib.asynccontextmanager
+async def dealt_in_a_thread(
+    tmp_path: Path, next_hand_delay: float = 0.0
+) -> AsyncIterator[tuple[World, LiveTable]]:
+    """Alice opens a table in the thread :data:`THREAD_ID`; Alice and Bob are dealt in."""
+    fake = FakeDiscord(TOKEN)
+    fake.add_thread(THREAD_ID, CHANNEL_ID, "poker-thread")
+    await fake.start()
+    try:
+        async with world(tmp_path, fake=fake, next_hand_delay=next_hand_delay) as w:
+            reply = await w.slash(ALICE, "new", channel_id=THREAD_ID)
+            assert reply["content"].startswith("Table #"), reply
+            for u in (ALICE, BOB):
+                await w.slash(u, "join", channel_id=THREAD_ID)
+            for u in (ALICE, BOB):
+                await w.slash(u, "ready", channel_id=THREAD_ID)
+            t = w.table()
+            assert t.chat_id == str(THREAD_ID) and t.hand is not None
+            yield w, t
+    finally:
+        await fake.stop()
+
+
+async def told_in_dms(w: World, table: int) -> None:
+    await w.adapter.presenter.flush()
+    for user, lang in ((ALICE, "en"), (BOB, "ru")):
+        await w.fake.wait_for(
+            lambda u=user, lg=lang: any(
+                m["content"].startswith(tr(lg, "private.chat_gone", table=table))
+                for m in w.fake.dm_messages(u.id)
+            ),
+            timeout=5,
+        )
+
+
+@pytest.mark.parametrize("told", [True, False])
+async def test_r8_2a_a_table_thread_locked_mid_hand_closes_after_the_hand(
+    tmp_path: Path, told: bool
+) -> None:
+    """The table's thread is locked mid-hand, not archived (``told``: THREAD_UPDATE says so;
+    else the next write, refused 160005, does). The hand is finished in the DMs and the
+    table closes after it, hand 2 never dealt, 2,000 kush between the two as before, each
+    told in their DMs. The refusal was only logged ("cannot edit message …: Thread is
+    locked") and the event ignored: the table dealt hand after hand into a thread where its
+    message could no longer change."""
+    async with dealt_in_a_thread(tmp_path) as (w, t):
+        table = t.id
+        await w.fake.lock_thread(THREAD_ID, announce=told)
+        if told:
+            await w.fake.wait_for(lambda: t.closing, timeout=5)
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+        await w.fake.wait_for(lambda: t.id not in w.service.tables, timeout=5)
+        assert t.hand_no == 1 and len(await w.store.export_hands(table)) == 1
+        assert await balance_of(w, ALICE.id) + await balance_of(w, BOB.id) == 2000
+        await told_in_dms(w, table)
+        assert await check_store(w.store) == []
+
+
+async def test_r8_2a_a_table_thread_locked_between_hands_deals_no_hand_into_it(
+    tmp_path: Path,
+) -> None:
+    """Hand 1 is over, hand 2 not yet dealt; a moderator locks the thread (THREAD_UPDATE,
+    locked, not archived). No hand 2: the table closes at once, as for a channel the bot
+    may no longer write in (R8.2a), the stacks back; unlocked, a new table opens there."""
+    async with dealt_in_a_thread(tmp_path, next_hand_delay=NEXT_HAND) as (w, t):
+        table = t.id
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+        assert t.hand is None and t.hand_no == 1
+        await w.fake.lock_thread(THREAD_ID)
+        await w.fake.wait_for(lambda: t.id not in w.service.tables, timeout=5)
+        await asyncio.sleep(NEXT_HAND + 0.5)  # (the deal's time went by)
+        assert t.hand is None and t.hand_no == 1
+        assert len(await w.store.export_hands(table)) == 1
+        assert await balance_of(w, ALICE.id) + await balance_of(w, BOB.id) == 2000
+        await told_in_dms(w, table)
+        await w.fake.lock_thread(THREAD_ID, locked=False)
+        reply = await w.slash(ALICE, "new", channel_id=THREAD_ID)
+        assert reply["content"].startswith("Table #"), reply
+        assert await check_store(w.store) == []
+
+
+async def test_r8_2a_a_table_thread_locked_then_unlocked_mid_hand_plays_on(
+    tmp_path: Path,
+) -> None:
+    """Locked mid-hand (160005 on the next write), unlocked before the hand ends
+    (THREAD_UPDATE): the close is cancelled, the thread told, hand 2 dealt."""
+    async with dealt_in_a_thread(tmp_path) as (w, t):
+        assert t.hand is not None
+        await w.fake.lock_thread(THREAD_ID, announce=False)
+        first = ALICE if t.hand.to_act == (0,) else BOB
+        await w.play_street(first, "dm")
+        await w.fake.wait_for(lambda: t.closing, timeout=5)
+        await w.fake.lock_thread(THREAD_ID, locked=False)
+        await w.fake.wait_for(lambda: not t.closing, timeout=5)
+        notice = tr("en", "lobby.close_cancelled", table=t.id)
+        await w.fake.wait_for(
+            lambda: any(m.get("content") == notice for m in w.fake.channel_messages(THREAD_ID)),
+            timeout=5,
+        )
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+        await w.fake.wait_for(lambda: t.hand is not None and t.hand_no == 2, timeout=5)
+        assert t.id in w.service.tables and not t.closing
+        assert await check_store(w.store) == []
