@@ -516,6 +516,26 @@ class OfcClient(discord.Client):
         elif allowed.view_channel and allowed.send_messages_in_threads:
             await self.ofc.back_in(payload.thread_id)
 
+    async def on_thread_remove(self, thread: discord.Thread) -> None:
+        """The bot was removed from a thread (THREAD_MEMBERS_UPDATE naming it, which Discord
+        sends whatever the intents). From a private thread, without Manage Threads, it no
+        longer sees the thread (its writes answer 403 50001): a table there closes as in a
+        channel hidden from it, at once between hands (:meth:`DiscordAdapter.thread_locked`,
+        R8.2a). A public thread it may still write in (a post joins it again): nothing."""
+        parent = thread.parent
+        me = thread.guild.me
+        if not thread.is_private() or parent is None or me is None:
+            return
+        if not parent.permissions_for(me).manage_threads:
+            await self.ofc.thread_locked(thread.id)
+
+    async def on_thread_join(self, thread: discord.Thread) -> None:
+        """The bot was added to a thread (THREAD_MEMBERS_UPDATE or THREAD_CREATE): if it may
+        write there (not locked, Send Messages in Threads on its channel), a close its
+        removal or refused writes queued is cancelled (:meth:`DiscordAdapter.back_in`)."""
+        if may_write(thread.guild, thread.id):
+            await self.ofc.back_in(thread.id)
+
     async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
         """A member left the guild, or was kicked or banned (GUILD_MEMBER_REMOVE: the raw
         event, as members are not cached; sent only with the privileged members intent,

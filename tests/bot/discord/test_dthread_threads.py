@@ -27,11 +27,12 @@ NEXT_HAND = 2.0
 
 @contextlib.asynccontextmanager
 async def dealt_in_a_thread(
-    tmp_path: Path, next_hand_delay: float = 0.0
+    tmp_path: Path, next_hand_delay: float = 0.0, *, private: bool = False
 ) -> AsyncIterator[tuple[World, LiveTable]]:
-    """Alice opens a table in the thread :data:`THREAD_ID`; Alice and Bob are dealt in."""
+    """Alice opens a table in the thread :data:`THREAD_ID` (``private``: a private thread
+    the bot was added to); Alice and Bob are dealt in."""
     fake = FakeDiscord(TOKEN)
-    fake.add_thread(THREAD_ID, CHANNEL_ID, "poker-thread")
+    fake.add_thread(THREAD_ID, CHANNEL_ID, "poker-thread", private=private)
     await fake.start()
     try:
         async with world(tmp_path, fake=fake, next_hand_delay=next_hand_delay) as w:
@@ -118,6 +119,54 @@ async def test_r8_2a_a_table_thread_locked_then_unlocked_mid_hand_plays_on(
         await w.play_street(first, "dm")
         await w.fake.wait_for(lambda: t.closing, timeout=5)
         await w.fake.lock_thread(THREAD_ID, locked=False)
+        await w.fake.wait_for(lambda: not t.closing, timeout=5)
+        notice = tr("en", "lobby.close_cancelled", table=t.id)
+        await w.fake.wait_for(
+            lambda: any(m.get("content") == notice for m in w.fake.channel_messages(THREAD_ID)),
+            timeout=5,
+        )
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+        await w.fake.wait_for(lambda: t.hand is not None and t.hand_no == 2, timeout=5)
+        assert t.id in w.service.tables and not t.closing
+        assert await check_store(w.store) == []
+
+
+async def test_r8_2a_the_bot_removed_from_a_private_table_thread_between_hands_deals_no_hand(
+    tmp_path: Path,
+) -> None:
+    """A table in a private thread; between hands someone removes the bot from the thread
+    (THREAD_MEMBERS_UPDATE naming it: without Manage Threads it no longer sees the thread,
+    its writes answer 403/50001). No hand 2: the table closes at once, each player told in
+    their DMs, the stacks back. The event was ignored: hand 2 was dealt into a thread the
+    bot could not see, and only the refused edit of its deal queued the close, after it."""
+    async with dealt_in_a_thread(tmp_path, next_hand_delay=NEXT_HAND, private=True) as (w, t):
+        table = t.id
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+        assert t.hand is None and t.hand_no == 1
+        await w.fake.remove_bot_from_thread(THREAD_ID)
+        await w.fake.wait_for(lambda: t.id not in w.service.tables, timeout=5)
+        await asyncio.sleep(NEXT_HAND + 0.5)  # (the deal's time went by)
+        assert t.hand is None and t.hand_no == 1
+        assert len(await w.store.export_hands(table)) == 1
+        assert await balance_of(w, ALICE.id) + await balance_of(w, BOB.id) == 2000
+        await told_in_dms(w, table)
+        assert await check_store(w.store) == []
+
+
+async def test_r8_2a_the_bot_added_back_to_a_private_table_thread_mid_hand_plays_on(
+    tmp_path: Path,
+) -> None:
+    """Removed from the table's private thread mid-hand (the close queued after the hand),
+    the bot is added back before the hand ends (THREAD_MEMBERS_UPDATE): the close is
+    cancelled, the thread told, hand 2 dealt. The close stood: the table closed after the
+    hand though the bot could write in its thread again."""
+    async with dealt_in_a_thread(tmp_path, private=True) as (w, t):
+        assert t.hand is not None
+        await w.fake.remove_bot_from_thread(THREAD_ID)
+        first = ALICE if t.hand.to_act == (0,) else BOB
+        await w.play_street(first, "dm")
+        await w.fake.wait_for(lambda: t.closing, timeout=5)
+        await w.fake.remove_bot_from_thread(THREAD_ID, removed=False)
         await w.fake.wait_for(lambda: not t.closing, timeout=5)
         notice = tr("en", "lobby.close_cancelled", table=t.id)
         await w.fake.wait_for(
