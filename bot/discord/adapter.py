@@ -145,14 +145,19 @@ def shown_name(user: discord.User | discord.Member) -> str:
 
 def chat_of(interaction: Interaction) -> ChatRef:
     """Where: the guild (community, its name escaped by :func:`discord_name`) and the
-    channel (chat; ``thread``: a thread); a DM is a private chat."""
+    channel (chat; ``thread``: a thread, ``private_thread``: a private one); a DM is a
+    private chat."""
     channel = str(interaction.channel_id or "")
     if interaction.guild_id is None:
         return ChatRef(PLATFORM, "", channel, "", private=True)
     guild = interaction.guild  # its name shows in the group's /stats: literally, as a name's
     title = discord_name(guild.name) if guild else ""
-    thread = isinstance(interaction.channel, discord.Thread)
-    return ChatRef(PLATFORM, str(interaction.guild_id), channel, title, thread=thread)
+    where = interaction.channel
+    thread = isinstance(where, discord.Thread)
+    private = isinstance(where, discord.Thread) and where.is_private()
+    return ChatRef(
+        PLATFORM, str(interaction.guild_id), channel, title, thread=thread, private_thread=private
+    )
 
 
 def is_admin(interaction: Interaction) -> bool:

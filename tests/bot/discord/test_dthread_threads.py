@@ -19,7 +19,7 @@ from bot.texts import tr
 from storage.check import check_store
 from tests.bot.discord.dc_world import ALICE, BOB, World, world
 from tests.bot.discord.test_discord_chats import THREAD_ID, balance_of
-from tests.fakes.discord_api import CHANNEL_ID, TOKEN, FakeDiscord
+from tests.fakes.discord_api import CHANNEL_ID, EPHEMERAL, TOKEN, FakeDiscord
 
 #: the deal of the next hand waits this long after a showdown
 NEXT_HAND = 2.0
@@ -177,3 +177,67 @@ async def test_r8_2a_the_bot_added_back_to_a_private_table_thread_mid_hand_plays
         await w.fake.wait_for(lambda: t.hand is not None and t.hand_no == 2, timeout=5)
         assert t.id in w.service.tables and not t.closing
         assert await check_store(w.store) == []
+
+
+async def test_ofc_new_in_a_private_thread_without_the_bot_says_to_add_it(
+    tmp_path: Path,
+) -> None:
+    """``/ofc new`` in a private thread the bot was never added to (a slash command still
+    reaches it; its post there answers 403/50001): the ephemeral refusal said the bot needs
+    View Channels and Send Messages in Threads, which it had, so an admin checking the
+    permissions found nothing to fix. It says to add the bot to the thread (mentioning it
+    there does), in both languages; the table closes."""
+    fake = FakeDiscord(TOKEN)
+    fake.add_thread(THREAD_ID, CHANNEL_ID, "poker-private", private=True)
+    fake.hidden_channels.add(THREAD_ID)  # (the bot is not a member)
+    await fake.start()
+    try:
+        async with world(tmp_path, fake=fake) as w:
+            reply = await w.slash(ALICE, "new", channel_id=THREAD_ID)
+            assert reply["flags"] & EPHEMERAL, reply
+            assert reply["content"] == tr("en", "reply.table_not_posted.discord_private", table=1)
+            assert "add the bot to this thread" in reply["content"], reply
+            await w.fake.wait_for(lambda: not w.service.tables, timeout=5)
+            reply = await w.slash(BOB, "new", channel_id=THREAD_ID)
+            assert reply["content"] == tr("ru", "reply.table_not_posted.discord_private", table=2)
+            assert "добавьте в неё бота" in reply["content"], reply
+            assert await check_store(w.store) == []
+    finally:
+        await fake.stop()
+
+
+@pytest.mark.parametrize("kind", [5, 2, 13, "forum", 10])
+async def test_a_table_opens_and_deals_in_every_kind_of_text_chat(
+    tmp_path: Path, kind: int | str
+) -> None:
+    """Held (dthread): ``/ofc new`` in an announcement channel (5), a voice channel's text
+    chat (2), a stage channel's (13), a forum post (a thread of a forum, 15) and an
+    announcement thread (10) opens the table there and deals, its message in that chat."""
+    fake = FakeDiscord(TOKEN)
+    where = THREAD_ID
+    if kind == "forum":
+        fake.add_channel(CHANNEL_ID + 5, "forum")
+        fake.channels[CHANNEL_ID + 5].update(type=15, available_tags=[])
+        fake.add_thread(THREAD_ID, CHANNEL_ID + 5, "post")
+    elif kind == 10:
+        fake.channels[CHANNEL_ID]["type"] = 5
+        fake.add_thread(THREAD_ID, CHANNEL_ID, "news-thread")
+        fake.channels[THREAD_ID]["type"] = 10
+    else:
+        fake.add_channel(where, "kind")
+        fake.channels[where].update(type=kind, bitrate=64000, user_limit=0, rtc_region=None)
+    await fake.start()
+    try:
+        async with world(tmp_path, fake=fake) as w:
+            reply = await w.slash(ALICE, "new", channel_id=where)
+            assert reply["content"] == "Table #1 is open.", reply
+            for u in (ALICE, BOB):
+                await w.slash(u, "join", channel_id=where)
+            for u in (ALICE, BOB):
+                await w.slash(u, "ready", channel_id=where)
+            t = w.table()
+            assert t.chat_id == str(where) and t.hand is not None
+            table_message = fake.channel_messages(where)[0]
+            assert table_message["content"].startswith("🃏 Pineapple OFC · table #1 · hand 1")
+    finally:
+        await fake.stop()
