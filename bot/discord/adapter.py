@@ -1608,10 +1608,12 @@ class DiscordAdapter:
         a role or a timeout) has it closed as a refused write would (:meth:`_lost`): at once
         between hands, so that no hand is dealt into a channel nobody reads. Threads are not
         taken for channels (their own update tells of a lock:
-        :meth:`OfcClient.on_raw_thread_update`; a thread's lost Send Messages in Threads is
-        found by the next refused write), but a channel's threads the bot may write in again
-        (Send Messages in Threads given back on the channel or a role: no THREAD_UPDATE
-        comes) are, those not locked. Those the bot may write in are told to the service at
+        :meth:`OfcClient.on_raw_thread_update`), but a channel's threads (the cache's, the
+        active ones) go with it: those the bot may write in again (Send Messages in Threads
+        given back on the channel or a role: no THREAD_UPDATE comes) are looked at as
+        channels, those not locked; a table in one the bot may no longer see or write in
+        (View Channel or Send Messages in Threads taken on the channel or a role) closes as
+        in a channel (:meth:`_lost`). Those the bot may write in are told to the service at
         once (:meth:`~bot.service.TableService.chats_back`: one read of storage for the
         closed tables owed there, not one a channel)."""
         back: list[int] = []
@@ -1624,10 +1626,12 @@ class DiscordAdapter:
                 back.append(channel.id)
             else:
                 await self._lost(channel.id)
-            if allowed.view_channel and allowed.send_messages_in_threads:
-                for thread in getattr(channel, "threads", ()):  # (the cache's, active ones)
-                    if not thread.locked:
-                        back.append(thread.id)
+            threads_ok = allowed.view_channel and allowed.send_messages_in_threads
+            for thread in getattr(channel, "threads", ()):  # (the cache's, active ones)
+                if not threads_ok:
+                    await self._lost(thread.id)
+                elif not thread.locked:
+                    back.append(thread.id)
         await self.back_in(*back)
 
     async def look_at_restored(self) -> None:

@@ -17,7 +17,7 @@ import pytest
 from bot.model import LiveTable
 from bot.texts import tr
 from storage.check import check_store
-from tests.bot.discord.dc_world import ALICE, BOB, World, world
+from tests.bot.discord.dc_world import ALICE, BOB, World, components, world
 from tests.bot.discord.test_discord_chats import THREAD_ID, balance_of
 from tests.fakes.discord_api import CHANNEL_ID, EPHEMERAL, TOKEN, FakeDiscord
 
@@ -101,7 +101,12 @@ async def test_r8_2a_a_table_thread_locked_between_hands_deals_no_hand_into_it(
         assert len(await w.store.export_hands(table)) == 1
         assert await balance_of(w, ALICE.id) + await balance_of(w, BOB.id) == 2000
         await told_in_dms(w, table)
+        closed = tr("en", "reply.table_closed", table=table)
+        last = int(w.fake.channel_messages(THREAD_ID)[-1]["id"])  # hand 1's, unchanged
+        assert w.fake.messages[last]["content"] != closed
         await w.fake.lock_thread(THREAD_ID, locked=False)
+        await w.fake.wait_for(lambda: w.fake.messages[last]["content"] == closed, timeout=5)
+        assert components(w.fake.messages[last]) == []
         reply = await w.slash(ALICE, "new", channel_id=THREAD_ID)
         assert reply["content"].startswith("Table #"), reply
         assert await check_store(w.store) == []
@@ -150,6 +155,11 @@ async def test_r8_2a_the_bot_removed_from_a_private_table_thread_between_hands_d
         assert len(await w.store.export_hands(table)) == 1
         assert await balance_of(w, ALICE.id) + await balance_of(w, BOB.id) == 2000
         await told_in_dms(w, table)
+        closed = tr("en", "reply.table_closed", table=table)
+        last = int(w.fake.channel_messages(THREAD_ID)[-1]["id"])  # hand 1's, unchanged
+        await w.fake.remove_bot_from_thread(THREAD_ID, removed=False)
+        await w.fake.wait_for(lambda: w.fake.messages[last]["content"] == closed, timeout=5)
+        assert components(w.fake.messages[last]) == []
         assert await check_store(w.store) == []
 
 
@@ -241,3 +251,135 @@ async def test_a_table_opens_and_deals_in_every_kind_of_text_chat(
             assert table_message["content"].startswith("🃏 Pineapple OFC · table #1 · hand 1")
     finally:
         await fake.stop()
+
+
+@pytest.mark.parametrize("change", ["slowmode", "announcement"])
+async def test_a_channel_set_to_slowmode_or_made_an_announcement_channel_plays_on(
+    tmp_path: Path, change: str
+) -> None:
+    """Held (dthread): mid-hand a moderator sets the table channel's slowmode to six hours
+    (Discord exempts bots: their posts are not refused) or makes it an announcement channel
+    (CHANNEL_UPDATE, type 5): the bot keeps writing there, nothing closes, hand 2 is
+    dealt, nothing logged as a failure."""
+    async with world(tmp_path) as w:
+        await w.slash(ALICE, "new")
+        for u in (ALICE, BOB):
+            await w.slash(u, "join")
+        for u in (ALICE, BOB):
+            await w.slash(u, "ready")
+        t = w.table()
+        channel = w.fake.channels[CHANNEL_ID]
+        if change == "slowmode":
+            channel["rate_limit_per_user"] = 21600
+        else:
+            channel["type"] = 5
+        await w.fake.dispatch("CHANNEL_UPDATE", dict(channel))
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+        await w.fake.wait_for(lambda: t.hand is not None and t.hand_no == 2, timeout=5)
+        assert not t.closing
+        assert "hand 2" in w.table_message()["content"]
+
+
+async def test_a_table_channel_moved_into_a_category_hidden_from_the_bot_closes_after_the_hand(
+    tmp_path: Path,
+) -> None:
+    """Held (dthread): mid-hand the table channel is moved into a category whose permissions
+    deny View Channel to @everyone and synced with it (CHANNEL_UPDATE: the new parent and
+    overwrites; the bot's writes answer 403/50001). The close is queued at once, the hand
+    is finished in the DMs, the table closes with the stacks back (R8.2a)."""
+    category = CHANNEL_ID + 9
+    async with world(tmp_path) as w:
+        w.fake.add_channel(category, "staff")
+        w.fake.channels[category]["type"] = 4
+        await w.slash(ALICE, "new")
+        for u in (ALICE, BOB):
+            await w.slash(u, "join")
+        for u in (ALICE, BOB):
+            await w.slash(u, "ready")
+        t = w.table()
+        deny = {"id": str(w.fake.guild_id), "type": 0, "allow": "0", "deny": str(1 << 10)}
+        w.fake.channels[category]["permission_overwrites"] = [deny]
+        await w.fake.dispatch("CHANNEL_CREATE", dict(w.fake.channels[category]))
+        channel = w.fake.channels[CHANNEL_ID]
+        channel.update(parent_id=str(category), permission_overwrites=[deny])
+        w.fake.hidden_channels.add(CHANNEL_ID)
+        await w.fake.dispatch("CHANNEL_UPDATE", dict(channel))
+        await w.fake.wait_for(lambda: t.closing, timeout=5)
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+        await w.fake.wait_for(lambda: t.id not in w.service.tables, timeout=5)
+        assert t.hand_no == 1
+        assert await balance_of(w, ALICE.id) + await balance_of(w, BOB.id) == 2000
+        assert await check_store(w.store) == []
+
+
+@pytest.mark.parametrize("kind", [2, 15])
+async def test_a_deleted_voice_channel_or_forum_closes_its_table_after_the_hand(
+    tmp_path: Path, kind: int
+) -> None:
+    """Held (dthread): a table in a voice channel's text chat whose channel is deleted
+    mid-hand (CHANNEL_DELETE), or in a forum post whose forum is deleted (CHANNEL_DELETE of
+    the forum only; discord.py drops its cached posts with it): the hand is finished in
+    the DMs and the table closes with the stacks back (R8.2a)."""
+    fake = FakeDiscord(TOKEN)
+    parent = CHANNEL_ID + 5
+    if kind == 2:
+        where = parent
+        fake.add_channel(parent, "voice")
+        fake.channels[parent].update(type=2, bitrate=64000, user_limit=0, rtc_region=None)
+    else:
+        where = THREAD_ID
+        fake.add_channel(parent, "forum")
+        fake.channels[parent].update(type=15, available_tags=[])
+        fake.add_thread(THREAD_ID, parent, "post")
+    await fake.start()
+    try:
+        async with world(tmp_path, fake=fake) as w:
+            await w.slash(ALICE, "new", channel_id=where)
+            for u in (ALICE, BOB):
+                await w.slash(u, "join", channel_id=where)
+            for u in (ALICE, BOB):
+                await w.slash(u, "ready", channel_id=where)
+            t = w.table()
+            if kind == 15:
+                fake.channels.pop(THREAD_ID)  # (gone with its forum: 404 10003)
+            await fake.delete_channel(parent)
+            await fake.wait_for(lambda: t.closing, timeout=5)
+            await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+            await fake.wait_for(lambda: t.id not in w.service.tables, timeout=5)
+            assert await balance_of(w, ALICE.id) + await balance_of(w, BOB.id) == 2000
+            assert await check_store(w.store) == []
+    finally:
+        await fake.stop()
+
+
+@pytest.mark.parametrize("hide", [False, True])
+async def test_r8_2a_a_thread_s_channel_locked_between_hands_deals_no_hand_into_the_thread(
+    tmp_path: Path, hide: bool
+) -> None:
+    """Hand 1 at a table in a thread is over, hand 2 not yet dealt; a moderator denies Send
+    Messages in Threads on the thread's channel (``hide``: View Channel), CHANNEL_UPDATE of
+    the channel only. No hand 2: the table closes at once, the stacks back, as in a channel
+    locked to the bot. Only the channel itself was looked at: hand 2 was dealt into the
+    thread, and the refused edit of its deal closed the table after it; given the
+    permission back, the thread's table message says the table is closed."""
+    async with dealt_in_a_thread(tmp_path, next_hand_delay=NEXT_HAND) as (w, t):
+        table = t.id
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+        assert t.hand is None and t.hand_no == 1
+        if hide:
+            await w.fake.lock_channel(CHANNEL_ID, hide=True)
+            w.fake.hidden_channels.add(THREAD_ID)  # (its threads are hidden with it)
+        else:
+            await w.fake.lock_channel(CHANNEL_ID, threads=True)
+        await w.fake.wait_for(lambda: t.id not in w.service.tables, timeout=5)
+        await asyncio.sleep(NEXT_HAND + 0.5)  # (the deal's time went by)
+        assert t.hand is None and t.hand_no == 1
+        assert len(await w.store.export_hands(table)) == 1
+        assert await balance_of(w, ALICE.id) + await balance_of(w, BOB.id) == 2000
+        await told_in_dms(w, table)
+        closed = tr("en", "reply.table_closed", table=table)
+        last = int(w.fake.channel_messages(THREAD_ID)[-1]["id"])  # hand 1's, unchanged
+        w.fake.hidden_channels.discard(THREAD_ID)
+        await w.fake.lock_channel(CHANNEL_ID, locked=False, threads=not hide)
+        await w.fake.wait_for(lambda: w.fake.messages[last]["content"] == closed, timeout=5)
+        assert await check_store(w.store) == []
