@@ -383,3 +383,23 @@ async def test_r8_2a_a_thread_s_channel_locked_between_hands_deals_no_hand_into_
         await w.fake.lock_channel(CHANNEL_ID, locked=False, threads=not hide)
         await w.fake.wait_for(lambda: w.fake.messages[last]["content"] == closed, timeout=5)
         assert await check_store(w.store) == []
+
+
+async def test_a_table_thread_auto_archived_mid_hand_gets_its_message_again_and_plays_on(
+    tmp_path: Path,
+) -> None:
+    """Held (dthread): the table's thread is archived by Discord's inactivity timer mid-hand
+    (THREAD_UPDATE, archived, not locked: discord.py drops it from its cache). Nothing
+    closes; the next edit of the table message is refused (50083) and the message is
+    posted anew, which unarchives the thread; hand 2 is dealt."""
+    async with dealt_in_a_thread(tmp_path) as (w, t):
+        thread = w.fake.channels[THREAD_ID]
+        thread["thread_metadata"]["archived"] = True
+        await w.fake.dispatch("THREAD_UPDATE", dict(thread))
+        guild = w.adapter.client.guilds[0]
+        await w.fake.wait_for(lambda: guild.get_thread(THREAD_ID) is None, timeout=5)
+        assert not t.closing
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+        await w.fake.wait_for(lambda: t.hand is not None and t.hand_no == 2, timeout=5)
+        assert not t.closing and thread["thread_metadata"]["archived"] is False
+        assert await check_store(w.store) == []
