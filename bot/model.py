@@ -92,7 +92,8 @@ class ChatRef:
     (the group itself / a channel) and whether it is a private chat. ``topic``: the forum
     topic of a Telegram group it was typed in (its ``message_thread_id``), ``None`` for the
     group's general chat and elsewhere. ``thread``: the chat is a Discord thread (the bot
-    writes there with Send Messages in Threads, not Send Messages)."""
+    writes there with Send Messages in Threads, not Send Messages); ``private_thread``: a
+    private one (the bot sees it only once added to it, or with Manage Threads)."""
 
     platform: str
     community_id: str
@@ -101,6 +102,7 @@ class ChatRef:
     private: bool = False
     topic: str | None = None
     thread: bool = False
+    private_thread: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -686,6 +686,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "⚠ Стол #{table}: не удалось опубликовать его сообщение. Боту нужны права "
         "«Просматривать каналы» и «Отправлять сообщения в ветках», иначе стол закрывается.",
     },
+    # Discord: a private thread, which the bot sees only once added to it (a mention adds it)
+    "reply.table_not_posted.discord_private": {
+        "en": "⚠ Table #{table}: its message could not be posted here. The thread is private: "
+        "add the bot to this thread (mention it here), or the table closes.",
+        "ru": "⚠ Стол #{table}: не удалось опубликовать его сообщение. Ветка приватная: "
+        "добавьте в неё бота (упомяните его здесь), иначе стол закрывается.",
+    },
     "reply.tournament_opened": {
         "en": "Tournament #{table} is open: press Register to join.",
         "ru": "Турнир #{table} открыт: регистрация — кнопкой «Участвовать».",

@@ -145,14 +145,19 @@ def shown_name(user: discord.User | discord.Member) -> str:
 
 def chat_of(interaction: Interaction) -> ChatRef:
     """Where: the guild (community, its name escaped by :func:`discord_name`) and the
-    channel (chat; ``thread``: a thread); a DM is a private chat."""
+    channel (chat; ``thread``: a thread, ``private_thread``: a private one); a DM is a
+    private chat."""
     channel = str(interaction.channel_id or "")
     if interaction.guild_id is None:
         return ChatRef(PLATFORM, "", channel, "", private=True)
     guild = interaction.guild  # its name shows in the group's /stats: literally, as a name's
     title = discord_name(guild.name) if guild else ""
-    thread = isinstance(interaction.channel, discord.Thread)
-    return ChatRef(PLATFORM, str(interaction.guild_id), channel, title, thread=thread)
+    where = interaction.channel
+    thread = isinstance(where, discord.Thread)
+    private = isinstance(where, discord.Thread) and where.is_private()
+    return ChatRef(
+        PLATFORM, str(interaction.guild_id), channel, title, thread=thread, private_thread=private
+    )
 
 
 def is_admin(interaction: Interaction) -> bool:
@@ -499,17 +504,42 @@ class OfcClient(discord.Client):
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
         """A thread's settings changed (a moderator unlocked it, say): if it is not locked
         and the bot may write in its channel's threads, a close its refused writes queued
-        (400 50083: archived and locked) is cancelled, as for a channel
+        (400 50083: archived and locked; 160005: locked) is cancelled, as for a channel
         (:meth:`on_guild_channel_update`; an archived thread is unarchived by the next
-        post)."""
+        post). Locked (archived or not) while the bot holds no Manage Threads there, it
+        refuses every write of the bot from now on: a table there closes as if its channel
+        were locked, at once between hands (:meth:`DiscordAdapter.thread_locked`, R8.2a)."""
         meta: Mapping[str, Any] = payload.data.get("thread_metadata") or {}
         guild = self.get_guild(payload.guild_id)
         parent = guild.get_channel(payload.parent_id) if guild is not None else None
-        if meta.get("locked") or guild is None or guild.me is None or parent is None:
+        if guild is None or guild.me is None or parent is None:
             return
         allowed = parent.permissions_for(guild.me)
-        if allowed.view_channel and allowed.send_messages_in_threads:
+        if meta.get("locked"):
+            if not allowed.manage_threads:
+                await self.ofc.thread_locked(payload.thread_id)
+        elif allowed.view_channel and allowed.send_messages_in_threads:
             await self.ofc.back_in(payload.thread_id)
+
+    async def on_thread_remove(self, thread: discord.Thread) -> None:
+        """The bot was removed from a thread (THREAD_MEMBERS_UPDATE naming it, which Discord
+        sends whatever the intents). From a private thread, without Manage Threads, it no
+        longer sees the thread (its writes answer 403 50001): a table there closes as in a
+        channel hidden from it, at once between hands (:meth:`DiscordAdapter.thread_locked`,
+        R8.2a). A public thread it may still write in (a post joins it again): nothing."""
+        parent = thread.parent
+        me = thread.guild.me
+        if not thread.is_private() or parent is None or me is None:
+            return
+        if not parent.permissions_for(me).manage_threads:
+            await self.ofc.thread_locked(thread.id)
+
+    async def on_thread_join(self, thread: discord.Thread) -> None:
+        """The bot was added to a thread (THREAD_MEMBERS_UPDATE or THREAD_CREATE): if it may
+        write there (not locked, Send Messages in Threads on its channel), a close its
+        removal or refused writes queued is cancelled (:meth:`DiscordAdapter.back_in`)."""
+        if may_write(thread.guild, thread.id):
+            await self.ofc.back_in(thread.id)
 
     async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
         """A member left the guild, or was kicked or banned (GUILD_MEMBER_REMOVE: the raw
@@ -1578,10 +1608,12 @@ class DiscordAdapter:
         a role or a timeout) has it closed as a refused write would (:meth:`_lost`): at once
         between hands, so that no hand is dealt into a channel nobody reads. Threads are not
         taken for channels (their own update tells of a lock:
-        :meth:`OfcClient.on_raw_thread_update`; a thread's lost Send Messages in Threads is
-        found by the next refused write), but a channel's threads the bot may write in again
-        (Send Messages in Threads given back on the channel or a role: no THREAD_UPDATE
-        comes) are, those not locked. Those the bot may write in are told to the service at
+        :meth:`OfcClient.on_raw_thread_update`), but a channel's threads (the cache's, the
+        active ones) go with it: those the bot may write in again (Send Messages in Threads
+        given back on the channel or a role: no THREAD_UPDATE comes) are looked at as
+        channels, those not locked; a table in one the bot may no longer see or write in
+        (View Channel or Send Messages in Threads taken on the channel or a role) closes as
+        in a channel (:meth:`_lost`). Those the bot may write in are told to the service at
         once (:meth:`~bot.service.TableService.chats_back`: one read of storage for the
         closed tables owed there, not one a channel)."""
         back: list[int] = []
@@ -1594,10 +1626,12 @@ class DiscordAdapter:
                 back.append(channel.id)
             else:
                 await self._lost(channel.id)
-            if allowed.view_channel and allowed.send_messages_in_threads:
-                for thread in getattr(channel, "threads", ()):  # (the cache's, active ones)
-                    if not thread.locked:
-                        back.append(thread.id)
+            threads_ok = allowed.view_channel and allowed.send_messages_in_threads
+            for thread in getattr(channel, "threads", ()):  # (the cache's, active ones)
+                if not threads_ok:
+                    await self._lost(thread.id)
+                elif not thread.locked:
+                    back.append(thread.id)
         await self.back_in(*back)
 
     async def look_at_restored(self) -> None:
@@ -1696,6 +1730,16 @@ class DiscordAdapter:
 
         task = asyncio.create_task(look_again(), name=f"dc-timeout-{guild.id}")
         self._timeout_ends[guild.id] = task
+
+    async def thread_locked(self, thread_id: int) -> None:
+        """A moderator locked the thread ``thread_id`` (THREAD_UPDATE; the bot holds no
+        Manage Threads there): Discord refuses the bot's posts and edits there from now on
+        (160005, or 50083 once archived too), so a table there closes as :meth:`_lost` closes
+        one of a channel locked to the bot (R8.2a: at once between hands, no hand dealt into
+        a thread whose table message cannot change; else after the hand in progress, played
+        out in the DMs and ephemeral hands). Unlocked before that, the close is cancelled
+        (:meth:`back_in`)."""
+        await self._lost(thread_id)
 
     async def _lost(self, channel_id: int) -> None:
         """The gateway says the bot may no longer see or write in the channel

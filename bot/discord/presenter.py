@@ -110,11 +110,16 @@ DMS_CLOSED = 50007
 #: Discord's 400 code for a write to an archived thread (an edit; a new message unarchives a
 #: thread a moderator did not lock)
 ARCHIVED_THREAD = 50083
+#: Discord's code for a write to a thread a moderator locked without archiving it: since
+#: March 2023 a locked thread refuses every post and edit of a member without Manage
+#: Threads, the bot's too ("Thread is locked")
+LOCKED_THREAD = 160005
 #: Discord's codes for a channel the bot may no longer see (403 50001, Missing Access) or
 #: write in (403 50013, Missing Permissions; 400 50083 for a post to a thread archived and
-#: locked by a moderator), or that is gone (404 10003, Unknown Channel: a channel or thread
-#: deleted while the bot was away, whose delete event it never got)
-LOCKED_OUT = frozenset({50001, 50013, 10003, ARCHIVED_THREAD})
+#: locked by a moderator, 160005 for a write to one locked only), or that is gone (404
+#: 10003, Unknown Channel: a channel or thread deleted while the bot was away, whose delete
+#: event it never got)
+LOCKED_OUT = frozenset({50001, 50013, 10003, ARCHIVED_THREAD, LOCKED_THREAD})
 #: Discord's code (with a 429, which discord.py waits out and tries again, five times) for a
 #: message older than an hour edited too often ("Maximum number of edits to messages older
 #: than 1 hour reached"): a long table's message, edited at every move, that Discord will
@@ -698,7 +703,7 @@ class DiscordPresenter(LatePictures):
                         # Discord took an edit again): posted anew, edited from then on
                         log.info("message %s/%s takes no edits now: posted anew", *key)
                         await self._resend(channel_id, message_id, screen)
-                    else:
+                    elif not await self._locked_out(channel_id, exc, sent):  # (160005)
                         log.warning("cannot edit message %s/%s: %s", channel_id, message_id, exc)
         finally:
             self._writers.pop(key, None)

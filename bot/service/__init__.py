@@ -678,9 +678,12 @@ class TableService:
         if t.group_ref is None and self.rt.presenter(t) is not None:
             # the platform refused the table message (say the bot may not write in the chat,
             # which then closes the table, R8.2a): no "is open" for a table nobody can see;
-            # in a Discord thread the permission is Send Messages in Threads
+            # in a Discord thread the permission is Send Messages in Threads, and a private
+            # thread must have the bot added to it first
             key = on(t.platform, "reply.table_not_posted")
-            if chat.thread:
+            if chat.private_thread:
+                key = "reply.table_not_posted.discord_private"
+            elif chat.thread:
                 key = "reply.table_not_posted.discord_thread"
             return Reply(tr(lang, key, table=t.id), alert=True)
         said = "reply.tournament_opened" if tournament else "reply.table_opened"

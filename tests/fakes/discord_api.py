@@ -82,6 +82,8 @@ MANAGE_GUILD = 1 << 5
 #: view channel, send messages, read history, use application commands, send messages in
 #: threads
 MEMBER_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 16) | (1 << 31) | (1 << 38)
+#: the channel types of threads: announcement, public, private
+THREAD_TYPES = (10, 11, 12)
 _DISCORD_EPOCH_MS = 1420070400000
 _API = "/api/v10"
 
@@ -430,12 +432,15 @@ class FakeDiscord:
             "flags": 0,
         }
 
-    def add_thread(self, thread_id: int, parent_id: int, name: str) -> None:
+    def add_thread(
+        self, thread_id: int, parent_id: int, name: str, *, private: bool = False
+    ) -> None:
         """A public thread of the channel ``parent_id`` (a channel of its own for messages
-        and interactions, listed among the guild's threads)."""
+        and interactions, listed among the guild's threads); ``private``: a private thread
+        (type 12) the bot was added to (:meth:`remove_bot_from_thread`)."""
         self.channels[thread_id] = {
             "id": str(thread_id),
-            "type": 11,
+            "type": 12 if private else 11,
             "guild_id": str(self.guild_id),
             "name": name,
             "parent_id": str(parent_id),
@@ -468,10 +473,51 @@ class FakeDiscord:
         thread["thread_metadata"].update(archived=False, locked=False)
         await self.dispatch("THREAD_UPDATE", dict(thread))
 
+    async def lock_thread(
+        self, thread_id: int, *, locked: bool = True, announce: bool = True
+    ) -> None:
+        """A moderator locks a thread without archiving it (``locked``; or unlocks it): the
+        bot holds no Manage Threads, so its posts and edits there are refused with 400
+        "Thread is locked" (160005) while it is locked, as Discord does since March 2023
+        (a locked thread lets others read it, not write). With ``announce`` the bot gets
+        THREAD_UPDATE."""
+        thread = self.channels[thread_id]
+        thread["thread_metadata"].update(archived=False, locked=locked)
+        if announce:
+            await self.dispatch("THREAD_UPDATE", dict(thread))
+
+    async def remove_bot_from_thread(self, thread_id: int, *, removed: bool = True) -> None:
+        """Someone removes the bot from a private thread (``removed``; or adds it back): a
+        bot without Manage Threads no longer sees it, so its writes there answer 403/50001
+        (Missing Access) until it is added back; it gets THREAD_MEMBERS_UPDATE naming it
+        among the removed (or added) members, which Discord sends for the bot's own
+        membership whatever the intents."""
+        data: dict[str, Any] = {
+            "id": str(thread_id),
+            "guild_id": str(self.guild_id),
+            "member_count": 2 if removed else 3,
+        }
+        if removed:
+            self.hidden_channels.add(thread_id)
+            data["removed_member_ids"] = [str(BOT_ID)]
+        else:
+            self.hidden_channels.discard(thread_id)
+            data["added_members"] = [
+                {
+                    "id": str(thread_id),
+                    "user_id": str(BOT_ID),
+                    "join_timestamp": "2024-01-01T00:00:00+00:00",
+                    "flags": 0,
+                }
+            ]
+        await self.dispatch("THREAD_MEMBERS_UPDATE", data)
+
     def _archived(self, channel_id: int, *, posting: bool) -> None:
         """Refuse a write to an archived thread (50083); a post to an unlocked one unarchives
-        it first."""
+        it first. A thread locked but not archived refuses every write (160005)."""
         meta = self.channels.get(channel_id, {}).get("thread_metadata")
+        if meta is not None and meta["locked"] and not meta["archived"]:
+            raise _ApiError(400, 160005, "Thread is locked")
         if meta is None or not meta["archived"]:
             return
         if posting and not meta["locked"]:
@@ -513,12 +559,12 @@ class FakeDiscord:
         channel = self.channels.pop(channel_id)
         if not announce:
             return
-        if channel["type"] == 11:
+        if channel["type"] in THREAD_TYPES:
             data = {
                 "id": str(channel_id),
                 "guild_id": str(self.guild_id),
                 "parent_id": channel["parent_id"],
-                "type": 11,
+                "type": channel["type"],
             }
             await self.dispatch("THREAD_DELETE", data)
         else:
@@ -1175,8 +1221,8 @@ class FakeDiscord:
             "roles": [self._everyone(), self._bot_role()],
             "emojis": [],
             "stickers": [],
-            "channels": [c for c in self.channels.values() if c["type"] != 11],
-            "threads": [c for c in self.channels.values() if c["type"] == 11],
+            "channels": [c for c in self.channels.values() if c["type"] not in THREAD_TYPES],
+            "threads": [c for c in self.channels.values() if c["type"] in THREAD_TYPES],
             "members": [bot_member],
             "member_count": 1,
             "voice_states": [],
