@@ -94,7 +94,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--router", action="store_true",
         help="run the front process of several workers: Telegram's webhook in, each update "
-        "forwarded to the worker serving its chat (needs TELEGRAM_WEBHOOK_URL/SECRET)",
+        "forwarded to the worker serving its chat (needs TELEGRAM_WEBHOOK_URL/SECRET and the "
+        "workers' DATABASE_URL or DATABASE_PATH; a unit of its own: docs/operations.md)",
     )  # fmt: skip
     args = parser.parse_args(argv)
     if refuse_missing_env_file(args.env_file):

@@ -588,8 +588,18 @@ def _pg_busy(settings: Settings, what: str, *, running: bool) -> str:
     return (
         f"another bot (or a worker) is running on the database {name}: stop it first, or give "
         "this one its own database (several processes on one database are workers, each with "
-        "its own WORKER_ID: docs/operations.md)"
+        f"its own WORKER_ID: docs/operations.md){_router_hint(settings)}"
     )
+
+
+def _router_hint(settings: Settings) -> str:
+    """What a plain bot refused its database adds when its settings look like a cluster's
+    router's (``TELEGRAM_WEBHOOK_URL`` set, no ``WORKER_ID``): started without ``--router``
+    (a systemd template unit ``ofc@router`` of the workers' ``ExecStart``), it was refused
+    beside the workers with no word of the flag. ``""`` otherwise."""
+    if settings.worker_id is not None or settings.telegram_webhook_url is None:
+        return ""
+    return "; if this is the cluster's router, start it with python -m bot --router"
 
 
 async def _not_the_sandboxs(store: Store, path: str) -> None:
@@ -890,7 +900,7 @@ def _hold_sqlite(settings: Settings, *, fresh: bool = False) -> int | None:
         raise ConfigError(
             f"another bot (or a sandbox) is running on the SQLite database {path}: stop it "
             "first, or give this one its own DATABASE_PATH (several processes on one database "
-            "are workers, each with its own WORKER_ID: docs/operations.md)"
+            f"are workers, each with its own WORKER_ID: docs/operations.md){_router_hint(settings)}"
         )
     try:
         held = settings.worker_id is None or hold_worker(lock, settings.worker_id)

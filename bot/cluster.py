@@ -1068,7 +1068,7 @@ class Worker:
                     else:
                         mine = await self._my_discord_table(table_id)
                     fresh = table_id not in self.service.tables
-                    claimed = mine and await self.claim(key, table_id)
+                    claimed = mine and await self.claim(key, table_id, quiet=True)
                     if claimed and fresh and table_id in self.service.tables:
                         owner = lapsed.get(key)
                         taken[owner] = taken.get(owner, 0) + 1
@@ -1831,7 +1831,7 @@ class Worker:
         return web.json_response(answer)
 
     # -- tables --------------------------------------------------------------------------------
-    async def claim(self, key: str, table_id: int | None = None) -> bool:
+    async def claim(self, key: str, table_id: int | None = None, *, quiet: bool = False) -> bool:
         """Hold ``key`` (a chat) and serve its open table: take the lease when it is free,
         expired or ours, then restore the chat's table unless it is served here already.
         ``False`` when another live worker holds the chat, or this one handed the chat's
@@ -1841,7 +1841,11 @@ class Worker:
         over, :meth:`Store.lease_lapsed`; workers share one lease time), as a single
         process's restart stops them at its last "alive" mark (R8.5): the time the dead
         worker ran is the players', the outage is not, the time after its lease ran out
-        included (nobody could serve the table: a press waited, the turn did not run out)."""
+        included (nobody could serve the table: a press waited, the turn did not run out).
+        Such a takeover is logged at INFO as a sweep's is (:func:`takeover_line`, one table)
+        unless ``quiet`` (the sweep, which logs one line for all it took): a chat whose update
+        came before the sweep (a player pressing during the outage) was taken over without a
+        line, and the operator's log never said the dead worker's table had moved."""
         lock = self._locks.setdefault(key, asyncio.Lock())
         async with lock:
             if self.stopping or self._handed_lately(key):  # (handed back: the pick takes it)
@@ -1850,6 +1854,12 @@ class Worker:
             lapsed = await self.store.lease_lapsed(key)
             # (the clock's "now" of that reading: the store's clock may be another machine's)
             alive = None if lapsed is None else self.service.rt.clock() - lapsed - self.ttl
+            # (whose lease ran out, read before ours replaces it: only for a takeover's line)
+            dead = (
+                (await self.store.lapsed_leases(key)).get(key)
+                if not quiet and lapsed is not None and lapsed >= 0
+                else None
+            )
             if not await self.store.acquire_lease(key, self.worker_id, self.ttl):
                 return False
             self._claimed[key] = asked  # renewed from now on
@@ -1862,8 +1872,10 @@ class Worker:
             fresh = table_id is not None and table_id not in self.service.tables
             if table_id is not None and (fresh or again):
                 served = await self.service.adopt(table_id, alive, again=again)
-                if served and fresh:  # (a takeover's summary is one line: Worker.sweep)
+                if served and fresh:  # (a sweep's takeovers are one line: Worker.sweep)
                     log.debug("worker %s: serving table %s", self.worker_id, table_id)
+                    if dead is not None and dead != self.worker_id:
+                        log.info("%s", takeover_line(self.worker_id, 1, dead))
             # only now may updates skip the claim: the chat's table is served here
             self._renewed[key] = asked
             return True

@@ -55,7 +55,11 @@ def log_upgrade(applied: Sequence[int], known: Sequence[Migration]) -> None:
     (an upgrade: "database upgraded to schema version 10: applied 009_chat_moves.sql,
     010_last_tables.sql"); an operator upgrading saw nothing of it, a long migration (002
     over many hands: seconds) a start that seemed to hang. A new database (version 1 among
-    ``applied``) and a database already current log nothing.
+    ``applied``) and a database already current log nothing. The version named is the
+    code's newest, which the database has once the migrations ran: two workers starting
+    together share the migrations (each its own transaction under the migration lock), and
+    one that applied 009 while the other applied 010 logged "schema version 9" of a database
+    at 10.
 
     :param applied: the versions applied now, in order (``_migrate``'s result).
     :param known: the code's migrations (``migrations()``), for their file names."""
@@ -64,7 +68,7 @@ def log_upgrade(applied: Sequence[int], known: Sequence[Migration]) -> None:
     names = {m.version: m.name for m in known}
     log.info(
         "database upgraded to schema version %d: applied %s",
-        applied[-1],
+        max(m.version for m in known),  # (not applied[-1]: see below)
         ", ".join(names.get(v, str(v)) for v in applied),
     )
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import storage.sqlite as sqlite_module
+from storage._common import log_upgrade
 from storage.sqlite import Migration, SqliteStore, migrations
 
 
@@ -40,4 +41,19 @@ async def test_an_upgrade_logs_the_migrations_it_applied(
     assert _upgrades(caplog) == [
         f"database upgraded to schema version {n + 2}: applied {n + 1:03d}_x1.sql, "
         f"{n + 2:03d}_x2.sql"
+    ]
+
+
+def test_a_start_that_applied_some_of_the_migrations_names_the_version_reached(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """(opsnu44) Two workers started together on a new PostgreSQL database share its
+    migrations, each under the migration lock in turn: the one that applied only 009 logged
+    "database upgraded to schema version 9" while the other applied 010 after it; the line
+    names the version the database has once the start's migrations ran, the code's newest."""
+    caplog.set_level(logging.INFO)
+    known = migrations()
+    log_upgrade([9], known)
+    assert _upgrades(caplog) == [
+        f"database upgraded to schema version {known[-1].version}: applied 009_chat_moves.sql"
     ]
