@@ -246,21 +246,21 @@ TEXTS: dict[str, dict[str, str]] = {
     # cancel refunds the buy-ins only while nobody is out)
     "private.chat_gone_tour_none": {
         "en": "Tournament #{table} is cancelled: the bot can no longer write where it was played. You were out in place {place}, with no prize: your buy-in is not refunded.",
-        "ru": "Турнир #{table} отменён: бот больше не может писать туда, где он шёл. Вы выбыли на {place} месте без приза: ваш взнос не возвращается.",
+        "ru": "Турнир #{table} отменён: бот больше не может писать туда, где он шёл. Вы выбыли на {place}-м месте без приза: ваш взнос не возвращается.",
     },
     # the same for a seated player who lost a finished tournament, out of the money (its
     # pool paid them nothing: not "0 kush from its pool went to your balance")
     "private.chat_gone_final_none": {
         "en": "Tournament #{table} is over: the bot can no longer write where it was played. You were out in place {place}, with no prize.",
-        "ru": "Турнир #{table} окончен: бот больше не может писать туда, где он шёл. Вы выбыли на {place} месте без приза.",
+        "ru": "Турнир #{table} окончен: бот больше не может писать туда, где он шёл. Вы выбыли на {place}-м месте без приза.",
     },
     "private.chat_gone_out": {
         "en": "Tournament #{table} is cancelled: the bot can no longer write where it was played. For your place {place}, {amount} {label} from its pool went to your balance.",
-        "ru": "Турнир #{table} отменён: бот больше не может писать туда, где он шёл. За ваше {place} место из его фонда вам на баланс: {amount} {label}.",
+        "ru": "Турнир #{table} отменён: бот больше не может писать туда, где он шёл. За ваше {place}-е место из его фонда вам на баланс: {amount} {label}.",
     },
     "private.chat_gone_out_final": {
         "en": "Tournament #{table} is over: the bot can no longer write where it was played. For your place {place}, {amount} {label} from its pool went to your balance.",
-        "ru": "Турнир #{table} окончен: бот больше не может писать туда, где он шёл. За ваше {place} место из его фонда вам на баланс: {amount} {label}.",
+        "ru": "Турнир #{table} окончен: бот больше не может писать туда, где он шёл. За ваше {place}-е место из его фонда вам на баланс: {amount} {label}.",
     },
     # an admin's close of a tournament (R8.7): each registered player told in private, one
     # of the first two, then one of the last three
@@ -304,16 +304,16 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "private.pool_paid_place": {
         "en": "For your place {place}, {amount} {label} from its pool went to your balance.",
-        "ru": "За ваше {place} место из его фонда вам на баланс: {amount} {label}.",
+        "ru": "За ваше {place}-е место из его фонда вам на баланс: {amount} {label}.",
     },
     "private.pool_paid_none": {
         "en": "Your place {place} takes nothing from its pool.",
-        "ru": "За ваше {place} место из его фонда вам ничего не причитается.",
+        "ru": "За ваше {place}-е место из его фонда вам ничего не причитается.",
     },
     # the same after a cancel (R8.7: the buy-ins come back only while nobody is out)
     "private.pool_paid_none_cancel": {
         "en": "You were knocked out in place {place}, which has no prize: your buy-in is not refunded (a cancel refunds buy-ins only while nobody is out).",
-        "ru": "Вы выбыли на {place} месте, за которое приза нет: ваш взнос не возвращается (отмена возвращает взносы, только пока никто не выбыл).",
+        "ru": "Вы выбыли на {place}-м месте, за которое приза нет: ваш взнос не возвращается (отмена возвращает взносы, только пока никто не выбыл).",
     },
     "private.over.discord": {
         "en": "🃏 Table #{table} · hand {hand} is over. Result in the channel.",
@@ -2759,7 +2759,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "tour.cancel_out": {
         "en": "{name} (out, place {place}) — {prize} {label}",
-        "ru": "{name} (вне игры, {place} место) — {prize} {label}",
+        "ru": "{name} (вне игры, {place}-е место) — {prize} {label}",
     },
     "tour.history_cancelled": {
         "en": "Tournament #{table} cancelled: {kush:+d} {label}",

@@ -1,0 +1,25 @@
+"""A native editor's pass over the Russian texts (ru44): ordinal places written as ordinals
+(«3-е место», «на 3-м месте»), numbers agreeing with the nouns after them whatever the
+number (1, 2, 5, 11, 21, 22, 25, 111), and no gendered word where a player is addressed."""
+
+from __future__ import annotations
+
+import re
+
+from bot.texts import TEXTS, tr
+
+
+def test_a_place_in_a_tournament_is_written_as_an_ordinal() -> None:
+    """«За ваше 3 место», «на 3 месте», «(вне игры, 3 место)» read a cardinal where Russian
+    writes an ordinal with its ending, as ``tour.place_to_winner`` does («за 3-е место»)."""
+    bare = [key for key, entry in TEXTS.items() if re.search(r"\{place\} мест", entry["ru"])]
+    assert bare == []
+    assert tr("ru", "private.pool_paid_none", place=3) == (
+        "За ваше 3-е место из его фонда вам ничего не причитается."
+    )
+    assert tr("ru", "private.chat_gone_final_none", table=2, place=4).endswith(
+        "Вы выбыли на 4-м месте без приза."
+    )
+    assert tr("ru", "tour.cancel_out", name="Анна", place=2, prize=5, label="kush") == (
+        "Анна (вне игры, 2-е место) — 5 кушей"
+    )
