@@ -3289,7 +3289,7 @@ DISCORD_DESCRIPTIONS_RU: dict[str, str] = {
     "the game (default: this table's)": "игра (по умолчанию — игра этого стола)",
     "Open a sit-and-go tournament here": "Открыть здесь турнир (sit-and-go)",
     "Take a seat at this channel's table": "Сесть за стол этого канала",
-    "Buy in and get ready": "Внести взнос и быть готовым",
+    "Buy in and get ready": "Внести взнос (кнопка «Готов»)",
     "Leave the table": "Встать из-за стола",
     "Seat a computer player (the house pays its buy-in)": "Посадить компьютерного игрока (взнос платит заведение)",
     "easy, normal or strong (default normal)": "лёгкий, средний или сильный (по умолчанию средний)",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from bot.texts import TEXTS, tr
+from bot.texts import DISCORD_DESCRIPTIONS_RU, TEXTS, tr
 
 
 def test_a_place_in_a_tournament_is_written_as_an_ordinal() -> None:
@@ -23,3 +23,20 @@ def test_a_place_in_a_tournament_is_written_as_an_ordinal() -> None:
     assert tr("ru", "tour.cancel_out", name="Анна", place=2, prize=5, label="kush") == (
         "Анна (вне игры, 2-е место) — 5 кушей"
     )
+
+
+#: a word that agrees with the gender of the player it is said of («быть готовым», «сел»)
+GENDERED = re.compile(
+    r"\b(?:готов(?:ым|ой|а)?|выиграл|проиграл|сел|села|ушёл|ушла|вышел|вышла)\b", re.I
+)
+
+
+def test_no_russian_command_description_is_gendered() -> None:
+    """The command menus (Telegram's ``COMMANDS``, Discord's descriptions) address every
+    player: /ready read «внести взнос и быть готовым», a masculine form to a woman too. The
+    button's name in quotes («Готов») is a label, not said of the reader."""
+    from bot.telegram.adapter import COMMANDS
+
+    described = [ru for _, _, ru in COMMANDS] + list(DISCORD_DESCRIPTIONS_RU.values())
+    gendered = [d for d in described if GENDERED.search(re.sub(r"«[^»]*»", "", d))]
+    assert gendered == []
