@@ -2106,8 +2106,8 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "sandbox.bob_name_usage": {
         "en": "» b name X names the second member X (at most {most} characters): b name Alice",
-        "ru": "» b name X (или b имя X) даёт второму участнику имя X (не длиннее {most} "
-        "знаков): b имя Алиса",
+        "ru": "» b name X (или b имя X) даёт второму участнику имя X (не длиннее "
+        "{most:знака|знаков|знаков}): b имя Алиса",
     },
     # b name X with your own name: every line of his would read as yours ("» Player: …")
     "sandbox.bob_name_yours": {
@@ -3052,7 +3052,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "settings.range.text": {
         "en": "{name} is text of {low} to {high} characters (at least one visible), "
         "without control characters",
-        "ru": "{name}: текст от {low} до {high} символов (хотя бы один видимый), "
+        "ru": "{name}: текст от {low} до {high:символа|символов|символов} (хотя бы один видимый), "
         "без управляющих символов",
     },
     # a time typed with its unit ("2m" for a setting in seconds): what it is in the setting's
@@ -3131,7 +3131,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "settings.range.list": {
         "en": "{name}: whole numbers (digits 0–9, at most 9 each) separated by commas, spaces or semicolons, e.g. “{example}”, or “default”; at most {high} characters in all",
-        "ru": "{name}: целые числа (цифры 0–9, до 9 в каждом) через запятую, пробел или точку с запятой, например «{example}», или «по умолчанию»; всего не больше {high} символов",
+        "ru": "{name}: целые числа (цифры 0–9, до 9 в каждом) через запятую, пробел или точку с запятой, например «{example}», или «по умолчанию»; всего не больше {high:символа|символов|символов}",
     },
     # a list with a place left empty ("50,,50", "100;;"): a number left out, not nothing;
     # {sep} is the separator the admin typed there ("between commas" was said of semicolons);

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from bot.texts import DISCORD_DESCRIPTIONS_RU, TEXTS, tr
 
 
@@ -40,3 +42,19 @@ def test_no_russian_command_description_is_gendered() -> None:
     described = [ru for _, _, ru in COMMANDS] + list(DISCORD_DESCRIPTIONS_RU.values())
     gendered = [d for d in described if GENDERED.search(re.sub(r"«[^»]*»", "", d))]
     assert gendered == []
+
+
+@pytest.mark.parametrize(
+    ("n", "form"),
+    [(1, "символа"), (2, "символов"), (5, "символов"), (11, "символов"), (12, "символов"),
+     (21, "символа"), (22, "символов"), (25, "символов"), (111, "символов")],
+)  # fmt: skip
+def test_a_length_in_characters_agrees_with_its_number(n: int, form: str) -> None:
+    """«до 12 символов» was written for any bound: «до 21 символов», «не длиннее 21 знаков»
+    where Russian reads «до 21 символа» (the genitive after «до», «не больше», «не длиннее»)."""
+    text = tr("ru", "settings.range.text", name="валюта", low="1", high=str(n))
+    assert f"до {n} {form} (" in text
+    listed = tr("ru", "settings.range.list", name="призы", example="70,30", high=str(n))
+    assert listed.endswith(f"всего не больше {n} {form}")
+    named = tr("ru", "sandbox.bob_name_usage", most=n)
+    assert f"(не длиннее {n} {form.replace('символ', 'знак')})" in named
