@@ -2945,7 +2945,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "settings.name.time_bank_seconds": {"en": "Time bank", "ru": "Тайм-банк"},
     "settings.name.time_bank_refill_per_match": {
         "en": "Time bank refill",
-        "ru": "Пополнение тайм-банка",
+        "ru": "Пополнение банка",
     },
     "settings.name.fantasyland_seconds": {"en": "Fantasyland time", "ru": "Время Фантазии"},
     "settings.name.kush_per_point": {"en": "Kush per point", "ru": "Куш за очко"},
@@ -2975,7 +2975,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "settings.name.target_points": {"en": "Points to win", "ru": "Очки до победы"},
     "settings.name.reveal_pause_seconds": {"en": "Reveal pause", "ru": "Пауза вскрытия"},
     "settings.name.ready_seconds": {"en": "Ready timer", "ru": "Таймер готовности"},
-    "settings.name.idle_close_seconds": {"en": "Idle close", "ru": "Закрытие без игры"},
+    "settings.name.idle_close_seconds": {"en": "Idle close", "ru": "Автозакрытие"},
     "settings.name.tournament_buy_in": {"en": "Tournament buy-in", "ru": "Взнос турнира"},
     "settings.name.tournament_chips": {"en": "Tournament chips", "ru": "Фишки турнира"},
     "settings.name.level_minutes": {"en": "Level length", "ru": "Длина уровня"},

@@ -58,3 +58,26 @@ def test_a_length_in_characters_agrees_with_its_number(n: int, form: str) -> Non
     assert listed.endswith(f"всего не больше {n} {form}")
     named = tr("ru", "sandbox.bob_name_usage", most=n)
     assert f"(не длиннее {n} {form.replace('символ', 'знак')})" in named
+
+
+#: what a phone shows of a button that shares its row with another (a setting's "−" and
+#: "+"): the English labels' longest, «Стартовый баланс −500», "Tournament chips −500"
+HALF_ROW = 21
+
+
+async def test_russian_settings_step_buttons_fit_half_a_phone_row() -> None:
+    """A setting's "−" button shares its row with "+": «Пополнение тайм-банка −15» (25) and
+    «Закрытие без игры −300» (22) were cut on a phone, their step hidden, where English
+    reads "Time bank refill −15", "Idle close −300"."""
+    from tests.bot.test_settings import BORIS, new_service, say
+
+    service, _store = new_service()
+    long: list[str] = []
+    for game in ("pineapple", "ofc", "chinese"):
+        assert not (await say(service, "game", game, actor=BORIS)).alert
+        screen = (await say(service, "all", actor=BORIS)).screen
+        assert screen is not None
+        halves = [b.label for row in screen.buttons if len(row) == 2 for b in row]
+        assert "Пополнение банка −15" in halves
+        long += [label for label in halves if len(label) > HALF_ROW]
+    assert long == []
