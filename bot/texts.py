@@ -749,7 +749,7 @@ TEXTS: dict[str, dict[str, str]] = {
     # bot.service.settings.GAME_NAMES)
     "games.names": {
         "en": "pineapple, ofc, chinese",
-        "ru": "pineapple (ананас), ofc (классика), chinese (китайский)",
+        "ru": "pineapple (ананас), ofc (классический), chinese (китайский)",
     },
     "reply.unknown_game": {
         "en": "Unknown game “{game}”. Games: {games}.",

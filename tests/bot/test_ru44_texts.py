@@ -81,3 +81,12 @@ async def test_russian_settings_step_buttons_fit_half_a_phone_row() -> None:
         assert "Пополнение банка −15" in halves
         long += [label for label in halves if len(label) > HALF_ROW]
     assert long == []
+
+
+def test_the_russian_game_names_are_the_ones_help_names() -> None:
+    """/help and the guide name the classic game «классический» (``/newtable классический``);
+    the list of games a wrong or missing name is answered with said «ofc (классика)»."""
+    newtable = next(line for line in tr("ru", "help").splitlines() if "ананас |" in line)
+    words = re.findall(r"\(([а-яё]+)\)", tr("ru", "games.names"))
+    assert words == ["ананас", "классический", "китайский"]
+    assert all(word in newtable for word in words)
