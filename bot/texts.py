@@ -3203,23 +3203,28 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "settings.conflict_option": {
         "en": "{option} exists only in {games}, and these settings are for {game} (/settings game) whatever table is open: switch it first (/settings game {first})",
-        "ru": "{option} есть только в игре «{games}», а эти настройки — для игры «{game}» (/settings игра) при любом столе: сначала смените её (/settings игра {first})",
+        "ru": "{option} есть только в {games}, а эти настройки — для игры «{game}» (/settings игра) при любом столе: сначала смените её (/settings игра {first})",
     },
     "settings.conflict_game": {
         "en": "{option} is on and exists only in {games}, not in {game}: turn it off first (/settings {option} off)",
-        "ru": "{option} включено, а оно есть только в игре «{games}», не в «{game}»: сначала выключите его (/settings {option} выкл)",
+        "ru": "настройка {option} включена, а она есть только в {games}, не в «{game}»: сначала выключите её (/settings {option} выкл)",
     },
     "settings.elsewhere": {
         "en": " (it applies to {games}; this group's game is {game})",
-        "ru": " (действует в игре «{games}»; игра группы — «{game}»)",
+        "ru": " (действует в {games}; игра группы — «{game}»)",
     },
     "settings.elsewhere.discord": {
         "en": " (it applies to {games}; this server's game is {game})",
-        "ru": " (действует в игре «{games}»; игра сервера — «{game}»)",
+        "ru": " (действует в {games}; игра сервера — «{game}»)",
     },
+    # the games a setting applies to, after «в» in the three notes above and the conflicts
+    # (:func:`bot.service.settings.in_games`): «в игре «Классический OFC»», «в играх
+    # «Ананас (OFC)» и «Классический OFC»» (it read «в игре «Ананас (OFC), Классический OFC»»)
+    "settings.in_game": {"en": "{games}", "ru": "игре {games}"},
+    "settings.in_games": {"en": "{games}", "ru": "играх {games}"},
     "settings.elsewhere_table": {
         "en": " (it applies to {games}; this table's game is {game})",
-        "ru": " (действует в игре «{games}»; игра этого стола — «{game}»)",
+        "ru": " (действует в {games}; игра этого стола — «{game}»)",
     },
     "settings.next_match": {
         "en": "It applies from the next hand (after any Fantasyland hands this one earns).",

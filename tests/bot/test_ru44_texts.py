@@ -90,3 +90,25 @@ def test_the_russian_game_names_are_the_ones_help_names() -> None:
     words = re.findall(r"\(([а-яё]+)\)", tr("ru", "games.names"))
     assert words == ["ананас", "классический", "китайский"]
     assert all(word in newtable for word in words)
+
+
+async def test_a_setting_of_two_games_names_both_games_in_russian() -> None:
+    """A rule option of Pineapple and Classic OFC saved in a Chinese Poker group read
+    «(действует в игре «Ананас (OFC), Классический OFC»; …)»: two games in one pair of quotes,
+    after «в игре»; one game still reads «в игре «Классический OFC»», English as it was."""
+    from bot.service.settings import in_games
+    from tests.bot.test_settings import ALICE, BORIS, new_service, say
+
+    service, _store = new_service()
+    assert not (await say(service, "game", "chinese", actor=BORIS)).alert
+    saved = (await say(service, "fantasyland", "выкл", actor=BORIS)).text
+    assert "(действует в играх «Ананас (OFC)» и «Классический OFC»; игра группы — «Китайский" in (
+        saved
+    )
+    dummy = (await say(service, "dummy_box", "вкл", actor=BORIS)).text
+    assert "(действует в игре «Классический OFC»; " in dummy
+    english = (await say(service, "fantasyland", "on", actor=ALICE)).text
+    assert "(it applies to Pineapple OFC, Classic OFC; this group's game is " in english
+    assert in_games(["pineapple", "ofc", "chinese"], "ru") == (
+        "играх «Ананас (OFC)», «Классический OFC» и «Китайский покер»"
+    )
