@@ -580,7 +580,12 @@ class Setting(BaseModel):
         if self.kind is Kind.SWITCH:
             return tr(lang, "settings.range.switch", name=name)
         if self.kind is Kind.CHOICE:
-            return tr(lang, "settings.range.choice", name=name, choices=", ".join(self.choices))
+            # as the reader types them: the games with their Russian names too, and auto by
+            # the word the list shows («авто»: «одно из значений auto, en, ru» in Russian)
+            auto = tr(lang, "settings.auto")
+            shown = [auto if c == self.auto else c for c in self.choices]
+            choices = tr(lang, "games.names") if self.name == "game" else ", ".join(shown)
+            return tr(lang, "settings.range.choice", name=name, choices=choices)
         if self.name in _LIST_EXAMPLES:  # a list of numbers, not free text (R8.7)
             example = _LIST_EXAMPLES[self.name]
             high = number(self.high, lang)
@@ -736,7 +741,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         choices=("auto", "en", "ru"),
         auto="auto",
         en="the language of the bot here; auto: each player's own.",
-        ru="язык бота здесь; auto — у каждого игрока свой.",
+        ru="язык бота здесь; авто — у каждого игрока свой.",
     ),
     Setting(
         name="kush_label",

@@ -112,3 +112,20 @@ async def test_a_setting_of_two_games_names_both_games_in_russian() -> None:
     assert in_games(["pineapple", "ofc", "chinese"], "ru") == (
         "играх «Ананас (OFC)», «Классический OFC» и «Китайский покер»"
     )
+
+
+def test_russian_choices_are_listed_by_the_words_russian_readers_type() -> None:
+    """``/settings язык`` said «auto — у каждого игрока свой … одно из значений auto, en, ru»
+    where every other Russian text (the list, the guide, the sandbox) says «авто», and
+    ``/settings игра`` listed «pineapple, ofc, chinese» without «ананас», «классический»,
+    «китайский», which /help names; English reads as it did."""
+    from bot.service.settings import SETTINGS
+
+    language, game = SETTINGS["language"], SETTINGS["game"]
+    assert language.range_text("ru") == "язык: одно из значений авто, en, ru"
+    assert "авто — у каждого игрока свой" in language.help_text("ru", "авто")
+    assert game.range_text("ru") == (
+        "игра: одно из значений pineapple (ананас), ofc (классический), chinese (китайский)"
+    )
+    assert language.range_text("en") == "language is one of: auto, en, ru"
+    assert game.range_text("en") == "game is one of: pineapple, ofc, chinese"
