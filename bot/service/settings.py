@@ -581,7 +581,7 @@ class Setting(BaseModel):
             return tr(lang, "settings.range.switch", name=name)
         if self.kind is Kind.CHOICE:
             # as the reader types them: the games with their Russian names too, and auto by
-            # the word the list shows («авто»: «одно из значений auto, en, ru» in Russian)
+            # the word the list shows (in Russian «авто», as the list and the guide say it)
             auto = tr(lang, "settings.auto")
             shown = [auto if c == self.auto else c for c in self.choices]
             choices = tr(lang, "games.names") if self.name == "game" else ", ".join(shown)

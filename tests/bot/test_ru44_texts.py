@@ -129,3 +129,35 @@ def test_russian_choices_are_listed_by_the_words_russian_readers_type() -> None:
     )
     assert language.range_text("en") == "language is one of: auto, en, ru"
     assert game.range_text("en") == "game is one of: pineapple, ofc, chinese"
+
+
+#: (n, kush, points, seconds after «через», players after «при», hands as a duration)
+FORMS = [
+    (1, "куш", "очко", "секунду", "игроке", "раздачу"),
+    (2, "куша", "очка", "секунды", "игроках", "раздачи"),
+    (5, "кушей", "очков", "секунд", "игроках", "раздач"),
+    (11, "кушей", "очков", "секунд", "игроках", "раздач"),
+    (21, "куш", "очко", "секунду", "игроке", "раздачу"),
+    (22, "куша", "очка", "секунды", "игроках", "раздачи"),
+    (25, "кушей", "очков", "секунд", "игроках", "раздач"),
+    (111, "кушей", "очков", "секунд", "игроках", "раздач"),
+]
+
+
+@pytest.mark.parametrize(("n", "kush", "points", "seconds", "players", "hands"), FORMS)
+def test_russian_nouns_agree_with_their_numbers_in_real_texts(
+    n: int, kush: str, points: str, seconds: str, players: str, hands: str
+) -> None:
+    """The catalogue's own templates (not :func:`plural` alone) with the numbers a native
+    reader checks: 1, 2, 5, 11, 21, 22, 25, 111."""
+    assert tr("ru", "reply.daily", amount=n, label="kush", balance=7).startswith(
+        f"Ежедневный бонус: +{n} {kush}."
+    )
+    assert tr("ru", "showdown.points", points=n) == f"+{n} {points}"
+    assert tr("ru", "showdown.points", points=-n) == f"−{n} {points}"
+    assert tr("ru", "lobby.next_hand", seconds=n) == f"Следующая раздача через {n} {seconds}…"
+    note = tr("ru", "tour.place_to_winner", n=n, percent=30, place=n + 1)
+    assert note == f"(при {n} {players} 30% за {n + 1}-е место — победителю)"
+    assert tr("ru", "tour.abandoned", table=3, hands=n) == (
+        f"Турнир #3 остановлен: никто не играл {n} {hands} подряд."
+    )
