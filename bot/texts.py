@@ -246,21 +246,21 @@ TEXTS: dict[str, dict[str, str]] = {
     # cancel refunds the buy-ins only while nobody is out)
     "private.chat_gone_tour_none": {
         "en": "Tournament #{table} is cancelled: the bot can no longer write where it was played. You were out in place {place}, with no prize: your buy-in is not refunded.",
-        "ru": "Турнир #{table} отменён: бот больше не может писать туда, где он шёл. Вы выбыли на {place} месте без приза: ваш взнос не возвращается.",
+        "ru": "Турнир #{table} отменён: бот больше не может писать туда, где он шёл. Вы выбыли на {place}-м месте без приза: ваш взнос не возвращается.",
     },
     # the same for a seated player who lost a finished tournament, out of the money (its
     # pool paid them nothing: not "0 kush from its pool went to your balance")
     "private.chat_gone_final_none": {
         "en": "Tournament #{table} is over: the bot can no longer write where it was played. You were out in place {place}, with no prize.",
-        "ru": "Турнир #{table} окончен: бот больше не может писать туда, где он шёл. Вы выбыли на {place} месте без приза.",
+        "ru": "Турнир #{table} окончен: бот больше не может писать туда, где он шёл. Вы выбыли на {place}-м месте без приза.",
     },
     "private.chat_gone_out": {
         "en": "Tournament #{table} is cancelled: the bot can no longer write where it was played. For your place {place}, {amount} {label} from its pool went to your balance.",
-        "ru": "Турнир #{table} отменён: бот больше не может писать туда, где он шёл. За ваше {place} место из его фонда вам на баланс: {amount} {label}.",
+        "ru": "Турнир #{table} отменён: бот больше не может писать туда, где он шёл. За ваше {place}-е место из его фонда вам на баланс: {amount} {label}.",
     },
     "private.chat_gone_out_final": {
         "en": "Tournament #{table} is over: the bot can no longer write where it was played. For your place {place}, {amount} {label} from its pool went to your balance.",
-        "ru": "Турнир #{table} окончен: бот больше не может писать туда, где он шёл. За ваше {place} место из его фонда вам на баланс: {amount} {label}.",
+        "ru": "Турнир #{table} окончен: бот больше не может писать туда, где он шёл. За ваше {place}-е место из его фонда вам на баланс: {amount} {label}.",
     },
     # an admin's close of a tournament (R8.7): each registered player told in private, one
     # of the first two, then one of the last three
@@ -304,16 +304,16 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "private.pool_paid_place": {
         "en": "For your place {place}, {amount} {label} from its pool went to your balance.",
-        "ru": "За ваше {place} место из его фонда вам на баланс: {amount} {label}.",
+        "ru": "За ваше {place}-е место из его фонда вам на баланс: {amount} {label}.",
     },
     "private.pool_paid_none": {
         "en": "Your place {place} takes nothing from its pool.",
-        "ru": "За ваше {place} место из его фонда вам ничего не причитается.",
+        "ru": "За ваше {place}-е место из его фонда вам ничего не причитается.",
     },
     # the same after a cancel (R8.7: the buy-ins come back only while nobody is out)
     "private.pool_paid_none_cancel": {
         "en": "You were knocked out in place {place}, which has no prize: your buy-in is not refunded (a cancel refunds buy-ins only while nobody is out).",
-        "ru": "Вы выбыли на {place} месте, за которое приза нет: ваш взнос не возвращается (отмена возвращает взносы, только пока никто не выбыл).",
+        "ru": "Вы выбыли на {place}-м месте, за которое приза нет: ваш взнос не возвращается (отмена возвращает взносы, только пока никто не выбыл).",
     },
     "private.over.discord": {
         "en": "🃏 Table #{table} · hand {hand} is over. Result in the channel.",
@@ -756,7 +756,7 @@ TEXTS: dict[str, dict[str, str]] = {
     # bot.service.settings.GAME_NAMES)
     "games.names": {
         "en": "pineapple, ofc, chinese",
-        "ru": "pineapple (ананас), ofc (классика), chinese (китайский)",
+        "ru": "pineapple (ананас), ofc (классический), chinese (китайский)",
     },
     "reply.unknown_game": {
         "en": "Unknown game “{game}”. Games: {games}.",
@@ -2113,8 +2113,8 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "sandbox.bob_name_usage": {
         "en": "» b name X names the second member X (at most {most} characters): b name Alice",
-        "ru": "» b name X (или b имя X) даёт второму участнику имя X (не длиннее {most} "
-        "знаков): b имя Алиса",
+        "ru": "» b name X (или b имя X) даёт второму участнику имя X (не длиннее "
+        "{most:знака|знаков|знаков}): b имя Алиса",
     },
     # b name X with your own name: every line of his would read as yours ("» Player: …")
     "sandbox.bob_name_yours": {
@@ -2766,7 +2766,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "tour.cancel_out": {
         "en": "{name} (out, place {place}) — {prize} {label}",
-        "ru": "{name} (вне игры, {place} место) — {prize} {label}",
+        "ru": "{name} (вне игры, {place}-е место) — {prize} {label}",
     },
     "tour.history_cancelled": {
         "en": "Tournament #{table} cancelled: {kush:+d} {label}",
@@ -2952,7 +2952,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "settings.name.time_bank_seconds": {"en": "Time bank", "ru": "Тайм-банк"},
     "settings.name.time_bank_refill_per_match": {
         "en": "Time bank refill",
-        "ru": "Пополнение тайм-банка",
+        "ru": "Пополнение банка",
     },
     "settings.name.fantasyland_seconds": {"en": "Fantasyland time", "ru": "Время Фантазии"},
     "settings.name.kush_per_point": {"en": "Kush per point", "ru": "Куш за очко"},
@@ -2982,7 +2982,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "settings.name.target_points": {"en": "Points to win", "ru": "Очки до победы"},
     "settings.name.reveal_pause_seconds": {"en": "Reveal pause", "ru": "Пауза вскрытия"},
     "settings.name.ready_seconds": {"en": "Ready timer", "ru": "Таймер готовности"},
-    "settings.name.idle_close_seconds": {"en": "Idle close", "ru": "Закрытие без игры"},
+    "settings.name.idle_close_seconds": {"en": "Idle close", "ru": "Автозакрытие"},
     "settings.name.tournament_buy_in": {"en": "Tournament buy-in", "ru": "Взнос турнира"},
     "settings.name.tournament_chips": {"en": "Tournament chips", "ru": "Фишки турнира"},
     "settings.name.level_minutes": {"en": "Level length", "ru": "Длина уровня"},
@@ -3059,7 +3059,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "settings.range.text": {
         "en": "{name} is text of {low} to {high} characters (at least one visible), "
         "without control characters",
-        "ru": "{name}: текст от {low} до {high} символов (хотя бы один видимый), "
+        "ru": "{name}: текст от {low} до {high:символа|символов|символов} (хотя бы один видимый), "
         "без управляющих символов",
     },
     # a time typed with its unit ("2m" for a setting in seconds): what it is in the setting's
@@ -3138,7 +3138,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "settings.range.list": {
         "en": "{name}: whole numbers (digits 0–9, at most 9 each) separated by commas, spaces or semicolons, e.g. “{example}”, or “default”; at most {high} characters in all",
-        "ru": "{name}: целые числа (цифры 0–9, до 9 в каждом) через запятую, пробел или точку с запятой, например «{example}», или «по умолчанию»; всего не больше {high} символов",
+        "ru": "{name}: целые числа (цифры 0–9, до 9 в каждом) через запятую, пробел или точку с запятой, например «{example}», или «по умолчанию»; всего не больше {high:символа|символов|символов}",
     },
     # a list with a place left empty ("50,,50", "100;;"): a number left out, not nothing;
     # {sep} is the separator the admin typed there ("between commas" was said of semicolons);
@@ -3210,23 +3210,28 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "settings.conflict_option": {
         "en": "{option} exists only in {games}, and these settings are for {game} (/settings game) whatever table is open: switch it first (/settings game {first})",
-        "ru": "{option} есть только в игре «{games}», а эти настройки — для игры «{game}» (/settings игра) при любом столе: сначала смените её (/settings игра {first})",
+        "ru": "{option} есть только в {games}, а эти настройки — для игры «{game}» (/settings игра) при любом столе: сначала смените её (/settings игра {first})",
     },
     "settings.conflict_game": {
         "en": "{option} is on and exists only in {games}, not in {game}: turn it off first (/settings {option} off)",
-        "ru": "{option} включено, а оно есть только в игре «{games}», не в «{game}»: сначала выключите его (/settings {option} выкл)",
+        "ru": "настройка {option} включена, а она есть только в {games}, не в «{game}»: сначала выключите её (/settings {option} выкл)",
     },
     "settings.elsewhere": {
         "en": " (it applies to {games}; this group's game is {game})",
-        "ru": " (действует в игре «{games}»; игра группы — «{game}»)",
+        "ru": " (действует в {games}; игра группы — «{game}»)",
     },
     "settings.elsewhere.discord": {
         "en": " (it applies to {games}; this server's game is {game})",
-        "ru": " (действует в игре «{games}»; игра сервера — «{game}»)",
+        "ru": " (действует в {games}; игра сервера — «{game}»)",
     },
+    # the games a setting applies to, after «в» in the three notes above and the conflicts
+    # (:func:`bot.service.settings.in_games`): «в игре «Классический OFC»», «в играх
+    # «Ананас (OFC)» и «Классический OFC»» (it read «в игре «Ананас (OFC), Классический OFC»»)
+    "settings.in_game": {"en": "{games}", "ru": "игре {games}"},
+    "settings.in_games": {"en": "{games}", "ru": "играх {games}"},
     "settings.elsewhere_table": {
         "en": " (it applies to {games}; this table's game is {game})",
-        "ru": " (действует в игре «{games}»; игра этого стола — «{game}»)",
+        "ru": " (действует в {games}; игра этого стола — «{game}»)",
     },
     "settings.next_match": {
         "en": "It applies from the next hand (after any Fantasyland hands this one earns).",
@@ -3296,7 +3301,7 @@ DISCORD_DESCRIPTIONS_RU: dict[str, str] = {
     "the game (default: this table's)": "игра (по умолчанию — игра этого стола)",
     "Open a sit-and-go tournament here": "Открыть здесь турнир (sit-and-go)",
     "Take a seat at this channel's table": "Сесть за стол этого канала",
-    "Buy in and get ready": "Внести взнос и быть готовым",
+    "Buy in and get ready": "Внести взнос (кнопка «Готов»)",
     "Leave the table": "Встать из-за стола",
     "Seat a computer player (the house pays its buy-in)": "Посадить компьютерного игрока (взнос платит заведение)",
     "easy, normal or strong (default normal)": "лёгкий, средний или сильный (по умолчанию средний)",

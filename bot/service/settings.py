@@ -580,7 +580,12 @@ class Setting(BaseModel):
         if self.kind is Kind.SWITCH:
             return tr(lang, "settings.range.switch", name=name)
         if self.kind is Kind.CHOICE:
-            return tr(lang, "settings.range.choice", name=name, choices=", ".join(self.choices))
+            # as the reader types them: the games with their Russian names too, and auto by
+            # the word the list shows (in Russian «авто», as the list and the guide say it)
+            auto = tr(lang, "settings.auto")
+            shown = [auto if c == self.auto else c for c in self.choices]
+            choices = tr(lang, "games.names") if self.name == "game" else ", ".join(shown)
+            return tr(lang, "settings.range.choice", name=name, choices=choices)
         if self.name in _LIST_EXAMPLES:  # a list of numbers, not free text (R8.7)
             example = _LIST_EXAMPLES[self.name]
             high = number(self.high, lang)
@@ -609,6 +614,10 @@ class Setting(BaseModel):
     def games_text(self, lang: str) -> str:
         """The games it applies to, by name."""
         return ", ".join(tr(lang, f"game.{g.value}") for g in GameKind if g in self.games)
+
+    def in_games(self, lang: str) -> str:
+        """The games it applies to as a note's «в …» names them (:func:`in_games`)."""
+        return in_games([g.value for g in GameKind if g in self.games], lang)
 
     def help_text(
         self, lang: str, current: str, label: str = DEFAULT_KUSH_LABEL, platform: str = ""
@@ -732,7 +741,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         choices=("auto", "en", "ru"),
         auto="auto",
         en="the language of the bot here; auto: each player's own.",
-        ru="язык бота здесь; auto — у каждого игрока свой.",
+        ru="язык бота здесь; авто — у каждого игрока свой.",
     ),
     Setting(
         name="kush_label",
@@ -2117,7 +2126,7 @@ async def _change(
             on(community.platform, "settings.elsewhere")
             if table_game is None
             else "settings.elsewhere_table",
-            games=spec.games_text(lang),
+            games=spec.in_games(lang),
             game=tr(lang, f"game.{game.value}"),
         )
         what += elsewhere
@@ -2736,9 +2745,24 @@ def _options_of(options: Mapping[str, Value], game: GameKind) -> dict[str, Value
     return {k: v for k, v in options.items() if k in SETTINGS and SETTINGS[k].applies_to(game)}
 
 
+def in_games(games: Sequence[str], lang: str) -> str:
+    """The games ``games`` (:class:`GameKind` values, at least one) as the notes that say
+    where a setting applies name them after «в» (``settings.in_game``, ``settings.in_games``):
+    in Russian «игре «Классический OFC»», «играх «Ананас (OFC)» и «Классический OFC»» (it
+    read «в игре «Ананас (OFC), Классический OFC»», two games quoted as one); in English
+    their names, comma separated ("Pineapple OFC, Classic OFC")."""
+    names = [tr(lang, f"game.{g}") for g in games]
+    if lang == "ru":
+        quoted = [f"«{n}»" for n in names]
+        listed = ", ".join(quoted[:-1]) + " и " + quoted[-1] if len(quoted) > 1 else quoted[0]
+    else:
+        listed = ", ".join(names)
+    return tr(lang, "settings.in_game" if len(names) == 1 else "settings.in_games", games=listed)
+
+
 def _conflict_text(exc: OptionConflict, changed: str) -> Callable[[str], str]:
     def text(lang: str) -> str:
-        games = ", ".join(tr(lang, f"game.{g}") for g in exc.games)
+        games = in_games(exc.games, lang)
         return tr(
             lang,
             "settings.conflict_option" if changed == exc.option else "settings.conflict_game",

@@ -118,7 +118,7 @@ MAX_CAPTION = 1024
 COMMANDS = (
     ("newtable", "open a table", "открыть стол"),
     ("join", "take a seat", "сесть за стол"),
-    ("ready", "buy in and get ready", "внести взнос и быть готовым"),
+    ("ready", "buy in and get ready", "внести взнос (кнопка «Готов»)"),
     ("leave", "leave the table", "встать из-за стола"),
     ("topup", "top up your stack", "докупить в стек"),
     ("tournament", "open a tournament", "открыть турнир"),

@@ -136,7 +136,7 @@ async def test_words_beyond_a_commands_argument_are_refused_with_its_usage(
             assert reply["text"] == answer, (text, reply)
         assert not w.service.tables
         reply = await w.say(BOB, "/newtable ofc chinese")
-        ru_games = "pineapple (ананас), ofc (классика), chinese (китайский)"
+        ru_games = "pineapple (ананас), ofc (классический), chinese (китайский)"
         assert reply["text"] == f"Формат: /newtable [игра]. Игры: {ru_games}.", reply
         reply = await w.say(ALICE, "/newtable ofc")
         assert reply["text"] == "Table #1 is open.", reply

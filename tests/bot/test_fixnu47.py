@@ -80,7 +80,7 @@ async def test_utc_offset_out_of_range_says_a_fraction_is_fine(lang: str, said: 
     ("lang", "said"),
     [
         ("en", "Cannot set that — language is one of: auto, en, ru."),
-        ("ru", "Не удалось изменить язык: одно из значений auto, en, ru."),
+        ("ru", "Не удалось изменить язык: одно из значений авто, en, ru."),
     ],
 )
 async def test_a_choice_refused_reads_one_colon_at_a_time(lang: str, said: str) -> None:

@@ -45,7 +45,7 @@ async def test_a_russian_lobby_and_seating_notice_are_gender_neutral() -> None:
     english = render.lobby_screen(t, "en", None, clock.now).text.splitlines()
     assert "2. 🤖 Анна — ready ✅ 200" in english, english
     assert tr("ru", "tour.cancel_out", name="Анна", place=3, prize=5, label="куш") == (
-        "Анна (вне игры, 3 место) — 5 кушей"
+        "Анна (вне игры, 3-е место) — 5 кушей"
     )
 
 

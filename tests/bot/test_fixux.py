@@ -115,13 +115,15 @@ async def test_an_unknown_game_lists_the_names_in_the_players_language() -> None
     service, _ = new_service()
     reply = await service.rules(FRIENDS, BORIS, "покер")
     assert reply.alert and reply.text == (
-        "Неизвестная игра «покер». Игры: pineapple (ананас), ofc (классика), chinese (китайский)."
+        "Неизвестная игра «покер». Игры: pineapple (ананас), ofc (классический), "
+        "chinese (китайский)."
     )
     reply = await service.rules(FRIENDS, ANN, "poker")
     assert reply.text == "Unknown game “poker”. Games: pineapple, ofc, chinese."
     reply = await service.new_table(FRIENDS, BORIS, "ананас классика")
     assert reply.text == (
-        "Формат: /newtable [игра]. Игры: pineapple (ананас), ofc (классика), chinese (китайский)."
+        "Формат: /newtable [игра]. Игры: pineapple (ананас), ofc (классический), "
+        "chinese (китайский)."
     )
     assert service.table_in(FRIENDS) is None
 

@@ -42,7 +42,7 @@ async def test_r8_7_an_admin_s_cancel_tells_one_knocked_out_for_nothing_so(env) 
     sent = [s.text for s in presenter.privates[BOB.user_id][before:]]
     assert notice in sent, sent
     assert notice.endswith(
-        "Вы выбыли на 3 месте, за которое приза нет: ваш взнос не возвращается (отмена "
+        "Вы выбыли на 3-м месте, за которое приза нет: ваш взнос не возвращается (отмена "
         "возвращает взносы, только пока никто не выбыл)."
     )
     assert tr("en", "private.pool_paid_none_cancel", place=3) == (

@@ -1360,7 +1360,7 @@ async def test_r8_7_the_last_opponent_leaving_after_the_bots_removal_tells_each_
     assert presenter.last_private(ALICE.user_id).text == final
     final = tr("ru", "private.chat_gone_final_none", table=t.id, place=2)
     assert presenter.last_private(BOB.user_id).text == final
-    assert final.endswith("Вы выбыли на 2 месте без приза.")  # (not "0 кушей" went to him)
+    assert final.endswith("Вы выбыли на 2-м месте без приза.")  # (not "0 кушей" went to him)
     assert tr("en", "private.chat_gone_final_none", table=t.id, place=2).endswith(
         "You were out in place 2, with no prize."
     )
