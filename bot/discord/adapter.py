@@ -472,6 +472,8 @@ class OfcClient(discord.Client):
         me = guild.me
         if me is not None and me.is_timed_out():
             self.ofc.timed_out(guild, me.timed_out_until)
+        for thread in guild.threads:  # (GUILD_CREATE lists the threads the bot sees now)
+            self.ofc.thread_joined(thread.id)
         try:
             await self.ofc.look_at_closes(guild)
         except Exception:  # (the closes stay queued; logged)
@@ -525,19 +527,20 @@ class OfcClient(discord.Client):
         """The bot was removed from a thread (THREAD_MEMBERS_UPDATE naming it, which Discord
         sends whatever the intents). From a private thread, without Manage Threads, it no
         longer sees the thread (its writes answer 403 50001): a table there closes as in a
-        channel hidden from it, at once between hands (:meth:`DiscordAdapter.thread_locked`,
+        channel hidden from it, at once between hands (:meth:`DiscordAdapter.thread_left`,
         R8.2a). A public thread it may still write in (a post joins it again): nothing."""
         parent = thread.parent
         me = thread.guild.me
         if not thread.is_private() or parent is None or me is None:
             return
         if not parent.permissions_for(me).manage_threads:
-            await self.ofc.thread_locked(thread.id)
+            await self.ofc.thread_left(thread.id)
 
     async def on_thread_join(self, thread: discord.Thread) -> None:
         """The bot was added to a thread (THREAD_MEMBERS_UPDATE or THREAD_CREATE): if it may
         write there (not locked, Send Messages in Threads on its channel), a close its
         removal or refused writes queued is cancelled (:meth:`DiscordAdapter.back_in`)."""
+        self.ofc.thread_joined(thread.id)
         if may_write(thread.guild, thread.id):
             await self.ofc.back_in(thread.id)
 
@@ -1180,6 +1183,9 @@ class DiscordAdapter:
         self._shard_clients: dict[int, tuple[OfcShardedClient, asyncio.Task[None]]] = {}
         #: guild id → the look at its channels when the bot's timeout runs out (:meth:`timed_out`)
         self._timeout_ends: dict[int, asyncio.Task[None]] = {}
+        #: private threads the bot was removed from (:meth:`thread_left`) and not added back
+        #: to: discord.py keeps them in its cache (their ``me`` too), as if still seen
+        self._left_threads: set[int] = set()
         self._main_off: set[int] = set()  # shards of the main client disconnected
         self._identify_lock = asyncio.Lock()
         self._last_identify = -float("inf")
@@ -1630,7 +1636,7 @@ class DiscordAdapter:
             for thread in getattr(channel, "threads", ()):  # (the cache's, active ones)
                 if not threads_ok:
                     await self._lost(thread.id)
-                elif not thread.locked:
+                elif not thread.locked and self._sees(thread, allowed):
                     back.append(thread.id)
         await self.back_in(*back)
 
@@ -1698,7 +1704,8 @@ class DiscordAdapter:
             if channel.locked or parent is None:
                 return
             allowed = parent.permissions_for(me)
-            if allowed.view_channel and allowed.send_messages_in_threads:
+            ok = allowed.view_channel and allowed.send_messages_in_threads
+            if ok and self._sees(channel, allowed):
                 await self.back_in(channel.id)
         elif channel is not None:
             await self.writable_again([channel])
@@ -1740,6 +1747,28 @@ class DiscordAdapter:
         out in the DMs and ephemeral hands). Unlocked before that, the close is cancelled
         (:meth:`back_in`)."""
         await self._lost(thread_id)
+
+    async def thread_left(self, thread_id: int) -> None:
+        """The bot was removed from the private thread ``thread_id`` and holds no Manage
+        Threads there (THREAD_MEMBERS_UPDATE): it no longer sees the thread, which
+        discord.py's cache keeps as it was, so it is remembered as not seen (no channel or
+        role update takes it for writable again: :meth:`writable_again`) until the bot is
+        added back (:meth:`thread_joined`), and its table closes as :meth:`thread_locked`
+        closes one (R8.2a)."""
+        self._left_threads.add(thread_id)
+        await self._lost(thread_id)
+
+    def thread_joined(self, thread_id: int) -> None:
+        """The bot sees the thread ``thread_id`` again (added back, or listed by the
+        gateway's GUILD_CREATE or THREAD_LIST_SYNC): no longer taken as left
+        (:meth:`thread_left`)."""
+        self._left_threads.discard(thread_id)
+
+    def _sees(self, thread: discord.Thread, allowed: discord.Permissions) -> bool:
+        """Whether the bot sees ``thread`` (``allowed``: its permissions in the thread's
+        channel): not a private one it was removed from (:meth:`thread_left`) unless it holds
+        Manage Threads."""
+        return thread.id not in self._left_threads or allowed.manage_threads
 
     async def _lost(self, channel_id: int) -> None:
         """The gateway says the bot may no longer see or write in the channel
