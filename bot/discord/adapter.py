@@ -1617,11 +1617,12 @@ class DiscordAdapter:
         :meth:`OfcClient.on_raw_thread_update`), but a channel's threads (the cache's, the
         active ones) go with it: those the bot may write in again (Send Messages in Threads
         given back on the channel or a role: no THREAD_UPDATE comes) are looked at as
-        channels, those not locked; a table in one the bot may no longer see or write in
-        (View Channel or Send Messages in Threads taken on the channel or a role) closes as
-        in a channel (:meth:`_lost`). Those the bot may write in are told to the service at
-        once (:meth:`~bot.service.TableService.chats_back`: one read of storage for the
-        closed tables owed there, not one a channel)."""
+        channels, those not locked (or locked, the bot holding Manage Threads); a table in
+        one the bot may no longer see or write in (View Channel or Send Messages in Threads
+        taken on the channel or a role) closes as in a channel (:meth:`_lost`). Those the bot
+        may write in are told to the service at once
+        (:meth:`~bot.service.TableService.chats_back`: one read of storage for the closed
+        tables owed there, not one a channel)."""
         back: list[int] = []
         for channel in channels:
             me = channel.guild.me
@@ -1636,7 +1637,7 @@ class DiscordAdapter:
             for thread in getattr(channel, "threads", ()):  # (the cache's, active ones)
                 if not threads_ok:
                     await self._lost(thread.id)
-                elif not thread.locked and self._sees(thread, allowed):
+                elif _open_to(thread, allowed) and self._sees(thread, allowed):
                     back.append(thread.id)
         await self.back_in(*back)
 
@@ -1701,11 +1702,11 @@ class DiscordAdapter:
         channel = guild.get_channel_or_thread(int(t.chat_id))
         if isinstance(channel, discord.Thread):
             parent = channel.parent
-            if channel.locked or parent is None:
+            if parent is None:
                 return
             allowed = parent.permissions_for(me)
             ok = allowed.view_channel and allowed.send_messages_in_threads
-            if ok and self._sees(channel, allowed):
+            if ok and _open_to(channel, allowed) and self._sees(channel, allowed):
                 await self.back_in(channel.id)
         elif channel is not None:
             await self.writable_again([channel])
@@ -2304,20 +2305,28 @@ async def _drop_placeholder(interaction: Interaction) -> None:
         await interaction.delete_original_response()
 
 
+def _open_to(thread: discord.Thread, allowed: discord.Permissions) -> bool:
+    """Whether ``thread`` takes the bot's writes as far as its lock goes (``allowed``: the
+    bot's permissions in its channel): not locked, or the bot holds Manage Threads (a
+    locked thread refuses only the members without it, 160005)."""
+    return not thread.locked or allowed.manage_threads
+
+
 def may_write(guild: discord.Guild, channel_id: int) -> bool:
     """Whether the bot may post in the channel or thread ``channel_id`` of ``guild`` (as the
-    cache has it): a channel it sees with Send Messages, or a thread not locked whose
-    channel gives it Send Messages in Threads."""
+    cache has it): a channel it sees with Send Messages, or a thread not locked (or locked,
+    the bot holding Manage Threads there) whose channel gives it Send Messages in Threads."""
     me = guild.me
     channel = guild.get_channel_or_thread(channel_id)
     if me is None or channel is None:
         return False
     if isinstance(channel, discord.Thread):
         parent = channel.parent
-        if channel.locked or parent is None:
+        if parent is None:
             return False
         allowed = parent.permissions_for(me)
-        return allowed.view_channel and allowed.send_messages_in_threads
+        ok = allowed.view_channel and allowed.send_messages_in_threads
+        return ok and _open_to(channel, allowed)
     if isinstance(channel, discord.CategoryChannel | discord.ForumChannel):
         return False
     allowed = channel.permissions_for(me)
