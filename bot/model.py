@@ -443,8 +443,9 @@ class LiveTable:
     :ivar left_at: player id → when the step that put them in :attr:`banks_left` committed
         (:meth:`stamp_left`): a table they sat down at after it is another table joined since
         (R8.6), even one they still sit at.
-    :ivar joined_at: player id → when they sat down here (``/join``; none: seated otherwise,
-        or before it was kept), for the seated only (:meth:`stamp_left`): whether a table they
+    :ivar joined_at: player id → when they sat down here (``/join``, or a tournament's
+        registration; none: a computer player, or seated before it was kept), for the seated
+        only (:meth:`stamp_left`): whether a table they
         still sit at was joined after they left another (R8.6, :func:`bot.service.lobby.join`).
         A table-level key, not a seat's: the release before it ignores it in a snapshot.
     :ivar outbox: group messages the last committed transitions owe the chat (a showdown, a

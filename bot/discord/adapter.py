@@ -472,6 +472,8 @@ class OfcClient(discord.Client):
         me = guild.me
         if me is not None and me.is_timed_out():
             self.ofc.timed_out(guild, me.timed_out_until)
+        for thread in guild.threads:  # (GUILD_CREATE lists the threads the bot sees now)
+            self.ofc.thread_joined(thread.id)
         try:
             await self.ofc.look_at_closes(guild)
         except Exception:  # (the closes stay queued; logged)
@@ -525,19 +527,20 @@ class OfcClient(discord.Client):
         """The bot was removed from a thread (THREAD_MEMBERS_UPDATE naming it, which Discord
         sends whatever the intents). From a private thread, without Manage Threads, it no
         longer sees the thread (its writes answer 403 50001): a table there closes as in a
-        channel hidden from it, at once between hands (:meth:`DiscordAdapter.thread_locked`,
+        channel hidden from it, at once between hands (:meth:`DiscordAdapter.thread_left`,
         R8.2a). A public thread it may still write in (a post joins it again): nothing."""
         parent = thread.parent
         me = thread.guild.me
         if not thread.is_private() or parent is None or me is None:
             return
         if not parent.permissions_for(me).manage_threads:
-            await self.ofc.thread_locked(thread.id)
+            await self.ofc.thread_left(thread.id)
 
     async def on_thread_join(self, thread: discord.Thread) -> None:
         """The bot was added to a thread (THREAD_MEMBERS_UPDATE or THREAD_CREATE): if it may
         write there (not locked, Send Messages in Threads on its channel), a close its
         removal or refused writes queued is cancelled (:meth:`DiscordAdapter.back_in`)."""
+        self.ofc.thread_joined(thread.id)
         if may_write(thread.guild, thread.id):
             await self.ofc.back_in(thread.id)
 
@@ -1180,6 +1183,9 @@ class DiscordAdapter:
         self._shard_clients: dict[int, tuple[OfcShardedClient, asyncio.Task[None]]] = {}
         #: guild id → the look at its channels when the bot's timeout runs out (:meth:`timed_out`)
         self._timeout_ends: dict[int, asyncio.Task[None]] = {}
+        #: private threads the bot was removed from (:meth:`thread_left`) and not added back
+        #: to: discord.py keeps them in its cache (their ``me`` too), as if still seen
+        self._left_threads: set[int] = set()
         self._main_off: set[int] = set()  # shards of the main client disconnected
         self._identify_lock = asyncio.Lock()
         self._last_identify = -float("inf")
@@ -1611,11 +1617,12 @@ class DiscordAdapter:
         :meth:`OfcClient.on_raw_thread_update`), but a channel's threads (the cache's, the
         active ones) go with it: those the bot may write in again (Send Messages in Threads
         given back on the channel or a role: no THREAD_UPDATE comes) are looked at as
-        channels, those not locked; a table in one the bot may no longer see or write in
-        (View Channel or Send Messages in Threads taken on the channel or a role) closes as
-        in a channel (:meth:`_lost`). Those the bot may write in are told to the service at
-        once (:meth:`~bot.service.TableService.chats_back`: one read of storage for the
-        closed tables owed there, not one a channel)."""
+        channels, those not locked (or locked, the bot holding Manage Threads); a table in
+        one the bot may no longer see or write in (View Channel or Send Messages in Threads
+        taken on the channel or a role) closes as in a channel (:meth:`_lost`). Those the bot
+        may write in are told to the service at once
+        (:meth:`~bot.service.TableService.chats_back`: one read of storage for the closed
+        tables owed there, not one a channel)."""
         back: list[int] = []
         for channel in channels:
             me = channel.guild.me
@@ -1630,7 +1637,7 @@ class DiscordAdapter:
             for thread in getattr(channel, "threads", ()):  # (the cache's, active ones)
                 if not threads_ok:
                     await self._lost(thread.id)
-                elif not thread.locked:
+                elif _open_to(thread, allowed) and self._sees(thread, allowed):
                     back.append(thread.id)
         await self.back_in(*back)
 
@@ -1695,10 +1702,11 @@ class DiscordAdapter:
         channel = guild.get_channel_or_thread(int(t.chat_id))
         if isinstance(channel, discord.Thread):
             parent = channel.parent
-            if channel.locked or parent is None:
+            if parent is None:
                 return
             allowed = parent.permissions_for(me)
-            if allowed.view_channel and allowed.send_messages_in_threads:
+            ok = allowed.view_channel and allowed.send_messages_in_threads
+            if ok and _open_to(channel, allowed) and self._sees(channel, allowed):
                 await self.back_in(channel.id)
         elif channel is not None:
             await self.writable_again([channel])
@@ -1740,6 +1748,28 @@ class DiscordAdapter:
         out in the DMs and ephemeral hands). Unlocked before that, the close is cancelled
         (:meth:`back_in`)."""
         await self._lost(thread_id)
+
+    async def thread_left(self, thread_id: int) -> None:
+        """The bot was removed from the private thread ``thread_id`` and holds no Manage
+        Threads there (THREAD_MEMBERS_UPDATE): it no longer sees the thread, which
+        discord.py's cache keeps as it was, so it is remembered as not seen (no channel or
+        role update takes it for writable again: :meth:`writable_again`) until the bot is
+        added back (:meth:`thread_joined`), and its table closes as :meth:`thread_locked`
+        closes one (R8.2a)."""
+        self._left_threads.add(thread_id)
+        await self._lost(thread_id)
+
+    def thread_joined(self, thread_id: int) -> None:
+        """The bot sees the thread ``thread_id`` again (added back, or listed by the
+        gateway's GUILD_CREATE or THREAD_LIST_SYNC): no longer taken as left
+        (:meth:`thread_left`)."""
+        self._left_threads.discard(thread_id)
+
+    def _sees(self, thread: discord.Thread, allowed: discord.Permissions) -> bool:
+        """Whether the bot sees ``thread`` (``allowed``: its permissions in the thread's
+        channel): not a private one it was removed from (:meth:`thread_left`) unless it holds
+        Manage Threads."""
+        return thread.id not in self._left_threads or allowed.manage_threads
 
     async def _lost(self, channel_id: int) -> None:
         """The gateway says the bot may no longer see or write in the channel
@@ -2275,20 +2305,28 @@ async def _drop_placeholder(interaction: Interaction) -> None:
         await interaction.delete_original_response()
 
 
+def _open_to(thread: discord.Thread, allowed: discord.Permissions) -> bool:
+    """Whether ``thread`` takes the bot's writes as far as its lock goes (``allowed``: the
+    bot's permissions in its channel): not locked, or the bot holds Manage Threads (a
+    locked thread refuses only the members without it, 160005)."""
+    return not thread.locked or allowed.manage_threads
+
+
 def may_write(guild: discord.Guild, channel_id: int) -> bool:
     """Whether the bot may post in the channel or thread ``channel_id`` of ``guild`` (as the
-    cache has it): a channel it sees with Send Messages, or a thread not locked whose
-    channel gives it Send Messages in Threads."""
+    cache has it): a channel it sees with Send Messages, or a thread not locked (or locked,
+    the bot holding Manage Threads there) whose channel gives it Send Messages in Threads."""
     me = guild.me
     channel = guild.get_channel_or_thread(channel_id)
     if me is None or channel is None:
         return False
     if isinstance(channel, discord.Thread):
         parent = channel.parent
-        if channel.locked or parent is None:
+        if parent is None:
             return False
         allowed = parent.permissions_for(me)
-        return allowed.view_channel and allowed.send_messages_in_threads
+        ok = allowed.view_channel and allowed.send_messages_in_threads
+        return ok and _open_to(channel, allowed)
     if isinstance(channel, discord.CategoryChannel | discord.ForumChannel):
         return False
     allowed = channel.permissions_for(me)

@@ -130,6 +130,7 @@ async def register(
             )
             t.seats[seat.seat] = seat
             t.names[player.id] = seat.name
+            t.joined_at[player.id] = rt.clock()  # (R8.6: a table joined since a leave)
             if t.opener is None:  # its opener unregistered with nobody left (_pass_opener)
                 t.opener = actor.user_id
             tx.moves.append(BuyIn(player.id, tour.config.buy_in))

@@ -398,3 +398,30 @@ async def test_r8_6_a_table_joined_after_leaving_refills_the_bank_though_still_s
     again = a.seat_of(ANNA.user_id)
     assert again is not None and again.bank == 60.0
     assert a.left_at == {}  # (sat down again: nothing kept)
+
+
+async def test_r8_6_a_tournament_registered_at_after_leaving_refills_the_bank(env) -> None:  # type: ignore[no-untyped-def]
+    """R8.6, as above with #b a tournament Anna registers at (another table joined since:
+    the registration is her table joined last, storage's last_table): back at #a while
+    registered there, a full bank (60 s). The registration kept no time it was made
+    (LiveTable.joined_at), so #b read as sat at since before she left #a, and she got #a's
+    30 s back."""
+    service, _presenter, _store, clock = env
+    assert not (await service.new_table(HERE, BORIS)).alert
+    assert not (await service.new_tournament(THERE, VERA, "pineapple")).alert
+    assert not (await service.join(HERE, ANNA)).alert
+    a, b = service.table_in(HERE), service.table_in(THERE)
+    assert a is not None and b is not None and b.tournament is not None
+    seat = a.seat_of(ANNA.user_id)
+    assert seat is not None
+    seat.bank = 30.0  # (as a hand spends it, R8.5)
+    clock.now += 5
+    assert not (await service.leave(HERE, ANNA)).alert
+    clock.now += 5
+    assert not (await service.join(THERE, ANNA)).alert  # registered after leaving #a
+    registered = b.seat_of(ANNA.user_id)
+    assert registered is not None and b.joined_at[registered.player_id] == clock.now
+    clock.now += 5
+    assert not (await service.join(HERE, ANNA)).alert
+    again = a.seat_of(ANNA.user_id)
+    assert again is not None and again.bank == 60.0

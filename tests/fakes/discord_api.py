@@ -79,6 +79,8 @@ LOADING = 1 << 7
 AUTOCOMPLETE = 4
 AUTOCOMPLETE_RESULT = 8
 MANAGE_GUILD = 1 << 5
+#: the Manage Threads permission bit
+MANAGE_THREADS = 1 << 34
 #: view channel, send messages, read history, use application commands, send messages in
 #: threads
 MEMBER_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 16) | (1 << 31) | (1 << 38)
@@ -338,6 +340,9 @@ class FakeDiscord:
         #: @everyone may not: :meth:`set_bot_role`); set before the bot connects to start
         #: with them
         self.bot_roles: list[int] = []
+        #: the role :data:`BOT_ROLE_ID` holds Manage Threads (:meth:`give_bot_manage_threads`):
+        #: while the bot holds it, a thread locked takes its writes
+        self.bot_role_manages_threads = False
         #: until when (seconds since the epoch) a server admin timed the bot's member out
         #: (:meth:`time_out_bot`): guild channel writes answer 403/50013 until then
         self.bot_timed_out_until: float | None = None
@@ -516,7 +521,8 @@ class FakeDiscord:
         """Refuse a write to an archived thread (50083); a post to an unlocked one unarchives
         it first. A thread locked but not archived refuses every write (160005)."""
         meta = self.channels.get(channel_id, {}).get("thread_metadata")
-        if meta is not None and meta["locked"] and not meta["archived"]:
+        manages = self.bot_role_manages_threads and BOT_ROLE_ID in self.bot_roles
+        if meta is not None and meta["locked"] and not meta["archived"] and not manages:
             raise _ApiError(400, 160005, "Thread is locked")
         if meta is None or not meta["archived"]:
             return
@@ -1100,10 +1106,21 @@ class FakeDiscord:
 
     def _bot_role(self) -> dict[str, Any]:
         """The role :data:`BOT_ROLE_ID`: what @everyone has unlocked, Send Messages included."""
+        manage = MANAGE_THREADS if self.bot_role_manages_threads else 0
         return dict(
             self._everyone(), id=str(BOT_ROLE_ID), name="OFC", position=1,
-            permissions=str(MEMBER_PERMISSIONS),
+            permissions=str(MEMBER_PERMISSIONS | manage),
         )  # fmt: skip
+
+    async def give_bot_manage_threads(self) -> None:
+        """An admin gives the role :data:`BOT_ROLE_ID` Manage Threads (GUILD_ROLE_UPDATE)
+        and the bot's member that role (GUILD_MEMBER_UPDATE, :meth:`set_bot_role`): a
+        thread locked takes the bot's writes from then on, as Discord's do."""
+        self.bot_role_manages_threads = True
+        await self.dispatch(
+            "GUILD_ROLE_UPDATE", {"guild_id": str(self.guild_id), "role": self._bot_role()}
+        )
+        await self.set_bot_role(True)
 
     def _lock_text_channels(self) -> None:
         """Writes to every text channel refused (403/50013) while @everyone may not send

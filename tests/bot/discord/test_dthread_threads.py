@@ -403,3 +403,59 @@ async def test_a_table_thread_auto_archived_mid_hand_gets_its_message_again_and_
         await w.fake.wait_for(lambda: t.hand is not None and t.hand_no == 2, timeout=5)
         assert not t.closing and thread["thread_metadata"]["archived"] is False
         assert await check_store(w.store) == []
+
+
+async def test_r8_2a_a_parent_channel_update_keeps_the_close_of_a_private_thread_left(
+    tmp_path: Path,
+) -> None:
+    """Removed from the table's private thread mid-hand (the close queued after the hand),
+    the bot then sees its channel updated (CHANNEL_UPDATE: a moderator edits the channel's
+    overwrites; a role's change looks at every channel alike). The bot still sees no thread:
+    the close stands, the table closes after the hand. discord.py keeps the thread in its
+    cache after the removal, and the channel's cached threads not locked were taken as
+    writable again: the close was cancelled (the thread "told" so), queued again only by
+    that notice's refused post."""
+    async with dealt_in_a_thread(tmp_path, private=True) as (w, t):
+        assert t.hand is not None
+        await w.fake.remove_bot_from_thread(THREAD_ID)
+        await w.fake.wait_for(lambda: t.closing, timeout=5)
+        await w.fake.lock_channel(CHANNEL_ID, locked=False)  # (an update of the channel)
+        await asyncio.sleep(0.3)  # (the update reached the bot)
+        await w.adapter.presenter.flush()
+        assert t.closing and t.removal_close
+        notice = tr("en", "lobby.close_cancelled", table=t.id)
+        posts = w.fake.calls_to("POST", f"/channels/{THREAD_ID}/messages")
+        assert not [c for c in posts if notice in str(c.body)]  # (nor cancelled, then queued
+        # again by that notice's refused post: a race with the deal of hand 2)
+        table = t.id
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+        await w.fake.wait_for(lambda: table not in w.service.tables, timeout=5)
+        assert len(await w.store.export_hands(table)) == 1
+        assert await balance_of(w, ALICE.id) + await balance_of(w, BOB.id) == 2000
+        assert await check_store(w.store) == []
+
+
+async def test_r8_2a_a_locked_table_thread_the_bot_may_manage_again_mid_hand_plays_on(
+    tmp_path: Path,
+) -> None:
+    """A moderator locks the table's thread mid-hand (the close queued after the hand); an
+    admin then gives the bot a role with Manage Threads, which a locked thread lets write
+    (GUILD_ROLE_UPDATE, GUILD_MEMBER_UPDATE). The close is cancelled, the thread told, hand
+    2 dealt, as when the thread is unlocked. A locked thread was never taken for writable
+    again: the close stood, the table closed after the hand though its thread took every
+    write of the bot."""
+    async with dealt_in_a_thread(tmp_path) as (w, t):
+        assert t.hand is not None
+        await w.fake.lock_thread(THREAD_ID)
+        await w.fake.wait_for(lambda: t.closing, timeout=5)
+        await w.fake.give_bot_manage_threads()
+        await w.fake.wait_for(lambda: not t.closing, timeout=5)
+        notice = tr("en", "lobby.close_cancelled", table=t.id)
+        await w.fake.wait_for(
+            lambda: any(m.get("content") == notice for m in w.fake.channel_messages(THREAD_ID)),
+            timeout=5,
+        )
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+        await w.fake.wait_for(lambda: t.hand is not None and t.hand_no == 2, timeout=5)
+        assert t.id in w.service.tables and not t.closing
+        assert await check_store(w.store) == []
