@@ -19,6 +19,7 @@ from bot.config import (
     Settings,
     load_settings,
     platform_warning,
+    sqlite_left_warning,
     unread_warning,
 )
 from bot.logs import configure_logging, in_env_file
@@ -115,6 +116,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ignored = None if args.sandbox or args.router else platform_warning(settings)
     if ignored is not None:
         print(ignored, file=sys.stderr)
+    # (DATABASE_URL set beside an SQLite file still holding the groups' balances and tables:
+    # "0 open table(s) restored" was all the start said; not the sandbox's, on its own file)
+    left = None if args.sandbox or not settings.has_token else sqlite_left_warning(settings)
+    if left is not None:
+        print(left, file=sys.stderr)
     refused = _sandbox_flags_refused(args, settings)
     if refused is not None:
         print(f"error: {refused}", file=sys.stderr)

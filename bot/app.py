@@ -784,7 +784,7 @@ async def _serve_on(settings: Settings, stop: asyncio.Event) -> None:
                 "worker %s: internal endpoint %s, database %s",
                 settings.worker_id,
                 settings.worker_url,
-                "DATABASE_URL (PostgreSQL)"
+                database_name(settings)  # (it said "DATABASE_URL (PostgreSQL)": which one?)
                 if settings.database_url is not None  # (SQLite: every process on this machine)
                 else f"{settings.database_path} (SQLite: the router and every worker on this "
                 "machine, on this file)",

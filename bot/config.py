@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import os
 import re
+from pathlib import Path
 from typing import Literal
 from urllib.parse import parse_qs, urlsplit
 
@@ -29,6 +30,7 @@ __all__ = [
     "parse_shards",
     "platform_warning",
     "split_listen",
+    "sqlite_left_warning",
     "unread_variables",
     "unread_warning",
 ]
@@ -716,3 +718,27 @@ def platform_warning(settings: Settings) -> str | None:
         if named:
             parts.append(f"{', '.join(named)} set but no {token}: ignored")
     return f"warning: {'; '.join(parts)}" if parts else None
+
+
+def sqlite_left_warning(settings: Settings) -> str | None:
+    """The ``warning:`` line for an SQLite file ``DATABASE_URL`` leaves behind, ``None`` when
+    there is none: with ``DATABASE_URL`` set, the file ``DATABASE_PATH`` names (default
+    ``ofc.sqlite3``) exists and holds players or open tables, which the bot does not read
+    (an operator moving to PostgreSQL saw only "0 open table(s) restored", every group's
+    balances started afresh). The file is read read-only (:func:`storage.sqlite.peek_holdings`:
+    never made, written or locked); one it cannot read gets no line. Written to standard
+    error by the bot's start beside :func:`platform_warning` (not the sandbox's, which has a
+    file of its own)."""
+    if settings.database_url is None:
+        return None
+    from storage.sqlite import peek_holdings
+
+    held = peek_holdings(settings.database_path)
+    if held is None or held == (0, 0):
+        return None
+    players, tables = held
+    return (
+        f"warning: DATABASE_URL is set, so the SQLite file {Path(settings.database_path).resolve()}"
+        f" (DATABASE_PATH) is not used: its {players} player(s) and {tables} open table(s) stay"
+        ' there (docs/operations.md, "From SQLite to PostgreSQL")'
+    )

@@ -117,6 +117,7 @@ __all__ = [
     "Migration",
     "SqliteStore",
     "migrations",
+    "peek_holdings",
     "peek_settings",
 ]
 
@@ -327,12 +328,7 @@ def peek_settings(path: str | Path, platform: str, external_id: str) -> Communit
         return None
     select = "SELECT settings FROM communities WHERE platform = ? AND external_id = ?"
     try:
-        # (a WAL file no process holds open has no -wal: read as it stands, for a read-only
-        # connection to it made its -wal and -shm and, read-only, left them behind; one held
-        # open is read through its log, what was committed in it included)
-        held = file.with_name(f"{file.name}-wal").exists()
-        mode = "mode=ro" if held else "mode=ro&immutable=1"
-        conn = sqlite3.connect(f"{file.resolve().as_uri()}?{mode}", uri=True, timeout=1.0)
+        conn = _peek_connect(file, timeout=1.0)
         try:
             row = conn.execute(select, (platform, external_id)).fetchone()
         finally:
@@ -340,6 +336,39 @@ def peek_settings(path: str | Path, platform: str, external_id: str) -> Communit
         return None if row is None else CommunitySettings.from_json(load_json(row[0]))
     except (sqlite3.Error, ValueError, TypeError, KeyError, StorageError):
         return None
+
+
+def peek_holdings(path: str | Path) -> tuple[int, int] | None:
+    """``(players, open tables)`` the SQLite file ``path`` holds, read at once without opening
+    a store, as :func:`peek_settings` reads (read-only: never made, migrated or written, nor
+    its ``-wal`` and ``-shm`` made; no lock waited for past a quarter second). ``None`` when
+    there is no such file or it cannot be read as this store's (not a database, no bot
+    tables, a lock held). For the start's warning that ``DATABASE_URL`` leaves an SQLite
+    file's balances and tables behind (:func:`bot.config.sqlite_left_warning`)."""
+    file = Path(path)
+    if not file.is_file():
+        return None
+    try:
+        conn = _peek_connect(file, timeout=0.25)
+        try:
+            players = conn.execute("SELECT count(*) FROM players").fetchone()[0]
+            tables = conn.execute("SELECT count(*) FROM tables WHERE open = 1").fetchone()[0]
+        finally:
+            conn.close()
+        return int(players), int(tables)
+    except (sqlite3.Error, ValueError, TypeError, OSError):
+        return None
+
+
+def _peek_connect(file: Path, *, timeout: float) -> sqlite3.Connection:
+    """A read-only connection to the SQLite file ``file`` that makes nothing beside it.
+    :raises sqlite3.Error: as :func:`sqlite3.connect`."""
+    # (a WAL file no process holds open has no -wal: read as it stands, for a read-only
+    # connection to it made its -wal and -shm and, read-only, left them behind; one held
+    # open is read through its log, what was committed in it included)
+    held = file.with_name(f"{file.name}-wal").exists()
+    mode = "mode=ro" if held else "mode=ro&immutable=1"
+    return sqlite3.connect(f"{file.resolve().as_uri()}?{mode}", uri=True, timeout=timeout)
 
 
 def _community(row: Sequence[Any]) -> Community:
