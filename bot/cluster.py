@@ -145,7 +145,7 @@ from bot.texts import language_of, tr
 # bot.service is imported where a worker uses it, not here: the router imports this
 # module, and the table service (with game.strategy, the renderer and Pillow) is most of a
 # process's start and memory, none of it a router's (tests/bot/test_fix40f.py)
-from storage.api import Store, TableRecord, answer_within, lease_key
+from storage.api import StorageError, Store, TableRecord, answer_within, lease_key
 
 if TYPE_CHECKING:
     from bot.discord import DiscordAdapter
@@ -1845,7 +1845,9 @@ class Worker:
         Such a takeover is logged at INFO as a sweep's is (:func:`takeover_line`, one table)
         unless ``quiet`` (the sweep, which logs one line for all it took): a chat whose update
         came before the sweep (a player pressing during the outage) was taken over without a
-        line, and the operator's log never said the dead worker's table had moved."""
+        line, and the operator's log never said the dead worker's table had moved. A store
+        error reading whose lease it was (:meth:`Store.lapsed_leases`, read for the line
+        alone) leaves the line out and never fails the takeover."""
         lock = self._locks.setdefault(key, asyncio.Lock())
         async with lock:
             if self.stopping or self._handed_lately(key):  # (handed back: the pick takes it)
@@ -1854,12 +1856,12 @@ class Worker:
             lapsed = await self.store.lease_lapsed(key)
             # (the clock's "now" of that reading: the store's clock may be another machine's)
             alive = None if lapsed is None else self.service.rt.clock() - lapsed - self.ttl
-            # (whose lease ran out, read before ours replaces it: only for a takeover's line)
-            dead = (
-                (await self.store.lapsed_leases(key)).get(key)
-                if not quiet and lapsed is not None and lapsed >= 0
-                else None
-            )
+            # (whose lease ran out, read before ours replaces it: only for a takeover's line,
+            # which a failed read leaves out; it never fails the takeover itself)
+            dead = None
+            if not quiet and lapsed is not None and lapsed >= 0:
+                with contextlib.suppress(StorageError):
+                    dead = (await self.store.lapsed_leases(key)).get(key)
             if not await self.store.acquire_lease(key, self.worker_id, self.ttl):
                 return False
             self._claimed[key] = asked  # renewed from now on
