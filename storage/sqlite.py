@@ -365,9 +365,11 @@ def _peek_connect(file: Path, *, timeout: float) -> sqlite3.Connection:
     :raises sqlite3.Error: as :func:`sqlite3.connect`."""
     # (a WAL file no process holds open has no -wal: read as it stands, for a read-only
     # connection to it made its -wal and -shm and, read-only, left them behind; one held
-    # open is read through its log, what was committed in it included)
+    # open is read through its log, what was committed in it included, with its -shm only
+    # read: "mode=ro" alone made a -shm beside a -wal a crash or a copy left without one,
+    # and rewrote a stale one, rev50; without a -shm it cannot be read, an error)
     held = file.with_name(f"{file.name}-wal").exists()
-    mode = "mode=ro" if held else "mode=ro&immutable=1"
+    mode = "mode=ro&readonly_shm=1" if held else "mode=ro&immutable=1"
     return sqlite3.connect(f"{file.resolve().as_uri()}?{mode}", uri=True, timeout=timeout)
 
 

@@ -119,3 +119,30 @@ def test_the_sandbox_gets_no_such_line(tmp_path: Path, sandbox: bool) -> None:
         stdin=subprocess.DEVNULL,
     )  # fmt: skip
     assert "DATABASE_URL is set" not in proc.stdout + proc.stderr, proc.stderr
+
+
+async def test_a_log_left_by_a_crash_is_read_without_making_or_writing_a_file(
+    tmp_path: Path,
+) -> None:
+    """rev50: a -wal and -shm a crash (or a copy) left, no process holding them, were read
+    with the -shm rewritten (SQLite's recovery of the log's index), and a -wal left without
+    its -shm got a new -shm made beside the file: the peek writes nothing beside the file."""
+    import shutil
+
+    live = tmp_path / "live"
+    live.mkdir()
+    store = await _fill(live / "ofc.sqlite3", close=False)
+    crashed = tmp_path / "crashed"
+    crashed.mkdir()
+    try:
+        for name in ("ofc.sqlite3", "ofc.sqlite3-wal", "ofc.sqlite3-shm"):
+            shutil.copy2(live / name, crashed / name)  # (as the files stand: a crash)
+    finally:
+        await store.close()
+    db = crashed / "ofc.sqlite3"
+    before = {p.name: (p.stat().st_mtime_ns, p.read_bytes()) for p in crashed.iterdir()}
+    assert peek_holdings(db) == (2, 1)
+    assert {p.name: (p.stat().st_mtime_ns, p.read_bytes()) for p in crashed.iterdir()} == before
+    (crashed / "ofc.sqlite3-shm").unlink()  # (a -wal copied without its -shm)
+    assert peek_holdings(db) is None  # (its log unreadable without one: no line)
+    assert sorted(p.name for p in crashed.iterdir()) == ["ofc.sqlite3", "ofc.sqlite3-wal"]
