@@ -68,7 +68,7 @@ def log_upgrade(applied: Sequence[int], known: Sequence[Migration]) -> None:
     names = {m.version: m.name for m in known}
     log.info(
         "database upgraded to schema version %d: applied %s",
-        max(m.version for m in known),  # (not applied[-1]: see below)
+        max(m.version for m in known),  # (not applied[-1]: the docstring says why)
         ", ".join(names.get(v, str(v)) for v in applied),
     )
 
