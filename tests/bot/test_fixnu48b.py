@@ -77,7 +77,9 @@ PAST_VERB = re.compile(
     re.I,
 )
 #: Words with those endings that are no verbs.
-NOT_VERBS = frozenset({"стол", "стола", "канал", "канала", "пробел", "правила", "сначала", "роял"})
+NOT_VERBS = frozenset(
+    {"стол", "стола", "канал", "канала", "пробел", "правила", "сначала", "роял", "символа"}
+)
 #: «кто», «никто», «кто-то» take the masculine whoever they are («тот, кто играл», «никто не
 #: сел», «кто-то выбыл»): a verb up to three words after them names no one.
 WHO_BEFORE = re.compile(r"(?<![а-яё])(?:ни)?кто(?:-то)?,?(?:\s+[а-яё]+){0,3}\s+$", re.I)
