@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future, InvalidStateError
 from typing import Any, TypeVar
 
-from bot.workers import ProcessWorker, TaskHung
+from bot.workers import ProcessWorker, TaskHung, raised_by_task
 from game.board import Box
 from game.cards import Card
 from game.policy import Level, SeatKnowledge
@@ -300,6 +300,10 @@ class Thinker:
                 log.warning("the decision process hung on this decision: %s instead", instead)
                 fallback = instead
             except (RuntimeError, OSError) as exc:
+                if raised_by_task(exc):  # the decision's own (a RecursionError): raised, as
+                    # any other; taken for the process failing, it was logged with its text,
+                    # which may name the seat's hidden cards, and made again in a thread
+                    raise
                 # BrokenProcessPool (died twice), or a pool shut down under the decision (the
                 # service stopping: "cannot schedule new futures after shutdown")
                 log.warning("the decision process failed (%r): this decision in a thread", exc)
@@ -334,6 +338,8 @@ class Thinker:
                     done = self.worker.run_again_if_died(fn, *args, logger=log, what="decision")
                     return await asyncio.wait_for(done, PRESS_SECONDS)
                 except (TaskHung, RuntimeError, OSError) as exc:
+                    if raised_by_task(exc):  # fn's own, as in decide (a replay's frames name
+                        raise  # the hand's cards)
                     log.warning("the decision process failed (%r): this work in a thread", exc)
         left = max(0.0, PRESS_SECONDS - (loop.time() - began))
         return await asyncio.wait_for(self._press_pool().run(fn, *args), left)

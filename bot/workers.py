@@ -39,7 +39,7 @@ from typing import Any, TypeVar
 
 from bot.logs import HideErrorText
 
-__all__ = ["ProcessWorker", "StartGivenUp", "TaskHung"]
+__all__ = ["ProcessWorker", "StartGivenUp", "TaskHung", "raised_by_task"]
 
 T = TypeVar("T")
 
@@ -48,6 +48,17 @@ log = logging.getLogger("bot.workers")
 _CONTEXT = multiprocessing.get_context("forkserver")
 # (one forkserver serves every worker of the bot: what it preloads is set once, here)
 _CONTEXT.set_forkserver_preload(["bot.pictures", "bot.charts", "game.policy", "game.adp"])
+
+
+def raised_by_task(exc: BaseException) -> bool:
+    """Whether ``exc``, raised by :meth:`ProcessWorker.run`, is what the task's function
+    raised in the worker (a ``RuntimeError`` of its own, a ``RecursionError``) rather than the
+    worker failing (``BrokenProcessPool``: it died; a ``RuntimeError`` of a pool shut down, an
+    ``OSError`` of a start): the pool re-raises a task's exception with the worker's traceback
+    as its cause, a ``_RemoteTraceback`` (a dead worker's ``BrokenProcessPool`` may carry one
+    too, and is the worker's failure)."""
+    cause = exc.__cause__
+    return not isinstance(exc, BrokenProcessPool) and type(cause).__name__ == "_RemoteTraceback"
 
 
 class TaskHung(Exception):
