@@ -24,6 +24,7 @@ crash can still be found.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import logging
 import re
@@ -42,6 +43,7 @@ __all__ = [
     "WITHHELD",
     "HideErrorText",
     "RedactSecrets",
+    "asyncio_line",
     "configure_logging",
     "error_text",
     "failure_logged",
@@ -261,7 +263,9 @@ class HideErrorText(logging.Filter):
     written by :func:`error_text` (the frames kept, the text of each exception that may
     name a card withheld), an exception among its arguments (also in a list, tuple, set or
     dict argument, two deep: :func:`_hidden`; or as its message) by :func:`said_by_type`.
-    ``record.exc_info`` stays (other filters look at its type); a ``DEBUG`` record is left
+    asyncio's own lines (its exception handler writes a task's error and a callback's
+    arguments into the message) by :func:`asyncio_line`. ``record.exc_info`` stays (other
+    filters look at its type); a ``DEBUG`` record is left
     as it is (a developer's level: python-telegram-bot logs the requests' bodies there
     anyway). Never drops a record; a record is hidden once, whatever
     number of handlers it reaches."""
@@ -283,7 +287,36 @@ class HideErrorText(logging.Filter):
                 record.exc_text = error_text(exc)
             except Exception:  # (an odd exception: the record kept, said by its type only)
                 record.exc_text = f"{type(exc).__name__}: {WITHHELD}"
+        if record.name == "asyncio" and isinstance(record.msg, str):
+            record.msg = asyncio_line(record.msg, record.exc_info[1] if record.exc_info else None)
         return True
+
+
+#: a callback's arguments in asyncio's line (``Exception in callback f(<Future finis...r('A♠
+#: twice')>) at bot/x.py:12``, ``handle: <TimerHandle when=5.2 f(…) at …>``, ``Executing
+#: <Handle f(…) at …> took 0.2 seconds``): from the first parenthesis after the callback's
+#: name to the last one on the line
+_CALLBACK_ARGS = re.compile(
+    r"(Exception in callback |<\w*Handle(?: cancelled)?(?: when=\S+)? )([^(\n]*)\(.*\)"
+)
+
+
+def asyncio_line(message: str, exc: BaseException | None) -> str:
+    """``message``, an ``asyncio`` logger's line (its default exception handler writes its
+    context into the message itself, not as arguments), without what may name a hidden card
+    (R3.3): the repr of ``exc`` and of each exception of its chain that :func:`text_kept`
+    refuses (``future: <Task finished name='table-7-send' coro=<…> exception=CardError('A♠
+    is not in your hand')>``) said by :func:`said_by_type`, and a callback's arguments (any
+    value: a future holding such an error, a screen) as ``(…)``. The task's name, its
+    coroutine and the callback's name and source stay: they say which failed."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if not text_kept(exc):
+            with contextlib.suppress(Exception):  # (a repr that raises: none of it written)
+                message = message.replace(repr(exc), said_by_type(exc))
+        exc = exc.__cause__ or exc.__context__
+    return _CALLBACK_ARGS.sub(r"\1\2(…)", message)
 
 
 class RedactSecrets(logging.Filter):
