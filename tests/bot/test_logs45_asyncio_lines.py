@@ -72,7 +72,7 @@ async def test_r3_3_an_error_in_a_callback_is_said_by_type_in_asyncios_line() ->
     assert f"CardError: {WITHHELD} code=bad_card" in text, text  # (the traceback's last line)
 
 
-async def test_a_network_error_never_retrieved_keeps_its_text_and_debug_is_as_logged() -> None:
+async def test_a_network_error_keeps_its_text_a_card_is_hidden_under_debug_too() -> None:
     """A refused connection's text holds no card: kept for the operator. asyncio's line is
     an ``ERROR`` record: hidden under a ``DEBUG`` set-up too."""
     stream = _logged()
