@@ -8,7 +8,8 @@ ahead on (:meth:`Runtime.prepare_safe`) by ``copy.deepcopy`` against :meth:`Hand
 run on the event loop, so their wall time is its lag.
 
 The placements are those of every timeout of a few hands where every street times out:
-classic OFC with a 17-card Fantasyland hand (the slowest, R6.2) and Pineapple, each made once
+classic OFC with a 13-card Fantasyland hand and Pineapple with a 17-card one
+(``progressive_fantasyland``, the slowest, R6.2; classic OFC never deals 17), each made once
 per path, the paths taking turns, while a ticker on the loop wakes every millisecond: its lag
 is what a press of another table waits for meanwhile (:func:`bench_thinking.timed`; the
 wall times include a 3 ms sleep after each placement).
@@ -38,8 +39,9 @@ def situations(hands: int) -> tuple[list[SeatKnowledge], list[Hand]]:
     before each of its timeouts (a copy)."""
     out: list[SeatKnowledge] = []
     before: list[Hand] = []
-    for kind, fantasyland in ((GameKind.OFC, {1: 17}), (GameKind.PINEAPPLE, {0: 15})):
-        options = RuleOptions(game=kind, safe_autoplay=True)
+    for kind, fantasyland in ((GameKind.OFC, {1: 13}), (GameKind.PINEAPPLE, {0: 17})):
+        progressive = kind is GameKind.PINEAPPLE  # (15–17 cards only with it, R6.2)
+        options = RuleOptions(game=kind, safe_autoplay=True, progressive_fantasyland=progressive)
         for seed in range(hands):
             hand = Hand(HandSetup.deal(options, (0, 1), 0, fantasyland, seed=seed))
             while not hand.is_over:

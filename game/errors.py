@@ -56,6 +56,15 @@ class OptionConflict(OptionError):
         return type(self), (self.option, self.game, self.games)
 
 
+class FantasylandError(GameError):
+    """A deal with a Fantasyland hand the table's game and options never deal (R6.2, R6.4,
+    R6.7): a card count other than the game's (14 in Pineapple, 13 in classic OFC, 15–17 with
+    ``progressive_fantasyland``), or any Fantasyland with ``fantasyland`` off or in Chinese
+    Poker."""
+
+    code = "bad_fantasyland"
+
+
 class BoardError(GameError):
     """A board with the wrong number of cards in a box (R2.1) or a repeated card."""
 

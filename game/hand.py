@@ -61,6 +61,7 @@ from game.errors import (
     CardError,
     CardNotInHand,
     DiscardNotAllowed,
+    FantasylandError,
     GameError,
     HandOver,
     IllegalAction,
@@ -202,7 +203,16 @@ class HandSetup:
         return setup
 
     def check(self) -> None:
-        """:raises GameError: if the setup cannot be dealt."""
+        """Refuse a setup that cannot be dealt: seats, owners (R4.2), player count (R3.1,
+        R4.1), button, Fantasyland hands (R6.2, R6.4, R6.7: only the counts of
+        :attr:`RuleOptions.fantasyland_card_counts`), the deck (R1.1) and the cards the deal
+        needs.
+
+        :raises FantasylandError: for a Fantasyland card count the game and its options never
+            deal (a 17-card hand in classic OFC, a 15-card one without
+            ``progressive_fantasyland``, any with ``fantasyland`` off or in Chinese Poker).
+        :raises CardError: for a deck that is not 52 distinct cards.
+        :raises GameError: for any other setup that cannot be dealt."""
         opts = self.options
         n = len(self.seats)
         if len(set(self.seats)) != n:
@@ -222,11 +232,12 @@ class HandSetup:
             )
         if self.button not in self.seats:
             raise GameError(f"button seat {self.button} is not dealt in")
+        counts = opts.fantasyland_card_counts
         for seat, cards in self.fantasyland.items():
             if seat not in self.seats:
                 raise GameError(f"Fantasyland seat {seat} is not dealt in")
-            if not 13 <= cards <= 17:
-                raise GameError(f"Fantasyland hand of {cards} cards (13–17 allowed)")
+            if cards not in counts:
+                raise FantasylandError(_fantasyland_refusal(opts, cards))
         if len(self.deck) != 52:
             raise CardError(f"a deck has 52 cards, got {len(self.deck)}")
         check_distinct(self.deck)
@@ -262,6 +273,21 @@ class HandSetup:
         )
         setup.check()
         return setup
+
+
+def _fantasyland_refusal(opts: RuleOptions, cards: int) -> str:
+    """The message of :class:`FantasylandError` for a ``cards``-card Fantasyland hand that
+    ``opts`` never deal (:meth:`HandSetup.check`)."""
+    game = opts.game.title
+    if opts.game is GameKind.CHINESE:
+        return f"Fantasyland hand of {cards} cards: {game} has no Fantasyland (R6)"
+    if not opts.fantasyland:
+        return f"Fantasyland hand of {cards} cards: option fantasyland is off (R6.7)"
+    counts = sorted(opts.fantasyland_card_counts)
+    allowed = str(counts[0]) if len(counts) == 1 else f"{counts[0]}–{counts[-1]}"
+    if opts.game is GameKind.PINEAPPLE:  # (the one game with progressive_fantasyland)
+        game += f" with progressive_fantasyland {'on' if opts.progressive_fantasyland else 'off'}"
+    return f"Fantasyland hand of {cards} cards: {game} deals {allowed} (R6.2)"
 
 
 @dataclass(frozen=True, slots=True)

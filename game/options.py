@@ -164,6 +164,20 @@ class RuleOptions:
         """Cards of a Fantasyland hand before the progressive bonus (R6.2)."""
         return 14 if self.game is GameKind.PINEAPPLE else 13
 
+    @property
+    def fantasyland_card_counts(self) -> frozenset[int]:
+        """Every card count a Fantasyland hand of these options can have (R6.2, R6.4, R6.7):
+        none with ``fantasyland`` off or in Chinese Poker; the base count
+        (:attr:`fantasyland_base_cards`: 14 in Pineapple, 13 in classic OFC), which is also
+        what a player staying in Fantasyland gets (R6.4); with ``progressive_fantasyland``
+        (Pineapple only) also base+1 … base+3 (KK, AA, trips: 15, 16, 17). The set of values
+        :func:`game.board.fantasyland_cards` can return, 0 aside."""
+        if not self.fantasyland or self.game is GameKind.CHINESE:
+            return frozenset()
+        base = self.fantasyland_base_cards
+        extra = 3 if self.progressive_fantasyland else 0
+        return frozenset(range(base, base + extra + 1))
+
     # -- conversion ----------------------------------------------------------------------
     def replace_checked(self, changes: Mapping[str, Any]) -> RuleOptions:
         """A copy with ``changes`` applied; values are coerced from JSON types.

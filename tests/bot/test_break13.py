@@ -32,13 +32,14 @@ DAN = Actor("telegram", "4", "Dan", "en")
 
 
 def grant_fantasyland(monkeypatch: pytest.MonkeyPatch, boards: Iterator[bool]) -> None:
-    """The next boards judged at showdowns (in the hand's order) earn Fantasyland (13 cards)
-    when ``boards`` yields ``True`` for them and they are not fouled: the deal is random."""
+    """The next boards judged at showdowns (in the hand's order) earn Fantasyland (the game's
+    count: 13 cards in classic OFC, 14 in Pineapple, R6.2) when ``boards`` yields ``True`` for
+    them and they are not fouled: the deal is random."""
 
     def judged(board, options, in_fantasyland=False):  # type: ignore[no-untyped-def]
         real = assess_board(board, options, in_fantasyland)
         if next(boards, False) and not real.fouled:
-            return real._replace(fantasyland_cards=13)
+            return real._replace(fantasyland_cards=options.fantasyland_base_cards)
         return real
 
     monkeypatch.setattr(game.hand, "assess_board", judged)

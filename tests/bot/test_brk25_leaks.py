@@ -263,7 +263,7 @@ async def test_r4_1_r4_3_r6_3_r8_5_three_seats_with_a_computer_player(
     """Classic OFC (with the dummy board, R4.3, or all at once, R3.6) and Pineapple all at
     once: Alice, Bob and a computer player; two boards earn Fantasyland (all but one at once,
     R6.3), Bob sleeps through hand 2 and Alice leaves in hand 3."""
-    earned = (13, 14) if options["game"] == "pineapple" else (13, 13)
+    earned = (14, 14) if options["game"] == "pineapple" else (13, 13)  # (R6.2)
     w = await scan(
         monkeypatch, options, [ALICE, BOB], 1, earned, 3,
         sleepers={2: BOB.user_id}, leavers={3: ALICE.user_id},

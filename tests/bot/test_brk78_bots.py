@@ -145,7 +145,7 @@ async def test_r7_6_r8_2a_a_chinese_game_left_to_computer_players_is_settled_and
     assert await check_store(store) == []
 
 
-@pytest.mark.parametrize(("game", "cards"), [("pineapple", 15), ("pineapple", 17), ("ofc", 14)])
+@pytest.mark.parametrize(("game", "cards"), [("pineapple", 15), ("pineapple", 17), ("ofc", 13)])
 async def test_r6_2_a_computer_player_sets_a_larger_fantasyland_hand_as_the_solver(
     game: str, cards: int
 ) -> None:
@@ -160,9 +160,10 @@ async def test_r6_2_a_computer_player_sets_a_larger_fantasyland_hand_as_the_solv
 
     store, clock = MemoryStore(), Clock()
     service, presenter = new_service(store, clock)
-    if game != "pineapple":
-        reply = await service.settings(GROUP, ALICE, True, ["game", game])
-        assert not reply.alert, reply.text
+    # classic OFC deals 13 (R6.2); 15–17 only under progressive_fantasyland (Pineapple)
+    setting = ["game", game] if game != "pineapple" else ["progressive_fantasyland", "on"]
+    reply = await service.settings(GROUP, ALICE, True, setting)
+    assert not reply.alert, reply.text
     await service.new_table(GROUP, ALICE)
     await service.add_bot(GROUP, ALICE, True, "strong")
     await service.join(GROUP, ALICE)
@@ -178,7 +179,7 @@ async def test_r6_2_a_computer_player_sets_a_larger_fantasyland_hand_as_the_solv
     hand = t.hand
     assert hand is not None and hand.is_fantasyland(bot.seat) and t.hand_no == 2
     dealt = hand.current_cards(bot.seat)
-    assert len(dealt) == cards
+    assert len(dealt) == cards and t.options.progressive_fantasyland == (cards > 14)
     assert t.bot_due is not None
     clock.now = t.bot_due
     await service.run_due()

@@ -54,7 +54,7 @@ def _twin(hand: Hand) -> Hand:
 
 @pytest.mark.parametrize(
     ("kind", "fantasyland"),
-    [(GameKind.PINEAPPLE, None), (GameKind.PINEAPPLE, {0: 15}), (GameKind.OFC, {1: 17})],
+    [(GameKind.PINEAPPLE, None), (GameKind.PINEAPPLE, {0: 15}), (GameKind.OFC, {1: 13})],
 )
 def test_r8_5_a_placement_made_elsewhere_from_the_timeouts_knowledge_is_the_timeouts(
     monkeypatch: pytest.MonkeyPatch, kind: GameKind, fantasyland: dict[int, int] | None
@@ -63,7 +63,9 @@ def test_r8_5_a_placement_made_elsewhere_from_the_timeouts_knowledge_is_the_time
     street with a discard: the timeout discards the last, R3.2), ``decide`` made from
     :meth:`Hand.timeout_knowledge` and offered to the hand gives the board the timeout gave
     deciding itself, and the hand then does not decide (the strategy off the event loop)."""
-    options = RuleOptions(game=kind, safe_autoplay=True)
+    # 15 cards only under progressive_fantasyland (Pineapple), classic OFC deals 13 (R6.2)
+    progressive = any(c > 14 for c in (fantasyland or {}).values())
+    options = RuleOptions(game=kind, safe_autoplay=True, progressive_fantasyland=progressive)
     decided = 0
     for seed in range(4):
         inline = _hands(options, seed, fantasyland)

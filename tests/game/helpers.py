@@ -17,6 +17,11 @@ def stacked_deck(text: str) -> list[Card]:
     return head + rest
 
 
+#: Pineapple with ``progressive_fantasyland`` (R6.2): the options under which a Fantasyland hand
+#: of 15–17 cards is dealt (:meth:`HandSetup.check` refuses one under any other).
+PROGRESSIVE = RuleOptions(progressive_fantasyland=True)
+
+
 def deal(
     text: str = "",
     seats: Sequence[int] = (0, 1, 2),

@@ -91,13 +91,20 @@ def _state(hand: Hand) -> Any:
     )
 
 
+def _options(kind: GameKind, fantasyland: dict[int, int], safe: bool) -> RuleOptions:
+    """The game's preset; ``progressive_fantasyland`` on for a Pineapple Fantasyland hand of
+    more than 14 cards, the one game and option that deal one (R6.2)."""
+    progressive = kind is GameKind.PINEAPPLE and any(c > 14 for c in fantasyland.values())
+    return RuleOptions.preset(kind, safe_autoplay=safe, progressive_fantasyland=progressive)
+
+
 def _setups() -> list[tuple[GameKind, dict[int, int], bool]]:
     return [
         (GameKind.PINEAPPLE, {}, True),
         (GameKind.PINEAPPLE, {}, False),
         (GameKind.PINEAPPLE, {1: 15}, True),
         (GameKind.OFC, {}, True),
-        (GameKind.OFC, {0: 14}, True),
+        (GameKind.OFC, {0: 13}, True),
         (GameKind.CHINESE, {}, False),
     ]
 
@@ -112,7 +119,7 @@ def test_a_copy_played_on_leaves_the_hand_exactly_as_it_was(
     for seed in range(3):
         rng = random.Random(seed * 7919 + len(fantasyland))
         seats = (0, 1, 2, 3)[: 2 + seed % (2 if kind is GameKind.PINEAPPLE or fantasyland else 3)]
-        options = RuleOptions.preset(kind, safe_autoplay=safe)
+        options = _options(kind, fantasyland, safe)
         hand = Hand(HandSetup.deal(options, seats, seed % len(seats), fantasyland, seed=seed))
         checks = 0
         while not hand.is_over:
@@ -155,7 +162,7 @@ def test_r3_3_a_replay_of_safe_timeouts_never_shows_another_boards_discard(
     for seed in range(3):
         rng = random.Random(seed)
         seats = (0, 1, 2, 3)[: 2 + seed % (2 if kind is GameKind.PINEAPPLE or fantasyland else 3)]
-        options = RuleOptions.preset(kind, safe_autoplay=safe)
+        options = _options(kind, fantasyland, safe)
         hand = Hand(HandSetup.deal(options, seats, 0, fantasyland, seed=seed))
         while not hand.is_over:
             hand.apply(rng.choice(_candidates(hand, rng)))

@@ -26,7 +26,7 @@ from game.evaluator import rank3, rank5
 from game.fantasyland import DEFAULT_STAY_VALUE, solve_fantasyland
 from game.options import GameKind, RuleOptions
 from game.strategy import complete_street
-from tests.game.helpers import deal
+from tests.game.helpers import PROGRESSIVE, deal
 
 SLOW = os.environ.get("OFC_SLOW") == "1"
 DEUCE_OF_SPADES = 2 | 256
@@ -310,7 +310,7 @@ def test_equal_to_enumeration_on_16_cards() -> None:
 
 
 def test_arrange_for_me_in_fantasyland_is_the_solver() -> None:
-    hand = deal(fantasyland={0: 14, 1: 15, 2: 17})
+    hand = deal(fantasyland={0: 14, 1: 15, 2: 17}, options=PROGRESSIVE)
     for seat in (0, 1, 2):
         cards = hand.current_cards(seat)
         want = solve_fantasyland(cards, hand.options).placements(cards)

@@ -31,7 +31,7 @@ from game.errors import (
 from game.hand import Hand, HandSetup, acting_order
 from game.options import RuleOptions
 from game.simulate import play_turn
-from tests.game.helpers import deal, place_all
+from tests.game.helpers import PROGRESSIVE, deal, place_all
 
 C = parse_card
 
@@ -204,7 +204,7 @@ def test_r3_2_a_confirm_without_the_discard_says_the_discard_is_missing() -> Non
 def test_r6_2_a_fantasyland_hand_placed_without_its_discards_says_so() -> None:
     """R6.2: a Fantasyland hand of 15 cards placed card by card, 13 in the boxes: Confirm
     says the cards left over are to be discarded (``fl_discard_missing``)."""
-    hand = deal(fantasyland={0: 15}, seats=(0, 1), button=1)
+    hand = deal(fantasyland={0: 15}, seats=(0, 1), button=1, options=PROGRESSIVE)
     cards = list(hand.current_cards(0))
     with pytest.raises(IncompleteStreet) as exc:  # nothing placed yet: 13 to place
         hand.confirm(0)
@@ -352,7 +352,7 @@ def test_r6_3_two_of_three_in_fantasyland_all_play_at_once_the_ordinary_board_hi
 
 
 def test_r6_3_everyone_in_fantasyland_arranges_at_once() -> None:
-    hand = deal(fantasyland={0: 14, 1: 15, 2: 17})
+    hand = deal(fantasyland={0: 14, 1: 15, 2: 17}, options=PROGRESSIVE)
     assert hand.to_act == (0, 1, 2)
     assert [len(hand.current_cards(s)) for s in (0, 1, 2)] == [14, 15, 17]
     finish(hand)
@@ -455,7 +455,7 @@ def test_r8_5_progressive_fantasyland_timeout_keeps_what_was_placed_and_fills_in
     are (here the last one received on top, the third in the middle); the rest go, in the
     order received, to the free slots of bottom, then middle, then top, and the three left
     over are discarded (16 dealt, 13 kept)."""
-    hand = deal(fantasyland={0: 16, 1: 14}, seats=(0, 1), button=1)
+    hand = deal(fantasyland={0: 16, 1: 14}, seats=(0, 1), button=1, options=PROGRESSIVE)
     cards = hand.current_cards(0)
     assert len(cards) == 16
     hand.place(0, cards[15], Box.TOP)
@@ -532,7 +532,7 @@ def test_r8_5_a_failing_safe_autoplay_times_out_by_the_plain_rule(
 
 
 def test_replay_from_json_gives_the_same_hand() -> None:
-    hand = deal(fantasyland={2: 15})
+    hand = deal(fantasyland={2: 15}, options=PROGRESSIVE)
     for _ in range(7):
         play_turn(hand, hand.to_act[0])
     seat = hand.to_act[0]

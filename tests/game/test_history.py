@@ -12,7 +12,7 @@ from game.hand import Hand, HandSetup, double_box_seats
 from game.history import SeatStats, replay_frames, seat_stats, settlement_kind
 from game.options import RuleOptions
 from game.simulate import play_turn
-from tests.game.helpers import deal, place_all
+from tests.game.helpers import PROGRESSIVE, deal, place_all
 
 # street by street, seat 0 then seat 1 (button 1): see scripted_hand
 DECK = (
@@ -132,7 +132,7 @@ def test_the_one_ordinary_board_among_fantasyland_ones_is_hidden_from_the_others
     hidden until showdown; the replay showed the Fantasyland players that board street by
     street (which card went where, and when, never seen at the table). It is hidden from them
     until the showdown frame now, and shown to its own player street by street."""
-    hand = deal("", seats=(0, 1, 2), button=2, fantasyland={0: 14, 1: 15})
+    hand = deal("", seats=(0, 1, 2), button=2, fantasyland={0: 14, 1: 15}, options=PROGRESSIVE)
     assert hand.normal == (2,) and not hand.open_play
     while not hand.is_over:
         hand.timeout(hand.to_act[0])

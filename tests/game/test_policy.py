@@ -83,7 +83,7 @@ def _allowed(hand: Hand, seat: int) -> set[Card]:
     [
         (PINEAPPLE, 3, {}),
         (PINEAPPLE, 3, {1: 14}),
-        (PINEAPPLE, 2, {0: 15}),
+        (RuleOptions.preset(GameKind.PINEAPPLE, progressive_fantasyland=True), 2, {0: 15}),
         (RuleOptions.preset(GameKind.PINEAPPLE, simultaneous_streets=True), 3, {}),
         (CLASSIC, 3, {}),
         (CLASSIC, 2, {1: 13}),

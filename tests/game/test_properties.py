@@ -25,8 +25,11 @@ def hands(draw: st.DrawFn) -> Hand:
     n = draw(st.integers(2, 3))
     seats = tuple(sorted(draw(st.sets(st.integers(0, 5), min_size=n, max_size=n))))
     button = draw(st.sampled_from(seats))
+    counts = sorted(opts.fantasyland_card_counts)  # (R6.2: 14, or 14–17 when progressive)
     fl = {
-        s: draw(st.integers(14, 17)) for s in seats if draw(st.booleans()) and draw(st.booleans())
+        s: draw(st.sampled_from(counts))
+        for s in seats
+        if draw(st.booleans()) and draw(st.booleans())
     }
     setup = HandSetup.deal(opts, seats, button, fl, seed=draw(st.integers(0, 2**32)))
     hand = Hand(setup)

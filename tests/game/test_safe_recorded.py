@@ -23,9 +23,17 @@ from game.options import GameKind, RuleOptions
 from game.policy import Level, decide
 
 
+def _progressive(fantasyland: dict[int, int]) -> bool:
+    """Whether ``progressive_fantasyland`` is needed: a Fantasyland hand of more than 14 cards
+    (Pineapple, R6.2; the option is refused elsewhere)."""
+    return any(c > 14 for c in fantasyland.values())
+
+
 def _timed_out_hand(kind: GameKind, seed: int, fantasyland: dict[int, int]) -> Hand:
     """A hand of two whose every street times out, ``safe_autoplay`` on."""
-    options = RuleOptions(game=kind, safe_autoplay=True)
+    options = RuleOptions(
+        game=kind, safe_autoplay=True, progressive_fantasyland=_progressive(fantasyland)
+    )
     hand = Hand(HandSetup.deal(options, (0, 1), 0, fantasyland, seed=seed))
     while not hand.is_over:
         hand.apply(Timeout(hand.to_act[0]))
@@ -46,7 +54,7 @@ def _without_placed(data: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.mark.parametrize(
     ("kind", "fantasyland"),
-    [(GameKind.PINEAPPLE, {}), (GameKind.PINEAPPLE, {0: 15}), (GameKind.OFC, {1: 17})],
+    [(GameKind.PINEAPPLE, {}), (GameKind.PINEAPPLE, {0: 17}), (GameKind.OFC, {1: 13})],
 )
 def test_r8_5_a_rebuilt_hand_replays_its_safe_timeouts_without_the_strategy(
     monkeypatch: pytest.MonkeyPatch, kind: GameKind, fantasyland: dict[int, int]
@@ -139,7 +147,7 @@ def test_r8_5_a_safe_timeout_asks_the_strategy_once_and_records_its_placement(
 
 @pytest.mark.parametrize(
     ("kind", "fantasyland"),
-    [(GameKind.PINEAPPLE, {}), (GameKind.OFC, {1: 17})],
+    [(GameKind.PINEAPPLE, {}), (GameKind.PINEAPPLE, {1: 17}), (GameKind.OFC, {1: 13})],
 )
 def test_a_hand_copy_is_independent_and_plays_as_the_hand(
     kind: GameKind, fantasyland: dict[int, int]
@@ -148,7 +156,9 @@ def test_a_hand_copy_is_independent_and_plays_as_the_hand(
     took milliseconds): an action applied to the copy leaves the hand as it was (boards,
     cards put in boxes, turn, log, placements offered), and the same action applied to both
     gives the same hand."""
-    options = RuleOptions(game=kind, safe_autoplay=True)
+    options = RuleOptions(
+        game=kind, safe_autoplay=True, progressive_fantasyland=_progressive(fantasyland)
+    )
     hand = Hand(HandSetup.deal(options, (0, 1, 2), 0, fantasyland, seed=9))
     steps = 0
     while not hand.is_over:
