@@ -2331,10 +2331,12 @@ class Runtime:
     async def closed_sent(self, t: LiveTable) -> None:
         """Closed table ``t`` (in :attr:`closing`) has sent everything its closing step owed
         but the showdown pictures the platform is posting later (:attr:`LiveTable.late_pictures`).
-        With none, its final snapshot is forgotten (:meth:`forget_owed`) and it leaves
-        :attr:`closing`. Else the snapshot is kept owing only those (:func:`pictures_owed`)
-        and ``t`` stays in :attr:`closing` (:attr:`owing_pictures`: this worker keeps the
-        chat's lease and no sweep sends them again) until each is posted or given up
+        With none, its final snapshot is forgotten (:meth:`forget_owed`) and then it leaves
+        :attr:`closing` (a table out of it has its snapshot deleted, unless that first try
+        failed and is tried again in the background). Else the snapshot is kept owing only
+        those (:func:`pictures_owed`) and ``t`` stays in :attr:`closing`
+        (:attr:`owing_pictures`: this worker keeps the chat's lease and no sweep sends them
+        again) until each is posted or given up
         (:meth:`late_picture_done`); a restart posts them again, under the same refs
         (:func:`bot.service.recovery.deliver`). A first try of that saving waits
         :attr:`storage_wait` at most (holding the table); one that fails is tried again in the
@@ -2344,8 +2346,10 @@ class Runtime:
         async with t.lock:
             if not t.late_pictures:
                 self.owing_pictures.discard(t.id)
-                self.closing.pop(t.id, None)
-                await self.forget_owed(t.id)
+                try:  # (out of closing once forgotten, its first try done: not before)
+                    await self.forget_owed(t.id)
+                finally:
+                    self.closing.pop(t.id, None)
                 return
             self.owing_pictures.add(t.id)
             self.closing[t.id] = t
