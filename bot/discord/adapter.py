@@ -1702,11 +1702,9 @@ class DiscordAdapter:
         channel = guild.get_channel_or_thread(int(t.chat_id))
         if isinstance(channel, discord.Thread):
             parent = channel.parent
-            if parent is None:
+            if parent is None or not may_write(guild, channel.id):
                 return
-            allowed = parent.permissions_for(me)
-            ok = allowed.view_channel and allowed.send_messages_in_threads
-            if ok and _open_to(channel, allowed) and self._sees(channel, allowed):
+            if self._sees(channel, parent.permissions_for(me)):
                 await self.back_in(channel.id)
         elif channel is not None:
             await self.writable_again([channel])
